@@ -1,0 +1,216 @@
+"""What every game shares: the record base model, the result model, and turning raw JSON into a record.
+
+A game module defines ``Options``, ``Hand`` and ``Record`` models (frozen pydantic, unknown keys forbidden) on top
+of :class:`RecordBase`, and a ``score(record) -> Result`` function. :func:`parse_record` turns a raw dict into a
+record and converts every pydantic error into a :class:`~scoring.errors.ScoringError` with a readable message.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+
+from scoring.errors import (
+    DuplicateCardError,
+    InvalidRecordError,
+    ScoringError,
+    UnknownPlayerError,
+    path_of,
+    where,
+)
+
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+"""A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
+
+
+class Model(BaseModel):
+    """Base of every record part: frozen, unknown keys are errors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RecordBase(Model):
+    """The fields every game record has. Subclasses narrow ``game``, ``options`` and ``hands``."""
+
+    game: str
+    players: tuple[PlayerName, ...] = Field(min_length=1)
+
+    @field_validator("players")
+    @classmethod
+    def _unique_players(cls, players: tuple[str, ...]) -> tuple[str, ...]:
+        seen: set[str] = set()
+        for name in players:
+            if name in seen:
+                raise ValueError(f"{name} is seated twice")
+            seen.add(name)
+        return players
+
+
+class Pending(Model):
+    """The extra part the table must play before the game is decided."""
+
+    kind: Literal["tiebreak", "sudden-death", "playoff"]
+    players: list[str]
+
+
+class HandResult(BaseModel):
+    """What one hand gave. Games add their own keys (``card_points``, ``winner``, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    points: dict[str, int]
+    notes: list[str] = Field(default_factory=list)
+
+
+class Result(BaseModel):
+    """The result of replaying a record (``records.md``, "Result"). Games add their own keys."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game: str
+    players: list[str]
+    hands: list[HandResult] = Field(default_factory=list)
+    totals: dict[str, int]
+    finished: bool = False
+    winners: list[str] = Field(default_factory=list)
+    pending: Pending | None = None
+    cancelled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as plain JSON data, exactly as ``python -m scoring score`` prints it."""
+        return self.model_dump(mode="json")
+
+
+class Step(enum.Enum):
+    """What the table must play next."""
+
+    HAND = "hand"
+    """Another ordinary hand (or round)."""
+    TIEBREAK = "tiebreak"
+    """The tie-break that the rules prescribe (Feast and Famine's Ghost round)."""
+    SUDDEN_DEATH = "sudden-death"
+    """A sudden-death hand (1111-9999)."""
+    PLAYOFF = "playoff"
+    """A play-off hand (Jokers Kill)."""
+    FINISHED = "finished"
+    """Nothing: the game is decided or cancelled."""
+
+
+def next_step(result: Result) -> Step:
+    """What the table must play next, read off a result.
+
+    >>> next_step(Result(game="x", players=["A"], totals={"A": 0}))
+    <Step.HAND: 'hand'>
+    >>> next_step(Result(game="x", players=["A"], totals={"A": 0}, pending=Pending(kind="playoff", players=["A"])))
+    <Step.PLAYOFF: 'playoff'>
+    """
+    if result.finished or result.cancelled:
+        return Step.FINISHED
+    if result.pending is not None:
+        return Step(result.pending.kind)
+    return Step.HAND
+
+
+R = TypeVar("R", bound=RecordBase)
+
+
+def _describe(err: Mapping[str, Any]) -> str:
+    kind = err.get("type", "")
+    loc = err.get("loc", ())
+    key = str(loc[-1]) if loc else "record"
+    ctx = err.get("ctx") or {}
+    inner = ctx.get("error")
+    if isinstance(inner, ScoringError):
+        return inner.message
+    if kind == "missing":
+        return f"'{key}' is missing"
+    if kind == "extra_forbidden":
+        return f"'{key}' is not a known key here"
+    if kind in ("literal_error", "enum"):
+        return f"'{key}' must be {ctx.get('expected', 'one of the allowed values')}, not {err.get('input')!r}"
+    if (kind == "string_too_short" and key == "players") or (len(loc) >= 2 and loc[0] == "players"):
+        if kind == "string_too_short":
+            return "a player's name is empty"
+        if kind == "string_too_long":
+            return f"the name {err.get('input')!r} is longer than 40 characters"
+    if kind == "too_short" and loc and loc[0] == "players":
+        return "the game has no players"
+    msg = str(err.get("msg", "is not valid"))
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    return f"'{key}': {msg}" if kind not in ("value_error", "assertion_error") else msg
+
+
+def validation_error(exc: ValidationError, prefix: tuple[int | str, ...] = ()) -> ScoringError:
+    """Convert the first pydantic error into a :class:`ScoringError` with a readable message and path."""
+    err = exc.errors(include_url=False)[0]
+    loc = tuple(prefix) + tuple(err.get("loc", ()))
+    path = path_of(loc)
+    inner = (err.get("ctx") or {}).get("error")
+    message = _describe(err)
+    if not isinstance(inner, ScoringError):
+        message = message + where(path) if where(path) and where(path) not in message else message
+        return InvalidRecordError(message, path)
+    if where(path) and where(path) not in message:
+        message += where(path)
+    return type(inner)(message, path)
+
+
+def parse_record(model: type[R], data: Any) -> R:
+    """Validate raw JSON data into ``model``; any problem becomes a :class:`ScoringError`."""
+    if not isinstance(data, dict):
+        raise InvalidRecordError("a game record must be a JSON object", "")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc) from None
+
+
+def check_players(names: Iterable[str], players: Iterable[str], path: str) -> None:
+    """Raise :class:`UnknownPlayerError` for the first name that is not seated.
+
+    >>> check_players(["Ann", "Zed"], ["Ann", "Ben"], "hands[0].cards")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.UnknownPlayerError: Zed is not a player in this game
+    """
+    seated = set(players)
+    for name in names:
+        if name not in seated:
+            raise UnknownPlayerError(f"{name} is not a player in this game", f"{path}.{name}")
+
+
+def check_no_duplicates(cards: Iterable[tuple[Any, str]], context: str) -> None:
+    """Raise :class:`DuplicateCardError` if a card occurs twice; ``cards`` yields ``(card, path)``.
+
+    >>> from scoring.cards import Card
+    >>> check_no_duplicates([(Card.parse("QH"), "a"), (Card.parse("qh"), "b")], "in hand 3")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.DuplicateCardError: Q♥ appears twice in hand 3
+    """
+    seen: set[Any] = set()
+    for card, path in cards:
+        if card in seen:
+            raise DuplicateCardError(f"{card.label} appears twice {context}".rstrip(), path)
+        seen.add(card)
+
+
+def zeros(players: Iterable[str]) -> dict[str, int]:
+    """A per-player map of zeros, in seating order."""
+    return {name: 0 for name in players}
+
+
+def join_names(names: Iterable[str]) -> str:
+    """``"Ann"``, ``"Ann and Ben"``, ``"Ann, Ben and Cat"``.
+
+    >>> join_names(["Ann", "Ben", "Cat"])
+    'Ann, Ben and Cat'
+    """
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,137 @@
+"""Playing cards: parsing, canonical text, decks.
+
+Cards are written as a rank ``A 2 3 4 5 6 7 8 9 10 J Q K`` followed by a suit ``S H D C``, e.g. ``"10H"``; the Joker
+is ``"JK"``. Input is forgiving (any case, ``T`` for 10, suit symbols ♠ ♥ ♦ ♣); output is always canonical.
+
+>>> Card.parse("t♥")
+Card('10H')
+>>> str(Card.parse("qs")), Card.parse("QS").label
+('QS', 'Q♠')
+>>> Card.parse("jk").is_joker
+True
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+
+from scoring.errors import InvalidCardError
+
+
+class Suit(enum.Enum):
+    """A suit, by its letter."""
+
+    SPADES = "S"
+    """♠"""
+    HEARTS = "H"
+    """♥"""
+    DIAMONDS = "D"
+    """♦"""
+    CLUBS = "C"
+    """♣"""
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol, e.g. ``♠``."""
+        return _SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_INPUT = (
+    {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
+    | {symbol: suit for suit, symbol in _SYMBOLS.items()}
+    | {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+)
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""The ranks in canonical text, Ace first."""
+
+SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """One physical card: a rank and a suit, or the Joker (``rank == "JK"``, ``suit is None``)."""
+
+    rank: str
+    suit: Suit | None
+
+    @staticmethod
+    def parse(text: object) -> Card:
+        """Parse forgiving card text.
+
+        >>> Card.parse(" 10d ")
+        Card('10D')
+        >>> Card.parse("1S")
+        Traceback (most recent call last):
+        ...
+        scoring.errors.InvalidCardError: '1S' is not a card (write e.g. 10H, QS, AC or JK)
+        """
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise InvalidCardError(f"{text!r} is not a card (write e.g. 10H, QS, AC or JK)")
+        raw = text.strip().upper()
+        if raw in ("JK", "JOKER"):
+            return JOKER
+        if len(raw) >= 2 and raw[-1] in _SUIT_INPUT:
+            rank = raw[:-1].strip()
+            if rank == "T":
+                rank = "10"
+            if rank in RANKS:
+                return Card(rank, _SUIT_INPUT[raw[-1]])
+        raise InvalidCardError(f"{text!r} is not a card (write e.g. 10H, QS, AC or JK)")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def rank_index(self) -> int:
+        """1 for an Ace up to 13 for a King (0 for the Joker)."""
+        return 0 if self.suit is None else RANKS.index(self.rank) + 1
+
+    @property
+    def label(self) -> str:
+        """Text for people: ``10♥``, ``Joker``."""
+        return "Joker" if self.suit is None else f"{self.rank}{self.suit.symbol}"
+
+    def __str__(self) -> str:
+        return "JK" if self.suit is None else f"{self.rank}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+JOKER = Card("JK", None)
+
+
+def standard_deck(jokers: int = 0) -> list[Card]:
+    """The 52 cards, suit by suit, Ace to King, then ``jokers`` Jokers.
+
+    >>> deck = standard_deck(2)
+    >>> len(deck), str(deck[0]), str(deck[51]), str(deck[-1])
+    (54, 'AS', 'KC', 'JK')
+    """
+    return [Card(rank, suit) for suit in SUITS for rank in RANKS] + [JOKER] * jokers
+
+
+def _validate_card(value: Any) -> Card:
+    return Card.parse(value)
+
+
+CardField = Annotated[
+    Card,
+    BeforeValidator(_validate_card),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$|^[Jj][Kk]$"}),
+]
+"""A card inside a pydantic record model: parsed forgivingly, written canonically."""

@@ -1,0 +1,77 @@
+"""The errors that scoring raises.
+
+Every problem with a record is a :class:`ScoringError` (a :class:`ValueError`), carrying a message in words a
+player understands and a ``path`` into the record (``"hands[2].cards.Ann[1]"``). The command line prints both as
+``{"error": {"message": ..., "path": ...}}`` and exits 2.
+"""
+
+from __future__ import annotations
+
+
+class ScoringError(ValueError):
+    """A record that cannot be scored. ``message`` is for people, ``path`` points into the record."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def at(self, path: str) -> ScoringError:
+        """Return the same error with ``path`` set (keeps the subclass)."""
+        self.path = path
+        return self
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        return {"error": {"message": self.message, "path": self.path}}
+
+
+class InvalidCardError(ScoringError):
+    """Text that is not a card, or a card that this game's deck does not have."""
+
+
+class DuplicateCardError(ScoringError):
+    """The same physical card entered twice."""
+
+
+class UnknownPlayerError(ScoringError):
+    """A name that is not seated in this game."""
+
+
+class InvalidRecordError(ScoringError):
+    """A record of the wrong shape: a missing or unknown key, a wrong type, a bad option."""
+
+
+class IllegalHandError(ScoringError):
+    """A hand that the rules do not allow here (after the game is over, the wrong dealer, the wrong players)."""
+
+
+def path_of(loc: tuple[int | str, ...] | list[int | str]) -> str:
+    """Format a location as a record path.
+
+    >>> path_of(("hands", 2, "cards", "Ann", 1))
+    'hands[2].cards.Ann[1]'
+    >>> path_of(())
+    ''
+    """
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def where(path: str) -> str:
+    """Say in words where a path points, for messages.
+
+    >>> where("hands[2].cards.Ann[1]")
+    ' in hand 3'
+    >>> where("options.king")
+    ''
+    """
+    if path.startswith("hands["):
+        index = path[len("hands[") : path.index("]")]
+        if index.isdigit():
+            return f" in hand {int(index) + 1}"
+    return ""

@@ -1,0 +1,82 @@
+"""The registry of games: key → :class:`Game` (name, player range, record model, scorer, table helpers).
+
+>>> [game.key for game in all_games()]
+['bargain-bin', 'financial-crisis', 'feast-and-famine', '1111-9999', 'jokers-kill']
+>>> get_game("jokers-kill").name
+'Jokers Kill'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.base import RecordBase, Result, parse_record
+from scoring.errors import InvalidRecordError
+
+_MODULES = {
+    "bargain-bin": "scoring.bargain_bin",
+    "financial-crisis": "scoring.financial_crisis",
+    "feast-and-famine": "scoring.feast_and_famine",
+    "1111-9999": "scoring.ones_to_nines",
+    "jokers-kill": "scoring.jokers_kill",
+}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game the app keeps score for."""
+
+    key: str
+    name: str
+    min_players: int
+    max_players: int | None
+    """``None``: no upper limit."""
+    record_model: type[RecordBase]
+    scorer: Callable[[Any], Result]
+    """Scores a validated record of ``record_model``."""
+
+    def parse(self, data: Any) -> RecordBase:
+        """Validate raw record data for this game (raises :class:`~scoring.errors.ScoringError`)."""
+        return parse_record(self.record_model, data)
+
+    def score(self, data: Any) -> Result:
+        """Validate and score raw record data (or an already parsed record)."""
+        record = data if isinstance(data, self.record_model) else self.parse(data)
+        return self.scorer(record)
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of this game's record."""
+        return self.record_model.model_json_schema()
+
+
+def get_game(key: str) -> Game:
+    """The game with this key, or :class:`~scoring.errors.InvalidRecordError` naming the known keys."""
+    module = _MODULES.get(key) if isinstance(key, str) else None
+    if module is None:
+        known = ", ".join(_MODULES)
+        raise InvalidRecordError(f"{key!r} is not a game this app knows (known: {known})", "game")
+    game: Game = importlib.import_module(module).GAME
+    return game
+
+
+def all_games() -> list[Game]:
+    """Every game, in the order the app lists them."""
+    return [get_game(key) for key in _MODULES]
+
+
+def parse(data: Any) -> RecordBase:
+    """Validate a raw game record of any game (its ``game`` key picks the rules)."""
+    if not isinstance(data, dict):
+        raise InvalidRecordError("a game record must be a JSON object", "")
+    if "game" not in data:
+        raise InvalidRecordError("the record does not say which game it is ('game' is missing)", "game")
+    return get_game(data["game"]).parse(data)
+
+
+def score(data: Any) -> Result:
+    """Validate and score a raw game record of any game."""
+    record = parse(data)
+    return get_game(record.game).score(record)

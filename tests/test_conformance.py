@@ -1,0 +1,62 @@
+"""Every conformance case in ``shared/cases/`` through ``python -m scoring score``, and in process.
+
+Cases are found when the tests are collected, so a new file dropped there runs without a code change.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoring import ScoringError, score
+from tests.conftest import CASES, ROOT
+from tests.matching import mismatches
+
+CASE_FILES = sorted(CASES.glob("*/*.json"))
+
+
+def test_cases_are_present() -> None:
+    assert len(CASE_FILES) >= 100, f"expected the shared conformance cases under {CASES}"
+
+
+def _ids(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+@pytest.mark.parametrize("case_file", CASE_FILES, ids=_ids)
+def test_case_cli(case_file: Path) -> None:
+    case = json.loads(case_file.read_text(encoding="utf-8"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", "score", "-"],
+        input=json.dumps(case["record"]),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    out = json.loads(proc.stdout)
+    if case.get("expect_error"):
+        assert proc.returncode == 2, f"{case['title']}: expected an error, got {out}"
+        assert isinstance(out["error"]["message"], str) and out["error"]["message"]
+        assert isinstance(out["error"]["path"], str)
+    else:
+        assert proc.returncode == 0, f"{case['title']}: {out}"
+        problems = mismatches(case["expect"], out)
+        assert not problems, f"{case['title']} ({case.get('source')}):\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("case_file", CASE_FILES, ids=_ids)
+def test_case_in_process(case_file: Path) -> None:
+    case = json.loads(case_file.read_text(encoding="utf-8"))
+    if case.get("expect_error"):
+        with pytest.raises(ScoringError) as info:
+            score(case["record"])
+        assert info.value.message
+    else:
+        problems = mismatches(case["expect"], score(case["record"]).to_json())
+        assert not problems, f"{case['title']} ({case.get('source')}):\n" + "\n".join(problems)
