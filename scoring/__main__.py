@@ -64,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "schema":
             _print(get_game(args.game).schema())
         else:
-            _print(score(_read(args.file)).to_json())
+            data = _read(args.file)
+            if isinstance(data, dict) and "game" not in data and isinstance(data.get("record"), dict):
+                data = data["record"]  # a conformance case file: {"title", "record", "expect"}
+            _print(score(data).to_json())
     except ScoringError as exc:
         _print(exc.to_json())
         return 2

@@ -117,6 +117,22 @@ def next_step(result: Result) -> Step:
 R = TypeVar("R", bound=RecordBase)
 
 
+_TYPE_WORDS = {
+    "dict_type": "an object (a map of names to values)",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "text",
+    "none_required": "null",
+}
+
+
 def _describe(err: Mapping[str, Any]) -> str:
     kind = err.get("type", "")
     loc = err.get("loc", ())
@@ -138,6 +154,15 @@ def _describe(err: Mapping[str, Any]) -> str:
             return f"the name {err.get('input')!r} is longer than 40 characters"
     if kind == "too_short" and loc and loc[0] == "players":
         return "the game has no players"
+    expected_type = _TYPE_WORDS.get(kind)
+    if expected_type is not None:
+        return f"'{key}' must be {expected_type}, not {err.get('input')!r}"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = ctx.get("ge", ctx.get("gt", ctx.get("le", ctx.get("lt"))))
+        word = {"greater_than_equal": "at least", "greater_than": "more than", "less_than_equal": "at most"}.get(
+            kind, "less than"
+        )
+        return f"'{key}' must be {word} {bound}, not {err.get('input')!r}"
     msg = str(err.get("msg", "is not valid"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, ") :]

@@ -62,16 +62,29 @@ def path_of(loc: tuple[int | str, ...] | list[int | str]) -> str:
     return out
 
 
+_PLACES = {
+    "hands": "hand",
+    "sudden_death": "sudden-death hand",
+    "playoff": "play-off hand",
+    "tiebreak": "tie-break round",
+}
+
+
 def where(path: str) -> str:
     """Say in words where a path points, for messages.
 
     >>> where("hands[2].cards.Ann[1]")
     ' in hand 3'
+    >>> where("sudden_death[0].numbers.Ann")
+    ' in sudden-death hand 1'
     >>> where("options.king")
     ''
     """
-    if path.startswith("hands["):
-        index = path[len("hands[") : path.index("]")]
-        if index.isdigit():
-            return f" in hand {int(index) + 1}"
+    for key, word in _PLACES.items():
+        if path.startswith(f"{key}["):
+            index = path[len(key) + 1 : path.index("]")]
+            if index.isdigit():
+                return f" in {word} {int(index) + 1}"
+    if path.startswith("tiebreak"):
+        return " in the tie-break"
     return ""

@@ -1,0 +1,1045 @@
+"""Bargain Bin (Kewlio): card points, the top two of each hand, Vegas money, conduct and cancellation.
+
+The rules are in ``shared/rules/bargain-bin.md``; rule numbers (``rule 5.3``) and rulings (``BB-2``) are quoted
+where they are implemented. A record is replayed hand by hand; every hand gives at most two game points (rule 5)
+and the first player to reach ``target`` game points ends the game with the next-highest player (rule 7).
+
+>>> result = GAME.score({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+...                      "hands": [{"scores": {"A": 12, "B": 12, "C": 4, "D": -8}}]})
+>>> result.hands[0].points
+{'A': 1, 'B': 1, 'C': 0, 'D': 0}
+>>> result.hands[0].notes[0]
+'A and B tie for the highest score (12): both get one game point (rule 5.2, BB-2)'
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+
+from scoring.base import (
+    HandResult,
+    Model,
+    PlayerName,
+    RecordBase,
+    Result,
+    check_no_duplicates,
+    check_players,
+    join_names,
+    parse_record,
+    validation_error,
+    zeros,
+)
+from scoring.cards import JOKER, Card, standard_deck
+from scoring.errors import (
+    DuplicateCardError,
+    IllegalHandError,
+    InvalidCardError,
+    InvalidRecordError,
+    ScoringError,
+    UnknownPlayerError,
+)
+from scoring.registry import Game
+
+KEY = "bargain-bin"
+MIN_PLAYERS = 4
+MAX_PLAYERS = 10
+HAND_SIZE = 5
+"""Cards dealt to each player (rule 3)."""
+JOKER_VALUE = 20
+"""The Joker's value; its player chooses the sign (rule 2, BB-7)."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Cards with the Joker's sign
+
+
+class Sign(enum.Enum):
+    """The sign the player of the Joker chose (BB-7)."""
+
+    PLUS = "+"
+    """The Joker counts +20."""
+    MINUS = "-"
+    """The Joker counts −20."""
+
+
+_CARD_HINT = "write e.g. 10H, QS, AC, or JK+ / JK- for the Joker"
+
+
+@dataclass(frozen=True, slots=True)
+class BinCard:
+    """A card as it lies in front of a player: an ordinary card, or the Joker with its sign (``JK+``/``JK-``).
+
+    >>> BinCard.parse("jk-"), BinCard.parse("t♣")
+    (BinCard('JK-'), BinCard('10C'))
+    >>> BinCard.parse("JK")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidCardError: the Joker needs the sign its player chose: write JK+ or JK-
+    """
+
+    card: Card
+    sign: Sign | None = None
+    text: str = field(default="", init=False, compare=False, repr=False)
+    """Canonical text, ``QH`` or ``JK+`` (computed once: it keys the value table and the duplicate check)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", str(self.card) + (self.sign.value if self.sign is not None else ""))
+
+    @staticmethod
+    def parse(text: object) -> BinCard:
+        """Parse forgiving card text; the Joker must carry a sign, other cards must not (BB-7)."""
+        if isinstance(text, BinCard):
+            return text
+        if isinstance(text, Card):
+            if text.is_joker:
+                raise InvalidCardError("the Joker needs the sign its player chose: write JK+ or JK-")
+            return BinCard(text)
+        if not isinstance(text, str):
+            raise InvalidCardError(f"{text!r} is not a card ({_CARD_HINT})")
+        return _parse_text(text)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.card.is_joker
+
+    @property
+    def label(self) -> str:
+        """Text for people: ``J♥``, ``Joker −20``."""
+        if self.sign is None:
+            return self.card.label
+        return f"Joker {'+' if self.sign is Sign.PLUS else '−'}{JOKER_VALUE}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"BinCard({str(self)!r})"
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_text(text: str) -> BinCard:
+    """Parse card text (cached: a long record repeats the same few dozen spellings)."""
+    raw = text.strip().upper().replace("−", "-")
+    sign: Sign | None = None
+    if raw[-1:] in ("+", "-"):
+        sign = Sign(raw[-1])
+        raw = raw[:-1].strip()
+    try:
+        card = Card.parse(raw)
+    except InvalidCardError:
+        raise InvalidCardError(f"{text!r} is not a card ({_CARD_HINT})") from None
+    if card.is_joker and sign is None:
+        raise InvalidCardError("the Joker needs the sign its player chose: write JK+ or JK-")
+    if not card.is_joker and sign is not None:
+        raise InvalidCardError(f"{text!r} is not a card: only the Joker takes a sign ({_CARD_HINT})")
+    return BinCard(card, sign)
+
+
+BinCardField = Annotated[
+    BinCard,
+    BeforeValidator(BinCard.parse),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$|^[Jj][Kk][+-]$"}),
+]
+"""A Bargain Bin card inside a record model: parsed forgivingly, written canonically (``JK+`` for the Joker)."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The record
+
+
+class Action(enum.Enum):
+    """What the table decided about a player's conduct (rule 9)."""
+
+    WARN = "warn"
+    """First offence: the player's unplayed cards of this hand are discarded (rule 9.1, BB-12)."""
+    REMOVE = "remove"
+    """Second offence: the player is out of the game from this hand on (rule 9.2, BB-13)."""
+
+
+def _unique_trimmed_keys(value: Any) -> Any:
+    """Refuse a map naming the same player twice once names are trimmed (``"Ann"`` and ``"Ann "``)."""
+    if isinstance(value, dict):
+        seen: set[str] = set()
+        for key in value:
+            if isinstance(key, str):
+                name = key.strip()
+                if name in seen:
+                    raise InvalidRecordError(f"{name} is listed twice")
+                seen.add(name)
+    return value
+
+
+def _json_kind(value: Any) -> str:
+    """Name a raw value's JSON type for messages: ``text 'x'``, ``null``."""
+    if value is None:
+        return "null"
+    kind = {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list", dict: "an object"}
+    return f"{kind.get(type(value), type(value).__name__)} {value!r:.40}"
+
+
+def _shape(kind: type, what: str) -> BeforeValidator:
+    """A check that raw data has the JSON shape ``kind`` (list or object), with a message saying what is expected."""
+    noun = "a list" if kind is list else "an object"
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, kind) and not (kind is list and isinstance(value, tuple)):
+            raise InvalidRecordError(f"{what} must be {noun}, not {_json_kind(value)}")
+        return value
+
+    return BeforeValidator(check)
+
+
+class _Part(Model):
+    """A part of the record that must be a JSON object."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _is_object(cls, data: Any) -> Any:
+        if not isinstance(data, (dict, cls)):
+            what = _PART_NAMES.get(cls.__name__, cls.__name__)
+            raise InvalidRecordError(f"{what} must be an object, not {_json_kind(data)}")
+        return data
+
+
+_PART_NAMES = {"Options": "'options'", "Play": "each play", "Conduct": "each conduct entry", "Hand": "each hand"}
+
+
+class Options(_Part):
+    """The house rules of ``house-rules.md``; every key is optional."""
+
+    king: Literal[12, 13] = 12
+    """The King's value: 12 as printed, or 13 (BB-1)."""
+    target: StrictInt = Field(default=10, ge=1)
+    """Game points that end the game (rule 6, BB-5)."""
+    selfless: StrictBool = False
+    """Nobody may play a card in front of themselves (BB-7)."""
+    joker: StrictBool = False
+    """One Joker in the deck, ±20 as its player chooses (BB-7)."""
+    vegas_unit_cents: StrictInt | None = Field(default=None, ge=1)
+    """Vegas Rules: the unit price in cents, or ``None`` for off (rule 8, BB-9…BB-11)."""
+
+    @property
+    def vegas(self) -> bool:
+        return self.vegas_unit_cents is not None
+
+
+class Play(_Part):
+    """One card as it was played: ``by`` puts ``card`` in front of ``to`` (rule 3)."""
+
+    by: PlayerName
+    to: PlayerName
+    card: BinCardField
+
+
+class Conduct(_Part):
+    """A warning or a removal decided by the table in this hand (rule 9)."""
+
+    player: PlayerName
+    action: Action
+
+
+class Hand(_Part):
+    """One hand: exactly one of ``cards``, ``plays`` or ``scores``, and optionally ``conduct`` (records.md)."""
+
+    cards: (
+        Annotated[
+            dict[PlayerName, Annotated[tuple[BinCardField, ...], _shape(list, "each player's cards")]],
+            _shape(dict, "'cards'"),
+            BeforeValidator(_unique_trimmed_keys),
+        ]
+        | None
+    ) = None
+    """The cards lying in front of each player when the hand ends (players with none may be left out)."""
+    plays: Annotated[tuple[Play, ...], _shape(list, "'plays'")] | None = None
+    """Every card as it was played, in order."""
+    scores: (
+        Annotated[dict[PlayerName, StrictInt], _shape(dict, "'scores'"), BeforeValidator(_unique_trimmed_keys)] | None
+    ) = None
+    """Quick entry: each active player's card points."""
+    conduct: Annotated[tuple[Conduct, ...], _shape(list, "'conduct'")] = ()
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Hand:
+        given = [name for name in ("cards", "plays", "scores") if getattr(self, name) is not None]
+        if len(given) != 1:
+            which = "none" if not given else " and ".join(f"'{name}'" for name in given)
+            raise InvalidRecordError(f"a hand needs exactly one of 'cards', 'plays' or 'scores' (it has {which})")
+        return self
+
+
+class Record(RecordBase):
+    """A Bargain Bin game record (records.md, "bargain-bin")."""
+
+    game: Literal["bargain-bin"]
+    options: Options = Field(default_factory=Options)
+    hands: Annotated[tuple[Hand, ...], _shape(list, "'hands'")] = ()
+
+    @field_validator("players")
+    @classmethod
+    def _player_count(cls, players: tuple[str, ...]) -> tuple[str, ...]:
+        """Bargain Bin is for 4 to 10 players (rule 1)."""
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise InvalidRecordError(
+                f"Bargain Bin is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+            )
+        return players
+
+
+def parse(data: Any) -> Record:
+    """Validate raw record data (raises :class:`~scoring.errors.ScoringError`)."""
+    return data if isinstance(data, Record) else parse_record(Record, data)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Card values and table helpers
+
+
+def _options(source: Record | Options | None) -> Options:
+    if source is None:
+        return Options()
+    return source.options if isinstance(source, Record) else source
+
+
+def card_value(card: BinCard | Card | str, options: Record | Options | None = None) -> int:
+    """Card points of one card: black plus, red minus, A = 1, J = 11, Q = 12, K = 12 or 13, Joker ±20.
+
+    Rule 2, BB-1 (King), BB-7 (the Joker's sign). Examples BB-E1 and BB-E7:
+
+    >>> card_value("JH"), card_value("5C")
+    (-11, 5)
+    >>> card_value("KS"), card_value("KS", Options(king=13)), card_value("JK-", Options(joker=True))
+    (12, 13, -20)
+    >>> sum(card_value(c) for c in ["KS", "10C", "QD", "AH", "JK-"])
+    -11
+    """
+    king = _options(options).king if options is not None else 12
+    return _POINTS[BinCard.parse(card).text, king]
+
+
+def _build_points() -> dict[tuple[str, int], int]:
+    """Card points of every card text for K = 12 and K = 13 (rule 2, BB-1, BB-7)."""
+    table: dict[tuple[str, int], int] = {}
+    for king in (12, 13):
+        for card in standard_deck():
+            value = king if card.rank == "K" else card.rank_index
+            table[str(card), king] = -value if card.suit is not None and card.suit.is_red else value
+        table["JK+", king] = JOKER_VALUE
+        table["JK-", king] = -JOKER_VALUE
+    return table
+
+
+_POINTS = _build_points()
+
+
+def _removed_players(record: Record) -> list[str]:
+    out = {c.player for hand in record.hands for c in hand.conduct if c.action is Action.REMOVE}
+    return [name for name in record.players if name in out]
+
+
+def verify_receive(record_or_options: Record | Options, by: str, to: str) -> None:
+    """Raise unless ``by`` may put a card in front of ``to`` (Selfless, BB-7; removed players, BB-13).
+
+    With a record, both must be seated and not removed; with options only, just *Selfless* is checked
+    (example BB-E12):
+
+    >>> verify_receive(Options(selfless=True), "A", "A")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IllegalHandError: A cannot play a card in front of themselves: Selfless is on (BB-7)
+    >>> verify_receive(Options(selfless=True), "A", "B")
+    """
+    if isinstance(record_or_options, Record):
+        record = record_or_options
+        check_players([by, to], record.players, "plays")
+        removed = _removed_players(record)
+        for name in (by, to):
+            if name in removed:
+                raise IllegalHandError(f"{name} has been removed from the game (BB-13)")
+    if _options(record_or_options).selfless and by == to:
+        raise IllegalHandError(f"{by} cannot play a card in front of themselves: Selfless is on (BB-7)")
+
+
+def can_receive(record_or_options: Record | Options, by: str, to: str) -> bool:
+    """Whether ``by`` may put a card in front of ``to`` (see :func:`verify_receive`).
+
+    >>> can_receive(Options(selfless=True), "A", "B"), can_receive(Options(selfless=True), "A", "A")
+    (True, False)
+    >>> can_receive(Options(), "A", "A")
+    True
+    """
+    try:
+        verify_receive(record_or_options, by, to)
+    except ScoringError:
+        return False
+    return True
+
+
+def _as_play(play: Play | Mapping[str, Any]) -> Play:
+    if isinstance(play, Play):
+        return play
+    try:
+        return Play.model_validate(play)
+    except ValidationError as exc:
+        raise validation_error(exc) from None
+
+
+def hand_card_points(
+    plays: Iterable[Play | Mapping[str, Any]],
+    players: Iterable[str] = (),
+    options: Record | Options | None = None,
+) -> dict[str, int]:
+    """Running card points of a hand from the plays so far (rule 4), for the live display.
+
+    ``players`` (seating order) are listed first, with 0 if nothing lies in front of them:
+
+    >>> hand_card_points([{"by": "A", "to": "B", "card": "JK+"}, {"by": "C", "to": "B", "card": "4H"}], "ABCD")
+    {'A': 0, 'B': 16, 'C': 0, 'D': 0}
+    """
+    points = zeros(players)
+    opts = _options(options)
+    for raw in plays:
+        play = _as_play(raw)
+        points[play.to] = points.get(play.to, 0) + card_value(play.card, opts)
+    return points
+
+
+def _physical(card: BinCard | Card | str | Play) -> Card:
+    if isinstance(card, Play):
+        return card.card.card
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str) and card.strip().upper() in ("JK", "JOKER"):
+        return JOKER
+    return BinCard.parse(card).card
+
+
+def verify_play(card: BinCard | Card | str, played: Iterable[BinCard | Card | str | Play], options: Options) -> None:
+    """Raise unless ``card`` can still be played in this hand: not played yet, and the Joker only with its rule.
+
+    >>> verify_play("QH", ["QH", "2S"], Options())
+    Traceback (most recent call last):
+    ...
+    scoring.errors.DuplicateCardError: Q♥ has already been played in this hand
+    >>> verify_play("JK+", [], Options())
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidCardError: the Joker is not in this game: the Joker rule is off (rule 1)
+    """
+    physical = _physical(card)
+    if physical.is_joker and not options.joker:
+        raise InvalidCardError("the Joker is not in this game: the Joker rule is off (rule 1)")
+    if physical in {_physical(c) for c in played}:
+        raise DuplicateCardError(f"{physical.label} has already been played in this hand")
+
+
+def can_play(card: BinCard | Card | str, played: Iterable[BinCard | Card | str | Play], options: Options) -> bool:
+    """Whether ``card`` can still be played in this hand (see :func:`verify_play`).
+
+    >>> can_play("QH", ["2S"], Options()), can_play("JK", [], Options(joker=True))
+    (True, True)
+    """
+    try:
+        verify_play(card, played, options)
+    except ScoringError:
+        return False
+    return True
+
+
+def legal_cards(played: Iterable[BinCard | Card | str | Play] = (), options: Options | None = None) -> list[Card]:
+    """The cards that may still be played in this hand, deck order, the Joker last (only with its rule, BB-7).
+
+    >>> len(legal_cards()), len(legal_cards(["QH", "2S"])), str(legal_cards([], Options(joker=True))[-1])
+    (52, 50, 'JK')
+    """
+    opts = options or Options()
+    used = {_physical(c) for c in played}
+    return [card for card in standard_deck(1 if opts.joker else 0) if card not in used]
+
+
+def cancel_threshold(players: int) -> int:
+    """Removals that cancel the game: 2 in a game that started with 4 players, else 3 (rule 9.3, BB-14).
+
+    >>> cancel_threshold(4), cancel_threshold(7)
+    (2, 3)
+    """
+    return 2 if players == MIN_PLAYERS else 3
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalConsequence:
+    """What removing one more player would do (rule 9.3, BB-14)."""
+
+    player: str
+    cancels: bool
+    """True: this removal cancels the game."""
+    removed_so_far: int
+    threshold: int
+    text: str
+
+
+def removal_consequence(record: Record | Mapping[str, Any], player: str) -> RemovalConsequence:
+    """Say whether removing ``player`` now cancels the game (rule 9.3, BB-14), for the confirm dialog.
+
+    Example BB-E11: in a 4-player game where Ben is already removed, removing Dan cancels the game.
+
+    >>> out = [{"player": "Ben", "action": "remove"}]
+    >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"],
+    ...        "hands": [{"scores": {"Ann": 1, "Cat": 0, "Dan": 2}, "conduct": out}]}
+    >>> removal_consequence(rec, "Dan").text
+    'Removing Dan is removal 2 of 2 in a game that started with 4 players: the game is cancelled, nobody wins, \
+and every payment is refunded (rule 9.3, BB-14).'
+    >>> removal_consequence(rec, "Dan").cancels
+    True
+    """
+    rec = parse(dict(record) if not isinstance(record, Record) else record)
+    check_players([player], rec.players, "conduct")
+    removed = _removed_players(rec)
+    if player in removed:
+        raise IllegalHandError(f"{player} has already been removed from the game (BB-13)", "conduct")
+    threshold = cancel_threshold(len(rec.players))
+    count = len(removed) + 1
+    started = f"a game that started with {len(rec.players)} players"
+    if count >= threshold:
+        text = (
+            f"Removing {player} is removal {count} of {threshold} in {started}: the game is cancelled, nobody wins, "
+            "and every payment is refunded (rule 9.3, BB-14)."
+        )
+    else:
+        left = threshold - count
+        text = (
+            f"Removing {player} is removal {count} of {threshold} in {started}: {player} is out of the ranking and "
+            f"cannot win; {left} more removal{'s' if left > 1 else ''} would cancel the game (rule 9.3, BB-13, BB-14)."
+        )
+    return RemovalConsequence(player, count >= threshold, len(removed), threshold, text)
+
+
+def settle_up(net: Mapping[str, int]) -> list[tuple[str, str, int]]:
+    """Who pays whom (payer, payee, cents) so that everyone ends at ``net``, in the fewest transfers.
+
+    For tables that keep the pot in the app: ``net`` is the result's ``net`` (payouts − payments). Exact for up to
+    12 players with a non-zero balance (the fewest transfers is the count minus the most zero-sum groups), greedy
+    beyond.
+
+    >>> settle_up({"Ann": 105, "Ben": -60, "Cat": -150, "Dan": 105})
+    [('Cat', 'Ann', 105), ('Ben', 'Dan', 60), ('Cat', 'Dan', 45)]
+    >>> settle_up({"A": 5, "B": -5, "C": 7, "D": -7})
+    [('B', 'A', 5), ('D', 'C', 7)]
+    """
+    for name, cents in net.items():
+        if isinstance(cents, bool) or not isinstance(cents, int):
+            raise InvalidRecordError(f"{name}'s balance must be a whole number of cents, not {cents!r}", name)
+    total = sum(net.values())
+    if total != 0:
+        raise InvalidRecordError(f"the balances do not add up to zero (they add up to {total}¢)")
+    names = [name for name, cents in net.items() if cents != 0]
+    groups = _zero_sum_groups(names, net) if len(names) <= 12 else [names]
+    transfers: list[tuple[str, str, int]] = []
+    for group in groups:
+        transfers.extend(_settle_group(group, net))
+    return transfers
+
+
+def _zero_sum_groups(names: list[str], net: Mapping[str, int]) -> list[list[str]]:
+    """Split ``names`` into the most groups that each sum to zero (subset dynamic programming)."""
+    n = len(names)
+    full = (1 << n) - 1
+    sums = [0] * (full + 1)
+    best = [0] * (full + 1)
+    last = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        low = (mask & -mask).bit_length() - 1
+        sums[mask] = sums[mask & (mask - 1)] + net[names[low]]
+        choice, score = -1, -1
+        for i in range(n):
+            if mask >> i & 1 and best[mask ^ (1 << i)] > score:
+                choice, score = i, best[mask ^ (1 << i)]
+        best[mask] = score + (1 if sums[mask] == 0 else 0)
+        last[mask] = choice
+    order: list[int] = []
+    mask = full
+    while mask:
+        order.append(last[mask])
+        mask ^= 1 << last[mask]
+    order.reverse()
+    groups: list[list[str]] = []
+    current: list[int] = []
+    mask = 0
+    for i in order:
+        current.append(i)
+        mask |= 1 << i
+        if sums[mask] == 0:
+            groups.append([names[j] for j in sorted(current)])
+            current = []
+    return sorted(groups, key=lambda group: names.index(group[0]))
+
+
+def _settle_group(group: list[str], net: Mapping[str, int]) -> list[tuple[str, str, int]]:
+    """Largest debtor pays largest creditor until the group is even: at most ``len(group) - 1`` transfers."""
+    balance = {name: net[name] for name in group}
+    out: list[tuple[str, str, int]] = []
+    while True:
+        owing = [name for name in group if balance[name] < 0]
+        owed = [name for name in group if balance[name] > 0]
+        if not owing or not owed:
+            return out
+        payer = min(owing, key=lambda name: (balance[name], group.index(name)))
+        payee = max(owed, key=lambda name: (balance[name], -group.index(name)))
+        cents = min(-balance[payer], balance[payee])
+        out.append((payer, payee, cents))
+        balance[payer] += cents
+        balance[payee] -= cents
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Validation of one hand
+
+
+def _max_abs_score(options: Options) -> int:
+    """The most card points one player can have in a hand: every black card, and the Joker."""
+    black = 2 * (sum(range(1, 13)) + options.king)
+    return black + (JOKER_VALUE if options.joker else 0)
+
+
+def _check_cards(items: list[tuple[BinCard, str]], options: Options, number: int) -> None:
+    """No card twice, at most one Joker, the Joker only with its rule (rule 1, records.md "Validation")."""
+    for card, path in items:
+        if card.is_joker and not options.joker:
+            raise InvalidCardError(f"the Joker was played in hand {number}, but the Joker rule is off (rule 1)", path)
+    if len({card.text.rstrip("+-") for card, _ in items}) < len(items):  # fast path; the check names the card
+        check_no_duplicates(((card.card, path) for card, path in items), f"in hand {number}")
+
+
+def _check_seated(name: str, players: Iterable[str], path: str) -> None:
+    """Like :func:`~scoring.base.check_players` for one name, with ``path`` pointing at the name itself."""
+    if name not in players:
+        raise UnknownPlayerError(f"{name} is not a player in this game", path)
+
+
+def _check_not_removed(name: str, removed: list[str], number: int, path: str, what: str) -> None:
+    if name in removed:
+        raise IllegalHandError(f"{name} was removed from the game before hand {number} and {what} (BB-13)", path)
+
+
+def _validate_hand(hand: Hand, index: int, players: tuple[str, ...], removed: list[str], options: Options) -> None:
+    """Everything records.md asks of one hand, given the players removed before it."""
+    number = index + 1
+    at = f"hands[{index}]"
+    active = [name for name in players if name not in removed]
+    seen_removal: set[str] = set()
+    warned_now: set[str] = set()
+    for j, entry in enumerate(hand.conduct):
+        path = f"{at}.conduct[{j}].player"
+        _check_seated(entry.player, players, path)
+        _check_not_removed(entry.player, removed, number, path, "cannot be warned or removed again")
+        if entry.action is Action.REMOVE:
+            if entry.player in seen_removal:
+                raise IllegalHandError(f"{entry.player} is removed twice in hand {number}", path)
+            seen_removal.add(entry.player)
+        else:
+            warned_now.add(entry.player)
+    short_allowed = warned_now | seen_removal
+    if hand.cards is not None:
+        items: list[tuple[BinCard, str]] = []
+        for name, cards in hand.cards.items():
+            check_players([name], players, f"{at}.cards")
+            if cards:  # an empty list for a removed player says nothing wrong (BB-13)
+                _check_not_removed(name, removed, number, f"{at}.cards.{name}", "cannot have cards in front of them")
+            items.extend((card, f"{at}.cards.{name}[{k}]") for k, card in enumerate(cards))
+        _check_cards(items, options, number)
+        limit = HAND_SIZE * len(active)
+        if len(items) > limit:
+            raise IllegalHandError(
+                f"hand {number} has {len(items)} cards, but its {len(active)} players were dealt only {limit}",
+                f"{at}.cards",
+            )
+    elif hand.plays is not None:
+        counts = dict.fromkeys(active, 0)
+        items = []
+        for k, play in enumerate(hand.plays):
+            path = f"{at}.plays[{k}]"
+            for role in ("by", "to"):
+                name = getattr(play, role)
+                _check_seated(name, players, f"{path}.{role}")
+                what = "cannot play a card" if role == "by" else "cannot receive a card"
+                _check_not_removed(name, removed, number, f"{path}.{role}", what)
+            if options.selfless and play.by == play.to:
+                raise IllegalHandError(
+                    f"{play.by} played {play.card.label} in front of themselves in hand {number}, "
+                    "but Selfless is on (BB-7)",
+                    f"{path}.to",
+                )
+            counts[play.by] += 1
+            if counts[play.by] > HAND_SIZE:
+                raise IllegalHandError(
+                    f"{play.by} played more than {HAND_SIZE} cards in hand {number} (rule 3)", f"{path}.by"
+                )
+            items.append((play.card, f"{path}.card"))
+        _check_cards(items, options, number)
+        for name in active:
+            if counts[name] < HAND_SIZE and name not in short_allowed:
+                raise IllegalHandError(
+                    f"{name} played {counts[name]} of {HAND_SIZE} cards in hand {number}; everyone plays all "
+                    f"{HAND_SIZE} unless warned or removed in that hand (rule 3, BB-12)",
+                    f"{at}.plays",
+                )
+    elif hand.scores is not None:
+        bound = _max_abs_score(options)
+        for name, value in hand.scores.items():
+            check_players([name], players, f"{at}.scores")
+            _check_not_removed(name, removed, number, f"{at}.scores.{name}", "has no score")
+            if abs(value) > bound:
+                raise InvalidRecordError(
+                    f"{name}'s score {value} in hand {number} is beyond what the cards allow (±{bound})",
+                    f"{at}.scores.{name}",
+                )
+        for name in active:
+            if name not in hand.scores and name not in seen_removal:
+                raise InvalidRecordError(f"{name}'s score is missing in hand {number}", f"{at}.scores")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Scoring
+
+
+def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tuple[dict[str, int], list[str]]:
+    """Each player's card points (rule 4) and notes on the Joker."""
+    points = zeros(players)
+    notes: list[str] = []
+    if hand.scores is not None:
+        points.update(hand.scores)
+        return points, notes
+    if hand.cards is not None:
+        for name, cards in hand.cards.items():
+            points[name] = sum(card_value(card, options) for card in cards)
+            notes.extend(
+                f"The Joker in front of {name} counts {card_value(card, options):+d}, as its player chose (BB-7)"
+                for card in cards
+                if card.is_joker
+            )
+    elif hand.plays is not None:
+        for play in hand.plays:
+            points[play.to] += card_value(play.card, options)
+            if play.card.is_joker:
+                notes.append(
+                    f"{play.by} played the Joker in front of {play.to} as {card_value(play.card, options):+d} (BB-7)"
+                )
+    values = ", ".join(f"{name} {value}" for name, value in points.items())
+    notes.insert(
+        0,
+        f"Card points: {values} (black cards count plus, red cards minus, K = {options.king}; rule 2, rule 4, BB-1)",
+    )
+    return points, notes
+
+
+def rank_hand(card_points: Mapping[str, int], ranked: Iterable[str]) -> tuple[dict[str, int], str]:
+    """Game points of one hand among the ranked players, and the sentence that explains them (rule 5).
+
+    Examples BB-E3 to BB-E6:
+
+    >>> rank_hand({"A": 15, "B": 9, "C": 9, "D": -3, "E": 0}, "ABCDE")[0]
+    {'A': 1, 'B': 0, 'C': 0, 'D': 0, 'E': 0}
+    >>> rank_hand({"A": 7, "B": 7, "C": 7, "D": 2}, "ABCD")[1]
+    'A, B and C tie for the highest score (7): nobody gets a game point (rule 5.1)'
+    >>> rank_hand({"A": -3, "B": -5, "C": -11, "D": -20}, "ABCD")
+    ({'A': 1, 'B': 1, 'C': 0, 'D': 0}, 'A -3 and B -5 are the top two: one game point each (rule 5.3; \
+scores below zero still rank, BB-4)')
+    """
+    names = list(ranked)
+    points = dict.fromkeys(card_points, 0)
+    if not names:
+        return points, "Nobody is ranked in this hand: no game points (BB-13)"
+    top = max(card_points[name] for name in names)
+    firsts = [name for name in names if card_points[name] == top]
+    bb4 = "; scores below zero still rank, BB-4" if top < 0 else ("; BB-4" if top == 0 else "")
+    if len(firsts) >= 3:
+        return (
+            points,
+            f"{join_names(firsts)} tie for the highest score ({top}): nobody gets a game point (rule 5.1{bb4})",
+        )
+    if len(firsts) == 2:
+        for name in firsts:
+            points[name] = 1
+        return (
+            points,
+            f"{join_names(firsts)} tie for the highest score ({top}): both get one game point (rule 5.2, BB-2)",
+        )
+    first = firsts[0]
+    points[first] = 1
+    rest = [name for name in names if name != first]
+    if not rest:
+        return points, f"{first} is the only ranked player: one game point (rule 5)"
+    second = max(card_points[name] for name in rest)
+    seconds = [name for name in rest if card_points[name] == second]
+    if len(seconds) == 1:
+        points[seconds[0]] = 1
+        return points, (f"{first} {top} and {seconds[0]} {second} are the top two: one game point each (rule 5.3{bb4})")
+    return points, (
+        f"{first} has the highest score ({top}); {join_names(seconds)} tie for second ({second}): only {first} "
+        "gets a game point (rule 5.4, BB-3)"
+    )
+
+
+def _points(count: int) -> str:
+    return f"{count} game point{'' if count == 1 else 's'}"
+
+
+def winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int) -> tuple[list[str], str]:
+    """The winners once someone has reached ``target`` (rule 7, BB-6, BB-13), in seating order, and why.
+
+    ``eligible`` are the players not removed, in seating order. Examples BB-E8 and BB-E9:
+
+    >>> winners_of({"A": 10, "B": 8, "C": 8, "D": 6}, "ABCD", 10)[0]
+    ['A']
+    >>> winners_of({"A": 10, "B": 9, "C": 8, "D": 6}, "ABCD", 10)[0]
+    ['A', 'B']
+    >>> winners_of({"A": 10, "B": 10, "C": 7, "D": 5}, "ABCD", 10)
+    (['A', 'B'], 'A and B reach 10 game points in the same hand: both win (rule 7, BB-6)')
+    """
+    names = list(eligible)
+    reached = [name for name in names if totals[name] >= target]
+    if not reached:
+        return [], ""
+    if len(reached) >= 2:
+        # Rule 7: nobody had reached the target before this hand and at most two gain a point per hand.
+        assert len(reached) == 2, "three players cannot reach the target in the same hand (rule 7)"
+        return reached, f"{join_names(reached)} reach {_points(target)} in the same hand: both win (rule 7, BB-6)"
+    first = reached[0]
+    rest = [name for name in names if name != first]
+    head = f"{first} reaches {_points(totals[first])}: the game is over (rule 6, BB-5)"
+    if not rest:
+        return [first], f"{head}; {first} wins alone"
+    second = max(totals[name] for name in rest)
+    seconds = [name for name in rest if totals[name] == second]
+    removed_note = "" if len(names) == len(totals) else "; removed players are not counted, BB-13"
+    if len(seconds) == 1:
+        winners = [name for name in names if name in (first, seconds[0])]
+        return winners, (
+            f"{head}; {seconds[0]} has the next-highest total ({second}): {join_names(winners)} win (rule 7"
+            f"{removed_note})"
+        )
+    return [first], (
+        f"{head}; {join_names(seconds)} share the next-highest total ({second}): only {first} wins (rule 7"
+        f"{removed_note})"
+    )
+
+
+def vegas_payments(card_points: Mapping[str, int], ranked: Iterable[str], unit: int) -> tuple[dict[str, int], str]:
+    """What each player pays into the bin after a hand, in cents, and why (rule 8, BB-9, BB-13).
+
+    Every ranked player pays (highest score − own score) × unit, on every hand; the top scorer pays nothing, and so
+    does a player removed in this hand (not ranked). Example BB-E2 (highest 10, own −5, unit 10¢):
+
+    >>> vegas_payments({"A": 10, "B": -5, "C": 3, "D": 0}, "ABCD", 10)[0]
+    {'A': 0, 'B': 150, 'C': 70, 'D': 100}
+    >>> vegas_payments({"A": 10, "B": -5}, "B", 10)[0]
+    {'A': 0, 'B': 0}
+    """
+    payments = dict.fromkeys(card_points, 0)
+    names = list(ranked)
+    if not names:
+        return payments, ""
+    top = max(card_points[name] for name in names)
+    for name in names:
+        payments[name] = (top - card_points[name]) * unit
+    payers = ", ".join(f"{name} {payments[name]}¢" for name in names if payments[name])
+    tops = [name for name in names if payments[name] == 0]
+    return payments, (
+        f"Vegas: each ranked player pays (highest {top} − own score) × {unit}¢"
+        + (f": {payers}" if payers else "")
+        + f"; {join_names(tops)} pay{'s' if len(tops) == 1 else ''} nothing as top scorer (rule 8, BB-9)"
+    )
+
+
+def split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[dict[str, int], str]:
+    """The pot's payout among the winners (rule 8, BB-10, BB-11).
+
+    One winner takes it all; two take half each, and an odd cent goes to the one with more game points, or to the
+    one seated first when equal:
+
+    >>> split_pot(210, ["A", "D"], {"A": 1, "D": 1})[0]
+    {'A': 105, 'D': 105}
+    >>> payout, why = split_pot(211, ["A", "D"], {"A": 10, "D": 11})
+    >>> payout
+    {'A': 105, 'D': 106}
+    >>> why
+    'Vegas: A and D split the pot of 211¢ (A 105¢, D 106¢); the odd cent goes to D, who has more game points (BB-10)'
+    """
+    if len(winners) == 1:
+        return {winners[0]: pot}, f"Vegas: {winners[0]} takes the whole pot of {pot}¢ (BB-11)"
+    half, odd = divmod(pot, 2)
+    out = dict.fromkeys(winners, half)
+    text = f"Vegas: {join_names(winners)} split the pot of {pot}¢: {half}¢ each (BB-10)"
+    if odd:
+        a, b = winners
+        lucky = a if totals[a] >= totals[b] else b
+        why = "who has more game points" if totals[a] != totals[b] else "seated first, as game points are equal"
+        out[lucky] += 1
+        text = (
+            f"Vegas: {a} and {b} split the pot of {pot}¢ ({a} {out[a]}¢, {b} {out[b]}¢); the odd cent goes to "
+            f"{lucky}, {why} (BB-10)"
+        )
+    return out, text
+
+
+def score(record: Record) -> Result:
+    """Replay a Bargain Bin record: game points per hand, totals, winners, Vegas money, removals.
+
+    Example BB-E10 with target 1 (two winners split the pot):
+
+    >>> rec = parse({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+    ...              "options": {"vegas_unit_cents": 10, "target": 1},
+    ...              "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]})
+    >>> result = score(rec)
+    >>> result.winners, result.pot, result.payouts, result.net  # type: ignore[attr-defined]
+    (['A', 'D'], 210, {'A': 105, 'B': 0, 'C': 0, 'D': 105}, {'A': 105, 'B': -60, 'C': -150, 'D': 105})
+    """
+    record = parse(record)
+    options = record.options
+    players = record.players
+    unit = options.vegas_unit_cents
+    totals = zeros(players)
+    paid = zeros(players)
+    removed: list[str] = []
+    warned: list[str] = []
+    hands: list[HandResult] = []
+    finished = cancelled = False
+    winners: list[str] = []
+    threshold = cancel_threshold(len(players))
+    for index, hand in enumerate(record.hands):
+        number = index + 1
+        if finished:
+            over = "cancelled" if cancelled else "over"
+            raise IllegalHandError(f"hand {number} was entered after the game was {over}", f"hands[{index}]")
+        _validate_hand(hand, index, players, removed, options)
+        removed_now = [c.player for c in hand.conduct if c.action is Action.REMOVE]
+        warned_now = [c.player for c in hand.conduct if c.action is Action.WARN]
+        card_points, notes = _card_points(hand, players, options)
+        for name in dict.fromkeys(warned_now):
+            notes.append(
+                f"{name} is warned: their unplayed cards of this hand are discarded; they are still ranked"
+                + (" and still pay" if unit else "")
+                + " (rule 9.1, BB-12)"
+            )
+        for name in removed_now:
+            notes.append(
+                f"{name} is removed from the game: out of this hand's ranking"
+                + (", pays nothing" if unit else "")
+                + " and cannot win; their game points stay (rule 9.2, BB-13)"
+            )
+        ranked = [name for name in players if name not in removed and name not in removed_now]
+        points, why = rank_hand(card_points, ranked)
+        notes.append(why)
+        extra: dict[str, Any] = {"card_points": card_points}
+        if unit is not None:
+            payments, why_pay = vegas_payments(card_points, ranked, unit)
+            for name in players:
+                paid[name] += payments[name]
+            if why_pay:
+                notes.append(why_pay)
+            extra["payments"] = payments
+        for name in players:
+            totals[name] += points[name]
+        for name in warned_now:
+            if name not in warned:
+                warned.append(name)
+        removed = [name for name in players if name in removed or name in removed_now]
+        if removed_now and len(removed) >= threshold:
+            finished = cancelled = True
+            notes.append(
+                f"{join_names(removed)} have been removed: {len(removed)} removals in a game that started with "
+                f"{len(players)} players cancel the game; nobody wins (rule 9.3, BB-14)"
+            )
+            if unit is not None:
+                notes.append("Vegas: everyone gets back exactly what they paid in (rule 9.3, BB-14)")
+        else:
+            eligible = [name for name in players if name not in removed]
+            winners, why_end = winners_of(totals, eligible, options.target)
+            if winners:
+                finished = True
+                notes.append(why_end)
+                if unit is not None:
+                    _, pot_note = split_pot(sum(paid.values()), winners, totals)
+                    notes.append(pot_note)
+        hands.append(HandResult(points=points, notes=notes, **extra))
+    extras: dict[str, Any] = {"removed": removed, "warned": [name for name in players if name in warned]}
+    if unit is not None:
+        pot = sum(paid.values())
+        payouts = zeros(players)
+        if cancelled:
+            payouts = dict(paid)
+        elif finished:
+            payouts.update(split_pot(pot, winners, totals)[0])
+        extras |= {
+            "payments": paid,
+            "pot": pot,
+            "payouts": payouts,
+            "net": {name: payouts[name] - paid[name] for name in players},
+        }
+    return Result(
+        game=KEY,
+        players=list(players),
+        hands=hands,
+        totals=totals,
+        finished=finished,
+        winners=[] if cancelled else winners,
+        pending=None,
+        cancelled=cancelled,
+        **extras,
+    )
+
+
+GAME = Game(
+    key=KEY,
+    name="Bargain Bin",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    record_model=Record,
+    scorer=score,
+)
+"""Bargain Bin in the registry."""
+
+__all__ = [
+    "GAME",
+    "Action",
+    "BinCard",
+    "Conduct",
+    "Hand",
+    "Options",
+    "Play",
+    "Record",
+    "RemovalConsequence",
+    "Sign",
+    "can_play",
+    "can_receive",
+    "cancel_threshold",
+    "card_value",
+    "hand_card_points",
+    "legal_cards",
+    "parse",
+    "rank_hand",
+    "removal_consequence",
+    "score",
+    "settle_up",
+    "split_pot",
+    "vegas_payments",
+    "verify_play",
+    "verify_receive",
+    "winners_of",
+]

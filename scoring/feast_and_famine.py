@@ -1,0 +1,738 @@
+"""Feast and Famine (Last Hussar): a push-your-luck game scored round by round.
+
+Rules and rulings: ``shared/rules/feast-and-famine.md`` (FF-1 … FF-15); record format: ``shared/spec/records.md``.
+
+Each round one player deals; every player holds an opening card and then Takes or Refuses. A player who Refuses is
+**Frozen** and scores the value of their cards (2–10 face value, J/Q/K 10, A 1); a Joker turned on a Take knocks
+out everybody not yet Frozen, who score 0. After ``circuits × players`` rounds the highest running total wins; a tie
+for the lead is settled by one tie-break round against a Ghost (rule 8).
+
+>>> result = GAME.score({
+...     "game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"],
+...     "hands": [{"dealer": "Cat", "cards": {"Ann": ["7C", "5S"], "Ben": ["KD"], "Cat": ["3H", "9D", "4C"]},
+...                "status": {"Ann": "frozen", "Ben": "frozen", "Cat": "out"}}]})
+>>> result.hands[0].points
+{'Ann': 12, 'Ben': 10, 'Cat': 0}
+>>> result.finished, rounds_left(GAME.parse({"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"]}))
+(False, 9)
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Discriminator, Field, PlainValidator, StrictBool, StrictInt, Tag, ValidationError, WithJsonSchema
+
+from scoring.base import (
+    HandResult,
+    Model,
+    Pending,
+    PlayerName,
+    RecordBase,
+    Result,
+    join_names,
+    validation_error,
+    zeros,
+)
+from scoring.cards import Card, CardField, standard_deck
+from scoring.errors import (
+    DuplicateCardError,
+    IllegalHandError,
+    InvalidCardError,
+    InvalidRecordError,
+    ScoringError,
+    UnknownPlayerError,
+)
+from scoring.registry import Game
+
+DECK_VALUE = 340
+"""What all 52 cards are worth together (4 × (1 + 2 + … + 10 + 10 + 10 + 10)): no hand can total more."""
+
+
+class Status(enum.Enum):
+    """How a player ended a round (rule 5)."""
+
+    FROZEN = "frozen"
+    """Refused a card: keeps their cards and scores their value (rule 6)."""
+    OUT = "out"
+    """Knocked Out by a Joker while not Frozen: scores 0 (rule 6, FF-7)."""
+
+
+class Options(Model):
+    """The house rules of Feast and Famine (``house-rules.md``)."""
+
+    jokers: Annotated[StrictInt, Field(ge=1, le=4)] = 2
+    """Jokers shuffled into the 52 cards (FF-1): 1 to 4."""
+    circuits: Annotated[StrictInt, Field(ge=1)] | None = None
+    """Circuits in the game (FF-5); ``None``: 3 for 2–3 players, 2 for 4, 1 for 5 or more."""
+    opening_card_counts: StrictBool = True
+    """The opening face-up card counts in a Frozen player's total (FF-2)."""
+    all_out_nobody_left: Literal["replay", "joint"] = "replay"
+    """Tie-break with every tied player Knocked Out and no other player (FF-10): replay it, or joint winners."""
+
+
+def _validate_outcome(value: Any) -> int | Literal["out"]:
+    if isinstance(value, str) and value.strip().lower() == "out":
+        return "out"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise InvalidRecordError(f'an outcome is a Frozen total (a whole number, 0 or more) or "out", not {value!r}')
+
+
+Outcome = Annotated[
+    int | Literal["out"],
+    PlainValidator(_validate_outcome),
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 0}, {"const": "out"}]}),
+]
+"""A quick-entry outcome: a Frozen player's hand total (≥ 0), or ``"out"``."""
+
+
+class Hand(Model):
+    """One round: its dealer, then either ``cards`` + ``status`` or the quick ``outcome`` (FF-15)."""
+
+    dealer: PlayerName
+    cards: dict[str, tuple[CardField, ...]] | None = None
+    """Every card each player holds at the end, the opening card first."""
+    status: dict[str, Status] | None = None
+    outcome: dict[str, Outcome] | None = None
+
+
+class TieBreak(Model):
+    """The tie-break round (rule 8): the Ghost's seat (or ``None``: a dummy seat) and the tied players' entries."""
+
+    ghost: PlayerName | None = None
+    cards: dict[str, tuple[CardField, ...]] | None = None
+    status: dict[str, Status] | None = None
+    outcome: dict[str, Outcome] | None = None
+
+
+def _tiebreak_tag(value: Any) -> str | None:
+    if isinstance(value, dict | TieBreak):
+        return "round"
+    if isinstance(value, list | tuple):
+        return "rounds"
+    return None
+
+
+TieBreakEntry = Annotated[
+    Annotated[TieBreak, Tag("round")] | Annotated[tuple[TieBreak, ...], Tag("rounds")],
+    Discriminator(
+        _tiebreak_tag,
+        custom_error_type="tiebreak_shape",
+        custom_error_message="the tie-break must be one round (an object) or a list of rounds",
+    ),
+]
+
+
+class Record(RecordBase):
+    """A Feast and Famine game record (``records.md``)."""
+
+    game: Literal["feast-and-famine"]
+    options: Options = Options()
+    hands: tuple[Hand, ...] = ()
+    tiebreak: TieBreakEntry | None = None
+    """One tie-break round, or a list of them when a round had to be replayed (FF-10)."""
+
+    @classmethod
+    def model_validate(cls, obj: Any, **kwargs: Any) -> Self:
+        """Validate, reporting the tie-break's path as written (``tiebreak.outcome.Ann``, ``tiebreak[1]...``).
+
+        >>> Record.model_validate({"game": "feast-and-famine", "players": ["A", "B"],
+        ...                        "tiebreak": {"outcome": {"A": "gone", "B": 3}}})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        scoring.errors.InvalidRecordError: an outcome is a Frozen total (a whole number, 0 or more) or "out"...
+        >>> try:
+        ...     Record.model_validate({"game": "feast-and-famine", "players": ["A", "B"], "tiebreak": [{"x": 1}]})
+        ... except ScoringError as exc:
+        ...     print(exc.path)
+        tiebreak[0].x
+        """
+        try:
+            return super().model_validate(obj, **kwargs)
+        except ValidationError as exc:
+            err = validation_error(exc)
+            err.path = re.sub(r"^tiebreak\.rounds?(?=$|[.\[])", "tiebreak", err.path)
+            raise err from None
+
+    @property
+    def tiebreak_rounds(self) -> tuple[TieBreak, ...]:
+        """The tie-break rounds played, in order (empty when none): one round or a list of them (FF-10).
+
+        >>> rec = Record.model_validate({"game": "feast-and-famine", "players": ["A", "B"],
+        ...                              "tiebreak": {"outcome": {"A": "out", "B": 3}}})
+        >>> len(rec.tiebreak_rounds), rec.tiebreak_rounds[0].outcome
+        (1, {'A': 'out', 'B': 3})
+        """
+        if self.tiebreak is None:
+            return ()
+        if isinstance(self.tiebreak, TieBreak):
+            return (self.tiebreak,)
+        return self.tiebreak
+
+
+# --- values --------------------------------------------------------------------------------------------------------
+
+
+def card_value(card: Card) -> int:
+    """A card's value: 2–10 face value, J, Q, K 10, A 1 (rule 1, FF-3). Jokers are never scored.
+
+    >>> card_value(Card.parse("QS")), card_value(Card.parse("AD")), card_value(Card.parse("9H"))
+    (10, 1, 9)
+    >>> card_value(Card.parse("JK"))
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidCardError: a Joker is never scored: it is put aside or ends the round (rule 5)
+    """
+    if card.is_joker:
+        raise InvalidCardError("a Joker is never scored: it is put aside or ends the round (rule 5)")
+    return min(card.rank_index, 10)
+
+
+def hand_total(cards: Sequence[Card], options: Options | None = None) -> int:
+    """What a Frozen player scores for ``cards`` (opening card first): the sum of the values (rule 6), the opening
+    card included unless ``opening_card_counts`` is off (FF-2).
+
+    FF-E4: a Frozen A♦ Q♠ 9♥ scores 1 + 10 + 9 = 20.
+
+    >>> hand_total([Card.parse(c) for c in ["AD", "QS", "9H"]])
+    20
+    >>> hand_total([Card.parse(c) for c in ["AD", "QS", "9H"]], Options(opening_card_counts=False))
+    19
+    """
+    opts = options or Options()
+    counted = cards if opts.opening_card_counts else cards[1:]
+    return sum(card_value(card) for card in counted)
+
+
+def circuit_count(players: int, options: Options | None = None) -> int:
+    """Circuits in the game: the option, or 3 for 2–3 players, 2 for 4, 1 for 5 or more (FF-5, FF-E5).
+
+    >>> [circuit_count(n) for n in (2, 3, 4, 5, 6, 7)]
+    [3, 3, 2, 1, 1, 1]
+    >>> circuit_count(4, Options(circuits=5))
+    5
+    """
+    if options is not None and options.circuits is not None:
+        return options.circuits
+    if players <= 3:
+        return 3
+    return 2 if players == 4 else 1
+
+
+def total_rounds(record: Record) -> int:
+    """Rounds in the main game: circuits × players (rule 3, FF-E5: 4 players → 8, 5 → 5, 3 → 9).
+
+    >>> total_rounds(GAME.parse({"game": "feast-and-famine", "players": ["A", "B", "C", "D"]}))
+    8
+    """
+    return circuit_count(len(record.players), record.options) * len(record.players)
+
+
+def rounds_left(record: Record) -> int:
+    """Rounds of the main game still to play (0 once the last round is entered; the tie-break is not counted).
+
+    >>> rec = GAME.parse({"game": "feast-and-famine", "players": ["A", "B", "C", "D", "E"],
+    ...                   "hands": [{"dealer": "C", "outcome": {"A": 3, "B": 12, "C": "out", "D": 7, "E": 2}}]})
+    >>> rounds_left(rec)
+    4
+    """
+    return max(total_rounds(record) - len(record.hands), 0)
+
+
+def _next_clockwise(players: Sequence[str], name: str) -> str:
+    return players[(players.index(name) + 1) % len(players)]
+
+
+def expected_dealer(record: Record) -> str | None:
+    """Who must deal the next round: the player to the left of the last dealer (rule 4); ``None`` when the table
+    chooses freely (the first round of every circuit, rule 4) or when the main game is over (the Ghost may be any
+    non-tied player, FF-9).
+
+    >>> rec = GAME.parse({"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"],
+    ...                   "hands": [{"dealer": "Cat", "outcome": {"Ann": 5, "Ben": 6, "Cat": 7}}]})
+    >>> expected_dealer(rec)
+    'Ann'
+    >>> expected_dealer(GAME.parse({"game": "feast-and-famine", "players": ["Ann", "Ben"]})) is None
+    True
+    """
+    done = len(record.hands)
+    if done >= total_rounds(record) or done % len(record.players) == 0:
+        return None
+    return _next_clockwise(record.players, record.hands[-1].dealer)
+
+
+def verify_deal(record: Record, player: str) -> None:
+    """Raise unless ``player`` may deal the next round (rule 4; records.md "Validation").
+
+    >>> rec = GAME.parse({"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"],
+    ...                   "hands": [{"dealer": "Ann", "outcome": {"Ann": 5, "Ben": 6, "Cat": 7}}]})
+    >>> verify_deal(rec, "Cat")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IllegalHandError: Cat cannot deal round 2: the deal passes clockwise from Ann to Ben (rule 4)
+    """
+    if player not in record.players:
+        raise UnknownPlayerError(f"{player} is not a player in this game", "dealer")
+    number = len(record.hands) + 1
+    total = total_rounds(record)
+    if number > total:
+        raise IllegalHandError(
+            f"hand {number} was entered after the game was over "
+            f"({_rounds_phrase(len(record.players), record.options)}, FF-5)",
+            "dealer",
+        )
+    must = expected_dealer(record)
+    if must is not None and player != must:
+        raise IllegalHandError(
+            f"{player} cannot deal round {number}: the deal passes clockwise from {record.hands[-1].dealer} "
+            f"to {must} (rule 4)",
+            "dealer",
+        )
+
+
+def can_deal(record: Record, player: str) -> bool:
+    """Whether ``player`` may deal the next round (see :func:`verify_deal`).
+
+    >>> rec = GAME.parse({"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"],
+    ...                   "hands": [{"dealer": "Ann", "outcome": {"Ann": 5, "Ben": 6, "Cat": 7}}]})
+    >>> [name for name in rec.players if can_deal(rec, name)]
+    ['Ben']
+    """
+    try:
+        verify_deal(record, player)
+    except ScoringError:
+        return False
+    return True
+
+
+def verify_hold(card: Card, seen: Iterable[Card]) -> None:
+    """Raise unless ``card`` can be entered in a hand, given the cards ``seen`` in this round: Jokers never sit in a
+    hand (rule 5) and each card exists once (records.md "Validation").
+
+    >>> verify_hold(Card.parse("7C"), [Card.parse("7C")])
+    Traceback (most recent call last):
+    ...
+    scoring.errors.DuplicateCardError: 7♣ is already in this round
+    """
+    if card.is_joker:
+        raise InvalidCardError("a Joker never stays in a hand: it is put aside, or it ends the round (rule 5)")
+    if card in set(seen):
+        raise DuplicateCardError(f"{card.label} is already in this round")
+
+
+def can_hold(card: Card, seen: Iterable[Card]) -> bool:
+    """Whether ``card`` may be entered in a hand this round (see :func:`verify_hold`).
+
+    >>> can_hold(Card.parse("JK"), []), can_hold(Card.parse("7C"), []), can_hold(Card.parse("7C"), [Card.parse("7C")])
+    (False, True, False)
+    """
+    try:
+        verify_hold(card, seen)
+    except ScoringError:
+        return False
+    return True
+
+
+def legal_cards(seen: Iterable[Card]) -> list[Card]:
+    """The cards that can still turn up in a hand this round: the 52 minus those ``seen``, never a Joker (rule 5).
+
+    >>> cards = legal_cards([Card.parse("7C"), Card.parse("KD")])
+    >>> len(cards), Card.parse("7C") in cards, any(card.is_joker for card in cards)
+    (50, False, False)
+    """
+    gone = set(seen)
+    return [card for card in standard_deck() if card not in gone]
+
+
+def joker_chance(seen: Sequence[Card], options: Options | None = None) -> Fraction:
+    """The chance that the next card turned is a Joker, given the cards ``seen`` this round.
+
+    Deck assumption (rule 1, FF-1, rule 5.1): the deck is 52 cards plus ``options.jokers`` Jokers, well shuffled;
+    Jokers met in the opening deal are shuffled back, so leave them out of ``seen``; every card listed in ``seen``
+    (a Joker included) is out of the deck. The Ghost's cards in a tie-break count as seen if listed.
+
+    FF-E1, before Ann's first Take: 7♣, K♦, 3♥ are out, 2 Jokers among the 51 cards left.
+
+    >>> joker_chance([Card.parse(c) for c in ["7C", "KD", "3H"]])
+    Fraction(2, 51)
+    >>> joker_chance([], Options(jokers=1))
+    Fraction(1, 53)
+    >>> joker_chance([Card.parse("JK")], Options(jokers=1))
+    Fraction(0, 1)
+    """
+    opts = options or Options()
+    jokers_seen = sum(1 for card in seen if card.is_joker)
+    if jokers_seen > opts.jokers:
+        raise InvalidCardError(f"{jokers_seen} Jokers seen, but the deck has only {opts.jokers} (FF-1)")
+    plain = [card for card in seen if not card.is_joker]
+    if len(set(plain)) != len(plain):
+        dup = next(card for card in plain if plain.count(card) > 1)
+        raise DuplicateCardError(f"{dup.label} is listed twice among the cards seen")
+    left = 52 + opts.jokers - len(seen)
+    jokers_left = opts.jokers - jokers_seen
+    if left <= 0 or jokers_left <= 0:
+        return Fraction(0)
+    return Fraction(jokers_left, left)
+
+
+def ghost_candidates(record: Record, tied: Sequence[str]) -> list[str]:
+    """Who may be the Ghost in the tie-break: any player not tied (FF-9); empty: a dummy seat (FF-10).
+
+    >>> rec = GAME.parse({"game": "feast-and-famine", "players": ["A", "B", "C", "D"]})
+    >>> ghost_candidates(rec, ["A", "B"])
+    ['C', 'D']
+    """
+    return [name for name in record.players if name not in tied]
+
+
+# --- validation ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Round:
+    """A validated round: each listed player's status, points and (cards form) cards."""
+
+    status: dict[str, Status]
+    points: dict[str, int]
+    cards: dict[str, tuple[Card, ...]] | None
+
+
+def _rounds_phrase(players: int, options: Options) -> str:
+    circuits = circuit_count(players, options)
+    plural = "circuit" if circuits == 1 else "circuits"
+    return f"{players} players × {circuits} {plural} = {players * circuits} rounds"
+
+
+def _keyed(raw: Mapping[str, Any], who: Sequence[str], seated: Sequence[str], path: str, what: str) -> dict[str, Any]:
+    """Map ``raw`` (keys trimmed) onto exactly the players ``who``; errors name the first problem."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.strip()
+        if name not in seated:
+            raise UnknownPlayerError(f"{name or repr(key)} is not a player in this game", f"{path}.{key}")
+        if name not in who:
+            raise IllegalHandError(f"{name} does not play {what}", f"{path}.{key}")
+        if name in out:
+            raise InvalidRecordError(f"{name} is listed twice in {what}", f"{path}.{key}")
+        out[name] = value
+    missing = [name for name in who if name not in out]
+    if missing:
+        raise InvalidRecordError(f"{join_names(missing)} missing from {what}: every player appears", path)
+    return out
+
+
+def _check_round(
+    entry: Hand | TieBreak, who: Sequence[str], seated: Sequence[str], options: Options, path: str, what: str
+) -> _Round:
+    """Validate one round's entries for the players ``who`` and score it (rule 6)."""
+    if entry.outcome is not None:
+        if entry.cards is not None or entry.status is not None:
+            raise InvalidRecordError(f"{what} has both 'outcome' and 'cards'/'status': use one form", path)
+        outcome = _keyed(entry.outcome, who, seated, f"{path}.outcome", what)
+        status: dict[str, Status] = {}
+        points: dict[str, int] = {}
+        for name in who:
+            value = outcome[name]
+            where_ = f"{path}.outcome.{name}"
+            if isinstance(value, str):
+                status[name], points[name] = Status.OUT, 0
+            elif value < 0:
+                raise InvalidRecordError(f"{name}'s total in {what} cannot be negative ({value})", where_)
+            elif value > DECK_VALUE:
+                raise IllegalHandError(
+                    f"{name}'s total in {what} is {value}, more than the whole deck is worth ({DECK_VALUE})", where_
+                )
+            else:
+                status[name], points[name] = Status.FROZEN, value
+        return _Round(status, points, None)
+    if entry.cards is None and entry.status is None:
+        raise InvalidRecordError(f"{what} needs 'outcome', or 'cards' with 'status'", path)
+    if entry.cards is None:
+        raise InvalidRecordError(f"'cards' is missing in {what} (it goes with 'status')", f"{path}.cards")
+    if entry.status is None:
+        raise InvalidRecordError(f"'status' is missing in {what} (it goes with 'cards')", f"{path}.status")
+    cards = _keyed(entry.cards, who, seated, f"{path}.cards", what)
+    status = _keyed(entry.status, who, seated, f"{path}.status", what)
+    raw_keys = {key.strip(): key for key in entry.cards}
+    seen: set[Card] = set()
+    for name in who:
+        held: tuple[Card, ...] = cards[name]
+        base = f"{path}.cards.{raw_keys[name]}"
+        if not held:
+            raise InvalidRecordError(f"{name} holds no cards in {what}: everyone has an opening card (rule 5)", base)
+        for i, card in enumerate(held):
+            if card.is_joker:
+                raise InvalidCardError(
+                    f"{name} holds a Joker in {what}: a Joker is put aside in the deal, or it ends the round, "
+                    "so it never stays in a hand (rule 5)",
+                    f"{base}[{i}]",
+                )
+            if card in seen:
+                raise DuplicateCardError(f"{card.label} appears twice in {what}", f"{base}[{i}]")
+            seen.add(card)
+    points = {name: hand_total(cards[name], options) if status[name] is Status.FROZEN else 0 for name in who}
+    return _Round(status, points, cards)
+
+
+# --- scoring -----------------------------------------------------------------------------------------------------
+
+
+def _round_notes(rnd: _Round, who: Sequence[str], options: Options, *, tiebreak: bool = False) -> list[str]:
+    notes: list[str] = []
+    court = False
+    for name in who:
+        if rnd.status[name] is Status.OUT:
+            notes.append(f"{name} was Knocked Out by a Joker: 0 for the round, whatever they held (rule 6, FF-7).")
+            continue
+        if rnd.cards is None:
+            notes.append(f"{name} Froze on {rnd.points[name]} (rule 6).")
+            continue
+        held = rnd.cards[name]
+        court = court or any(card.rank in ("A", "J", "Q", "K") for card in held)
+        labels = " ".join(card.label for card in held)
+        counted = held if options.opening_card_counts else held[1:]
+        sums = " + ".join(str(card_value(card)) for card in counted)
+        sums = f"{sums} = {rnd.points[name]}" if len(counted) > 1 else str(rnd.points[name])
+        if options.opening_card_counts:
+            notes.append(f"{name} Froze holding {labels}: {sums}, the opening card included (rule 6, FF-2).")
+        else:
+            notes.append(
+                f"{name} Froze holding {labels}: the opening card {held[0].label} does not count under the house "
+                f"rule (FF-2), so {sums} (rule 6)."
+            )
+    if court:
+        notes.append("J, Q and K count 10 and an Ace counts 1 (FF-3).")
+    frozen = [name for name in who if rnd.status[name] is Status.FROZEN]
+    if tiebreak:
+        if frozen:
+            notes.append(
+                "The Ghost kept Taking until a Joker knocked it out; its cards never matter (rule 8.2, FF-E7)."
+            )
+    elif not frozen:
+        notes.append("A Joker knocked out every player: everyone scores 0 (rule 5.2, FF-7).")
+    elif len(frozen) == len(who):
+        notes.append("Everyone Froze, so dealing ended without a Joker (rule 5.3).")
+    else:
+        notes.append("The round ended on a Joker; the Frozen players still score their cards (FF-8).")
+    return notes
+
+
+def _tiebreak_verdict(
+    rnd: _Round, tied: list[str], record: Record, totals: dict[str, int]
+) -> tuple[list[str] | None, list[str], bool]:
+    """Settle one tie-break round (rule 8.3, FF-10…FF-13): (winners or None when it must be replayed, notes,
+    whether the tied leaders' totals drop to 0)."""
+    notes: list[str] = []
+    frozen = [name for name in tied if rnd.status[name] is Status.FROZEN]
+    out = [name for name in tied if rnd.status[name] is Status.OUT]
+    if frozen:
+        best = max(rnd.points[name] for name in frozen)
+        top = [name for name in frozen if rnd.points[name] == best]
+        if out:
+            verb = "was" if len(out) == 1 else "were"
+            notes.append(
+                f"{join_names(out)} {verb} Knocked Out: 0 for the tie-break; a Frozen player always beats a "
+                "Knocked-Out one (rule 8.3)."
+            )
+        if len(top) == 1:
+            others = [f"{name} {rnd.points[name]}" for name in frozen if name != top[0]]
+            beaten = f", beating {join_names(others)}" if others else ""
+            notes.append(
+                f"{top[0]} wins the game with the highest tie-break score, {best}{beaten}; tie-break scores are not "
+                "added to the totals (rule 8.3, FF-12)."
+            )
+        else:
+            notes.append(f"{join_names(top)} Froze on {best} each: joint winners, no further round (FF-13).")
+        return top, notes, False
+    rest = [name for name in record.players if name not in tied]
+    if rest:
+        best = max(totals[name] for name in rest)
+        top = [name for name in rest if totals[name] == best]
+        notes.append(
+            f"Every tied player was Knocked Out: {join_names(tied)} drop to 0 and are out of contention (rule 8.3, "
+            "FF-11)."
+        )
+        if len(top) == 1:
+            notes.append(f"{top[0]} has the next-highest total, {best}, and wins (rule 8.3, FF-11).")
+        else:
+            notes.append(f"{join_names(top)} share the next-highest total, {best}: a joint win (rule 8.3, FF-11).")
+        return top, notes, True
+    notes.append("Every tied player was Knocked Out and no other player is left to win (FF-10).")
+    if record.options.all_out_nobody_left == "joint":
+        notes.append(f"House rule: {join_names(tied)} are joint winners (FF-10).")
+        return list(tied), notes, False
+    notes.append("The tie-break round is replayed (FF-10).")
+    return None, notes, False
+
+
+def score(record: Record) -> Result:
+    """Replay a validated record: round scores, running totals, the end of the game and the tie-break (rules 6–8).
+
+    FF-E6 (c): A and B tied on 85; in the tie-break A Freezes on 6 and B is Knocked Out → A wins.
+
+    >>> hands = [{"dealer": "A", "outcome": {"A": 40, "B": 40, "C": 30, "D": 20}},
+    ...          {"dealer": "B", "outcome": {"A": 45, "B": 45, "C": 30, "D": 21}}]
+    >>> raw = {"game": "feast-and-famine", "players": ["A", "B", "C", "D"], "options": {"circuits": 1},
+    ...        "hands": hands + [{"dealer": "C", "outcome": {"A": "out", "B": "out", "C": "out", "D": "out"}},
+    ...                          {"dealer": "D", "outcome": {"A": "out", "B": "out", "C": "out", "D": "out"}}]}
+    >>> result = GAME.score(raw)
+    >>> result.totals, result.pending.players
+    ({'A': 85, 'B': 85, 'C': 60, 'D': 41}, ['A', 'B'])
+    >>> GAME.score(raw | {"tiebreak": {"ghost": "C", "outcome": {"A": 6, "B": "out"}}}).winners
+    ['A']
+    >>> result = GAME.score(raw | {"tiebreak": {"ghost": "C", "outcome": {"A": "out", "B": "out"}}})
+    >>> result.winners, result.totals
+    (['C'], {'A': 0, 'B': 0, 'C': 60, 'D': 41})
+    """
+    players = list(record.players)
+    options = record.options
+    if len(players) < 2:
+        raise InvalidRecordError("Feast and Famine needs at least 2 players (FF-4)", "players")
+    total = total_rounds(record)
+    totals = zeros(players)
+    hands: list[HandResult] = []
+    for index, hand in enumerate(record.hands):
+        path = f"hands[{index}]"
+        number = index + 1
+        if index >= total:
+            raise IllegalHandError(
+                f"hand {number} was entered after the game was over ({_rounds_phrase(len(players), options)}, FF-5)",
+                path,
+            )
+        if hand.dealer not in players:
+            raise UnknownPlayerError(f"{hand.dealer} is not a player in this game", f"{path}.dealer")
+        circuit = index // len(players) + 1
+        notes: list[str] = []
+        if index % len(players) == 0:
+            notes.append(f"{hand.dealer} dealt the first round of circuit {circuit}: the table chooses (rule 4).")
+        else:
+            must = _next_clockwise(players, record.hands[index - 1].dealer)
+            if hand.dealer != must:
+                raise IllegalHandError(
+                    f"{hand.dealer} cannot deal round {number}: the deal passes clockwise from "
+                    f"{record.hands[index - 1].dealer} to {must}, and each player deals once per circuit (rule 4)",
+                    f"{path}.dealer",
+                )
+            notes.append(f"{hand.dealer} dealt: the deal passes to the left (rule 4).")
+        rnd = _check_round(hand, players, players, options, path, f"hand {number}")
+        notes.extend(_round_notes(rnd, players, options))
+        for name in players:
+            totals[name] += rnd.points[name]
+        if number == total:
+            notes.append(f"That was the last round ({_rounds_phrase(len(players), options)}, rule 3, FF-5).")
+        hands.append(
+            HandResult(
+                points=dict(rnd.points),
+                notes=notes,
+                dealer=hand.dealer,
+                circuit=circuit,
+                status={name: rnd.status[name].value for name in players},
+            )
+        )
+
+    game_notes: list[str] = []
+    winners: list[str] = []
+    pending: Pending | None = None
+    finished = False
+    tiebreaks: list[dict[str, int]] = []
+    tiebreak_notes: list[list[str]] = []
+    rounds = record.tiebreak_rounds
+    multi = isinstance(record.tiebreak, tuple)
+    main_totals = dict(totals)
+    if len(record.hands) < total:
+        if rounds:
+            raise IllegalHandError(
+                f"the tie-break was entered before the game was over (round {len(record.hands) + 1} of {total} "
+                "is next; rule 8)",
+                "tiebreak",
+            )
+    else:
+        best = max(totals.values())
+        tied = [name for name in players if totals[name] == best]
+        if len(tied) == 1:
+            winners = tied
+            finished = True
+            game_notes.append(f"{tied[0]} wins with {best}, the highest running total (rule 7).")
+            if rounds:
+                raise IllegalHandError(
+                    f"a tie-break was entered, but {tied[0]} won outright with {best} (rule 8)", "tiebreak"
+                )
+        else:
+            rest = ghost_candidates(record, tied)
+            seat = "a Ghost (another player's seat) dealing" if rest else "a dummy Ghost seat dealing (FF-10)"
+            game_notes.append(
+                f"{join_names(tied)} are tied for the lead on {best}: one tie-break round with just them and {seat} "
+                "(rule 8)."
+            )
+            decided: list[str] | None = None
+            for k, tb in enumerate(rounds):
+                tpath = f"tiebreak[{k}]" if multi else "tiebreak"
+                if decided is not None:
+                    raise IllegalHandError(
+                        f"tie-break round {k + 1} was entered after the tie-break had decided the game (rule 8.4)",
+                        tpath,
+                    )
+                if tb.ghost is not None:
+                    if tb.ghost not in players:
+                        raise UnknownPlayerError(f"{tb.ghost} is not a player in this game", f"{tpath}.ghost")
+                    if tb.ghost in tied:
+                        raise IllegalHandError(
+                            f"{tb.ghost} is tied for the lead and cannot be the Ghost (rule 8.1, FF-9)",
+                            f"{tpath}.ghost",
+                        )
+                what = "the tie-break" if not multi else f"tie-break round {k + 1}"
+                rnd = _check_round(tb, tied, players, options, tpath, what)
+                tnotes = []
+                if tb.ghost is not None:
+                    tnotes.append(
+                        f"{tb.ghost}'s seat is the Ghost and deals; it always Takes, so it is always Knocked Out "
+                        "and cannot win (rule 8.1-8.2)."
+                    )
+                elif not rest:
+                    tnotes.append("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
+                tnotes.extend(_round_notes(rnd, tied, options, tiebreak=True))
+                decided, verdict, zero = _tiebreak_verdict(rnd, tied, record, totals)
+                tnotes.extend(verdict)
+                tiebreaks.append({name: rnd.points[name] for name in tied})
+                tiebreak_notes.append(tnotes)
+                if zero:
+                    for name in tied:
+                        totals[name] = 0
+            if decided is None:
+                pending = Pending(kind="tiebreak", players=tied)
+            else:
+                winners = [name for name in players if name in decided]
+                finished = True
+    return Result(
+        game=record.game,
+        players=players,
+        hands=hands,
+        totals=totals,
+        finished=finished,
+        winners=winners,
+        pending=pending,
+        tiebreak=tiebreaks[-1] if tiebreaks else None,
+        tiebreaks=tiebreaks,
+        tiebreak_notes=tiebreak_notes,
+        notes=game_notes,
+        main_totals=main_totals,
+        rounds=total,
+        rounds_left=max(total - len(record.hands), 0),
+        next_dealer=expected_dealer(record),
+    )
+
+
+GAME = Game(
+    key="feast-and-famine",
+    name="Feast and Famine",
+    min_players=2,
+    max_players=None,
+    record_model=Record,
+    scorer=score,
+)

@@ -1,0 +1,715 @@
+"""1111-9999 (Aaron Barnhart): get your four cards as close as possible to the table number; lowest total wins.
+
+Rules and rulings: ``shared/rules/1111-9999.md`` (rules 1-9, rulings OO-1 … OO-16); record format:
+``shared/spec/records.md``. A hand records the table row as read from side A and the number each player set down;
+scores are always derived by replaying the record.
+
+>>> result = GAME.score({
+...     "game": "1111-9999", "players": ["Ann", "Ben"], "sides": {"Ann": "A", "Ben": "B"},
+...     "hands": [{"table": "4239", "numbers": {"Ann": "5278", "Ben": "8631"}}],
+... })
+>>> result.totals, result.finished
+({'Ann': 1039, 'Ben': 693}, False)
+>>> result.hands[0].notes[1]
+'Ann (side A, target 4239) set down 5278: 5278 − 4239 = 1039 (rule 4).'
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from typing import Annotated, Any, Literal, cast
+
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, WithJsonSchema
+
+from scoring.base import HandResult, Model, Pending, PlayerName, RecordBase, Result, check_players, join_names
+from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
+from scoring.registry import Game
+
+__all__ = [
+    "DIGITS",
+    "GAME",
+    "Best",
+    "FalseTripleError",
+    "Hand",
+    "NotANumberError",
+    "Options",
+    "Record",
+    "ScoreMode",
+    "Side",
+    "SuddenDeathHand",
+    "TooManyOfADigitError",
+    "available_digits",
+    "best_arrangement",
+    "can_declare_triple",
+    "can_number",
+    "default_target",
+    "distance",
+    "has_triple",
+    "normalize_number",
+    "score",
+    "target_for",
+    "target_of",
+    "verify_declare_triple",
+    "verify_number",
+]
+
+DIGITS = "123456789"
+"""The digits of the 36-card deck (rule 1): an Ace is 1, tens and court cards are removed."""
+
+COPIES = 4
+"""Each digit is in the deck four times (one per suit, rule 1)."""
+
+HAND_LENGTH = 4
+"""Digits in a table row and in a number (rule 3)."""
+
+SUDDEN_DEATH_LENGTH = 3
+"""Digits in a sudden-death table row and number (rule 9)."""
+
+_WORDS = {3: "three", 4: "four"}
+
+
+# --------------------------------------------------------------------------------------------------- errors
+
+
+class NotANumberError(InvalidRecordError):
+    """Text that is not a table row or number of the right length in digits 1-9."""
+
+
+class TooManyOfADigitError(IllegalHandError):
+    """A hand that uses some digit more than four times across the table and all numbers (rule 1)."""
+
+
+class FalseTripleError(IllegalHandError):
+    """``first_triple`` names a player whose number holds no three of a kind (records.md; OO-10)."""
+
+
+# --------------------------------------------------------------------------------------------------- values
+
+
+class Side(enum.Enum):
+    """The side of the row of table cards a player sits on (rule 2, OO-1)."""
+
+    A = "A"
+    """Reads the table row as laid out (the row is entered as side A reads it)."""
+    B = "B"
+    """Reads the table row reversed."""
+
+
+class ScoreMode(enum.Enum):
+    """Which arrangement of a player's cards is scored (OO-3)."""
+
+    AS_DECLARED = "as-declared"
+    """The number the player set down (default)."""
+    BEST = "best"
+    """House rule: the best arrangement of the player's digits, whatever they set down."""
+
+
+def _digit_name(digit: str) -> str:
+    return "1s (Aces)" if digit == "1" else f"{digit}s"
+
+
+def _length_word(length: int) -> str:
+    return {3: "three", 4: "four"}.get(length, str(length))
+
+
+def normalize_number(text: object, length: int = HAND_LENGTH, *, complete: bool = True) -> str:
+    """Check and tidy a table row or number: ``length`` digits 1-9 (spaces are ignored).
+
+    With ``complete=False`` a shorter prefix is accepted (a digit pad while typing).
+
+    >>> normalize_number(" 4 239 ")
+    '4239'
+    >>> normalize_number("4209")
+    Traceback (most recent call last):
+    ...
+    scoring.ones_to_nines.NotANumberError: '4209' is not four digits 1-9 (an Ace is 1)
+    >>> normalize_number("62", 3, complete=False)
+    '62'
+    """
+    if not isinstance(text, str):
+        if isinstance(text, int) and not isinstance(text, bool) and len(str(text)) == length:
+            raise NotANumberError(f'{text} must be written as text, in quotes: "{text}"')
+        raise NotANumberError(f"{_short_repr(text)} is not a number: write {_length_word(length)} digits 1-9")
+    digits = "".join(text.split())
+    good = all(ch in DIGITS for ch in digits) and (len(digits) == length or (not complete and len(digits) < length))
+    if not good:
+        raise NotANumberError(f"{_short_repr(text)} is not {_length_word(length)} digits 1-9 (an Ace is 1)")
+    return digits
+
+
+def _short_repr(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _four(value: object) -> str:
+    return normalize_number(value, HAND_LENGTH)
+
+
+def _three(value: object) -> str:
+    return normalize_number(value, SUDDEN_DEATH_LENGTH)
+
+
+FourDigits = Annotated[
+    str, BeforeValidator(_four), WithJsonSchema({"type": "string", "pattern": "^\\s*([1-9]\\s*){4}$"})
+]
+"""A table row or number of an ordinary hand: four digits 1-9."""
+
+ThreeDigits = Annotated[
+    str, BeforeValidator(_three), WithJsonSchema({"type": "string", "pattern": "^\\s*([1-9]\\s*){3}$"})
+]
+"""A table row or number of a sudden-death hand: three digits 1-9."""
+
+
+# --------------------------------------------------------------------------------------------------- record
+
+
+class Options(Model):
+    """House rules of 1111-9999 (house-rules.md)."""
+
+    target: StrictInt | None = Field(default=None, ge=1)
+    """The total that ends the game (rule 7, OO-11); ``None``: by the number of players (:func:`default_target`)."""
+    score: ScoreMode = ScoreMode.AS_DECLARED
+    """Score the number as declared or each player's best arrangement (OO-3)."""
+    triple_penalty: StrictInt = Field(default=250, ge=0)
+    """Added for every holder of three of a kind who was not first to set it down (rule 5.2, OO-6)."""
+    triple_rule_in_sudden_death: StrictBool = True
+    """Whether the three-of-a-kind rule applies in sudden death (OO-15)."""
+
+
+class Hand(Model):
+    """One ordinary hand: the table row as side A reads it, each player's number, the first triple declarer."""
+
+    table: FourDigits
+    numbers: dict[PlayerName, FourDigits]
+    """The number each player set down; the first triple declarer may be left out."""
+    first_triple: PlayerName | None = None
+    """The first player to set down three or four of a kind after the table cards were turned (rule 5.1)."""
+
+
+class SuddenDeathHand(Model):
+    """One sudden-death hand (rule 9): three table cards, three-digit numbers, only the tied players."""
+
+    table: ThreeDigits
+    numbers: dict[PlayerName, ThreeDigits]
+    first_triple: PlayerName | None = None
+
+
+class Record(RecordBase):
+    """A whole game of 1111-9999."""
+
+    game: Literal["1111-9999"]
+    sides: dict[PlayerName, Side]
+    """Every player's side of the table (OO-1)."""
+    options: Options = Options()
+    hands: tuple[Hand, ...] = ()
+    sudden_death: tuple[SuddenDeathHand, ...] = ()
+
+
+# --------------------------------------------------------------------------------------------------- table helpers
+
+
+def default_target(players: int) -> int:
+    """The total that ends the game for this many players (rule 7, OO-E4).
+
+    >>> [default_target(n) for n in (2, 3, 4, 5, 6, 7, 8)]
+    [7500, 7000, 7000, 6500, 6500, 6000, 6000]
+    """
+    if players <= 2:
+        return 7500
+    if players <= 4:
+        return 7000
+    if players <= 6:
+        return 6500
+    return 6000
+
+
+def target_of(options: Options, players: int) -> int:
+    """The target in force: the ``target`` option, or the default for the number of players (OO-11).
+
+    >>> target_of(Options(), 3), target_of(Options(target=500), 3)
+    (7000, 500)
+    """
+    return options.target if options.target is not None else default_target(players)
+
+
+def target_for(table: str, side: Side | str) -> str:
+    """The table number as a player on ``side`` reads it: side B reads the row reversed (rule 2, OO-1, OO-2).
+
+    >>> target_for("4239", "A"), target_for("4239", Side.B)
+    ('4239', '9324')
+    >>> target_for("518", "B")
+    '815'
+    """
+    return table if Side(side) is Side.A else table[::-1]
+
+
+def distance(number: str, target: str) -> int:
+    """The hand score: the bigger number minus the smaller (rule 4, OO-4).
+
+    >>> distance("5278", "4239"), distance("8631", "9324")
+    (1039, 693)
+    """
+    return abs(int(number) - int(target))
+
+
+def best_arrangement(digits: str, target: str) -> tuple[str, int]:
+    """The arrangement of ``digits`` closest to ``target`` and its distance; the smaller number on equal distance.
+
+    OO-E2, OO-E3 and OO-E8:
+
+    >>> best_arrangement("5872", "4239")
+    ('5278', 1039)
+    >>> best_arrangement("3861", "9324")
+    ('8631', 693)
+    >>> best_arrangement("2875", "4239")
+    ('5278', 1039)
+    >>> best_arrangement("46", "55")
+    ('46', 9)
+    """
+    return _best("".join(sorted(digits)), target)
+
+
+@lru_cache(maxsize=4096)
+def _best(digits: str, target: str) -> tuple[str, int]:
+    return min(
+        ((number, distance(number, target)) for number in {"".join(p) for p in permutations(digits)}),
+        key=lambda pair: (pair[1], pair[0]),
+    )
+
+
+def has_triple(number: str) -> bool:
+    """Whether the digits hold three or four of a kind (rule 5; a four of a kind counts, OO-9).
+
+    >>> has_triple("7772"), has_triple("3333"), has_triple("5278"), has_triple("555")
+    (True, True, False, True)
+    """
+    return any(count >= 3 for count in Counter(number).values())
+
+
+def _triple_words(number: str) -> str:
+    digit, count = Counter(number).most_common(1)[0]
+    return f"{_WORDS.get(count, str(count))} {_digit_name(digit)}"
+
+
+def available_digits(table: str = "", numbers: Iterable[str] = ()) -> dict[str, int]:
+    """How many of each digit are still in the deck, given the table row and the numbers entered so far (rule 1).
+
+    >>> available_digits("4239", ["5278"])
+    {'1': 4, '2': 2, '3': 3, '4': 3, '5': 3, '6': 4, '7': 3, '8': 3, '9': 3}
+    """
+    used = Counter("".join([table, *numbers]))
+    return {digit: COPIES - used[digit] for digit in DIGITS}
+
+
+def verify_number(
+    number: object,
+    table: str = "",
+    others: Iterable[str] = (),
+    *,
+    length: int = HAND_LENGTH,
+    complete: bool = True,
+) -> None:
+    """Raise if ``number`` cannot be set down beside ``table`` and the ``others`` already entered in this hand.
+
+    :class:`NotANumberError` for a wrong shape, :class:`TooManyOfADigitError` when a digit would be used more than
+    four times (rule 1). With ``complete=False`` a prefix (a digit pad while typing) is checked.
+
+    >>> verify_number("3333", "4239")
+    Traceback (most recent call last):
+    ...
+    scoring.ones_to_nines.TooManyOfADigitError: there are only four 3s in the deck, but this hand would use 5
+    >>> verify_number("527", "4239")
+    Traceback (most recent call last):
+    ...
+    scoring.ones_to_nines.NotANumberError: '527' is not four digits 1-9 (an Ace is 1)
+    """
+    digits = normalize_number(number, length, complete=complete)
+    left = available_digits(table, others)
+    for digit, count in Counter(digits).items():
+        if count > left[digit]:
+            used = COPIES - left[digit] + count
+            raise TooManyOfADigitError(
+                f"there are only four {_digit_name(digit)} in the deck, but this hand would use {used}"
+            )
+
+
+def can_number(
+    number: object,
+    table: str = "",
+    others: Iterable[str] = (),
+    *,
+    length: int = HAND_LENGTH,
+    complete: bool = True,
+) -> bool:
+    """Whether :func:`verify_number` accepts ``number``; a digit pad greys out digit ``d`` when
+    ``can_number(typed + d, ..., complete=False)`` is false.
+
+    >>> can_number("5278", "4239", ["8631"]), can_number("3333", "4239")
+    (True, False)
+    >>> [d for d in DIGITS if can_number("333" + d, "4239", complete=False)]
+    ['1', '2', '4', '5', '6', '7', '8', '9']
+    """
+    try:
+        verify_number(number, table, others, length=length, complete=complete)
+    except (NotANumberError, TooManyOfADigitError):
+        return False
+    return True
+
+
+def verify_declare_triple(number: str) -> None:
+    """Raise :class:`FalseTripleError` unless ``number`` holds three or four of a kind (rule 5, OO-10).
+
+    >>> verify_declare_triple("7772")
+    >>> verify_declare_triple("5278")
+    Traceback (most recent call last):
+    ...
+    scoring.ones_to_nines.FalseTripleError: 5278 holds no three of a kind
+    """
+    if not has_triple(number):
+        raise FalseTripleError(f"{number} holds no three of a kind")
+
+
+def can_declare_triple(number: str) -> bool:
+    """Whether a player with ``number`` may be recorded as the first to set down three of a kind (rule 5).
+
+    >>> can_declare_triple("9333"), can_declare_triple("8631")
+    (True, False)
+    """
+    return has_triple(number)
+
+
+# --------------------------------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The best arrangement of a player's digits and its plain distance (no triple adjustment)."""
+
+    number: str
+    score: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "score": self.score}
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    points: dict[str, int]
+    best: dict[str, Best | None]
+    targets: dict[str, str]
+    notes: list[str]
+
+
+def _side_note(table: str, sides: Mapping[str, Side], names: Sequence[str]) -> str:
+    present = {sides[name] for name in names}
+    if present == {Side.A}:
+        return f"The row reads {table} from side A, where everyone sits (OO-1)."
+    if present == {Side.B}:
+        return f"The row {table} reads {table[::-1]} from side B, where everyone sits (OO-1)."
+    return f"The row reads {table} from side A and {table[::-1]} from side B (OO-1)."
+
+
+def _score_hand(
+    table: str,
+    numbers: Mapping[str, str],
+    first_triple: str | None,
+    names: Sequence[str],
+    sides: Mapping[str, Side],
+    options: Options,
+    triple_rule: bool,
+) -> _Scored:
+    """Score one validated hand for ``names`` (rules 4-5, OO-3, OO-5, OO-6, OO-9, OO-15)."""
+    points: dict[str, int] = {}
+    best: dict[str, Best | None] = {}
+    targets: dict[str, str] = {}
+    notes = [_side_note(table, sides, names)]
+    declarer = first_triple if triple_rule else None
+    holders = [name for name in names if name in numbers and has_triple(numbers[name])]
+    for name in names:
+        side = sides[name]
+        target = target_for(table, side)
+        targets[name] = target
+        number = numbers.get(name)
+        if number is None:
+            # Only the first triple declarer may be left out (validated).
+            best[name] = None
+            points[name] = 0
+            notes.append(
+                f"{name} set down three or four of a kind first (cards not entered): 0 for the hand (rule 5.1, OO-5)."
+            )
+            continue
+        best_number, best_score = best_arrangement(number, target)
+        best[name] = Best(best_number, best_score)
+        declared = distance(number, target)
+        if name == declarer:
+            points[name] = 0
+            notes.append(f"{name} set down {_triple_words(number)} first: 0 for the hand (rule 5.1, OO-5, OO-9).")
+            continue
+        lead = f"{name} (side {side.value}, target {target})"
+        if options.score is ScoreMode.BEST:
+            base = best_score
+            if best_number == number:
+                notes.append(f"{lead} set down {number}, the best arrangement: {_sum(number, target)} (rule 4, OO-3).")
+            else:
+                notes.append(
+                    f"{lead} set down {number} ({declared}), but the best arrangement {best_number} is scored: "
+                    f"{_sum(best_number, target)} (house rule, OO-3)."
+                )
+        else:
+            base = declared
+            text = f"{lead} set down {number}: {_sum(number, target)} (rule 4)."
+            if best_score < declared:
+                text = (
+                    f"{lead} set down {number}: {_sum(number, target)}, scored as declared; {best_number} would "
+                    f"have scored {best_score} (OO-3)."
+                )
+            notes.append(text)
+        if name in holders:
+            if not triple_rule:
+                notes.append(
+                    f"{name} holds {_triple_words(number)}, but the three-of-a-kind rule is off in sudden death: "
+                    "scored normally (house rule, OO-15)."
+                )
+            elif declarer is None:
+                notes.append(
+                    f"{name} holds {_triple_words(number)}, but nobody set down three of a kind first: "
+                    "no 0 and no penalty this hand (OO-6)."
+                )
+            else:
+                penalty = options.triple_penalty
+                notes.append(
+                    f"{name} holds {_triple_words(number)} but {declarer} set theirs down first: "
+                    f"{base} + {penalty} = {base + penalty} (rule 5.2, OO-6, OO-9)."
+                )
+                base += penalty
+        points[name] = base
+    return _Scored(points, best, targets, notes)
+
+
+def _sum(number: str, target: str) -> str:
+    high, low = max(number, target, key=int), min(number, target, key=int)
+    return f"{high} − {low} = {distance(number, target)}"
+
+
+# --------------------------------------------------------------------------------------------------- validation
+
+
+def _check_hand(
+    hand: Hand | SuddenDeathHand,
+    path: str,
+    label: str,
+    names: Sequence[str],
+    all_players: Sequence[str],
+) -> None:
+    """Semantic checks of one hand (records.md "Validation"): names, missing numbers, digit counts, first triple."""
+    check_players(hand.numbers, all_players, f"{path}.numbers")
+    allowed = set(names)
+    for name in hand.numbers:
+        if name not in allowed:
+            raise IllegalHandError(
+                f"{name} does not play {label}: only {join_names(names)} play it", f"{path}.numbers.{name}"
+            )
+    if hand.first_triple is not None:
+        if hand.first_triple not in all_players:
+            raise UnknownPlayerError(f"{hand.first_triple} is not a player in this game", f"{path}.first_triple")
+        if hand.first_triple not in allowed:
+            raise IllegalHandError(
+                f"{hand.first_triple} does not play {label}: only {join_names(names)} play it", f"{path}.first_triple"
+            )
+    for name in names:
+        if name not in hand.numbers and name != hand.first_triple:
+            raise InvalidRecordError(f"{name}'s number is missing in {label}", f"{path}.numbers")
+    used: Counter[str] = Counter()
+    entries = [("table", hand.table, f"{path}.table")] + [
+        (name, hand.numbers[name], f"{path}.numbers.{name}") for name in names if name in hand.numbers
+    ]
+    totals = Counter("".join(text for _, text, _ in entries))
+    for _, text, where_ in entries:
+        used.update(text)
+        for digit in DIGITS:
+            if used[digit] > COPIES:
+                parts = ", ".join(f"{who} {text.count(digit)}" for who, text, _ in entries if digit in text)
+                raise TooManyOfADigitError(
+                    f"there are only four {_digit_name(digit)} in the deck, but {label} uses {totals[digit]} ({parts})",
+                    where_,
+                )
+    if hand.first_triple is not None and hand.first_triple in hand.numbers:
+        number = hand.numbers[hand.first_triple]
+        if not has_triple(number):
+            raise FalseTripleError(
+                f"{hand.first_triple} is recorded as first to set down three of a kind in {label}, "
+                f"but {number} holds none (OO-10: record the first genuine one)",
+                f"{path}.first_triple",
+            )
+
+
+def _check_seating(record: Record) -> None:
+    count = len(record.players)
+    if not 2 <= count <= 8:
+        raise InvalidRecordError(f"1111-9999 is for 2 to 8 players (rule 1), this game has {count}", "players")
+    for name in record.sides:
+        if name not in record.players:
+            raise UnknownPlayerError(f"{name} is not a player in this game", f"sides.{name}")
+    for name in record.players:
+        if name not in record.sides:
+            raise InvalidRecordError(f"{name}'s side (A or B) is missing (OO-1)", "sides")
+
+
+def _lowest(totals: Mapping[str, int], names: Sequence[str]) -> list[str]:
+    low = min(totals[name] for name in names)
+    return [name for name in names if totals[name] == low]
+
+
+def score(record: Record) -> Result:
+    """Replay a validated record: hand scores, running totals, game end, sudden death (rules 4-9).
+
+    Each hand is checked before it is scored (records.md "Validation"; a false ``first_triple`` is an error, OO-10);
+    the game ends after the hand in which a total reaches the target (rule 7, OO-11, OO-12); a tie for the lowest
+    total is settled by sudden-death hands among those still tied, not added to the totals (rule 9, OO-13, OO-14).
+    An invalid record raises a :class:`~scoring.errors.ScoringError` and is never scored partially.
+
+    OO-E9: the game ends when a total reaches the target; the lowest total wins.
+
+    >>> hand = {"table": "4239", "numbers": {"Ann": "7764", "Ben": "6339", "Cat": "1689"}}
+    >>> result = GAME.score({"game": "1111-9999", "players": ["Ann", "Ben", "Cat"],
+    ...     "sides": {"Ann": "A", "Ben": "A", "Cat": "A"}, "hands": [hand, hand]})
+    >>> result.totals, result.finished, result.winners
+    ({'Ann': 7050, 'Ben': 4200, 'Cat': 5100}, True, ['Ben'])
+    >>> for note in result.hands[1].notes[-2:]:
+    ...     print(note)
+    Ann reached 7050, at or over the target 7000: the game is over (rule 7, OO-11, OO-12).
+    Ben has the lowest total, 4200, and wins (rule 8).
+    """
+    _check_seating(record)
+    players = list(record.players)
+    sides = record.sides
+    options = record.options
+    target = target_of(options, len(players))
+    totals = dict.fromkeys(players, 0)
+    hands: list[HandResult] = []
+    over = False
+    ended = ""
+    for i, hand in enumerate(record.hands):
+        path, label = f"hands[{i}]", f"hand {i + 1}"
+        if ended:
+            raise IllegalHandError(f"{label} was entered after the game was over ({ended})", path)
+        _check_hand(hand, path, label, players, players)
+        scored = _score_hand(hand.table, hand.numbers, hand.first_triple, players, sides, options, True)
+        for name in players:
+            totals[name] += scored.points[name]
+        notes = scored.notes
+        reached = [name for name in players if totals[name] >= target]
+        if reached:
+            over = True
+            ended = f"{join_names(reached)} reached the target {target} in {label}"
+            notes.append(
+                f"{join_names(f'{name} reached {totals[name]}' for name in reached)}, at or over the target "
+                f"{target}: the game is over (rule 7, OO-11, OO-12)."
+            )
+            low = _lowest(totals, players)
+            if len(low) == 1:
+                notes.append(f"{low[0]} has the lowest total, {totals[low[0]]}, and wins (rule 8).")
+            else:
+                notes.append(
+                    f"{join_names(low)} share the lowest total, {totals[low[0]]}: sudden death decides "
+                    "(rule 8, rule 9)."
+                )
+        hands.append(
+            HandResult(
+                points=scored.points,
+                notes=notes,
+                best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
+                targets=scored.targets,
+                totals=dict(totals),
+            )
+        )
+    tied = _lowest(totals, players) if over else []
+    winners: list[str] = tied if len(tied) == 1 else []
+    sudden: list[dict[str, int]] = []
+    sudden_hands: list[HandResult] = []
+    for j, hand_sd in enumerate(record.sudden_death):
+        path, label = f"sudden_death[{j}]", f"sudden-death hand {j + 1}"
+        if not over:
+            raise IllegalHandError(f"{label} was entered, but the game is not over yet (rule 9)", path)
+        if winners:
+            raise IllegalHandError(f"{label} was entered, but {winners[0]} has already won (rule 9, OO-13)", path)
+        if hand_sd.first_triple is not None and not options.triple_rule_in_sudden_death:
+            raise IllegalHandError(
+                f"{label} names a first three of a kind, but the three-of-a-kind rule is off in sudden death "
+                "(house rule, OO-15)",
+                f"{path}.first_triple",
+            )
+        _check_hand(hand_sd, path, label, tied, players)
+        scored = _score_hand(
+            hand_sd.table,
+            hand_sd.numbers,
+            hand_sd.first_triple,
+            tied,
+            sides,
+            options,
+            options.triple_rule_in_sudden_death,
+        )
+        notes = [*scored.notes, "Sudden-death scores are not added to the totals (OO-14)."]
+        low = _lowest(scored.points, tied)
+        if len(low) == 1:
+            winners = low
+            notes.append(f"{low[0]} has the lowest sudden-death score, {scored.points[low[0]]}, and wins (rule 9).")
+        else:
+            notes.append(
+                f"{join_names(low)} tie for the lowest sudden-death score, {scored.points[low[0]]}: "
+                "they play another sudden-death hand (OO-13)."
+            )
+        tied = low
+        sudden.append(scored.points)
+        sudden_hands.append(
+            HandResult(
+                points=scored.points,
+                notes=notes,
+                best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
+                targets=scored.targets,
+            )
+        )
+    pending = Pending(kind="sudden-death", players=tied) if over and not winners else None
+    return Result(
+        game=record.game,
+        players=players,
+        hands=hands,
+        totals=totals,
+        finished=bool(winners),
+        winners=winners,
+        pending=pending,
+        target=target,
+        sudden_death=sudden,
+        sudden_death_hands=sudden_hands,
+    )
+
+
+@dataclass(frozen=True)
+class _OnesToNines(Game):
+    """:class:`Game` whose parse errors in a sudden-death hand also say which one, in words."""
+
+    def parse(self, data: Any) -> RecordBase:
+        """Validate raw data; also checks the seating (2-8 players, every side given, OO-1) straight away."""
+        try:
+            record = super().parse(data)
+        except ScoringError as exc:
+            match = re.match(r"sudden_death\[(\d+)\]", exc.path)
+            place = f" in sudden-death hand {int(match.group(1)) + 1}" if match else ""
+            if place and place not in exc.message:
+                raise type(exc)(exc.message + place, exc.path) from None
+            raise
+        _check_seating(cast(Record, record))
+        return record
+
+
+GAME: Game = _OnesToNines(
+    key="1111-9999", name="1111-9999", min_players=2, max_players=8, record_model=Record, scorer=score
+)
+"""1111-9999 in the registry."""
