@@ -1,0 +1,137 @@
+"""``companion``: start Card Table Companion (``python -m companion`` does the same).
+
+By default it serves the browser view on http://127.0.0.1:8550 (offline: nothing is loaded from the internet),
+prints that address and opens it in a browser when there is a display. Problems at start-up (a port in use, a data
+folder that cannot be written) are one line on standard error and exit status 2, never a traceback.
+
+``companion list|show|export|import|backup|restore ...`` are archive commands handled by :mod:`companion.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from companion.config import DEFAULT_HOST, DEFAULT_PORT, StartupError, default_data_dir, ensure_port_free, verify_port
+
+CLI_COMMANDS = ("list", "show", "export", "import", "backup", "restore")
+"""First arguments that mean "an archive command", not "start the app"."""
+PROG = "companion"
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (argparse's default adds a usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{PROG} --help')\n")
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a whole number, not {text!r}") from None
+    try:
+        return verify_port(value)
+    except StartupError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line options of ``companion``."""
+    parser = _Parser(
+        prog=PROG,
+        description="Card Table Companion: keep score for card games played with real cards.",
+        epilog=f"Archive commands: {PROG} {{{','.join(CLI_COMMANDS)}}} ... (see '{PROG} list --help').",
+    )
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port of the browser view (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"address to listen on (default {DEFAULT_HOST}: only this computer; 0.0.0.0 shares it on the network)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="folder where sessions and settings are kept (default: your user-data folder, "
+        "or the app's storage folder when packaged)",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--desktop", action="store_true", help="open a native window (needs Flet's desktop client and a display)"
+    )
+    mode.add_argument("--no-browser", action="store_true", help="serve the browser view but do not open a browser")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
+    return EXIT_USAGE
+
+
+def _run_cli(argv: list[str]) -> int:
+    try:
+        cli = importlib.import_module("companion.cli")
+    except ModuleNotFoundError as exc:
+        if exc.name != "companion.cli":
+            raise
+        return _fail(f"'{argv[0]}' is not available in this version of the app (the archive commands are missing)")
+    result = cli.main(argv)
+    return int(result or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``companion`` with ``argv`` (default: the process arguments); returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in CLI_COMMANDS:
+        return _run_cli(args_list)
+
+    args = build_parser().parse_args(args_list)
+
+    # Imported here so that `companion --help` and the archive commands stay fast.
+    from companion.app import AppServices, Presentation, desktop_available, display_available, serve
+
+    notes: list[str] = []
+    if args.desktop and not desktop_available():
+        notes.append("no desktop window here (Flet's desktop client or a display is missing); serving the browser view")
+    if args.desktop and desktop_available():
+        presentation = Presentation.DESKTOP
+    elif args.no_browser or not display_available():
+        presentation = Presentation.SERVER
+    else:
+        presentation = Presentation.BROWSER
+
+    try:
+        services = AppServices.open(args.data_dir if args.data_dir is not None else default_data_dir())
+        if presentation is not Presentation.DESKTOP:
+            ensure_port_free(args.host, args.port)
+    except StartupError as exc:
+        return _fail(str(exc))
+
+    def started(url: str) -> None:
+        for note in notes:
+            print(f"{PROG}: {note}", flush=True)
+        if presentation is Presentation.DESKTOP:
+            print(f"Card Table Companion is opening in a window. Data: {services.data_dir}", flush=True)
+        else:
+            print(f"Card Table Companion: open {url} (Ctrl+C stops it). Data: {services.data_dir}", flush=True)
+
+    try:
+        serve(services, host=args.host, port=args.port, presentation=presentation, on_started=started)
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:  # the port was taken between the check and the start, or the network refused
+        return _fail(f"could not start the server on {args.host}:{args.port}: {exc.strerror or exc}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

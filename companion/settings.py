@@ -1,0 +1,186 @@
+"""The app's settings as typed values, on top of :class:`storage.settings.SettingsStore`.
+
+Views read :class:`Settings` and change it only through :class:`SettingsService`, which checks every value first
+(``verify_theme`` raises, ``can_set_theme`` answers yes/no for greying out choices).
+
+>>> import tempfile, pathlib
+>>> service = SettingsService.open(pathlib.Path(tempfile.mkdtemp()))
+>>> service.current().theme
+<Theme.SYSTEM: 'system'>
+>>> service.set_theme("dark").theme
+<Theme.DARK: 'dark'>
+>>> service.can_set_theme("purple")
+False
+>>> suit_colour("♦", four_colour=True).value
+'blue'
+>>> suit_colour("♦", four_colour=False).value
+'red'
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from storage.settings import SettingsStore
+
+_log = logging.getLogger(__name__)
+
+
+class SettingsError(ValueError):
+    """A settings value the app does not accept."""
+
+
+class InvalidThemeError(SettingsError):
+    """A theme name that is not ``light``, ``dark`` or ``system``."""
+
+
+class Theme(StrEnum):
+    """The colour scheme the app is drawn in."""
+
+    LIGHT = "light"
+    """Dark text on a light background."""
+    DARK = "dark"
+    """Light text on a dark background: easier on the eyes at a dim card table."""
+    SYSTEM = "system"
+    """Follow the device's (or browser's) own light/dark setting."""
+
+    @property
+    def label(self) -> str:
+        """The name shown in Settings."""
+        return {"light": "Light", "dark": "Dark", "system": "System"}[self.value]
+
+
+class SuitColour(StrEnum):
+    """The colour a suit symbol is drawn in (``black`` means "the text colour", so it stays readable in dark mode)."""
+
+    BLACK = "black"
+    """The normal text colour (black in light mode, near-white in dark mode)."""
+    RED = "red"
+    """Red (hearts, and diamonds unless four-colour suits are on)."""
+    BLUE = "blue"
+    """Blue (diamonds with four-colour suits)."""
+    GREEN = "green"
+    """Green (clubs with four-colour suits)."""
+
+
+_TWO_COLOUR = {"♠": SuitColour.BLACK, "♥": SuitColour.RED, "♦": SuitColour.RED, "♣": SuitColour.BLACK}
+_FOUR_COLOUR = {"♠": SuitColour.BLACK, "♥": SuitColour.RED, "♦": SuitColour.BLUE, "♣": SuitColour.GREEN}
+SUITS = ("♠", "♥", "♦", "♣")
+"""The four suit symbols, in the order the app shows them."""
+
+
+def suit_colour(suit: str, four_colour: bool) -> SuitColour:
+    """The colour of a suit symbol (``♠ ♥ ♦ ♣``) under the two- or four-colour scheme.
+
+    >>> suit_colour("♣", four_colour=True), suit_colour("♣", four_colour=False)
+    (<SuitColour.GREEN: 'green'>, <SuitColour.BLACK: 'black'>)
+    """
+    table = _FOUR_COLOUR if four_colour else _TWO_COLOUR
+    if suit not in table:
+        raise ValueError(f"{suit!r} is not a suit symbol (expected one of {' '.join(SUITS)})")
+    return table[suit]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A snapshot of every setting, with its default where nothing was saved."""
+
+    theme: Theme = Theme.SYSTEM
+    four_colour_suits: bool = False
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Settings:
+        """Read stored values; anything missing or unreadable falls back to its default (nothing is lost)."""
+        theme = raw.get("theme")
+        four = raw.get("four_colour_suits")
+        return cls(
+            theme=Theme(theme) if isinstance(theme, str) and theme in Theme._value2member_map_ else Theme.SYSTEM,
+            four_colour_suits=four if isinstance(four, bool) else False,
+        )
+
+
+Listener = Callable[[Settings], None]
+
+
+class SettingsService:
+    """Reads and changes settings; every change is on disk before the call returns, then listeners are told."""
+
+    def __init__(self, store: SettingsStore) -> None:
+        self._store = store
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+
+    @classmethod
+    def open(cls, data_dir: Path) -> SettingsService:
+        """The settings kept in ``data_dir`` (the file is created on the first change)."""
+        return cls(SettingsStore(Path(data_dir)))
+
+    def current(self) -> Settings:
+        """The settings as saved now."""
+        with self._lock:
+            return Settings.from_dict(self._store.all())
+
+    # -- theme ---------------------------------------------------------------------------------------------------
+
+    def verify_theme(self, theme: Theme | str) -> Theme:
+        """The :class:`Theme` for ``theme``, or :class:`InvalidThemeError` naming the accepted values."""
+        if isinstance(theme, Theme):
+            return theme
+        if isinstance(theme, str) and theme in Theme._value2member_map_:
+            return Theme(theme)
+        accepted = ", ".join(t.value for t in Theme)
+        raise InvalidThemeError(f"{theme!r} is not a theme (choose one of: {accepted})")
+
+    def can_set_theme(self, theme: Theme | str) -> bool:
+        """Whether :meth:`set_theme` would accept ``theme``."""
+        try:
+            self.verify_theme(theme)
+        except InvalidThemeError:
+            return False
+        return True
+
+    def set_theme(self, theme: Theme | str) -> Settings:
+        """Save the theme; returns the new settings."""
+        value = self.verify_theme(theme)
+        return self._save(theme=value)
+
+    # -- four-colour suits ---------------------------------------------------------------------------------------
+
+    def set_four_colour_suits(self, on: bool) -> Settings:
+        """Switch four-colour suits (♠ black, ♥ red, ♦ blue, ♣ green) on or off; returns the new settings."""
+        if not isinstance(on, bool):
+            raise SettingsError(f"four-colour suits is on or off, not {on!r}")
+        return self._save(four_colour_suits=on)
+
+    # -- listeners -----------------------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` after every change; returns a function that stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _save(self, **changes: Any) -> Settings:
+        with self._lock:
+            new = replace(self.current(), **changes)
+            for key, value in changes.items():
+                self._store.set(key, value.value if isinstance(value, Theme) else value)
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(new)
+            except Exception:  # a closed browser tab must not stop the others from hearing the change
+                _log.warning("a settings listener failed", exc_info=True)
+        return new

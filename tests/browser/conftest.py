@@ -1,0 +1,80 @@
+"""Fixtures for end-to-end tests of the real app in Chromium.
+
+* ``free_port`` / ``data_dir``: a free TCP port and a fresh data folder per test.
+* ``app_server``: ``companion --port P --data-dir D --no-browser`` in a subprocess, started and waited for;
+  ``app_server.restart()`` stops and starts it again on the same port and data folder ("stop the server and
+  continue"); stopped at teardown.
+* ``browser``: Chromium (``/usr/bin/chromium``) through Playwright, one per test module.
+* ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
+  can be found by role and label (``page.get_by_role("button", name="Rules")``).
+* ``open_app(page, path)``: load a path of the app and switch semantics on (also after a reload).
+* ``screenshot(page, name)``: save ``docs/screenshots/NAME.png`` for the README.
+
+Without Chromium (or Playwright) these tests skip with the reason, except under ``CI=true``, where they fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    AppServer,
+    find_free_port,
+    open_app,
+    require_browser,
+)
+
+
+@pytest.fixture
+def free_port() -> int:
+    return find_free_port()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def app_server(free_port: int, data_dir: Path, tmp_path: Path) -> Iterator[AppServer]:
+    require_browser()
+    server = AppServer(free_port, data_dir, tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture
+def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    try:
+        open_app(tab, app_server)
+        yield tab
+    finally:
+        context.close()

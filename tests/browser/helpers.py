@@ -1,0 +1,186 @@
+"""Helpers for the browser tests: the app server in a subprocess, Chromium set-up, semantics, screenshots."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = Path(os.environ.get("CTC_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+START_TIMEOUT = 30.0
+"""Seconds to wait for the server to answer."""
+LOAD_TIMEOUT_MS = 30_000
+"""Milliseconds to wait for the Flutter app to load in the page."""
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def _missing_browser_reason() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install playwright)"
+    if not CHROMIUM.exists():
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def require_browser() -> None:
+    """Skip (or, under CI=true, fail) when the browser tests cannot run here."""
+    reason = _missing_browser_reason()
+    if reason is None:
+        return
+    if in_ci():
+        pytest.fail(f"browser tests must run under CI=true, but {reason}")
+    pytest.skip(f"browser test skipped: {reason}")
+
+
+def find_free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def companion_command() -> list[str]:
+    """The installed ``companion`` script next to this Python, else ``python -m companion``."""
+    script = Path(sys.executable).with_name("companion")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "companion"]
+
+
+class AppServer:
+    """The real app in a subprocess: ``companion --port P --data-dir D --no-browser``."""
+
+    def __init__(self, port: int, data_dir: Path, log_dir: Path) -> None:
+        self.port = port
+        self.data_dir = data_dir
+        self.log_dir = log_dir
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._starts = 0
+
+    def start(self) -> None:
+        if self.process is not None:
+            raise RuntimeError("the app server is already running")
+        self._starts += 1
+        log = (self.log_dir / f"server-{self._starts}.log").open("wb")
+        self.process = subprocess.Popen(
+            [*companion_command(), "--port", str(self.port), "--data-dir", str(self.data_dir), "--no-browser"],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so stop() ends exactly this server
+        )
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app exited with {self.process.returncode}:\n{self.log()}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the app did not answer on port {self.port} within {START_TIMEOUT} s:\n{self.log()}")
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def restart(self) -> None:
+        """Stop the server and start it again with the same port and data folder."""
+        self.stop()
+        self.start()
+
+    def log(self) -> str:
+        return "\n".join(
+            path.read_text(errors="replace") for path in sorted(self.log_dir.glob("server-*.log")) if path.exists()
+        )
+
+
+def enable_semantics(page: Any) -> None:
+    """Wait for Flutter to load and switch its semantics tree on (the DOM then has roles and labels)."""
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=LOAD_TIMEOUT_MS)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached", timeout=LOAD_TIMEOUT_MS)
+
+
+def open_app(page: Any, server: AppServer, path: str = "/") -> None:
+    """Load ``path`` of the app in ``page`` and switch semantics on."""
+    page.goto(server.url + path)
+    enable_semantics(page)
+
+
+def reload_app(page: Any) -> None:
+    """Reload the page (a new app session) and switch semantics on again."""
+    page.reload()
+    enable_semantics(page)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a screenshot as ``docs/screenshots/NAME.png`` (used by the README); returns its path."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        raise ValueError(f"screenshot name {name!r}: use lower-case letters, digits and dashes")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    size = page.viewport_size or {"width": 1, "height": 1}
+    page.mouse.move(size["width"] - 1, size["height"] - 1)  # no hover highlight from the last click
+    page.wait_for_timeout(400)  # let animations (page transitions, ripples) settle
+    page.screenshot(path=str(path))
+    return path
+
+
+def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
+    """Relative luminance (0 black … 1 white) of one screen pixel (negative ``y`` counts from the bottom)."""
+    import base64
+
+    png = base64.b64encode(page.screenshot()).decode("ascii")
+    rgb = page.evaluate(
+        """async ([png, x, y]) => {
+            const img = new Image();
+            img.src = 'data:image/png;base64,' + png;
+            await img.decode();
+            const canvas = document.createElement('canvas');
+            canvas.width = img.width; canvas.height = img.height;
+            const g = canvas.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const row = y < 0 ? img.height + y : y;
+            return Array.from(g.getImageData(x, row, 1, 1).data.slice(0, 3));
+        }""",
+        [png, x, y],
+    )
+    r, g, b = (channel / 255 for channel in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b

@@ -1,0 +1,177 @@
+"""The app shell without a browser: the route table, the screen stacks, Back, and labels on every control.
+
+Flet controls are plain dataclasses, so screens can be built and inspected here; only the page is faked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import flet as ft
+import pytest
+
+from companion.app import AppServices
+from companion.guides import all_guides, get_guide
+from companion.settings import Theme
+from scoring import registry
+from tests.conftest import RULES
+from views.home import HOME_ITEMS
+from views.routes import ROUTES
+from views.routing import find_route
+from views.shell import Shell, apply_theme
+
+INTERACTIVE = (ft.Button, ft.FilledButton, ft.OutlinedButton, ft.IconButton, ft.ListTile, ft.Radio, ft.Switch)
+
+
+class FakePage:
+    """Just what the shell and the screens use of a Flet page."""
+
+    def __init__(self, route: str = "/") -> None:
+        self.route = route
+        self.views: list[ft.View] = []
+        self.navigated: list[str] = []
+        self.updates = 0
+        self.title = ""
+        self.fonts: dict[str, str] | None = None
+        self.theme: ft.Theme | None = None
+        self.dark_theme: ft.Theme | None = None
+        self.theme_mode: ft.ThemeMode | None = None
+
+    def navigate(self, route: str) -> None:
+        self.navigated.append(route)
+
+    def update(self) -> None:
+        self.updates += 1
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> AppServices:
+    return AppServices.open(tmp_path / "data")
+
+
+def shell_for(services: AppServices, route: str) -> tuple[Shell, FakePage]:
+    page = FakePage(route)
+    return Shell(cast(ft.Page, page), services), page
+
+
+def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
+    """Every control under ``control``, with whether a Semantics ancestor gives it a label."""
+    if isinstance(control, ft.Semantics) and control.label:
+        labelled = True
+    yield control, labelled
+    if not dataclasses.is_dataclass(control):
+        return
+    for field in dataclasses.fields(control):
+        if field.name.startswith("_") or field.name in ("parent", "page"):
+            continue
+        value = getattr(control, field.name, None)
+        children = value if isinstance(value, list) else [value]
+        for child in children:
+            if isinstance(child, ft.BaseControl):
+                yield from walk(child, labelled)
+
+
+def label_of(control: Any) -> str:
+    for attribute in ("tooltip", "label", "content", "title"):
+        value = getattr(control, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, ft.Text) and value.value:
+            return value.value
+    return ""
+
+
+def every_path() -> list[str]:
+    paths = [pattern for pattern in (route.pattern for route in ROUTES) if ":" not in pattern]
+    return paths + [guide.route for guide in all_guides()]
+
+
+def test_every_home_button_leads_to_a_screen() -> None:
+    assert [label for label, *_ in HOME_ITEMS] == ["New game", "Continue", "History", "Players", "Rules", "Settings"]
+    for label, route, *_ in HOME_ITEMS:
+        assert find_route(ROUTES, route) is not None, f"{label} → {route} has no screen"
+    patterns = [route.pattern for route in ROUTES]
+    assert len(patterns) == len(set(patterns))
+
+
+@pytest.mark.parametrize("path", every_path())
+def test_each_screen_builds_with_its_ancestors_and_labels_every_control(services: AppServices, path: str) -> None:
+    shell, page = shell_for(services, path)
+    shell.render()
+    assert page.updates == 1
+    assert [view.route for view in page.views][-1] == path
+    assert page.views[0].route == "/"
+    top = page.views[-1]
+    assert top.appbar is not None
+    controls = list(walk(top))
+    interactive = [(control, labelled) for control, labelled in controls if isinstance(control, INTERACTIVE)]
+    assert interactive, f"{path} has nothing to tap"
+    for control, labelled in interactive:
+        assert labelled or label_of(control), f"{type(control).__name__} on {path} has no label"
+        height = getattr(control, "height", None) or getattr(control, "min_height", None)
+        if not isinstance(control, ft.Radio | ft.Switch | ft.ListTile) or height is not None:
+            assert height is not None and height >= 48, f"{type(control).__name__} on {path} is too small"
+    if path != "/":
+        back = [c for c, _ in controls if isinstance(c, ft.Semantics) and c.label == "Back"]
+        assert len(back) == 1, f"{path} needs one Back button"
+
+
+def test_back_goes_to_the_parent_screen(services: AppServices) -> None:
+    shell, page = shell_for(services, "/rules/jokers-kill")
+    shell.render()
+    back = next(c for c, _ in walk(page.views[-1]) if isinstance(c, ft.Semantics) and c.label == "Back")
+    assert isinstance(back.content, ft.IconButton) and back.content.on_click is not None
+    cast(Any, back.content.on_click)(None)
+    assert page.navigated == ["/rules"]
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [("/nowhere", "no page at /nowhere"), ("/rules/poker", "no rules for 'poker'"), ("/rules/x/y", "no page")],
+)
+def test_unknown_paths_say_what_is_wrong_and_keep_a_way_back(services: AppServices, path: str, message: str) -> None:
+    shell, page = shell_for(services, path)
+    shell.render()
+    top = page.views[-1]
+    texts = [c.value for c, _ in walk(top) if isinstance(c, ft.Text) and c.value]
+    assert "This page does not exist" in texts
+    assert any(message in text for text in texts), texts
+    assert any(isinstance(c, ft.Semantics) and c.label == "Back" for c, _ in walk(top))
+
+
+def test_theme_follows_settings(services: AppServices) -> None:
+    page = FakePage()
+    apply_theme(cast(ft.Page, page), services.settings.current())
+    assert page.theme_mode == ft.ThemeMode.SYSTEM
+    services.settings.set_theme(Theme.DARK)
+    apply_theme(cast(ft.Page, page), services.settings.current())
+    assert page.theme_mode == ft.ThemeMode.DARK
+    assert page.fonts and all(Path("assets", url).exists() for url in page.fonts.values())
+
+
+def test_rules_screen_shows_every_house_rule(services: AppServices) -> None:
+    shell, page = shell_for(services, "/rules/financial-crisis")
+    shell.render()
+    texts = {c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text)}
+    for option in get_guide("financial-crisis").options:
+        assert option.label in texts
+
+
+def test_guides_match_the_scoring_games_and_house_rules() -> None:
+    assert [guide.key for guide in all_guides()] == list(registry._MODULES)
+    table = (RULES / "house-rules.md").read_text()
+    names = {guide.key: guide.name for guide in all_guides()}
+    documented: dict[str, set[str]] = {key: set() for key in names}
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        match = re.fullmatch(r"`(\w+)`.*", cells[1]) if len(cells) > 2 else None
+        if match:
+            key = next(key for key, name in names.items() if name == cells[0])
+            documented[key].add(match.group(1))
+    for guide in all_guides():
+        assert {option.key for option in guide.options} == documented[guide.key], guide.name
+    assert get_guide("bargain-bin").route == "/rules/bargain-bin"

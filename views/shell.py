@@ -1,0 +1,141 @@
+"""The app shell: turns the page's route into a stack of screens, handles Back, applies the theme.
+
+One :class:`Shell` per browser tab (Flet page). All tabs share one :class:`~companion.app.AppServices`; a settings
+change in one tab redraws every open tab.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+
+import flet as ft
+
+from companion.app import APP_TITLE, AppServices
+from companion.settings import Settings, Theme
+from views.context import ViewContext
+from views.placeholders import build_not_found
+from views.routes import ROUTES
+from views.routing import Route, find_route, normalise, parent_path, stack_paths
+
+_log = logging.getLogger(__name__)
+
+THEME_MODES = {Theme.LIGHT: ft.ThemeMode.LIGHT, Theme.DARK: ft.ThemeMode.DARK, Theme.SYSTEM: ft.ThemeMode.SYSTEM}
+SEED_COLOUR = ft.Colors.GREEN_800
+"""The theme's seed: card-table green."""
+APP_FONT = "DejaVu Sans"
+APP_FONTS = {APP_FONT: "fonts/DejaVuSans.ttf"}
+"""Served from ``assets/``: the browser view is offline, and Flutter's default font has no ♠ ♥ ♦ ♣."""
+
+
+def apply_theme(page: ft.Page, settings: Settings) -> None:
+    """Set the page's light and dark themes and which of them is shown."""
+    page.fonts = APP_FONTS
+    page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
+    page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
+    page.theme_mode = THEME_MODES[settings.theme]
+
+
+class Shell:
+    """Draws the screens of one page from its route, using the route table."""
+
+    def __init__(self, page: ft.Page, services: AppServices, routes: Sequence[Route] = ROUTES) -> None:
+        self.page = page
+        self.services = services
+        self.routes = routes
+        self._unsubscribe: Callable[[], None] | None = None
+        self._lock = threading.RLock()
+
+    def start(self) -> None:
+        """Show the page for its current route and start listening to navigation and settings changes."""
+        page = self.page
+        page.title = APP_TITLE
+        apply_theme(page, self.services.settings.current())
+        page.on_route_change = self._on_route_change
+        page.on_view_pop = self._on_view_pop
+        page.on_connect = self._on_connect
+        page.on_disconnect = self._on_close
+        page.on_close = self._on_close
+        self._unsubscribe = self.services.settings.subscribe(self._on_settings)
+        self.render()
+
+    def views_for(self, route: str, settings: Settings) -> list[ft.View]:
+        """The stack of screens for ``route``: its ancestors first.
+
+        A path the app does not have ends the stack with a "Not found" screen saying why; its Back button goes to
+        the last screen that does exist.
+        """
+        path = normalise(route)
+        views: list[ft.View] = []
+        for step in stack_paths(path):
+            ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=step)
+            found = find_route(self.routes, step)
+            problem = f"The app has no page at {path}."
+            if found is not None:
+                route_entry, params = found
+                try:
+                    views.append(route_entry.builder(ctx, params))
+                    continue
+                except ValueError as exc:  # e.g. /rules/<a game the app does not know>
+                    if step == path:
+                        problem = str(exc)
+            elif step != path:
+                continue  # a path segment with no screen of its own (none yet); the full path may still exist
+            last = views[-1].route if views else "/"
+            lost = ViewContext(page=self.page, services=self.services, settings=settings, path=path, back_to=last)
+            views.append(build_not_found(lost, problem))
+            break
+        return views
+
+    def render(self) -> None:
+        """Rebuild the page's screens from its current route."""
+        with self._lock:
+            settings = self.services.settings.current()
+            views = self.views_for(self.page.route or "/", settings)
+            self.page.views.clear()
+            self.page.views.extend(views)
+            self.page.update()
+
+    def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
+        self.render()
+
+    def _on_view_pop(self, event: ft.ViewPopEvent) -> None:
+        self.page.navigate(parent_path(normalise(event.route)))
+
+    def _on_settings(self, settings: Settings) -> None:
+        # Called on the thread that saved the change, possibly another tab's: hand the redraw to this page's own
+        # executor so that a slow or closed tab never holds up the one where the change was made.
+        try:
+            self.page.run_thread(self._apply_settings, settings)
+        except Exception:  # the page's session is gone
+            _log.debug("page closed; no longer following settings", exc_info=True)
+            self._stop_following()
+
+    def _apply_settings(self, settings: Settings) -> None:
+        with self._lock:
+            apply_theme(self.page, settings)
+        self.render()
+
+    def _on_connect(self, event: ft.Event[ft.Page]) -> None:
+        # The same tab came back after a network drop: follow settings again and show what changed meanwhile.
+        if self._unsubscribe is None:
+            self._unsubscribe = self.services.settings.subscribe(self._on_settings)
+            self._apply_settings(self.services.settings.current())
+
+    def _on_close(self, event: ft.Event[ft.Page]) -> None:
+        self._stop_following()
+
+    def _stop_following(self) -> None:
+        unsubscribe, self._unsubscribe = self._unsubscribe, None
+        if unsubscribe is not None:
+            unsubscribe()
+
+
+def make_page_handler(services: AppServices) -> Callable[[ft.Page], None]:
+    """The function Flet calls for every new page (browser tab or window)."""
+
+    def main(page: ft.Page) -> None:
+        Shell(page, services).start()
+
+    return main
