@@ -8,6 +8,7 @@ POSIX), and then the folder itself is fsynced so that the rename survives a powe
 from __future__ import annotations
 
 import contextlib
+import errno as errno_codes
 import json
 import os
 import tempfile
@@ -16,19 +17,32 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+from storage.errors import StorageError
 
-class StorageWriteError(OSError):
-    """A write that did not reach the disk (full disk, no permission). The previous file is untouched."""
+
+class StorageWriteError(OSError, StorageError):
+    """A write that did not reach the disk (full disk, no permission). The previous file is untouched.
+
+    >>> str(StorageWriteError(Path("abc.json"), OSError(28, "No space left on device")))
+    'could not save abc.json: the disk is full; the previous version is intact'
+    """
 
     def __init__(self, path: Path, cause: OSError) -> None:
         reason = cause.strerror or str(cause)
-        if cause.errno is not None and cause.errno == 28:
+        if cause.errno == errno_codes.ENOSPC or cause.errno == errno_codes.EDQUOT:
             reason = "the disk is full"
-        elif isinstance(cause, PermissionError):
+        elif isinstance(cause, PermissionError) or cause.errno in (errno_codes.EACCES, errno_codes.EPERM):
             reason = "permission denied"
-        super().__init__(cause.errno, f"could not save {path.name}: {reason}; the previous version is intact")
+        elif cause.errno == errno_codes.EROFS:
+            reason = "the storage is read-only"
+        message = f"could not save {path.name}: {reason}; the previous version is intact"
+        super().__init__(cause.errno, message)
+        self.message = message
         self.path = path
         self.cause = cause
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def fsync_dir(folder: Path) -> None:
@@ -45,8 +59,18 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def _sync(fd: int) -> None:
+    """fdatasync where there is one (it skips the timestamps, which nothing here relies on), else fsync."""
+    sync = getattr(os, "fdatasync", None) or os.fsync
+    sync(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` so that ``path`` holds either the old or the new content, never a mix.
+
+    With ``durable`` (the default) the data and the rename are fsynced, so the new content survives a power cut
+    once this returns. ``durable=False`` skips both fsyncs, for files that can be rebuilt (the session index):
+    the replacement is still atomic for a crash of the app, but a power cut may bring back the old content.
 
     Raises :class:`StorageWriteError` on failure; the temporary file is removed and ``path`` is untouched.
     """
@@ -58,10 +82,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                _sync(handle.fileno())
         os.replace(tmp_name, path)
         tmp_name = ""
-        fsync_dir(folder)
+        if durable:
+            fsync_dir(folder)
     except OSError as exc:
         raise StorageWriteError(path, exc) from exc
     finally:
@@ -70,9 +96,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
                 os.unlink(tmp_name)
 
 
-def atomic_write_json(path: Path, data: Any) -> None:
+def atomic_write_json(path: Path, data: Any, *, durable: bool = True) -> None:
     """Serialise ``data`` as compact UTF-8 JSON and write it atomically."""
-    atomic_write_bytes(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
 class AtomicJSONStorage(Storage):
@@ -82,8 +109,11 @@ class AtomicJSONStorage(Storage):
     :class:`UnicodeDecodeError`) so that the caller can set it aside.
     """
 
-    def __init__(self, path: str | os.PathLike[str], create_dirs: bool = False, **_: Any) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], create_dirs: bool = False, *, durable: bool = True, **_: Any
+    ) -> None:
         self.path = Path(path)
+        self.durable = durable
         if create_dirs:
             self.path.parent.mkdir(parents=True, exist_ok=True)
 
@@ -100,7 +130,7 @@ class AtomicJSONStorage(Storage):
         return data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        atomic_write_json(self.path, data)
+        atomic_write_json(self.path, data, durable=self.durable)
 
     def close(self) -> None:
         pass
