@@ -22,6 +22,7 @@ def _print(data: Any) -> None:
 
 
 def _read(source: str) -> Any:
+    name = "the standard input" if source == "-" else source
     try:
         if source == "-":
             raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
@@ -31,17 +32,17 @@ def _read(source: str) -> Any:
     except OSError as exc:
         raise InvalidRecordError(f"cannot read {source}: {exc.strerror or exc}", "") from None
     if len(raw) > MAX_INPUT_BYTES:
-        raise InvalidRecordError(f"{source} is larger than 10 MB; it is not a game record", "")
+        raise InvalidRecordError(f"{name} is larger than 10 MB; it is not a game record", "")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise InvalidRecordError(f"{source} is not UTF-8 text", "") from None
+        raise InvalidRecordError(f"{name} is not UTF-8 text", "") from None
     except json.JSONDecodeError as exc:
         raise InvalidRecordError(
-            f"{source} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", ""
+            f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", ""
         ) from None
     except RecursionError:
-        raise InvalidRecordError(f"{source} is nested too deeply to be a game record", "") from None
+        raise InvalidRecordError(f"{name} is nested too deeply to be a game record", "") from None
 
 
 def main(argv: list[str] | None = None) -> int:

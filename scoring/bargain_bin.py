@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -37,6 +39,7 @@ from scoring.base import (
     Model,
     PlayerName,
     RecordBase,
+    Refused,
     Result,
     check_no_duplicates,
     check_players,
@@ -151,9 +154,16 @@ def _parse_text(text: str) -> BinCard:
     return BinCard(card, sign)
 
 
+def _to_bin_card(value: Any) -> BinCard:
+    """The record field's parser: card text straight to the cached parser, anything else to :meth:`BinCard.parse`."""
+    if type(value) is str:
+        return _parse_text(value)
+    return BinCard.parse(value)
+
+
 BinCardField = Annotated[
     BinCard,
-    BeforeValidator(BinCard.parse),
+    BeforeValidator(_to_bin_card),
     PlainSerializer(str, return_type=str),
     WithJsonSchema({"type": "string", "pattern": "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$|^[Jj][Kk][+-]$"}),
 ]
@@ -218,7 +228,7 @@ class _Part(Model):
         return data
 
 
-_PART_NAMES = {"Options": "'options'", "Play": "each play", "Conduct": "each conduct entry", "Hand": "each hand"}
+_PART_NAMES = {"Options": "'options'", "Conduct": "each conduct entry", "Hand": "each hand"}
 
 
 class Options(_Part):
@@ -240,12 +250,25 @@ class Options(_Part):
         return self.vegas_unit_cents is not None
 
 
-class Play(_Part):
+# Not a _Part: a record's ``plays`` list checks that its items are objects all at once (_plays_are_objects), which
+# costs less than a check per play in a long session; _as_play does the check for a single play.
+class Play(Model):
     """One card as it was played: ``by`` puts ``card`` in front of ``to`` (rule 3)."""
 
     by: PlayerName
     to: PlayerName
     card: BinCardField
+
+
+def _not_a_play(value: Any) -> InvalidRecordError:
+    return InvalidRecordError(f"each play must be an object, not {_json_kind(value)}")
+
+
+def _plays_are_objects(value: Any) -> Any:
+    """Put a :class:`~scoring.base.Refused` in place of every play that is not an object (one pass per hand)."""
+    if set(map(type, value)) <= {dict}:  # the usual case, checked without a Python-level loop
+        return value
+    return [item if isinstance(item, (dict, Play)) else Refused(_not_a_play(item)) for item in value]
 
 
 class Conduct(_Part):
@@ -267,7 +290,7 @@ class Hand(_Part):
         | None
     ) = None
     """The cards lying in front of each player when the hand ends (players with none may be left out)."""
-    plays: Annotated[tuple[Play, ...], _shape(list, "'plays'")] | None = None
+    plays: Annotated[tuple[Play, ...], BeforeValidator(_plays_are_objects), _shape(list, "'plays'")] | None = None
     """Every card as it was played, in order."""
     scores: (
         Annotated[dict[PlayerName, StrictInt], _shape(dict, "'scores'"), BeforeValidator(_unique_trimmed_keys)] | None
@@ -346,6 +369,10 @@ def _build_points() -> dict[tuple[str, int], int]:
 
 
 _POINTS = _build_points()
+_POINTS_BY_KING: dict[int, dict[str, int]] = {
+    king: {text: value for (text, k), value in _POINTS.items() if k == king} for king in (12, 13)
+}
+"""The same table split by the King's value: card text → points (one lookup per card when scoring a hand)."""
 
 
 def _removed_players(record: Record) -> list[str]:
@@ -394,6 +421,8 @@ def can_receive(record_or_options: Record | Options, by: str, to: str) -> bool:
 def _as_play(play: Play | Mapping[str, Any]) -> Play:
     if isinstance(play, Play):
         return play
+    if not isinstance(play, dict):
+        raise _not_a_play(play)
     try:
         return Play.model_validate(play)
     except ValidationError as exc:
@@ -637,6 +666,55 @@ def _check_not_removed(name: str, removed: list[str], number: int, path: str, wh
         raise IllegalHandError(f"{name} was removed from the game before hand {number} and {what} (BB-13)", path)
 
 
+def _cards_surely_valid(
+    cards: Mapping[str, tuple[BinCard, ...]], players: tuple[str, ...], removed: list[str], options: Options
+) -> bool:
+    """The quick check of a ``cards`` hand: True when :func:`_validate_hand` would find nothing wrong with it.
+
+    False means "look closer": the full check then finds the first problem and says where it is.
+    """
+    seen: set[str] = set()
+    count = 0
+    for name, held in cards.items():
+        if name not in players or (held and name in removed):
+            return False
+        for card in held:
+            if card.card.suit is None:
+                if not options.joker:
+                    return False
+                seen.add("JK")
+            else:
+                seen.add(card.text)
+        count += len(held)
+    active = sum(1 for name in players if name not in removed)
+    return len(seen) == count and count <= HAND_SIZE * active
+
+
+def _plays_surely_valid(plays: tuple[Play, ...], active: list[str], short_allowed: set[str], options: Options) -> bool:
+    """The quick check of a ``plays`` hand: True when :func:`_validate_hand` would find nothing wrong with it.
+
+    A few passes over the plays without building paths or messages (a long session has thousands of plays); False
+    means "look closer": the full check then finds the first problem and says where it is.
+    """
+    givers = [play.by for play in plays]
+    receivers = [play.to for play in plays]
+    seated = set(active)
+    if not seated.issuperset(givers) or not seated.issuperset(receivers):
+        return False
+    if options.selfless and any(map(operator.eq, givers, receivers)):
+        return False
+    texts = {play.card.text for play in plays}
+    jokers = _JOKER_TEXTS.intersection(texts)
+    if len(texts) < len(plays) or (jokers and (len(jokers) > 1 or not options.joker)):
+        return False
+    counts = Counter(givers)
+    return all(counts[name] == HAND_SIZE or (counts[name] < HAND_SIZE and name in short_allowed) for name in active)
+
+
+_JOKER_TEXTS = frozenset({"JK", "JK+", "JK-"})
+"""Every canonical text the Joker can have on a :class:`BinCard` (``JK`` only if built without a sign)."""
+
+
 def _validate_hand(hand: Hand, index: int, players: tuple[str, ...], removed: list[str], options: Options) -> None:
     """Everything records.md asks of one hand, given the players removed before it."""
     number = index + 1
@@ -656,6 +734,8 @@ def _validate_hand(hand: Hand, index: int, players: tuple[str, ...], removed: li
             warned_now.add(entry.player)
     short_allowed = warned_now | seen_removal
     if hand.cards is not None:
+        if _cards_surely_valid(hand.cards, players, removed, options):
+            return
         items: list[tuple[BinCard, str]] = []
         for name, cards in hand.cards.items():
             check_players([name], players, f"{at}.cards")
@@ -670,6 +750,8 @@ def _validate_hand(hand: Hand, index: int, players: tuple[str, ...], removed: li
                 f"{at}.cards",
             )
     elif hand.plays is not None:
+        if _plays_surely_valid(hand.plays, active, short_allowed, options):
+            return
         counts = dict.fromkeys(active, 0)
         items = []
         for k, play in enumerate(hand.plays):
@@ -725,21 +807,22 @@ def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tupl
     if hand.scores is not None:
         points.update(hand.scores)
         return points, notes
+    table = _POINTS_BY_KING[options.king]
     if hand.cards is not None:
         for name, cards in hand.cards.items():
-            points[name] = sum(card_value(card, options) for card in cards)
+            points[name] = sum(table[card.text] for card in cards)
             notes.extend(
-                f"The Joker in front of {name} counts {card_value(card, options):+d}, as its player chose (BB-7)"
+                f"The Joker in front of {name} counts {table[card.text]:+d}, as its player chose (BB-7)"
                 for card in cards
-                if card.is_joker
+                if card.card.suit is None
             )
     elif hand.plays is not None:
         for play in hand.plays:
-            points[play.to] += card_value(play.card, options)
-            if play.card.is_joker:
-                notes.append(
-                    f"{play.by} played the Joker in front of {play.to} as {card_value(play.card, options):+d} (BB-7)"
-                )
+            card = play.card
+            value = table[card.text]
+            points[play.to] += value
+            if card.card.suit is None:
+                notes.append(f"{play.by} played the Joker in front of {play.to} as {value:+d} (BB-7)")
     values = ", ".join(f"{name} {value}" for name, value in points.items())
     notes.insert(
         0,

@@ -169,12 +169,33 @@ def _describe(err: Mapping[str, Any]) -> str:
     return f"'{key}': {msg}" if kind not in ("value_error", "assertion_error") else msg
 
 
+class Refused:
+    """A raw value that a game module refused before pydantic validated it, with the error to report.
+
+    A list-level validator that checks every item in one pass (cheaper than a check per item) puts a ``Refused``
+    in place of a bad item; pydantic then fails on that item, at that item's place, and :func:`validation_error`
+    reports ``error`` exactly as if the item's own validator had raised it.
+    """
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ScoringError) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"Refused({self.error.message!r})"
+
+
 def validation_error(exc: ValidationError, prefix: tuple[int | str, ...] = ()) -> ScoringError:
     """Convert the first pydantic error into a :class:`ScoringError` with a readable message and path."""
     err = exc.errors(include_url=False)[0]
     loc = tuple(prefix) + tuple(err.get("loc", ()))
     path = path_of(loc)
     inner = (err.get("ctx") or {}).get("error")
+    refused = err.get("input")
+    if not isinstance(inner, ScoringError) and isinstance(refused, Refused):
+        inner = refused.error
+        err = {**err, "ctx": {"error": inner}}
     message = _describe(err)
     if not isinstance(inner, ScoringError):
         message = message + where(path) if where(path) and where(path) not in message else message
