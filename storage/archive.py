@@ -127,8 +127,21 @@ class Archive:
             self._open_for_writing()
         self._load_index()
         self.players = self._open_roster()
+        if not read_only:
+            self._finish_pending_import()
 
     # --- opening ------------------------------------------------------------------------------------------------
+
+    def _finish_pending_import(self) -> None:
+        """Complete an import that a crash cut short (its journal is still there; see :mod:`storage.cli_support`)."""
+        from storage.cli_support import replay_pending_import
+
+        try:
+            note = replay_pending_import(self)
+        except StorageError as exc:  # the disk refuses: the journal stays, and the next open tries again
+            note = f"an interrupted import could not be completed yet ({exc})"
+        if note is not None:
+            self.problems.append(note)
 
     def _probe_locked(self) -> bool:
         probe = FolderLock(self.data_dir)

@@ -1,0 +1,539 @@
+"""``companion list|show|export|import|backup|restore``: the archive from the command line.
+
+Every command takes ``--data-dir`` (default: the app's data folder) and prints plain text, or JSON with
+``--json``. Problems are one line on standard error and a non-zero exit status, never a traceback:
+
+* ``0`` done; ``1`` refused (a bad file, an unknown id, a data folder that is locked or cannot be written, or any
+  unexpected failure); ``2`` a wrong command line (unknown option, missing argument).
+
+``list``, ``show``, ``export`` and ``backup -o FILE`` only read: they open the archive read-only, so they change
+no byte of the data folder and also work while the app is running (they then say so on standard error and show
+what is saved on disk at that moment). ``import``, ``restore`` and ``backup`` into the data folder's ``backups/``
+change the archive: they need the folder to themselves and refuse while the app is using it.
+
+>>> import contextlib, io, json, pathlib, tempfile
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> game = folder / "game.json"
+>>> _ = game.write_text(json.dumps({"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": []}))
+>>> out = io.StringIO()
+>>> with contextlib.redirect_stdout(out):
+...     code = main(["import", str(game), "--data-dir", str(folder / "data")])
+>>> code, out.getvalue()
+(0, 'game.json: 1 imported, 0 skipped.\\nImported 1 session, skipped 0, refused 0.\\n')
+>>> with contextlib.redirect_stdout(io.StringIO()) as listing:
+...     code = main(["list", "--json", "--data-dir", str(folder / "data")])
+>>> [(row["game"], row["players"], row["status"]) for row in json.loads(listing.getvalue())]
+[('jokers-kill', ['Ann', 'Ben'], 'in-progress')]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import enum
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
+from storage.atomic import StorageWriteError
+
+PROG = "companion"
+TRACEBACK_ENV = "CTC_CLI_TRACEBACK"
+"""When set, an unexpected exception (a bug) propagates with its traceback instead of becoming one line; the
+tests set it so that no bug hides behind a polite message."""
+MIN_PREFIX = 4
+"""The shortest id prefix that ``show`` and ``export`` accept in place of a whole id."""
+
+
+class ExitCode(enum.IntEnum):
+    """The exit status of an archive command."""
+
+    OK = 0
+    """Done."""
+    REFUSED = 1
+    """Bad input, an unknown id, a data folder that is locked or cannot be written, or an unexpected failure."""
+    USAGE = 2
+    """The command line itself is wrong (unknown option, missing argument)."""
+
+
+class CliError(Exception):
+    """A problem to report as one line on standard error; the command then exits with :attr:`ExitCode.REFUSED`."""
+
+
+class UnknownSessionError(CliError, LookupError):
+    """An id (or id prefix) that matches no saved session, or more than one."""
+
+
+class OutputFileError(CliError, OSError):
+    """An output file (``export -o``, ``backup -o``) that cannot be written."""
+
+
+class _UsageError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """Parse errors become :class:`_UsageError` (one line, exit 2) instead of argparse's usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# --- the command line ---------------------------------------------------------------------------------------
+
+STATUSES = [status.value for status in SessionStatus]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``companion <command> ...`` for the six archive commands."""
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the data folder (default: the app's own, as 'companion' uses)",
+    )
+    common.add_argument("--json", action="store_true", help="print JSON instead of plain text")
+    parser = _Parser(prog=PROG, description="The Card Table Companion archive from the command line.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("list", parents=[common], help="list the saved sessions, newest first")
+    p.add_argument("--game", help="only this game (its key, e.g. jokers-kill)")
+    p.add_argument("--player", help="only sessions with this player (exact name)")
+    p.add_argument("--status", choices=STATUSES, help="only sessions in this state")
+
+    p = sub.add_parser("show", parents=[common], help="show a session: standings, hands with notes, edit log")
+    p.add_argument("id", help=f"the session id (or its first {MIN_PREFIX}+ characters)")
+
+    p = sub.add_parser("export", parents=[common], help="write sessions to a file (JSON records or CSV rows)")
+    p.add_argument("ids", nargs="*", metavar="ID", help="the sessions to export")
+    p.add_argument("--all", action="store_true", help="export every session")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
+    p.add_argument("--format", choices=["json", "csv"], default="json", help="json (default, re-importable) or csv")
+
+    p = sub.add_parser("import", parents=[common], help="import exports or bare game records (all or nothing per file)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+
+    p = sub.add_parser("backup", parents=[common], help="write a zip of the whole archive")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="the zip file or folder to write (default: the data folder's backups/)"
+    )
+
+    p = sub.add_parser("restore", parents=[common], help="replace the archive by a backup (the current one is kept)")
+    p.add_argument("file", metavar="FILE")
+    return parser
+
+
+@dataclass
+class Context:
+    """Where a command prints, and how."""
+
+    data_dir: Path
+    as_json: bool
+    out: Any = field(default_factory=lambda: sys.stdout)
+    err: Any = field(default_factory=lambda: sys.stderr)
+
+    def print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def print_json(self, data: Any) -> None:
+        self.out.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+    def note(self, text: str) -> None:
+        self.err.write(f"{PROG}: {text}\n")
+
+    def error(self, text: str) -> None:
+        self.err.write(f"{PROG}: error: {_one_line(text)}\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run one archive command (``argv`` starts with its name); returns the exit status. Never raises for bad
+    input: every problem is one line on standard error."""
+    try:
+        args = build_parser().parse_args(list(argv))
+    except _UsageError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc.message}\n")
+        return int(ExitCode.USAGE)
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0) if isinstance(exc.code, int) else int(ExitCode.USAGE)
+    if args.data_dir is None:
+        from companion.config import default_data_dir
+
+        args.data_dir = default_data_dir()
+    ctx = Context(data_dir=Path(args.data_dir).expanduser().absolute(), as_json=args.json)
+    command: Callable[[Context, argparse.Namespace], int] = COMMANDS[args.command]
+    try:
+        return int(command(ctx, args))
+    except (CliError, StorageError) as exc:
+        ctx.error(str(exc))
+    except KeyboardInterrupt:
+        ctx.error("interrupted (an import cut short is completed the next time the archive is opened)")
+    except OSError as exc:  # the system refused something outside the archive (a file to read, a folder)
+        where = f"{exc.filename}: " if exc.filename else ""
+        ctx.error(f"{where}{exc.strerror or exc}")
+    except Exception as exc:  # a bug: still one line, never a traceback for the person at the terminal
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        ctx.error(f"unexpected failure ({type(exc).__name__}: {exc}); please report it")
+    return int(ExitCode.REFUSED)
+
+
+# --- opening the archive ------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _reading(ctx: Context) -> Iterator[Archive]:
+    """The archive, read-only (changes nothing on disk); says so when a running app is using it."""
+    from storage.cli_support import open_archive
+
+    _check_folder(ctx)
+    archive = open_archive(ctx.data_dir, write=False)
+    try:
+        if archive.other_instance:
+            ctx.note(
+                f"the app is using {ctx.data_dir}; showing what is saved on disk now (opened read-only, "
+                "nothing is changed)"
+            )
+        for problem in archive.problems:
+            ctx.note(problem)
+        yield archive
+    finally:
+        archive.close()
+
+
+@contextlib.contextmanager
+def _writing(ctx: Context) -> Iterator[Archive]:
+    """The archive, locked for writing; :class:`CliError` if the folder is not usable."""
+    from storage.cli_support import open_archive
+
+    _check_folder(ctx)
+    archive = open_archive(ctx.data_dir, write=True)
+    try:
+        for problem in archive.problems:
+            ctx.note(problem)
+        yield archive
+    finally:
+        archive.close()
+
+
+def _check_folder(ctx: Context) -> None:
+    if ctx.data_dir.exists() and not ctx.data_dir.is_dir():
+        raise CliError(f"the data folder {ctx.data_dir} is a file, not a folder; choose another with --data-dir")
+
+
+def _resolve(archive: Archive, wanted: str) -> str:
+    """A whole session id for ``wanted`` (an id, or an unambiguous prefix of at least :data:`MIN_PREFIX`)."""
+    if archive.has_session(wanted):
+        return wanted
+    matches = []
+    if len(wanted) >= MIN_PREFIX:
+        matches = [s.id for s in archive.list_sessions() if s.id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise UnknownSessionError(f"{wanted!r} is the start of {len(matches)} session ids; give more of it")
+    raise UnknownSessionError(f"there is no saved session {wanted!r} in {archive.data_dir} (see '{PROG} list')")
+
+
+# --- formatting ---------------------------------------------------------------------------------------------
+
+
+def _local(stamp: str) -> str:
+    """An ISO UTC time as local ``YYYY-MM-DD HH:MM`` (the text itself if it is not a time)."""
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _summary_json(s: SessionSummary) -> dict[str, Any]:
+    data = s.to_json()
+    data.pop("fingerprint", None)
+    return data
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else "-"
+
+
+def _game_name(key: str) -> str:
+    import scoring
+
+    try:
+        return scoring.get_game(key).name
+    except (scoring.ScoringError, ImportError):
+        return key
+
+
+# --- the commands -------------------------------------------------------------------------------------------
+
+
+def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion list``: one line per session (id, game, date, players, status, winners)."""
+    with _reading(ctx) as archive:
+        sessions = archive.list_sessions(game=args.game, player=args.player, status=args.status)
+    if ctx.as_json:
+        ctx.print_json([_summary_json(s) for s in sessions])
+        return ExitCode.OK
+    if not sessions:
+        ctx.print("No sessions match." if (args.game or args.player or args.status) else "No sessions saved yet.")
+        return ExitCode.OK
+    rows = [["ID", "GAME", "DATE", "PLAYERS", "STATUS", "WINNERS"]]
+    for s in sessions:
+        rows.append([s.id, s.game, _local(s.created_at), _names(s.players), s.status.value, _names(s.winners)])
+    for line in _table(rows):
+        ctx.print(line)
+    return ExitCode.OK
+
+
+def _scored(doc: SessionDoc) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
+    """(the result JSON, None) or (None, the scoring error) for a saved session."""
+    import scoring
+
+    try:
+        return scoring.score(doc.record).to_json(), None
+    except scoring.ScoringError as exc:
+        return None, {"message": exc.message, "path": exc.path}
+    except ImportError:
+        return None, {"message": "this version of the app cannot score this game", "path": "game"}
+
+
+def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion show ID``: the standings, hand by hand with the notes, and the edit log."""
+    with _reading(ctx) as archive:
+        doc = archive.load_session(_resolve(archive, args.id))
+    result, problem = _scored(doc)
+    if ctx.as_json:
+        ctx.print_json(
+            {
+                "session": {k: v for k, v in doc.to_stored().items() if k not in ("record", "log")},
+                "record": doc.record,
+                "result": result,
+                "error": problem,
+                "log": [entry.model_dump(mode="json") for entry in doc.log],
+            }
+        )
+        return ExitCode.OK
+    title = f" - {doc.title}" if doc.title else ""
+    ctx.print(f"{_game_name(doc.game)}{title}  (session {doc.id})")
+    ctx.print(f"Started {_local(doc.created_at)}, last saved {_local(doc.updated_at)}; {doc.status.value}")
+    ctx.print(f"Players: {_names(doc.players)}")
+    if result is None:
+        assert problem is not None
+        where = f" at {problem['path']}" if problem["path"] else ""
+        ctx.print(f"Standings cannot be shown: {problem['message']}{where}")
+    else:
+        _print_result(ctx, result)
+    ctx.print()
+    ctx.print("Edit log:")
+    for entry in doc.log:
+        detail = f" ({entry.detail})" if entry.detail else ""
+        ctx.print(f"  {_local(entry.at)}  {entry.action}{detail}")
+    return ExitCode.OK
+
+
+def _print_result(ctx: Context, result: dict[str, Any]) -> None:
+    players: list[str] = result["players"]
+    totals: dict[str, int] = result["totals"]
+    winners: list[str] = result.get("winners") or []
+    ctx.print()
+    state = "finished" if result.get("finished") else "cancelled" if result.get("cancelled") else "under way"
+    ctx.print(f"Standings ({state}):")
+    width = max(len(p) for p in players)
+    for player in players:
+        mark = "  winner" if player in winners else ""
+        ctx.print(f"  {player.ljust(width)}  {totals.get(player, 0):>6}{mark}")
+    pending = result.get("pending")
+    if pending:
+        ctx.print(f"  Next: {pending['kind']} between {_names(pending['players'])}")
+    ctx.print()
+    ctx.print("Hands:")
+    if not result["hands"]:
+        ctx.print("  (none yet)")
+    running = dict.fromkeys(players, 0)
+    for n, hand in enumerate(result["hands"], start=1):
+        points: dict[str, int] = hand.get("points", {})
+        for player, value in points.items():
+            running[player] = running.get(player, 0) + value
+        cells = ", ".join(f"{p} {points.get(p, 0):+d}" for p in players if p in points)
+        ctx.print(f"  {n:>3}. {cells or 'no points'}")
+        for note in hand.get("notes") or []:
+            ctx.print(f"       - {note}")
+
+
+def cmd_export(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion export (ID ... | --all) -o FILE [--format json|csv]``."""
+    if args.all and args.ids:
+        raise CliError("give session ids or --all, not both")
+    if not args.all and not args.ids:
+        raise CliError(f"say which sessions to export: their ids, or --all (see '{PROG} list')")
+    with _reading(ctx) as archive:
+        ids = None if args.all else list(dict.fromkeys(_resolve(archive, wanted) for wanted in args.ids))
+        data = archive.export_sessions(ids, args.format)
+        count = len(archive) if ids is None else len(ids)
+    if args.output == "-":
+        sys.stdout.flush()
+        out = getattr(ctx.out, "buffer", None)
+        if out is not None:
+            out.write(data)
+            out.flush()
+        else:
+            ctx.out.write(data.decode("utf-8"))
+        return ExitCode.OK
+    target = _write_output(Path(args.output).expanduser(), data)
+    if ctx.as_json:
+        ctx.print_json({"file": str(target), "format": args.format, "sessions": count})
+    else:
+        ctx.print(f"Exported {count} session{'s' if count != 1 else ''} to {target} ({args.format}).")
+    return ExitCode.OK
+
+
+def _write_output(target: Path, data: bytes) -> Path:
+    """Write ``data`` to ``target`` atomically (a failed write leaves no half file); :class:`OutputFileError`."""
+    target = target.absolute()
+    if target.is_dir():
+        raise OutputFileError(f"cannot write {target}: it is a folder; give a file name")
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+        tmp = ""
+    except OSError as exc:
+        reason = "the folder does not exist" if isinstance(exc, FileNotFoundError) else exc.strerror or str(exc)
+        raise OutputFileError(f"cannot write {target}: {reason}") from None
+    finally:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return target
+
+
+@dataclass
+class _FileOutcome:
+    file: str
+    imported: int = 0
+    skipped: int = 0
+    refused: int = 0
+    message: str = ""
+    ids: list[str] = field(default_factory=list)
+
+
+def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion import FILE ...``: every file all-or-nothing; prints imported / skipped / refused counts.
+
+    Every file is read and checked through scoring before the archive is opened, so bad files alone never
+    touch the data folder."""
+    from storage.cli_support import ImportFileRefusedError, apply_import, check_import_file, plan_import
+
+    outcomes: list[_FileOutcome] = []
+    checked = []
+    for name in args.files:
+        try:
+            checked.append((name, check_import_file(Path(name).expanduser())))
+        except ImportFileRefusedError as exc:
+            outcomes.append(_FileOutcome(name, refused=max(exc.games, 1), message=str(exc)))
+    if checked:
+        with _writing(ctx) as archive:
+            for name, file in checked:
+                outcome = _FileOutcome(name)
+                plan = plan_import(archive, file)
+                outcome.skipped = plan.skipped
+                try:
+                    outcome.imported = apply_import(archive, plan)
+                except StorageWriteError as exc:
+                    outcome.refused = len(plan.docs)
+                    outcome.message = f"{file.name} was not imported: {exc}; nothing from this file was added"
+                outcome.ids = [doc.id for doc in plan.docs] if outcome.imported else []
+                outcomes.append(outcome)
+    outcomes.sort(key=lambda o: args.files.index(o.file))
+    totals = {key: sum(getattr(o, key) for o in outcomes) for key in ("imported", "skipped", "refused")}
+    for outcome in outcomes:
+        if outcome.message:
+            ctx.error(outcome.message)
+    if ctx.as_json:
+        ctx.print_json({**totals, "files": [o.__dict__ for o in outcomes]})
+    else:
+        for outcome in outcomes:
+            if not outcome.message:
+                ctx.print(f"{Path(outcome.file).name}: {outcome.imported} imported, {outcome.skipped} skipped.")
+        ctx.print(
+            f"Imported {totals['imported']} session{'s' if totals['imported'] != 1 else ''}, "
+            f"skipped {totals['skipped']}, refused {totals['refused']}."
+        )
+    return ExitCode.REFUSED if any(o.message for o in outcomes) else ExitCode.OK
+
+
+def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion backup [-o FILE]``: a zip of the whole archive (to ``backups/`` by default)."""
+    if args.output is None:
+        with _writing(ctx) as archive:
+            path = archive.backup()
+            count = len(archive)
+    else:
+        dest = Path(args.output).expanduser().absolute()
+        if not dest.is_dir() and not dest.parent.is_dir():
+            raise OutputFileError(f"cannot write {dest}: the folder {dest.parent} does not exist")
+        if not ctx.data_dir.is_dir():
+            raise CliError(f"there is no data folder {ctx.data_dir} to back up")
+        with _reading(ctx) as archive:
+            try:
+                path = archive.backup(dest)
+            except StorageWriteError as exc:
+                raise OutputFileError(f"cannot write the backup: {exc.cause.strerror or exc.cause}") from None
+            count = len(archive)
+    if ctx.as_json:
+        ctx.print_json({"backup": str(path), "sessions": count})
+    else:
+        ctx.print(f"Backed up {count} session{'s' if count != 1 else ''} to {path}.")
+    return ExitCode.OK
+
+
+def cmd_restore(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion restore FILE``: replace the archive by a backup; the current state is backed up first."""
+    from storage.backup import _check
+
+    source = Path(args.file).expanduser().absolute()
+    _check(source)  # a bad backup is refused before the data folder is even opened
+    with _writing(ctx) as archive:
+        count = archive.restore(source)
+        kept = next((p for p in archive.list_backups() if p.name.startswith("pre-restore-")), None)
+    if ctx.as_json:
+        ctx.print_json({"restored": count, "previous_state": str(kept) if kept else None})
+    else:
+        ctx.print(f"Restored {count} session{'s' if count != 1 else ''} from {source}.")
+        if kept is not None:
+            ctx.print(f"The archive as it was before is kept in {kept}.")
+    return ExitCode.OK
+
+
+COMMANDS: dict[str, Callable[[Context, argparse.Namespace], int]] = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "export": cmd_export,
+    "import": cmd_import,
+    "backup": cmd_backup,
+    "restore": cmd_restore,
+}
