@@ -64,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="folder where sessions and settings are kept (default: your user-data folder, "
         "or the app's storage folder when packaged)",
     )
+    parser.add_argument(
+        "--share",
+        action="store_true",
+        help="let phones on the same network follow the game (listens on all interfaces; the Share screen shows "
+        "the address, a QR code and the PIN). Off by default: only this computer can open the app",
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--desktop", action="store_true", help="open a native window (needs Flet's desktop client and a display)"
@@ -109,14 +115,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         presentation = Presentation.BROWSER
 
+    host = "0.0.0.0" if args.share and args.host == DEFAULT_HOST else args.host
     try:
         services = AppServices.open(args.data_dir if args.data_dir is not None else default_data_dir())
         if presentation is not Presentation.DESKTOP:
-            ensure_port_free(args.host, args.port)
+            ensure_port_free(host, args.port)
     except StartupError as exc:
         return _fail(str(exc))
+    from companion.sharing import configure
+
+    live = configure(services, bind_host=host, port=args.port)
+    if live.address.shared:
+        notes.append(f"sharing on the network: phones open {live.address.live_url()} (PIN {live.pin})")
 
     def started(url: str) -> None:
+        url = url.replace("//0.0.0.0:", "//127.0.0.1:")  # listening everywhere; this computer opens it locally
         for note in notes:
             print(f"{PROG}: {note}", flush=True)
         if presentation is Presentation.DESKTOP:
@@ -125,11 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"Card Table Companion: open {url} (Ctrl+C stops it). Data: {services.data_dir}", flush=True)
 
     try:
-        serve(services, host=args.host, port=args.port, presentation=presentation, on_started=started)
+        serve(services, host=host, port=args.port, presentation=presentation, on_started=started)
     except KeyboardInterrupt:
         return 0
     except OSError as exc:  # the port was taken between the check and the start, or the network refused
-        return _fail(f"could not start the server on {args.host}:{args.port}: {exc.strerror or exc}")
+        return _fail(f"could not start the server on {host}:{args.port}: {exc.strerror or exc}")
     return 0
 
 

@@ -7,6 +7,10 @@ issues add them) the session archive and the live session service. Views call it
 >>> services = AppServices.open(pathlib.Path(tempfile.mkdtemp()) / "data")
 >>> services.settings.current().theme.value
 'system'
+>>> table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+>>> [s.id for s in services.sessions.unfinished()] == [table.id], services.players.find("Ann") is not None
+(True, True)
+>>> services.close()
 
 This module is also the entry of a packaged app (``[tool.flet.app] module`` in pyproject): run as a script, it
 serves the app in a native window with its data in Flet's app-storage folder.
@@ -16,13 +20,17 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from companion.config import DEFAULT_HOST, DEFAULT_PORT, default_data_dir, ensure_data_dir
+from companion.config import DEFAULT_HOST, DEFAULT_PORT, DataDirError, default_data_dir, ensure_data_dir
+from companion.players import PlayerDirectory
+from companion.session import SessionService
 from companion.settings import SettingsService
+from storage import Archive, StorageError
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 """The app's assets folder, as an absolute path (Flet resolves relative ones against the entry script)."""
@@ -39,12 +47,51 @@ class AppServices:
 
     data_dir: Path
     settings: SettingsService
+    archive: Archive
+    """The saved sessions and the players roster (one writer per data folder)."""
+    sessions: SessionService
+    """The live table sessions: start, reopen, record hands."""
+    players: PlayerDirectory
+    """The players roster with renames and merges."""
 
     @classmethod
     def open(cls, data_dir: Path) -> AppServices:
-        """Open (creating if needed) the data folder; :class:`~companion.config.DataDirError` if it is unusable."""
+        """Open (creating if needed) the data folder; :class:`~companion.config.DataDirError` if it is unusable or
+        another Card Table Companion is using it."""
         folder = ensure_data_dir(data_dir)
-        return cls(data_dir=folder, settings=SettingsService.open(folder))
+        settings = SettingsService.open(folder)
+        archive, sessions, players = _open_archive(folder)
+        return cls(data_dir=folder, settings=settings, archive=archive, sessions=sessions, players=players)
+
+    def close(self) -> None:
+        """Release the data folder (its lock) for another app; every :class:`AppServices` of this folder in this
+        process shares the archive, so this closes it for them too."""
+        with _ARCHIVES_LOCK:
+            key = self.data_dir.resolve()
+            if key in _ARCHIVES and _ARCHIVES[key][0] is self.archive:
+                del _ARCHIVES[key]
+        self.archive.close()
+
+
+_ARCHIVES: dict[Path, tuple[Archive, SessionService, PlayerDirectory]] = {}
+"""The open archive of each data folder in this process (one writer per folder: a second app *process* gets
+:class:`~storage.ArchiveLockedError`; opening the folder again in the same process shares the open one)."""
+_ARCHIVES_LOCK = threading.Lock()
+
+
+def _open_archive(folder: Path) -> tuple[Archive, SessionService, PlayerDirectory]:
+    key = folder.resolve()
+    with _ARCHIVES_LOCK:
+        found = _ARCHIVES.get(key)
+        if found is not None:
+            return found
+        try:
+            archive = Archive(folder)
+        except StorageError as exc:  # locked by another app, or not writable: one line at start-up
+            raise DataDirError(str(exc)) from None
+        opened = (archive, SessionService(archive), PlayerDirectory(archive))
+        _ARCHIVES[key] = opened
+        return opened
 
 
 class Presentation(StrEnum):

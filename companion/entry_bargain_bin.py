@@ -1,0 +1,819 @@
+"""Entering a Bargain Bin hand at the table: live play card by card, or the quick form of hand totals.
+
+No Flet in here: the view only draws a :class:`BinEntry` and calls its methods. A :class:`BinEntry` is the hand
+being entered (a frozen value: every method returns a new one), checked against the record *before* that hand.
+The rules come from :mod:`scoring.bargain_bin` (Selfless through :func:`~scoring.bargain_bin.can_receive`, the
+removal count through :func:`~scoring.bargain_bin.removal_consequence`, Vegas through
+:func:`~scoring.bargain_bin.vegas_payments` and :func:`~scoring.bargain_bin.settle_up`).
+
+Live play: the player whose turn it is plays one card, the table taps who it goes to and the card's value on the
+value pad (the Joker then asks for its sign); the turn passes clockwise to the next player with cards left.
+
+>>> record = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"], "options": {"selfless": True}}
+>>> entry = BinEntry.start(record)
+>>> entry.giver, entry.can_receive("Ann"), entry.can_receive("Ben")
+('Ann', False, True)
+>>> entry = entry.choose_receiver("Ben").choose_value(PadKey("K", red=False))
+>>> entry.giver, entry.running_points()
+('Ben', {'Ann': 0, 'Ben': 12, 'Cat': 0, 'Dan': 0})
+>>> entry.play_count("Ann"), entry.cards_left("Ann")
+(1, 4)
+>>> entry.can_confirm()
+False
+>>> entry.missing()
+'Ann has 4 cards left to play, Ben 5, Cat 5, Dan 5'
+
+The quick form takes each player's card points instead:
+
+>>> quick = BinEntry.start(record).set_mode(EntryMode.QUICK)
+>>> for name, text in zip("Ann Ben Cat Dan".split(), ["14", "-3", "9", "0"]):
+...     quick = quick.set_score(name, text)
+>>> quick.to_hand()
+{'scores': {'Ann': 14, 'Ben': -3, 'Cat': 9, 'Dan': 0}}
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scoring import Result, ScoringError
+from scoring import bargain_bin as bb
+from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
+from scoring.cards import RANKS
+
+# --------------------------------------------------------------------------------------------------------------
+# Errors
+
+
+class EntryError(ValueError):
+    """Something the table tried that this hand does not allow (the message names the problem)."""
+
+
+class NotYourTurnError(EntryError):
+    """A player chosen to play who has no cards left in this hand."""
+
+
+class ReceiverError(EntryError):
+    """A card sent to a player who may not receive it (Selfless, removed)."""
+
+
+class ValueUsedError(EntryError):
+    """A card value whose cards are all played already in this hand (or the Joker when it is not in the game)."""
+
+
+class JokerSignError(EntryError):
+    """A Joker sign chosen when no Joker is waiting for one, or a card tapped while the Joker waits for its sign."""
+
+
+class ConductError(EntryError):
+    """A warning or removal that cannot be given (removed already, warned twice in one hand...)."""
+
+
+class ScoreInputError(EntryError):
+    """A quick-form total that is not a whole number."""
+
+
+class IncompleteHandError(EntryError):
+    """The hand is confirmed before everything needed is entered."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The value pad
+
+
+class EntryMode(enum.Enum):
+    """How the hand is entered."""
+
+    LIVE = "live"
+    """Card by card, as it is played: who it goes to and the card's value (records.md ``plays``)."""
+    QUICK = "quick"
+    """Each player's card points at the end of the hand (records.md ``scores``)."""
+
+
+_BLACK = ("S", "C")
+_RED = ("H", "D")
+
+
+@dataclass(frozen=True, slots=True)
+class PadKey:
+    """A key of the value pad: a rank in black (♠ ♣, plus) or red (♥ ♦, minus), or the Joker (``rank="JK"``).
+
+    Card points depend only on rank and colour (rule 2), so the pad has 26 keys and the Joker; each colour of a
+    rank stands for two physical cards.
+
+    >>> PadKey("Q", red=True).points(12), PadKey("K", red=False).points(13), PadKey("7", red=True).label
+    (-12, 13, '7♥♦')
+    >>> JOKER_KEY.label, JOKER_KEY.is_joker
+    ('Joker', True)
+    """
+
+    rank: str
+    red: bool = False
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == "JK"
+
+    @property
+    def suits(self) -> tuple[str, ...]:
+        """The suit letters this key stands for."""
+        if self.is_joker:
+            return ()
+        return _RED if self.red else _BLACK
+
+    @property
+    def label(self) -> str:
+        """What the pad shows: the rank and its colour's suits, ``7♥♦``."""
+        if self.is_joker:
+            return "Joker"
+        return self.rank + ("♥♦" if self.red else "♠♣")
+
+    def points(self, king: int = 12) -> int:
+        """Card points (rule 2, BB-1); the Joker's sign is chosen when it is played, so it has none here."""
+        if self.is_joker:
+            raise JokerSignError("the Joker is +20 or −20 as its player chooses: choose the sign")
+        value = king if self.rank == "K" else RANKS.index(self.rank) + 1
+        return -value if self.red else value
+
+    def spoken(self, king: int = 12) -> str:
+        """The key's accessible label: ``black 7, plus 7``."""
+        if self.is_joker:
+            return f"Joker, plus or minus {JOKER_VALUE}"
+        value = self.points(king)
+        return f"{'red' if self.red else 'black'} {self.rank}, {'minus' if value < 0 else 'plus'} {abs(value)}"
+
+    @staticmethod
+    def of(card: str) -> PadKey:
+        """The pad key of a card code (``"7H"`` → red 7; ``"JK+"`` → the Joker)."""
+        text = str(card).upper()
+        if text.startswith("JK"):
+            return JOKER_KEY
+        return PadKey(text[:-1], red=text[-1] in _RED)
+
+
+JOKER_KEY = PadKey("JK")
+"""The Joker's key (only with the Joker rule, BB-7)."""
+
+
+def pad_keys(options: bb.Options) -> list[PadKey]:
+    """Every key of the pad: black A…K, red A…K, then the Joker when the rule is on.
+
+    >>> len(pad_keys(bb.Options())), pad_keys(bb.Options(joker=True))[-1].label
+    (26, 'Joker')
+    """
+    keys = [PadKey(rank, red=False) for rank in RANKS] + [PadKey(rank, red=True) for rank in RANKS]
+    return keys + ([JOKER_KEY] if options.joker else [])
+
+
+def money(cents: int) -> str:
+    """Cents as money: ``$1.05``, ``−$0.60``.
+
+    >>> money(105), money(-60), money(0)
+    ('$1.05', '−$0.60', '$0.00')
+    """
+    sign = "−" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}${whole}.{part:02d}"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The hand being entered
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One card as it was played (records.md ``plays``)."""
+
+    by: str
+    to: str
+    card: str
+    """Card code, ``7H``; the Joker with its sign, ``JK-``."""
+
+    def as_dict(self) -> dict[str, str]:
+        return {"by": self.by, "to": self.to, "card": self.card}
+
+
+@dataclass(frozen=True)
+class BinEntry:
+    """One Bargain Bin hand being entered, against the record before it (a new value after every change)."""
+
+    record: Mapping[str, Any] = field(repr=False)
+    """The record before this hand (validated when the entry starts)."""
+    mode: EntryMode = EntryMode.LIVE
+    plays: tuple[Played, ...] = ()
+    conduct: tuple[tuple[str, Action], ...] = ()
+    scores: tuple[tuple[str, str], ...] = ()
+    """Quick form: what was typed for each player (kept as typed, so nothing is lost)."""
+    receiver: str | None = None
+    """The player the next card goes to, once tapped."""
+    chosen_giver: str | None = None
+    """The player the table chose to play next (``None``: whoever's turn it is, clockwise)."""
+    joker_waiting: bool = False
+    """The Joker was tapped: its sign is asked next."""
+
+    # --- set-up ---------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def start(record: Mapping[str, Any]) -> BinEntry:
+        """An empty hand after ``record`` (raises :class:`~scoring.ScoringError` if the record is invalid), in the
+        form the previous hand was entered in (a table that keeps totals keeps doing so)."""
+        rec = dict(record)
+        rec.setdefault("options", {})
+        rec.setdefault("hands", [])
+        bb.GAME.score(rec)
+        hands = rec["hands"]
+        quick = bool(hands) and isinstance(hands[-1], Mapping) and hands[-1].get("scores") is not None
+        return BinEntry(rec, mode=EntryMode.QUICK if quick else EntryMode.LIVE)
+
+    @staticmethod
+    def from_hand(record: Mapping[str, Any], hand: Mapping[str, Any]) -> BinEntry:
+        """An entry holding a saved hand, to correct it. A ``cards`` hand is shown as its card points (quick)."""
+        entry = BinEntry.start(record)
+        conduct = tuple((str(c["player"]), Action(c["action"])) for c in hand.get("conduct", []))
+        if hand.get("plays") is not None:
+            plays = tuple(Played(p["by"], p["to"], str(p["card"]).upper()) for p in hand["plays"])
+            return replace(entry, plays=plays, conduct=conduct)
+        if hand.get("scores") is not None:
+            scores = tuple((name, str(value)) for name, value in hand["scores"].items())
+        else:
+            options = entry.options
+            scores = tuple(
+                (name, str(sum(bb.card_value(card, options) for card in cards)))
+                for name, cards in (hand.get("cards") or {}).items()
+            )
+        return replace(entry, mode=EntryMode.QUICK, scores=scores, conduct=conduct)
+
+    def to_draft(self) -> dict[str, Any]:
+        """The entry as plain data, for :meth:`companion.session.TableSession.set_draft`."""
+        return {
+            "mode": self.mode.value,
+            "plays": [play.as_dict() for play in self.plays],
+            "conduct": [{"player": name, "action": action.value} for name, action in self.conduct],
+            "scores": dict(self.scores),
+            "receiver": self.receiver,
+            "giver": self.chosen_giver,
+            "joker_waiting": self.joker_waiting,
+        }
+
+    @staticmethod
+    def from_draft(record: Mapping[str, Any], draft: Mapping[str, Any]) -> BinEntry:
+        """The entry that :meth:`to_draft` saved; raises :class:`EntryError` or :class:`ScoringError` if it no
+        longer fits the record (the view then starts afresh)."""
+        entry = BinEntry.start(record)
+        try:
+            result = replace(
+                entry,
+                mode=EntryMode(draft.get("mode", "live")),
+                plays=tuple(Played(p["by"], p["to"], p["card"]) for p in draft.get("plays", [])),
+                conduct=tuple((c["player"], Action(c["action"])) for c in draft.get("conduct", [])),
+                scores=tuple((str(k), str(v)) for k, v in dict(draft.get("scores", {})).items()),
+                receiver=draft.get("receiver"),
+                chosen_giver=draft.get("giver"),
+                joker_waiting=bool(draft.get("joker_waiting", False)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EntryError(f"the hand kept from before cannot be read ({exc})") from None
+        for name in [p.by for p in result.plays] + [p.to for p in result.plays] + [c[0] for c in result.conduct]:
+            if name not in result.players:
+                raise EntryError(f"{name} is not a player in this game")
+        result._replay()
+        return result
+
+    def _replay(self) -> None:
+        """Check the plays and conduct against the record by making them again (raises :class:`EntryError`)."""
+        again = replace(self, plays=(), conduct=(), receiver=None, chosen_giver=None, joker_waiting=False)
+        for play in self.plays:
+            key = PadKey.of(play.card)
+            again = again.choose_giver(play.by).choose_receiver(play.to).choose_value(key)
+            if key.is_joker:
+                again = again.choose_sign(Sign(play.card[-1]))
+            again = replace(again, plays=(*again.plays[:-1], play))
+        for name, action in self.conduct:
+            again = again.give_conduct(name, action)
+        if self.joker_waiting and (self.receiver is None or not self.can_value(JOKER_KEY)):
+            raise JokerSignError("no Joker is waiting for its sign")
+        if self.receiver is not None and self.giver is not None:
+            self.verify_receive(self.receiver)
+
+    # --- the table ------------------------------------------------------------------------------------------
+
+    @property
+    def options(self) -> bb.Options:
+        return bb.Options.model_validate(self.record.get("options") or {})
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.record["players"])
+
+    @property
+    def number(self) -> int:
+        """This hand's number (1-based)."""
+        return len(self.record.get("hands") or []) + 1
+
+    @property
+    def removed_before(self) -> list[str]:
+        """Players removed in earlier hands (BB-13), seating order."""
+        hands = self.record.get("hands") or []
+        out = {c["player"] for hand in hands for c in hand.get("conduct", []) if c.get("action") == "remove"}
+        return [name for name in self.players if name in out]
+
+    def warned_in(self, name: str) -> int | None:
+        """The earlier hand (1-based) in which ``name`` was warned, if any."""
+        for i, hand in enumerate(self.record.get("hands") or []):
+            if any(c.get("player") == name and c.get("action") == "warn" for c in hand.get("conduct", [])):
+                return i + 1
+        return None
+
+    @property
+    def active(self) -> list[str]:
+        """Players still in the game at the start of this hand, seating order."""
+        removed = self.removed_before
+        return [name for name in self.players if name not in removed]
+
+    def conduct_of(self, name: str) -> Action | None:
+        """What this hand's conduct says of ``name`` (a removal outranks a warning)."""
+        actions = [action for who, action in self.conduct if who == name]
+        if Action.REMOVE in actions:
+            return Action.REMOVE
+        return actions[0] if actions else None
+
+    @property
+    def removed_now(self) -> list[str]:
+        return [name for name in self.players if self.conduct_of(name) is Action.REMOVE]
+
+    @property
+    def ranked(self) -> list[str]:
+        """Players ranked in this hand: active and not removed in it (BB-13)."""
+        return [name for name in self.active if self.conduct_of(name) is not Action.REMOVE]
+
+    # --- live play ------------------------------------------------------------------------------------------
+
+    def play_count(self, name: str) -> int:
+        return sum(1 for play in self.plays if play.by == name)
+
+    def cards_left(self, name: str) -> int:
+        """Cards ``name`` still holds: 0 once warned or removed in this hand (discarded, BB-12) or removed before."""
+        if name not in self.active or self.conduct_of(name) is not None:
+            return 0
+        return max(0, HAND_SIZE - self.play_count(name))
+
+    def turn_order(self) -> list[str]:
+        """The active players clockwise from this hand's first player (the seat after the dealer, rotating one
+        seat each hand, BB-15; not score-relevant)."""
+        active = self.active
+        if not active:
+            return []
+        players = self.players
+        start = (self.number - 1) % len(players)
+        seats = players[start:] + players[:start]
+        return [name for name in seats if name in active]
+
+    @property
+    def giver(self) -> str | None:
+        """Who plays the next card: the table's choice, else the next player clockwise with cards left."""
+        if self.chosen_giver is not None and self.cards_left(self.chosen_giver) > 0:
+            return self.chosen_giver
+        order = self.turn_order()
+        if not order:
+            return None
+        if self.plays:
+            last = self.plays[-1].by
+            players = self.players
+            start = (players.index(last) + 1) % len(players)
+            seats = players[start:] + players[:start]
+            order = [name for name in seats if name in order]
+        for name in order:
+            if self.cards_left(name) > 0:
+                return name
+        return None
+
+    def verify_giver(self, name: str) -> None:
+        """Raise unless ``name`` can play the next card (seated, in the game, cards left)."""
+        if name not in self.players:
+            raise NotYourTurnError(f"{name} is not a player in this game")
+        if name not in self.active:
+            raise NotYourTurnError(f"{name} has been removed from the game (BB-13)")
+        if self.cards_left(name) == 0:
+            why = (
+                "their hand was taken away this hand (rule 9)"
+                if self.conduct_of(name) is not None
+                else f"they have played all {HAND_SIZE} cards"
+            )
+            raise NotYourTurnError(f"{name} has no cards left: {why}")
+
+    def can_give(self, name: str) -> bool:
+        try:
+            self.verify_giver(name)
+        except EntryError:
+            return False
+        return True
+
+    def choose_giver(self, name: str) -> BinEntry:
+        """The table says ``name`` plays next (out of the usual turn)."""
+        self.verify_giver(name)
+        keep = (
+            self.receiver if self.receiver is not None and self._receive_problem(name, self.receiver) is None else None
+        )
+        return replace(self, chosen_giver=name, receiver=keep)
+
+    def _receive_problem(self, by: str, to: str) -> str | None:
+        if to not in self.players:
+            return f"{to} is not a player in this game"
+        if to not in self.active or self.conduct_of(to) is Action.REMOVE:
+            return f"{to} has been removed from the game and cannot receive cards (BB-13)"
+        if not bb.can_receive(self.options, by, to):
+            return f"{by} cannot play a card in front of themselves: Selfless is on (BB-7)"
+        return None
+
+    def verify_receive(self, to: str) -> None:
+        """Raise unless the next card may go in front of ``to`` (Selfless, BB-7; removed players, BB-13)."""
+        giver = self.giver
+        if giver is None:
+            raise ReceiverError("every card of this hand has been played: confirm the hand")
+        problem = self._receive_problem(giver, to)
+        if problem is not None:
+            raise ReceiverError(problem)
+
+    def can_receive(self, to: str) -> bool:
+        try:
+            self.verify_receive(to)
+        except EntryError:
+            return False
+        return True
+
+    def choose_receiver(self, to: str) -> BinEntry:
+        """The next card goes in front of ``to`` (tapping the same player again un-chooses them)."""
+        if self.receiver == to:
+            return replace(self, receiver=None)
+        self.verify_receive(to)
+        return replace(self, receiver=to)
+
+    def _used(self, key: PadKey) -> list[str]:
+        if key.is_joker:
+            return [p.card for p in self.plays if p.card.startswith("JK")]
+        return [p.card for p in self.plays if PadKey.of(p.card) == key]
+
+    def keys_left(self, key: PadKey) -> int:
+        """How many cards of this key are still unplayed in this hand (2, 1 or 0; the Joker 1 or 0)."""
+        if key.is_joker:
+            return 1 if self.options.joker and not self._used(key) else 0
+        return len(key.suits) - len(self._used(key))
+
+    def verify_value(self, key: PadKey) -> None:
+        """Raise unless a card of ``key`` can still be played in this hand (no card twice, BB-7 for the Joker)."""
+        if key.is_joker and not self.options.joker:
+            raise ValueUsedError("the Joker is not in this game: the Joker rule is off (rule 1)")
+        if self.keys_left(key) == 0:
+            what = "the Joker has" if key.is_joker else f"both {key.label} cards have"
+            raise ValueUsedError(f"{what} already been played in this hand")
+
+    def can_value(self, key: PadKey) -> bool:
+        try:
+            self.verify_value(key)
+        except EntryError:
+            return False
+        return True
+
+    def choose_value(self, key: PadKey) -> BinEntry:
+        """Play a card of ``key`` from the player whose turn it is to the chosen receiver; the Joker waits for
+        its sign (:meth:`choose_sign`)."""
+        if self.joker_waiting:
+            raise JokerSignError("the Joker is waiting for its sign: + 20 or − 20")
+        giver = self.giver
+        if giver is None:
+            raise IncompleteHandError("every card of this hand has been played: confirm the hand")
+        if self.receiver is None:
+            raise ReceiverError(f"tap who {giver}'s card goes to first")
+        self.verify_value(key)
+        if key.is_joker:
+            return replace(self, joker_waiting=True)
+        used = self._used(key)
+        suit = next(s for s in key.suits if f"{key.rank}{s}" not in used)
+        return self._played(Played(giver, self.receiver, f"{key.rank}{suit}"))
+
+    def choose_sign(self, sign: Sign) -> BinEntry:
+        """The Joker's player chose its sign (BB-7): the Joker is played."""
+        giver = self.giver
+        if not self.joker_waiting or giver is None or self.receiver is None:
+            raise JokerSignError("no Joker is waiting for its sign")
+        return self._played(Played(giver, self.receiver, f"JK{sign.value}"))
+
+    def cancel_joker(self) -> BinEntry:
+        return replace(self, joker_waiting=False)
+
+    def _played(self, play: Played) -> BinEntry:
+        return replace(self, plays=(*self.plays, play), receiver=None, chosen_giver=None, joker_waiting=False)
+
+    def undo_play(self) -> BinEntry:
+        """Take back the last card played (or the Joker waiting for its sign)."""
+        if self.joker_waiting:
+            return replace(self, joker_waiting=False)
+        if not self.plays:
+            raise EntryError("no card has been played in this hand yet")
+        return replace(self, plays=self.plays[:-1], receiver=None, chosen_giver=None)
+
+    def running_points(self) -> dict[str, int]:
+        """Each player's card points from the cards played so far (rule 4), seating order."""
+        return bb.hand_card_points([p.as_dict() for p in self.plays], self.players, self.options)
+
+    def in_front_of(self, name: str) -> list[str]:
+        """The labels of the cards lying in front of ``name`` (``K♠``, ``Joker −20``)."""
+        return [bb.BinCard.parse(p.card).label for p in self.plays if p.to == name]
+
+    # --- conduct --------------------------------------------------------------------------------------------
+
+    def verify_conduct(self, name: str, action: Action) -> None:
+        """Raise unless ``name`` can be warned / removed in this hand."""
+        if name not in self.players:
+            raise ConductError(f"{name} is not a player in this game")
+        if name not in self.active:
+            raise ConductError(f"{name} has already been removed from the game (BB-13)")
+        now = self.conduct_of(name)
+        if now is Action.REMOVE:
+            raise ConductError(f"{name} is already removed in this hand")
+        if action is Action.WARN and now is Action.WARN:
+            raise ConductError(f"{name} is already warned in this hand")
+        if action is Action.REMOVE and self.cancels():
+            raise ConductError("the removals of this hand already cancel the game")
+
+    def can_conduct(self, name: str, action: Action) -> bool:
+        try:
+            self.verify_conduct(name, action)
+        except EntryError:
+            return False
+        return True
+
+    def conduct_text(self, name: str, action: Action) -> str:
+        """What warning or removing ``name`` now means, for the confirm dialog (rule 9, BB-12…BB-14)."""
+        self.verify_conduct(name, action)
+        left = self.cards_left(name)
+        if left:
+            cards = f"{name}'s {left} unplayed card{'s are' if left != 1 else ' is'} discarded"
+        else:
+            cards = f"{name} has no unplayed cards in this hand, so nothing is discarded"
+        if action is Action.WARN:
+            earlier = self.warned_in(name)
+            pay = " and still pays into the bin" if self.options.vegas else ""
+            text = (
+                f"Warn {name}: {cards}; they play no more cards this hand but stay in the ranking{pay} "
+                "(rule 9.1, BB-12). A second offence removes them."
+            )
+            if earlier is not None:
+                text += f" {name} was already warned in hand {earlier}: the rules call for removal now (rule 9.2)."
+            return text
+        removals = [{"player": who, "action": "remove"} for who in self.removed_now]
+        probe = dict(self.record)
+        probe["hands"] = [*(self.record.get("hands") or []), {"scores": {}, "conduct": removals}]
+        consequence = bb.removal_consequence(probe, name)
+        return f"Remove {name}: {cards}. {consequence.text}"
+
+    def removal_cancels(self, name: str) -> bool:
+        """Whether removing ``name`` now cancels the game (rule 9.3, BB-14)."""
+        return len(self.removed_before) + len(self.removed_now) + 1 >= bb.cancel_threshold(len(self.players))
+
+    def cancels(self) -> bool:
+        """Whether this hand's removals cancel the game."""
+        count = len(self.removed_before) + len(self.removed_now)
+        return bool(self.removed_now) and count >= bb.cancel_threshold(len(self.players))
+
+    def give_conduct(self, name: str, action: Action) -> BinEntry:
+        """Warn or remove ``name`` in this hand (the chosen receiver is dropped if it is ``name``)."""
+        self.verify_conduct(name, action)
+        conduct = (*(c for c in self.conduct if c[0] != name), (name, action))
+        receiver = None if self.receiver == name else self.receiver
+        giver = None if self.chosen_giver == name else self.chosen_giver
+        joker = self.joker_waiting and self.giver != name
+        return replace(self, conduct=conduct, receiver=receiver, chosen_giver=giver, joker_waiting=joker)
+
+    def take_back_conduct(self, name: str) -> BinEntry:
+        """Withdraw this hand's warning or removal of ``name``."""
+        if self.conduct_of(name) is None:
+            raise ConductError(f"{name} has no warning or removal in this hand")
+        return replace(self, conduct=tuple(c for c in self.conduct if c[0] != name))
+
+    # --- quick form -----------------------------------------------------------------------------------------
+
+    def set_mode(self, mode: EntryMode) -> BinEntry:
+        """Switch between live play and the quick form (nothing entered in the other is lost)."""
+        return replace(self, mode=mode, receiver=None, joker_waiting=False)
+
+    def set_score(self, name: str, text: str) -> BinEntry:
+        """What was typed for ``name``'s card points (checked on :meth:`verify_complete`)."""
+        if name not in self.players:
+            raise ScoreInputError(f"{name} is not a player in this game")
+        scores = dict(self.scores)
+        scores[name] = str(text)
+        return replace(self, scores=tuple(scores.items()))
+
+    def score_text(self, name: str) -> str:
+        return dict(self.scores).get(name, "")
+
+    def score_players(self) -> list[str]:
+        """Who needs a total in the quick form: the active players (one removed in this hand may be left out)."""
+        return self.active
+
+    def parsed_scores(self) -> dict[str, int]:
+        """The quick form's totals (raises :class:`ScoreInputError` for text that is not a whole number)."""
+        typed = dict(self.scores)
+        out: dict[str, int] = {}
+        for name in self.score_players():
+            text = typed.get(name, "").strip().replace("−", "-").replace(" ", "")
+            if not text:
+                if self.conduct_of(name) is Action.REMOVE:
+                    continue
+                raise ScoreInputError(f"{name}'s card points are missing")
+            try:
+                out[name] = int(text)
+            except ValueError:
+                raise ScoreInputError(f"{name}'s card points '{typed[name]}' is not a whole number") from None
+        return out
+
+    def typed_summary(self) -> str:
+        """The quick form as typed so far, ``Ann 10, Ben —`` (— for nothing yet).
+
+        >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"]}
+        >>> BinEntry.start(rec).set_score("Ann", "10").set_score("Cat", " -4 ").typed_summary()
+        'Ann 10, Ben —, Cat -4, Dan —'
+        """
+        typed = dict(self.scores)
+        return ", ".join(f"{name} {typed.get(name, '').strip() or '—'}" for name in self.score_players())
+
+    def shown_points(self) -> dict[str, int]:
+        """The card points this entry gives so far (live: from the plays; quick: what parses)."""
+        if self.mode is EntryMode.LIVE:
+            return self.running_points()
+        points = dict.fromkeys(self.players, 0)
+        for name, text in self.scores:
+            try:
+                points[name] = int(text.strip().replace("−", "-"))
+            except ValueError:
+                continue
+        return points
+
+    # --- the whole hand -------------------------------------------------------------------------------------
+
+    def missing(self) -> str:
+        """What is still to be entered, in words ('' when the hand is complete)."""
+        if self.mode is EntryMode.QUICK:
+            try:
+                self.parsed_scores()
+            except ScoreInputError as exc:
+                return str(exc)
+            return ""
+        if self.joker_waiting:
+            return "the Joker's sign"
+        waiting = [(name, self.cards_left(name)) for name in self.active if self.cards_left(name)]
+        if not waiting:
+            return ""
+        first, count = waiting[0]
+        text = f"{first} has {count} card{'s' if count != 1 else ''} left to play"
+        return text + "".join(f", {name} {left}" for name, left in waiting[1:])
+
+    def to_hand(self) -> dict[str, Any]:
+        """The hand as the record keeps it (raises :class:`IncompleteHandError` if it is not complete)."""
+        self.verify_complete()
+        hand: dict[str, Any]
+        if self.mode is EntryMode.QUICK:
+            hand = {"scores": self.parsed_scores()}
+        else:
+            hand = {"plays": [play.as_dict() for play in self.plays]}
+        if self.conduct:
+            hand["conduct"] = [{"player": name, "action": action.value} for name, action in self.conduct]
+        return hand
+
+    def verify_complete(self) -> None:
+        """Raise :class:`IncompleteHandError` naming what is missing."""
+        gap = self.missing()
+        if gap:
+            raise IncompleteHandError(f"the hand is not complete: {gap}")
+
+    def can_confirm(self) -> bool:
+        return not self.missing()
+
+    def preview(self) -> Result:
+        """The result with this hand added (raises :class:`~scoring.ScoringError` or :class:`EntryError`)."""
+        rec = dict(self.record)
+        rec["hands"] = [*(self.record.get("hands") or []), self.to_hand()]
+        return bb.GAME.score(rec)
+
+    # --- Vegas ----------------------------------------------------------------------------------------------
+
+    def vegas_line(self) -> tuple[dict[str, int], int] | None:
+        """Under Vegas Rules: what each ranked player would pay for this hand as it stands, and the pot then
+        (everything paid before plus this hand); ``None`` without Vegas."""
+        unit = self.options.vegas_unit_cents
+        if unit is None:
+            return None
+        payments, _ = bb.vegas_payments(self.shown_points(), self.ranked, unit)
+        before = bb.GAME.score(self.record)
+        pot = int(getattr(before, "pot", 0) or 0)
+        return payments, pot + sum(payments.values())
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The scoreboard and the end
+
+
+def pot_lines(result: Result) -> list[tuple[str, str]]:
+    """Scoreboard extras under Vegas: the pot and the last hand's payments ([] without Vegas).
+
+    >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"vegas_unit_cents": 10},
+    ...        "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}
+    >>> pot_lines(bb.GAME.score(rec))
+    [('Pot', '$2.10'), ('Last hand paid', 'B $0.60, C $1.50')]
+    """
+    pot = getattr(result, "pot", None)
+    if pot is None:
+        return []
+    out = [("Pot", money(int(pot)))]
+    if result.hands:
+        payments: Mapping[str, int] = getattr(result.hands[-1], "payments", None) or {}
+        paid = [f"{name} {money(cents)}" for name, cents in payments.items() if cents]
+        out.append(("Last hand paid", ", ".join(paid) if paid else "nobody"))
+    removed = getattr(result, "removed", None) or []
+    if removed:
+        out.append(("Removed", ", ".join(removed)))
+    return out
+
+
+@dataclass(frozen=True)
+class MoneyLine:
+    """One player's money at the end: paid in, taken out (payout or refund), net."""
+
+    name: str
+    paid: int
+    taken: int
+    net: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.name}: paid {money(self.paid)}, takes {money(self.taken)}, net {money(self.net)}"
+
+
+def money_lines(result: Result) -> list[MoneyLine]:
+    """Each player's money (seating order); [] without Vegas."""
+    payments: Mapping[str, int] | None = getattr(result, "payments", None)
+    if payments is None:
+        return []
+    payouts: Mapping[str, int] = getattr(result, "payouts", {}) or {}
+    net: Mapping[str, int] = getattr(result, "net", {}) or {}
+    return [MoneyLine(name, payments[name], payouts.get(name, 0), net.get(name, 0)) for name in result.players]
+
+
+def end_headline(result: Result) -> str:
+    """One line on the pot at the end (payouts, or refunds when cancelled).
+
+    >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"vegas_unit_cents": 10, "target": 1},
+    ...        "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}
+    >>> end_headline(bb.GAME.score(rec))
+    'The pot of $2.10 is paid out: A $1.05, D $1.05'
+    """
+    pot = int(getattr(result, "pot", 0) or 0)
+    payouts: Mapping[str, int] = getattr(result, "payouts", {}) or {}
+    taken = [f"{name} {money(cents)}" for name, cents in payouts.items() if cents]
+    if result.cancelled:
+        return f"The game is cancelled: the pot of {money(pot)} is refunded: " + (", ".join(taken) or "nobody paid")
+    return f"The pot of {money(pot)} is paid out: " + (", ".join(taken) or "nothing to pay")
+
+
+def deciding_notes(result: Result) -> list[str]:
+    """The notes of the last hand that say how the game ended: the winners' rule, the cancellation, the pot.
+
+    >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"target": 1},
+    ...        "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}
+    >>> deciding_notes(bb.GAME.score(rec))
+    ['A and D reach 1 game point in the same hand: both win (rule 7, BB-6)']
+    """
+    if not result.finished or not result.hands:
+        return []
+    markers = ("(rule 6", "(rule 7", "rule 9.3", "BB-10", "BB-11")
+    return [note for note in result.hands[-1].notes if any(marker in note for marker in markers)]
+
+
+def transfers(result: Result) -> list[str]:
+    """Settle-up for a table that kept the pot in the app: who pays whom, the fewest transfers (settle_up).
+
+    >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"],
+    ...        "options": {"vegas_unit_cents": 10, "target": 1},
+    ...        "hands": [{"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}}]}
+    >>> transfers(bb.GAME.score(rec))
+    ['Cat pays Ann $1.05', 'Ben pays Dan $0.60', 'Cat pays Dan $0.45']
+    """
+    net: Mapping[str, int] | None = getattr(result, "net", None)
+    if not net:
+        return []
+    try:
+        moves = bb.settle_up(dict(net))
+    except ScoringError:
+        return []
+    return [f"{payer} pays {payee} {money(cents)}" for payer, payee, cents in moves]
+
+
+def explain_keys(keys: Sequence[PadKey], king: int) -> str:
+    """A one-line reminder of the card values (rule 2, BB-1)."""
+    return f"Black cards plus, red minus; A = 1, J = 11, Q = 12, K = {king}" + (
+        f", Joker ±{JOKER_VALUE}" if any(k.is_joker for k in keys) else ""
+    )

@@ -1,0 +1,622 @@
+"""Feast and Famine at the table: the dealer assistant that walks a round, and the quick form (no Flet here).
+
+A round is entered as the table plays it (rule 5): the dealer is chosen (or is the one the rotation names), the
+opening cards are dealt from the dealer's left (a Joker is set aside and replaced), then each player who is not
+Frozen Takes or Refuses in turn, and every card turned for a Take is entered. A Joker turned on a Take knocks out
+everyone not Frozen; the round also ends when everyone is Frozen. The assistant knows whose turn it is, what each
+player holds, and the chance that the next card is a Joker (:func:`scoring.feast_and_famine.joker_chance`).
+
+The draft is just the list of taps (``actions``); the state is derived by replaying them, so undoing a tap is
+dropping the last action. FF-E1 (Cat deals; Ben's opening Joker is set aside and replaced):
+
+>>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"], "hands": []}
+>>> entry = RoundEntry.start(record, dealer="Cat")
+>>> for tap in ["7C", "JK", "KD", "3H", "take", "5S", "refuse", "take", "9D", "refuse", "take", "4C", "take"]:
+...     entry = entry.act(tap)
+>>> entry.state.turn, entry.state.phase, entry.chance_text()
+('Cat', <Phase.TURN: 'turn'>, '1 in 24 (4.2%)')
+>>> entry = entry.act("JK")
+>>> entry.to_hand()["status"]
+{'Ann': 'frozen', 'Ben': 'frozen', 'Cat': 'out'}
+>>> entry.preview_points()
+{'Ann': 12, 'Ben': 10, 'Cat': 0}
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, Literal
+
+from scoring import ScoringError, get_game
+from scoring import feast_and_famine as ff
+from scoring.cards import Card
+
+GHOST = "\x00ghost"
+"""The Ghost's place in the offer order of a tie-break round (it is nobody's name)."""
+
+TAKE = "take"
+REFUSE = "refuse"
+
+Action = str
+"""One tap: ``"take"``, ``"refuse"`` or a card code (``"7C"``, ``"JK"``)."""
+
+
+class EntryError(ValueError):
+    """A tap or a form value the round cannot take; the message names the problem."""
+
+
+class NotNowError(EntryError):
+    """Take, Refuse or a card tapped when the round needs something else."""
+
+
+class RoundOverError(EntryError):
+    """A tap after the round has ended."""
+
+
+class CardError(EntryError):
+    """A card that cannot be dealt now (already in this round, a Joker too many)."""
+
+
+class OutcomeError(EntryError):
+    """A quick-form value that is not a Frozen total or "out"."""
+
+
+class NoDealerError(EntryError):
+    """The round needs a dealer (or the tie-break a Ghost) before cards can be dealt."""
+
+
+class Phase(enum.Enum):
+    """Where the round is."""
+
+    OPENING = "opening"
+    """Dealing the opening face-up cards, one to each player from the dealer's left (rule 5.1)."""
+    DECIDE = "decide"
+    """The player whose turn it is Takes or Refuses (rule 5.2)."""
+    TURN = "turn"
+    """The dealer turns a card for the player who Took (the Ghost always Takes, rule 8.1)."""
+    DONE = "done"
+    """Everyone is Frozen or Knocked Out (in a tie-break: every tied player is, rule 8.2)."""
+
+
+class Seat(enum.Enum):
+    """A player's state in the round."""
+
+    IN = "in"
+    """Still playing: will be offered a card."""
+    FROZEN = "frozen"
+    """Refused a card: keeps the cards and scores them (rule 6)."""
+    OUT = "out"
+    """Knocked Out by a Joker: scores 0 (rule 6, FF-7)."""
+
+
+def offer_order(players: Sequence[str], who: Sequence[str], dealer: str | None, *, ghost: bool = False) -> list[str]:
+    """Who is offered cards, in order: from the dealer's left round to the dealer, who acts last (rule 5); in a
+    tie-break the Ghost deals and acts last (FF-14), a dummy Ghost seat after the tied players in seating order.
+
+    >>> offer_order(["Ann", "Ben", "Cat"], ["Ann", "Ben", "Cat"], "Ben")
+    ['Cat', 'Ann', 'Ben']
+    >>> offer_order(["A", "B", "C", "D"], ["A", "D"], "C", ghost=True) == ["D", "A", GHOST]
+    True
+    """
+    if dealer is None:
+        order = list(who)
+    else:
+        start = list(players).index(dealer)
+        rotated = [*players[start + 1 :], *players[: start + 1]]
+        order = [name for name in rotated if name in who]
+    if ghost:
+        order.append(GHOST)
+    return order
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The round as the taps so far leave it."""
+
+    order: tuple[str, ...]
+    cards: dict[str, tuple[str, ...]]
+    seats: dict[str, Seat]
+    phase: Phase
+    turn: str | None
+    """Whose turn it is (the player still without an opening card, the one to decide, or the taker)."""
+    set_aside: int
+    """Jokers put aside in the opening deal (they go back into the deck, rule 5.1)."""
+    ended_by_joker: bool = False
+
+    def seen(self) -> list[Card]:
+        """Every card dealt this round and still on the table (the Ghost's included)."""
+        return [Card.parse(code) for name in self.order for code in self.cards[name]]
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One round being entered: its players, dealer (or Ghost), house rules and the taps so far."""
+
+    players: tuple[str, ...]
+    who: tuple[str, ...]
+    """The players who play it: everyone, or the tied leaders in a tie-break."""
+    dealer: str | None
+    """The dealer; in a tie-break the Ghost's seat (``None``: a dummy Ghost seat, FF-10)."""
+    tiebreak: bool
+    options: ff.Options
+    actions: tuple[Action, ...] = ()
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # --- making one ------------------------------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls, record: Mapping[str, Any], dealer: str | None, actions: Sequence[Action] = (), *, tiebreak: bool = False
+    ) -> RoundEntry:
+        """The round that comes next in ``record`` (the tie-break when ``tiebreak``), dealt by ``dealer``; the
+        ``actions`` are replayed (raises :class:`EntryError` if one does not fit)."""
+        parsed = _parse(record)
+        players = tuple(parsed.players)
+        who = tuple(tied_players(record)) if tiebreak else players
+        if tiebreak:
+            verify_ghost(record, dealer)
+        elif dealer is None:
+            raise NoDealerError("choose the dealer first")
+        else:
+            _verify_dealer(parsed, dealer)
+        entry = cls(players, who, dealer, tiebreak, parsed.options)
+        entry.state  # noqa: B018 - a round with no taps is always valid; computes the cache
+        for action in actions:
+            entry = entry.act(action)
+        return entry
+
+    @property
+    def state(self) -> RoundState:
+        found = self._cache.get("state")
+        if found is None:
+            found = _replay(self)
+            self._cache["state"] = found
+        return found
+
+    @cached_property
+    def order(self) -> list[str]:
+        return offer_order(self.players, self.who, self.dealer, ghost=self.tiebreak)
+
+    # --- checks the screen uses to grey out what cannot be tapped ------------------------------------------------
+
+    def verify_take(self) -> None:
+        """Raise unless the player whose turn it is may Take now."""
+        state = self.state
+        if state.phase is Phase.DONE:
+            raise RoundOverError("the round is over: confirm it, or undo the last tap")
+        if state.phase is not Phase.DECIDE:
+            raise NotNowError(f"{self._need_text(state)} first")
+
+    def can_take(self) -> bool:
+        return _ok(self.verify_take)
+
+    def verify_refuse(self) -> None:
+        """Raise unless the player whose turn it is may Refuse now (the Ghost never Refuses, rule 8.1)."""
+        self.verify_take()
+
+    def can_refuse(self) -> bool:
+        return _ok(self.verify_refuse)
+
+    def verify_card(self, code: str) -> Card:
+        """The card, or :class:`EntryError` unless it can be dealt now (rule 5; no card twice, FF-1 Jokers)."""
+        state = self.state
+        try:
+            card = Card.parse(code)
+        except ValueError as exc:
+            raise CardError(str(exc)) from None
+        if state.phase is Phase.DONE:
+            raise RoundOverError("the round is over: confirm it, or undo the last tap")
+        if state.phase is Phase.DECIDE:
+            raise NotNowError(f"{self.name_of(state.turn)} Takes or Refuses first")
+        if card.is_joker:
+            if state.phase is Phase.OPENING and state.set_aside >= self.options.jokers:
+                raise CardError(
+                    f"the deck has only {self.options.jokers} Joker{'s' if self.options.jokers != 1 else ''} "
+                    "(house rule FF-1), and all were already put aside"
+                )
+            return card
+        try:
+            ff.verify_hold(card, state.seen())
+        except ScoringError as exc:
+            raise CardError(str(exc)) from None
+        return card
+
+    def can_card(self, code: str) -> bool:
+        return _ok(lambda: self.verify_card(code))
+
+    # --- taps --------------------------------------------------------------------------------------------------
+
+    def act(self, action: Action) -> RoundEntry:
+        """The entry with one more tap (``"take"``, ``"refuse"`` or a card); raises :class:`EntryError`."""
+        if action == TAKE:
+            self.verify_take()
+        elif action == REFUSE:
+            self.verify_refuse()
+        else:
+            action = str(self.verify_card(action))
+        new = replace(self, actions=(*self.actions, action), _cache={})
+        new._cache["state"] = _step(self, self.state, action)
+        return new
+
+    def undo(self) -> RoundEntry:
+        """The entry without its last tap."""
+        return replace(self, actions=self.actions[:-1], _cache={})
+
+    # --- reading -------------------------------------------------------------------------------------------------
+
+    def name_of(self, seat: str | None) -> str:
+        if seat == GHOST:
+            return "the Ghost" if self.dealer is None else f"the Ghost ({self.dealer}'s seat)"
+        return seat or "nobody"
+
+    def _need_text(self, state: RoundState) -> str:
+        if state.phase is Phase.OPENING:
+            return f"deal {self.name_of(state.turn)}'s opening card"
+        if state.phase is Phase.DECIDE:
+            return f"{self.name_of(state.turn)}: Take or Refuse"
+        return f"turn the card {self.name_of(state.turn)} takes"
+
+    def prompt(self) -> str:
+        """What the table does next, in words.
+
+        >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
+        >>> RoundEntry.start(record, "Ben").prompt()
+        "Deal Ann's opening card (a Joker is put aside and replaced)"
+        >>> RoundEntry.start(record, "Ben", ["7C", "6S"]).prompt()
+        'Ann: Take or Refuse?'
+        """
+        state = self.state
+        who = self.name_of(state.turn)
+        if state.phase is Phase.OPENING:
+            return f"Deal {who}'s opening card (a Joker is put aside and replaced)"
+        if state.phase is Phase.DECIDE:
+            return f"{who}: Take or Refuse?"
+        if state.phase is Phase.TURN:
+            what = "always Takes: turn its card" if state.turn == GHOST else "Takes: turn the card"
+            return f"{who[0].upper()}{who[1:]} {what}"
+        if state.ended_by_joker:
+            return "A Joker: everyone not Frozen is Knocked Out. Confirm the round"
+        return "Everyone is Frozen. Confirm the round"
+
+    def total(self, name: str) -> int:
+        """The value of what ``name`` holds now (rule 1, FF-2)."""
+        return ff.hand_total([Card.parse(code) for code in self.state.cards[name]], self.options)
+
+    def chance(self) -> Fraction:
+        """The chance that the next card turned is a Joker, given the cards on the table (opening Jokers are back
+        in the deck)."""
+        return ff.joker_chance(self.state.seen(), self.options)
+
+    def chance_text(self) -> str:
+        """:meth:`chance` for people: ``2 in 45 (4.4%)``."""
+        return chance_text(self.chance())
+
+    def legal_cards(self) -> list[str]:
+        """The card codes that can be tapped now (the Joker included when it can come up)."""
+        if self.state.phase not in (Phase.OPENING, Phase.TURN):
+            return []
+        codes = [str(card) for card in ff.legal_cards(self.state.seen())]
+        return [*codes, "JK"] if self.can_card("JK") else codes
+
+    @property
+    def complete(self) -> bool:
+        return self.state.phase is Phase.DONE
+
+    def to_hand(self) -> dict[str, Any]:
+        """The round as the record keeps it (the cards form); raises :class:`NotNowError` until it is over."""
+        state = self.state
+        if state.phase is not Phase.DONE:
+            raise NotNowError(f"the round is not over yet: {self._need_text(state)}")
+        cards = {name: list(state.cards[name]) for name in self.who}
+        status = {name: state.seats[name].value for name in self.who}
+        head: dict[str, Any] = {"ghost": self.dealer} if self.tiebreak else {"dealer": self.dealer}
+        return {**head, "cards": cards, "status": status}
+
+    def preview_points(self) -> dict[str, int]:
+        """Each player's round score if the round ended now with the present states (rule 6)."""
+        state = self.state
+        return {name: self.total(name) if state.seats[name] is not Seat.OUT else 0 for name in self.who}
+
+
+def _ok(check: Any) -> bool:
+    try:
+        check()
+    except EntryError:
+        return False
+    return True
+
+
+def _initial(entry: RoundEntry) -> RoundState:
+    order = tuple(entry.order)
+    return RoundState(
+        order=order,
+        cards={name: () for name in order},
+        seats=dict.fromkeys(order, Seat.IN),
+        phase=Phase.OPENING,
+        turn=order[0],
+        set_aside=0,
+    )
+
+
+def _replay(entry: RoundEntry) -> RoundState:
+    state = _initial(entry)
+    base = replace(entry, actions=(), _cache={})
+    base._cache["state"] = state
+    for action in entry.actions:
+        base = base.act(action)
+    return base.state
+
+
+def _next(state: RoundState, after: str, seats: Mapping[str, Seat]) -> tuple[Phase, str | None]:
+    """Whose turn follows ``after`` (rule 5.2-5.3, rule 8.2)."""
+    players = [name for name in state.order if name != GHOST]
+    if all(seats[name] is not Seat.IN for name in players):
+        return Phase.DONE, None
+    order = list(state.order)
+    start = order.index(after)
+    for step in range(1, len(order) + 1):
+        name = order[(start + step) % len(order)]
+        if seats[name] is Seat.IN:
+            return (Phase.TURN if name == GHOST else Phase.DECIDE), name
+    return Phase.DONE, None  # pragma: no cover - some player is IN here
+
+
+def _step(entry: RoundEntry, state: RoundState, action: Action) -> RoundState:
+    """The state after one checked tap."""
+    cards = dict(state.cards)
+    seats = dict(state.seats)
+    turn = state.turn
+    assert turn is not None
+    if state.phase is Phase.OPENING:
+        if action == "JK":
+            return replace(state, set_aside=state.set_aside + 1)
+        cards[turn] = (action,)
+        order = list(state.order)
+        index = order.index(turn)
+        if index + 1 < len(order):
+            return replace(state, cards=cards, turn=order[index + 1])
+        phase, nxt = _next(state, order[-1], seats)
+        return replace(state, cards=cards, phase=phase, turn=nxt)
+    if state.phase is Phase.DECIDE:
+        if action == TAKE:
+            return replace(state, phase=Phase.TURN)
+        seats[turn] = Seat.FROZEN
+        phase, nxt = _next(state, turn, seats)
+        return replace(state, seats=seats, phase=phase, turn=nxt)
+    # Phase.TURN
+    if action == "JK":
+        for name, seat in seats.items():
+            if seat is Seat.IN:
+                seats[name] = Seat.OUT
+        return replace(state, seats=seats, phase=Phase.DONE, turn=None, ended_by_joker=True)
+    cards[turn] = (*cards[turn], action)
+    phase, nxt = _next(state, turn, seats)
+    return replace(state, cards=cards, phase=phase, turn=nxt)
+
+
+def chance_text(chance: Fraction) -> str:
+    """A chance for people.
+
+    >>> chance_text(Fraction(2, 51)), chance_text(Fraction(0))
+    ('2 in 51 (3.9%)', 'none (0%)')
+    """
+    if chance == 0:
+        return "none (0%)"
+    return f"{chance.numerator} in {chance.denominator} ({float(chance) * 100:.1f}%)"
+
+
+# --- the record around a round ------------------------------------------------------------------------------------
+
+
+def _parse(record: Mapping[str, Any]) -> ff.Record:
+    parsed = get_game("feast-and-famine").parse(dict(record))
+    assert isinstance(parsed, ff.Record)
+    return parsed
+
+
+def _verify_dealer(parsed: ff.Record, dealer: str) -> None:
+    try:
+        ff.verify_deal(parsed, dealer)
+    except ScoringError as exc:
+        raise NoDealerError(str(exc)) from None
+
+
+def tied_players(record: Mapping[str, Any]) -> list[str]:
+    """The tied leaders who play the tie-break (empty when no tie-break is due)."""
+    result = get_game("feast-and-famine").score(dict(record))
+    if result.pending is None or result.pending.kind != "tiebreak":
+        return []
+    return list(result.pending.players)
+
+
+def ghost_choices(record: Mapping[str, Any]) -> list[str]:
+    """Who may be the Ghost (FF-9); empty: a dummy Ghost seat deals (FF-10)."""
+    return ff.ghost_candidates(_parse(record), tied_players(record))
+
+
+def verify_ghost(record: Mapping[str, Any], ghost: str | None) -> None:
+    """Raise :class:`NoDealerError` unless ``ghost`` may be the Ghost (``None`` only when nobody else is seated)."""
+    choices = ghost_choices(record)
+    if ghost is None and choices:
+        raise NoDealerError(f"choose the Ghost's seat first: {' or '.join(choices)}")
+    if ghost is not None and ghost not in choices:
+        raise NoDealerError(f"{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)")
+
+
+def can_ghost(record: Mapping[str, Any], ghost: str | None) -> bool:
+    return _ok(lambda: verify_ghost(record, ghost))
+
+
+def dealer_choices(record: Mapping[str, Any]) -> list[str]:
+    """Who may deal the next round: the player the rotation names, or anyone at the start of a circuit."""
+    parsed = _parse(record)
+    return [name for name in parsed.players if ff.can_deal(parsed, name)]
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    """Dealer rotation and circuits, for the table (rule 3, rule 4, FF-5)."""
+
+    round: int
+    """The next round's number (1-based)."""
+    rounds: int
+    circuit: int
+    circuits: int
+    rounds_left: int
+    dealer: str | None
+    """The dealer the rotation names; ``None`` when the table chooses (the first round of a circuit)."""
+
+    @property
+    def text(self) -> str:
+        """
+        >>> DealInfo(4, 9, 2, 3, 6, None).text
+        'Round 4 of 9 · circuit 2 of 3 · the table chooses the dealer (rule 4)'
+        """
+        who = f"{self.dealer} deals (the deal passes left)" if self.dealer else "the table chooses the dealer (rule 4)"
+        return f"Round {self.round} of {self.rounds} · circuit {self.circuit} of {self.circuits} · {who}"
+
+
+def deal_info(record: Mapping[str, Any]) -> DealInfo:
+    """Where the game is: the next round, its circuit, who deals.
+
+    >>> deal_info({"game": "feast-and-famine", "players": ["A", "B"], "hands": [
+    ...     {"dealer": "A", "outcome": {"A": 3, "B": "out"}}]}).text
+    'Round 2 of 6 · circuit 1 of 3 · B deals (the deal passes left)'
+    """
+    parsed = _parse(record)
+    count = len(parsed.players)
+    done = len(parsed.hands)
+    circuits = ff.circuit_count(count, parsed.options)
+    return DealInfo(
+        round=done + 1,
+        rounds=ff.total_rounds(parsed),
+        circuit=min(done // count + 1, circuits),
+        circuits=circuits,
+        rounds_left=ff.rounds_left(parsed),
+        dealer=ff.expected_dealer(parsed),
+    )
+
+
+# --- the quick form -------------------------------------------------------------------------------------------------
+
+OUT_WORDS = ("out", "ko", "x", "knocked out")
+
+
+def parse_outcome(name: str, text: str) -> int | Literal["out"]:
+    """A quick-form value: a Frozen total (0 to 340) or ``out``.
+
+    >>> parse_outcome("Ann", " 12 "), parse_outcome("Ben", "OUT")
+    (12, 'out')
+    >>> parse_outcome("Cat", "twelve")
+    Traceback (most recent call last):
+    ...
+    companion.entry_feast_and_famine.OutcomeError: Cat: 'twelve' is not a Frozen total (a whole number) or "out"
+    """
+    clean = " ".join(str(text).split()).lower()
+    if not clean:
+        raise OutcomeError(f"{name}: enter a Frozen total or tap Out")
+    if clean in OUT_WORDS:
+        return "out"
+    try:
+        value = int(clean)
+    except ValueError:
+        raise OutcomeError(f'{name}: {text.strip()!r} is not a Frozen total (a whole number) or "out"') from None
+    if value < 0:
+        raise OutcomeError(f"{name}: a Frozen total cannot be negative ({value})")
+    if value > ff.DECK_VALUE:
+        raise OutcomeError(f"{name}: {value} is more than the whole deck is worth ({ff.DECK_VALUE})")
+    return value
+
+
+def quick_hand(
+    record: Mapping[str, Any], dealer: str | None, values: Mapping[str, str], *, tiebreak: bool = False
+) -> dict[str, Any]:
+    """The round in the quick form from what the table typed (each player's total, or "out").
+
+    >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
+    >>> quick_hand(record, "Ben", {"Ann": "11", "Ben": "out"})
+    {'dealer': 'Ben', 'outcome': {'Ann': 11, 'Ben': 'out'}}
+    >>> quick_hand(record, "Ben", {"Ann": "11"})
+    Traceback (most recent call last):
+    ...
+    companion.entry_feast_and_famine.OutcomeError: Ben: enter a Frozen total or tap Out
+    """
+    parsed = _parse(record)
+    if tiebreak:
+        verify_ghost(record, dealer)
+        who = tied_players(record)
+    else:
+        if dealer is None:
+            raise NoDealerError("choose the dealer first")
+        _verify_dealer(parsed, dealer)
+        who = list(parsed.players)
+    outcome = {name: parse_outcome(name, values.get(name, "")) for name in who}
+    head: dict[str, Any] = {"ghost": dealer} if tiebreak else {"dealer": dealer}
+    return {**head, "outcome": outcome}
+
+
+# --- corrections -----------------------------------------------------------------------------------------------------
+
+
+def actions_of(entry: RoundEntry, hand: Mapping[str, Any]) -> list[Action] | None:
+    """Taps that give a saved cards-form round (to walk it again when correcting it); ``None`` when the round was
+    entered with the quick form or cannot be replayed.
+
+    >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
+    >>> entry = RoundEntry.start(record, "Ben")
+    >>> actions_of(entry, {"dealer": "Ben", "cards": {"Ann": ["AS", "QH"], "Ben": ["6C"]},
+    ...                    "status": {"Ann": "frozen", "Ben": "frozen"}})
+    ['AS', '6C', 'take', 'QH', 'refuse', 'refuse']
+    """
+    cards, status = hand.get("cards"), hand.get("status")
+    if not isinstance(cards, Mapping) or not isinstance(status, Mapping):
+        return None
+    try:
+        held = {name: [str(Card.parse(code)) for code in cards[name]] for name in entry.who}
+        ends = {name: Seat(status[name]) for name in entry.who}
+    except (KeyError, ValueError):
+        return None
+    if any(not held[name] for name in entry.who):
+        return None
+    actions: list[Action] = [held[name][0] for name in entry.order if name != GHOST]
+    left = {name: held[name][1:] for name in entry.who}
+    current = entry
+    try:
+        for action in actions:
+            current = current.act(action)
+        while not current.complete:
+            state = current.state
+            turn = state.turn
+            assert turn is not None
+            if turn == GHOST:
+                waiting = [n for n in entry.who if state.seats[n] is Seat.IN]
+                knocked = all(not left[n] and ends[n] is Seat.OUT for n in waiting)
+                step = "JK" if knocked else _ghost_card(current)
+                current = current.act(step)
+                actions.append(step)
+                continue
+            if left[turn]:
+                steps = [TAKE, left[turn].pop(0)]
+            elif ends[turn] is Seat.FROZEN:
+                steps = [REFUSE]
+            else:
+                steps = [TAKE, "JK"]
+            for step in steps:
+                current = current.act(step)
+                actions.append(step)
+    except (EntryError, AssertionError):
+        return None
+    if current.to_hand()["cards"] != held or current.to_hand()["status"] != {n: ends[n].value for n in entry.who}:
+        return None
+    return actions
+
+
+def _ghost_card(entry: RoundEntry) -> str:
+    legal = [code for code in entry.legal_cards() if code != "JK"]
+    if not legal:
+        raise CardError("no card left for the Ghost")
+    return legal[0]

@@ -1,0 +1,677 @@
+"""History: find past sessions (filter by game, player and date, search), replay one hand by hand with the
+standings and the "why" of every hand, read its edit log, and correct a hand of a finished session. No Flet in here.
+
+The replay goes through :mod:`scoring`: the standings after hand *n* are those of the record cut after hand *n*,
+so they are exactly what the table saw at that moment (bonuses and end-of-game rules included).
+
+>>> hands = [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}, {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D"}}]
+>>> record = {"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": hands}
+>>> steps = replay(record).steps
+>>> [(s.label, s.points["Ann"], s.points["Ben"]) for s in steps]
+[('Hand 1', 2, 0), ('Hand 2', 0, 3)]
+>>> [(st.position, st.name, st.total) for st in steps[1].standings]
+[(1, 'Ben', 3), (2, 'Ann', 2)]
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, tzinfo
+from pathlib import Path as FsPath
+from typing import Any
+
+from companion.stats import game_name, lower_is_better, positions
+from scoring import Result, ScoringError, get_game
+from scoring.cards import Card
+from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
+from storage.atomic import StorageWriteError, atomic_write_bytes
+
+EXTRA_PARTS = ("tiebreak", "sudden_death", "playoff")
+"""Top-level record keys holding the extra part a tied game plays."""
+PAGE_SIZE = 50
+"""Sessions shown at once in the History list (more on request)."""
+
+STATUS_LABELS = {
+    SessionStatus.IN_PROGRESS: "in progress",
+    SessionStatus.PENDING: "tie to settle",
+    SessionStatus.FINISHED: "finished",
+    SessionStatus.CANCELLED: "cancelled",
+}
+
+
+class DateRangeError(ValueError):
+    """A date filter that cannot be read, or that ends before it starts."""
+
+
+class HandFieldError(ValueError):
+    """A corrected hand field whose value cannot be read (a word where a number belongs...)."""
+
+
+# --- times -----------------------------------------------------------------------------------------------------
+
+
+def parse_time(stamp: str) -> datetime:
+    """An ISO UTC time as stored (``2026-11-27T20:07:00.000Z``) as an aware datetime.
+
+    >>> parse_time("2026-11-27T20:07:05.123Z").isoformat()
+    '2026-11-27T20:07:05.123000+00:00'
+    """
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def local_time(stamp: str, tz: tzinfo | None = None) -> datetime:
+    """A stored time in ``tz`` (default: this computer's time zone)."""
+    moment = parse_time(stamp)
+    return moment.astimezone(tz) if tz is not None else moment.astimezone()
+
+
+def when_text(stamp: str, tz: tzinfo | None = None) -> str:
+    """``Fri 27 Nov 2026, 20:07``.
+
+    >>> from datetime import UTC
+    >>> when_text("2026-11-27T20:07:05.123Z", UTC)
+    'Fri 27 Nov 2026, 20:07'
+    """
+    moment = local_time(stamp, tz)
+    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M}"
+
+
+def parse_date(text: str) -> date | None:
+    """A date typed as ``2026-11-27`` (``None`` for empty text; :class:`DateRangeError` if unreadable).
+
+    >>> parse_date(" 2026-11-27 "), parse_date("")
+    (datetime.date(2026, 11, 27), None)
+    """
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise DateRangeError(f"{text!r} is not a date; write it as year-month-day, e.g. 2026-11-27") from None
+
+
+# --- the list --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryFilter:
+    """What the History list is limited to. Empty fields limit nothing; dates are local and inclusive."""
+
+    game: str | None = None
+    player: str | None = None
+    """A player's current name: their games under earlier names are included."""
+    since: date | None = None
+    until: date | None = None
+    search: str = ""
+    """Words that must all appear in the title, game, players, winners, status or date."""
+
+    def verify(self) -> None:
+        """Raise :class:`DateRangeError` when the range ends before it starts."""
+        if self.since is not None and self.until is not None and self.until < self.since:
+            raise DateRangeError(f"the range ends ({self.until}) before it starts ({self.since})")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """One line of the History list."""
+
+    id: str
+    title: str
+    """The session's title, or the game's name."""
+    game: str
+    game_name: str
+    when: str
+    players: tuple[str, ...]
+    status: SessionStatus
+    status_label: str
+    winners: tuple[str, ...]
+    hands: int
+
+    @property
+    def subtitle(self) -> str:
+        """``Fri 27 Nov 2026, 20:07 · Ann, Ben, Cat · won by Ben``."""
+        if self.status is SessionStatus.FINISHED:
+            end = f"won by {', '.join(self.winners)}" if self.winners else "finished"
+        else:
+            end = self.status_label
+        return f"{self.when} · {', '.join(self.players)} · {end}"
+
+
+def row_of(summary: SessionSummary, tz: tzinfo | None = None) -> SessionRow:
+    name = game_name(summary.game)
+    return SessionRow(
+        id=summary.id,
+        title=summary.title or name,
+        game=summary.game,
+        game_name=name,
+        when=when_text(summary.updated_at, tz),
+        players=summary.players,
+        status=summary.status,
+        status_label=STATUS_LABELS[summary.status],
+        winners=summary.winners,
+        hands=summary.hands,
+    )
+
+
+_MEMO_LIMIT = 50_000
+_SEARCH_TEXT: dict[tuple[str, str, str], str] = {}
+_LOCAL_DAY: dict[tuple[str, str], date] = {}
+
+
+def _local_day(stamp: str, tz: tzinfo | None) -> date:
+    key = (stamp, str(tz))
+    day = _LOCAL_DAY.get(key)
+    if day is None:
+        if len(_LOCAL_DAY) > _MEMO_LIMIT:
+            _LOCAL_DAY.clear()
+        day = _LOCAL_DAY[key] = local_time(stamp, tz).date()
+    return day
+
+
+def _search_text(s: SessionSummary, tz: tzinfo | None) -> str:
+    """Everything a search looks at in one summary, lower-cased (remembered: typing a search re-filters 10,000)."""
+    key = (s.id, s.updated_at, str(tz))
+    text = _SEARCH_TEXT.get(key)
+    if text is None:
+        if len(_SEARCH_TEXT) > _MEMO_LIMIT:
+            _SEARCH_TEXT.clear()
+        moment = local_time(s.updated_at, tz)
+        parts = [s.title or "", s.game, game_name(s.game), *s.players, *s.winners, STATUS_LABELS[s.status]]
+        parts.append(moment.strftime("%Y-%m-%d %a %A %b %B"))
+        text = _SEARCH_TEXT[key] = " ".join(parts).casefold()
+    return text
+
+
+def filter_sessions(
+    summaries: Iterable[SessionSummary],
+    flt: HistoryFilter,
+    *,
+    resolve: Callable[[str], str] | None = None,
+    tz: tzinfo | None = None,
+) -> list[SessionSummary]:
+    """The summaries that pass ``flt``, newest first (``resolve`` maps a recorded name to the current name)."""
+    flt.verify()
+    words = [w.casefold() for w in flt.search.split()]
+    wanted_player = flt.player.casefold() if flt.player else None
+    out: list[SessionSummary] = []
+    for s in summaries:
+        if flt.game is not None and s.game != flt.game:
+            continue
+        names = [resolve(p) for p in s.players] if resolve is not None else s.players
+        if wanted_player is not None and all(n.casefold() != wanted_player for n in names):
+            continue
+        if flt.since is not None or flt.until is not None:
+            day = _local_day(s.updated_at, tz)
+            if (flt.since is not None and day < flt.since) or (flt.until is not None and day > flt.until):
+                continue
+        if words:
+            text = _search_text(s, tz)
+            if resolve is not None:
+                text += " " + " ".join(names).casefold()
+            if not all(w in text for w in words):
+                continue
+        out.append(s)
+    out.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
+    return out
+
+
+# --- replay ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's place after a hand."""
+
+    position: int
+    name: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One hand (or one hand of the extra part) as the table saw it."""
+
+    label: str
+    """``Hand 3``, ``Play-off hand 1``, ``Tie-break round 1``, ``Sudden death 1``."""
+    index: int | None
+    """The hand's place in the record's ``hands`` (0-based), or ``None`` for a hand of the extra part."""
+    entered: str
+    """What was entered, in words (``up 9♠; cards Ann 4♥, Ben 7♦``)."""
+    points: dict[str, int]
+    notes: tuple[str, ...]
+    """The "why": every rule that decided something in this hand."""
+    standings: tuple[Standing, ...]
+    """After this hand (empty for a hand of the extra part, which does not change the totals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A whole session, hand by hand, and how it ended."""
+
+    game: str
+    players: tuple[str, ...]
+    steps: tuple[ReplayStep, ...]
+    final: tuple[Standing, ...]
+    winners: tuple[str, ...]
+    finished: bool
+    cancelled: bool
+    pending: str | None
+    """The extra part still to play (``play-off``...), if any."""
+    notes: tuple[str, ...]
+    """How the game ended, when the rules say something about it."""
+    error: str | None = None
+    """Why the record could not be replayed (a damaged record); the steps are then empty."""
+
+    @property
+    def outcome_text(self) -> str:
+        """``Ben won``, ``Ann and Cat won``, ``cancelled``, ``play-off to play``, ``in progress``."""
+        if self.error is not None:
+            return "cannot be replayed"
+        if self.cancelled:
+            return "cancelled: nobody won"
+        if self.finished:
+            return f"{_join(self.winners)} won" if self.winners else "finished"
+        if self.pending is not None:
+            return f"{self.pending} to play"
+        return "in progress"
+
+
+def _join(names: Sequence[str]) -> str:
+    items = list(names)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def standings(result: Result) -> tuple[Standing, ...]:
+    """The players by position, then seat, with their totals."""
+    places = positions(result.totals, result.winners, lower_is_better=lower_is_better(result.game))
+    seats = {name: n for n, name in enumerate(result.players)}
+    order = sorted(result.totals, key=lambda name: (places[name], seats.get(name, 0)))
+    return tuple(Standing(places[name], name, int(result.totals[name])) for name in order)
+
+
+def _card_text(value: Any) -> str:
+    if isinstance(value, str):
+        try:
+            return Card.parse(value).label
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return " ".join(_card_text(v) for v in value) if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def describe_entry(entry: Mapping[str, Any]) -> str:
+    """What was entered for a hand, in words.
+
+    >>> describe_entry({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}})
+    'up 9♠; cards Ann 4♥, Ben 7♦'
+    >>> describe_entry({"table": "4239", "numbers": {"Ann": "5278"}, "first_triple": "Ben"})
+    'table 4239; numbers Ann 5278; first triple Ben'
+    """
+    parts = []
+    for key, value in entry.items():
+        label = key.replace("_", " ")
+        if isinstance(value, Mapping):
+            inner = ", ".join(f"{k} {_card_text(v)}" for k, v in value.items())
+            parts.append(f"{label} {inner}")
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            inner = " / ".join(", ".join(f"{k} {_card_text(v)}" for k, v in item.items()) for item in value)
+            parts.append(f"{label} {inner}")
+        else:
+            parts.append(f"{label} {_card_text(value)}")
+    return "; ".join(parts)
+
+
+def _score(record: Mapping[str, Any]) -> Result:
+    return get_game(str(record.get("game"))).score(dict(record))
+
+
+def replay(record: Mapping[str, Any]) -> Replay:
+    """Replay a game record hand by hand through the rules (never raises for a bad record: see ``error``)."""
+    players = tuple(str(p) for p in record.get("players", ()) if isinstance(p, str))
+    game = str(record.get("game", ""))
+    try:
+        full = _score(record)
+    except ScoringError as exc:
+        where = f" ({exc.path})" if exc.path else ""
+        return Replay(game, players, (), (), (), False, False, None, (), error=f"{exc.message}{where}")
+    hands = list(record.get("hands") or [])
+    base = {k: v for k, v in record.items() if k not in EXTRA_PARTS}
+    steps: list[ReplayStep] = []
+    for n, entry in enumerate(hands):
+        is_last = n == len(hands) - 1 and not any(k in record for k in EXTRA_PARTS)
+        result = full if is_last else _score({**base, "hands": hands[: n + 1]})
+        hand = result.hands[n]
+        steps.append(
+            ReplayStep(
+                label=f"Hand {n + 1}",
+                index=n,
+                entered=describe_entry(entry) if isinstance(entry, Mapping) else str(entry),
+                points=dict(hand.points),
+                notes=tuple(hand.notes),
+                standings=standings(result),
+            )
+        )
+    steps.extend(_extra_steps(record, full))
+    notes = (full.model_extra or {}).get("notes")
+    return Replay(
+        game=game,
+        players=tuple(full.players),
+        steps=tuple(steps),
+        final=standings(full),
+        winners=tuple(full.winners),
+        finished=full.finished,
+        cancelled=full.cancelled,
+        pending=_PENDING_WORDS.get(full.pending.kind, full.pending.kind) if full.pending is not None else None,
+        notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+    )
+
+
+_PENDING_WORDS = {"tiebreak": "a tie-break", "sudden-death": "sudden death", "playoff": "a play-off"}
+
+
+def _entries(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return value
+    return [value] if value is not None else []
+
+
+def _extra_steps(record: Mapping[str, Any], full: Result) -> list[ReplayStep]:
+    """Steps for the extra part (play-off hands, sudden-death hands, tie-break rounds), read off the result."""
+    extra = full.to_json()
+    out: list[ReplayStep] = []
+    if isinstance(extra.get("playoff"), list):  # Jokers Kill: hand results like the main ones
+        entries = _entries(record.get("playoff"))
+        for n, hand in enumerate(extra["playoff"]):
+            entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
+            out.append(
+                ReplayStep(f"Play-off hand {n + 1}", None, entered, dict(hand["points"]), tuple(hand["notes"]), ())
+            )
+    if isinstance(extra.get("sudden_death_hands"), list):  # 1111-9999
+        entries = _entries(record.get("sudden_death"))
+        for n, hand in enumerate(extra["sudden_death_hands"]):
+            entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
+            out.append(
+                ReplayStep(f"Sudden death {n + 1}", None, entered, dict(hand["points"]), tuple(hand["notes"]), ())
+            )
+    if isinstance(extra.get("tiebreaks"), list):  # Feast and Famine
+        entries = _entries(record.get("tiebreak"))
+        notes = extra.get("tiebreak_notes") or []
+        for n, points in enumerate(extra["tiebreaks"]):
+            entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
+            why = tuple(notes[n]) if n < len(notes) else ()
+            out.append(ReplayStep(f"Tie-break round {n + 1}", None, entered, dict(points), why, ()))
+    return out
+
+
+# --- the edit log ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EditLine:
+    """One line of a session's edit log, for people: ``hand 3 corrected at 21:07: cards Ben 7♥ → 7♦``."""
+
+    at: datetime
+    text: str
+    correction: bool
+    """Whether this line changed an earlier hand (a correction, an undo or redo of one, a removal)."""
+
+
+_HEAD = re.compile(r"^(?P<head>[^:]+?)(?::\s*(?P<rest>.*))?$", re.S)
+
+
+def edit_line(entry: LogEntry, tz: tzinfo | None = None) -> EditLine:
+    """Say one log entry in words, with its local time of day.
+
+    >>> from datetime import UTC
+    >>> edit_line(LogEntry(at="2026-11-27T21:07:00.000Z", action="hand 3 corrected: cards Ben 7♥ → 7♦"), UTC).text
+    'hand 3 corrected at 21:07: cards Ben 7♥ → 7♦'
+    >>> edit_line(LogEntry(at="2026-11-27T20:15:00.000Z", action="imported", detail="from a.json"), UTC).text
+    'imported at 20:15: from a.json'
+    """
+    moment = local_time(entry.at, tz)
+    match = _HEAD.match(entry.action.strip())
+    head = match.group("head") if match else entry.action
+    rest = match.group("rest") if match else None
+    details = [d for d in (rest, entry.detail) if d]
+    text = f"{head} at {moment:%H:%M}" + (f": {'; '.join(details)}" if details else "")
+    correction = any(word in entry.action for word in ("corrected", "removed", "undo", "redo"))
+    return EditLine(moment, text, correction)
+
+
+def edit_log(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[EditLine]:
+    """A session's edit log in words, oldest first."""
+    return [edit_line(e, tz) for e in entries]
+
+
+def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[EditLine]:
+    """Only the lines that changed an earlier hand."""
+    return [line for line in edit_log(entries, tz) if line.correction]
+
+
+# --- correcting a hand -----------------------------------------------------------------------------------------
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandField:
+    """One value of a hand entry, as an editable text field: ``cards Ben`` = ``7H``."""
+
+    path: Path
+    label: str
+    text: str
+    kind: str
+    """``text``, ``number``, ``yes/no``, ``list`` (space-separated) or ``empty`` (a value left out, ``null``)."""
+
+
+def hand_fields(entry: Mapping[str, Any]) -> list[HandField]:
+    """Every value of a hand entry as a field, in order.
+
+    >>> [(f.label, f.text, f.kind) for f in hand_fields({"up": "9S", "cards": {"Ann": "4H"}, "void": False})]
+    [('up', '9S', 'text'), ('cards Ann', '4H', 'text'), ('void', 'no', 'yes/no')]
+    """
+    out: list[HandField] = []
+
+    def walk(value: Any, path: Path) -> None:
+        if isinstance(value, Mapping):
+            for key, sub in value.items():
+                walk(sub, (*path, str(key)))
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            for n, sub in enumerate(value):
+                walk(sub, (*path, n))
+        else:
+            label = " ".join(str(p + 1) if isinstance(p, int) else p.replace("_", " ") for p in path)
+            if isinstance(value, bool):
+                out.append(HandField(path, label, "yes" if value else "no", "yes/no"))
+            elif isinstance(value, int):
+                out.append(HandField(path, label, str(value), "number"))
+            elif isinstance(value, list):
+                out.append(HandField(path, label, " ".join(str(v) for v in value), "list"))
+            elif value is None:
+                out.append(HandField(path, label, "", "empty"))
+            else:
+                out.append(HandField(path, label, str(value), "text"))
+
+    walk(entry, ())
+    return out
+
+
+def _read(field_: HandField, text: str) -> Any:
+    text = text.strip()
+    if field_.kind == "number":
+        try:
+            return int(text)
+        except ValueError:
+            raise HandFieldError(f"{field_.label} must be a whole number, not {text!r}") from None
+    if field_.kind == "yes/no":
+        words = {"yes": True, "true": True, "y": True, "no": False, "false": False, "n": False}
+        if text.casefold() not in words:
+            raise HandFieldError(f"{field_.label} must be yes or no, not {text!r}")
+        return words[text.casefold()]
+    if field_.kind == "list":
+        return [part for part in re.split(r"[\s,]+", text) if part]
+    if field_.kind == "empty":
+        return text or None
+    if not text:
+        raise HandFieldError(f"{field_.label} is empty")
+    return text
+
+
+def rebuild_hand(entry: Mapping[str, Any], texts: Mapping[Path, str]) -> dict[str, Any]:
+    """A copy of ``entry`` with the fields in ``texts`` (path → typed text) replaced; :class:`HandFieldError` if a
+    value cannot be read. Whether the corrected hand is legal is for the rules to say (:func:`verify_correction`).
+
+    >>> rebuild_hand({"up": "9S", "cards": {"Ann": "4H"}}, {("cards", "Ann"): " 5h "})
+    {'up': '9S', 'cards': {'Ann': '5h'}}
+    """
+    out: dict[str, Any] = copy.deepcopy(dict(entry))
+    fields = {f.path: f for f in hand_fields(entry)}
+    for path, text in texts.items():
+        if path not in fields:
+            raise HandFieldError(f"this hand has no field {' '.join(map(str, path))!r}")
+        target: Any = out
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = _read(fields[path], text)
+    return out
+
+
+@dataclass
+class Correction:
+    """A hand being corrected: the session, the hand's index, its entry as saved, and the texts typed so far."""
+
+    record: dict[str, Any]
+    index: int
+    texts: dict[Path, str] = field(default_factory=dict)
+
+    @property
+    def original(self) -> dict[str, Any]:
+        return dict(self.record["hands"][self.index])
+
+    def corrected(self) -> dict[str, Any]:
+        """The corrected hand entry (:class:`HandFieldError` if a field cannot be read)."""
+        return rebuild_hand(self.original, self.texts)
+
+
+def verify_correction(record: Mapping[str, Any], index: int, entry: Mapping[str, Any]) -> Result:
+    """The result of ``record`` with hand ``index`` replaced by ``entry`` (raises :class:`ScoringError` with the rule's
+    message if the corrected game is not legal, :class:`IndexError` if there is no such hand)."""
+    hands = list(record.get("hands") or [])
+    if not 0 <= index < len(hands):
+        raise IndexError(f"there is no hand {index + 1} in this game")
+    hands[index] = dict(entry)
+    return _score({**record, "hands": hands})
+
+
+def can_correct(record: Mapping[str, Any], index: int, entry: Mapping[str, Any]) -> bool:
+    try:
+        verify_correction(record, index, entry)
+    except (ScoringError, IndexError):
+        return False
+    return True
+
+
+# --- export and import through files ---------------------------------------------------------------------------
+
+EXPORTS = "exports"
+IMPORTS = "imports"
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def export_name(fmt: str, moment: datetime | None = None) -> str:
+    """The file name of an export made at ``moment`` (default now, local time).
+
+    >>> export_name("csv", datetime(2026, 11, 27, 21, 7, 5))
+    'card-table-companion-2026-11-27-210705.csv'
+    """
+    when = moment if moment is not None else datetime.now()
+    return f"card-table-companion-{when:%Y-%m-%d-%H%M%S}.{fmt}"
+
+
+def export_to_folder(archive: Archive, fmt: str, folder: FsPath | None = None) -> FsPath:
+    """Export every session as ``fmt`` (json or csv) into ``folder`` (default: the data folder's ``exports``);
+    returns the file written (:class:`~storage.ExportFormatError`, :class:`~storage.atomic.StorageWriteError`)."""
+    data = archive.export_sessions(None, fmt)
+    target_dir = folder if folder is not None else archive.data_dir / EXPORTS
+    target = target_dir / export_name(fmt)
+    n = 1
+    while target.exists():
+        target = target_dir / export_name(fmt).replace(f".{fmt}", f"-{n}.{fmt}")
+        n += 1
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageWriteError(target, exc) from exc
+    atomic_write_bytes(target, data)
+    return target
+
+
+def import_path(archive: Archive, text: str) -> ImportReport:
+    """Import the file whose path was typed (``~`` allowed); a report says what happened, nothing raises."""
+    cleaned = text.strip().strip('"').strip("'")
+    report = ImportReport()
+    if not cleaned:
+        report.refused = 1
+        report.messages.append("Type the path of a file exported by this app (or choose one).")
+        return report
+    path = FsPath(cleaned).expanduser()
+    if path.is_dir():
+        report.refused = 1
+        report.messages.append(f"{path} is a folder; type the path of a file inside it.")
+        return report
+    result: ImportReport = archive.import_file(path)
+    return result
+
+
+def import_bytes(archive: Archive, name: str, data: bytes) -> ImportReport:
+    """Import a file received as bytes (picked in the browser): kept in the data folder's ``imports`` first."""
+    folder = archive.data_dir / IMPORTS
+    safe = _SAFE_NAME.sub("-", FsPath(name).name).strip("-.") or "import.json"
+    target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{safe}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(target, data, durable=False)
+    except (OSError, StorageWriteError) as exc:
+        report = ImportReport(refused=1)
+        report.messages.append(f"{name} could not be kept for importing: {exc}")
+        return report
+    result: ImportReport = archive.import_file(target)
+    return result
+
+
+__all__ = [
+    "PAGE_SIZE",
+    "DateRangeError",
+    "EditLine",
+    "HandField",
+    "HandFieldError",
+    "HistoryFilter",
+    "Replay",
+    "ReplayStep",
+    "SessionRow",
+    "Standing",
+    "can_correct",
+    "corrections",
+    "describe_entry",
+    "edit_line",
+    "edit_log",
+    "export_to_folder",
+    "filter_sessions",
+    "hand_fields",
+    "import_bytes",
+    "import_path",
+    "rebuild_hand",
+    "replay",
+    "row_of",
+    "verify_correction",
+    "when_text",
+]

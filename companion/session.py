@@ -1,0 +1,483 @@
+"""The session service: record, edit, undo and redo what happens at the table; derive the standings.
+
+No Flet in here. A :class:`TableSession` holds one game's **record** (``records.md``); every change builds a new
+record, replays it through :mod:`scoring` (an invalid change is refused with the scoring error and nothing changes),
+then saves it through :mod:`storage` before it counts as saved. Scores are never stored: they are always derived.
+
+Views and live viewers subscribe to a session and are told after every change.
+
+A whole game through the service (JK-E2 then JK-E4):
+
+>>> import tempfile, pathlib
+>>> archive = Archive(pathlib.Path(tempfile.mkdtemp()))
+>>> service = SessionService(archive)
+>>> table = service.start("jokers-kill", ["Ann", "Ben", "Cat"])
+>>> _ = table.add_hand({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}})
+>>> table.result.totals
+{'Ann': 2, 'Ben': 0, 'Cat': 0}
+>>> _ = table.replace_hand(0, {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}})
+>>> table.result.totals
+{'Ann': 0, 'Ben': 3, 'Cat': 0}
+>>> table.log[-1]
+'hand 1 corrected: up 9♠ → 8♠; cards Ann 4♥ → 2♥; cards Ben 7♦ → 8♦; cards Cat Q♣ → 5♣'
+>>> _ = table.undo()
+>>> table.result.totals["Ann"], service.open(table.id) is table
+(2, True)
+>>> archive.close()
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring import Result, ScoringError, Step, get_game, next_step
+from scoring.cards import Card
+from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
+
+_log = logging.getLogger(__name__)
+
+Record = dict[str, Any]
+Listener = Callable[["TableSession"], None]
+
+EXTRA_PARTS = ("tiebreak", "sudden_death", "playoff")
+"""Top-level record keys that hold the extra part a tied game plays (``records.md``)."""
+
+
+class StaleEditError(ValueError):
+    """An edit made on an older version of the session than the one now saved (someone else changed it first)."""
+
+
+class NothingToUndoError(ValueError):
+    """Undo or redo with nothing to undo or redo."""
+
+
+class NoSuchHandError(IndexError):
+    """A hand (or an entry of an extra part) that the game does not have."""
+
+
+class UnknownPartError(ValueError):
+    """A top-level record part that is not one of :data:`EXTRA_PARTS`."""
+
+
+class SaveFailedError(Exception):
+    """The change is made and kept in memory, but the disk refused it (full, read-only...).
+
+    The session's ``save_error`` says why and :meth:`TableSession.retry_save` tries again; nothing is lost while
+    the app runs.
+    """
+
+
+def status_of(result: Result) -> SessionStatus:
+    """The storage status that a result implies."""
+    if result.cancelled:
+        return SessionStatus.CANCELLED
+    if result.finished:
+        return SessionStatus.FINISHED
+    if result.pending is not None:
+        return SessionStatus.PENDING
+    return SessionStatus.IN_PROGRESS
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        try:
+            return Card.parse(value).label
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return " ".join(_show(v) for v in value)
+    return str(value)
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, sub in value.items():
+            out.update(_flatten(sub, f"{prefix} {key}".strip()))
+        return out
+    return {prefix: value}
+
+
+def describe_change(old: Any, new: Any) -> str:
+    """Say what an edit changed, in a player's words.
+
+    >>> describe_change({"cards": {"Ben": "7H", "Ann": "2S"}}, {"cards": {"Ben": "7D", "Ann": "2S"}})
+    'cards Ben 7♥ → 7♦'
+    >>> describe_change({"up": "5S"}, {"up": "5S", "void": True})
+    'void: (none) → True'
+    """
+    before, after = _flatten(old), _flatten(new)
+    parts = []
+    for key in list(before) + [k for k in after if k not in before]:
+        if before.get(key) != after.get(key):
+            was = _show(before[key]) if key in before else "(none)"
+            now = _show(after[key]) if key in after else "(removed)"
+            sep = " " if key in before and key in after else ": "
+            parts.append(f"{key}{sep}{was} → {now}")
+    return "; ".join(parts) if parts else "no change"
+
+
+@dataclass
+class _Snapshot:
+    record: Record
+    description: str
+
+
+@dataclass
+class TableSession:
+    """One game at the table: its saved document, the derived result, and undo/redo history.
+
+    Thread-safe: every change takes the session's lock, so handlers running at once are serialised.
+    """
+
+    archive: Archive
+    doc: SessionDoc
+    result: Result
+    version: int = 0
+    """Bumped on every saved change; an edit made on an older version is refused (:class:`StaleEditError`)."""
+    unsaved: Record | None = None
+    """A change that scored fine but could not be written (full disk...): kept here so it can be saved again."""
+    save_error: str | None = None
+    drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Hands being entered but not confirmed yet, by what they are for: ``"new"`` (the next hand or extra-part
+    entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them."""
+    _undo: list[_Snapshot] = field(default_factory=list)
+    _redo: list[_Snapshot] = field(default_factory=list)
+    _listeners: list[Listener] = field(default_factory=list)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    # --- reading -------------------------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.doc.id
+
+    @property
+    def record(self) -> Record:
+        """The current record (a copy; change it through the methods below)."""
+        return copy.deepcopy(self.unsaved if self.unsaved is not None else self.doc.record)
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.doc.record["players"])
+
+    @property
+    def hands(self) -> list[dict[str, Any]]:
+        return list(self.record.get("hands", []))
+
+    @property
+    def step(self) -> Step:
+        """What the table must play next."""
+        return next_step(self.result)
+
+    @property
+    def game(self) -> str:
+        return self.doc.game
+
+    @property
+    def log(self) -> list[str]:
+        """The saved edit log's actions, oldest first."""
+        return [entry.action for entry in self.doc.log]
+
+    def part(self, key: str) -> list[Any]:
+        """The entries of a list-valued part of the record: ``hands`` or an extra part such as ``playoff``."""
+        value = self.record.get(key)
+        if value is None:
+            return []
+        return list(value) if isinstance(value, list) else [value]
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_description(self) -> str | None:
+        """What undo would take back (for the button's label)."""
+        return self._undo[-1].description if self._undo else None
+
+    @property
+    def redo_description(self) -> str | None:
+        return self._redo[-1].description if self._redo else None
+
+    def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new") -> None:
+        """Keep a hand being entered for ``target`` (``None`` clears it). Not saved to disk; no listener is told."""
+        with self._lock:
+            if draft is None:
+                self.drafts.pop(target, None)
+            else:
+                self.drafts[target] = copy.deepcopy(dict(draft))
+
+    def draft(self, target: str = "new") -> dict[str, Any] | None:
+        """The hand being entered for ``target``, if any (a copy)."""
+        with self._lock:
+            found = self.drafts.get(target)
+            return copy.deepcopy(found) if found is not None else None
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(session)`` after every change; returns a function that unsubscribes."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    # --- checking ------------------------------------------------------------------------------------------
+
+    def preview(self, record: Record) -> Result:
+        """Score a candidate record without changing anything (raises :class:`ScoringError`)."""
+        return get_game(self.doc.game).score(record)
+
+    def verify_hand(self, hand: Mapping[str, Any]) -> Result:
+        """Score the record with ``hand`` appended, without changing anything (raises :class:`ScoringError`)."""
+        record = self.record
+        record["hands"] = [*record.get("hands", []), dict(hand)]
+        return self.preview(record)
+
+    def can_add_hand(self, hand: Mapping[str, Any]) -> bool:
+        try:
+            self.verify_hand(hand)
+        except ScoringError:
+            return False
+        return True
+
+    # --- changing ------------------------------------------------------------------------------------------
+
+    def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
+        """Replace the record with ``record`` (scored first; refused with :class:`ScoringError` if invalid),
+        save it, and log ``description``. Undo returns to the previous record."""
+        with self._lock:
+            self._check_version(expected_version)
+            result = self.preview(record)
+            previous = self.record
+            saved = self._commit(record, result, description)
+            self._undo.append(_Snapshot(previous, description))
+            self._redo.clear()
+        self._notify()
+        self._raise_unsaved(saved)
+        return result
+
+    def add_hand(self, hand: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
+        """Append a hand (or round)."""
+        with self._lock:  # derive the new record from the current one and save it in one step
+            record = self.record
+            record["hands"] = [*record.get("hands", []), dict(hand)]
+            return self.apply(record, f"hand {len(record['hands'])} entered", expected_version=expected_version)
+
+    def replace_hand(self, index: int, hand: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
+        """Correct hand ``index`` (0-based); everything after it is re-derived."""
+        with self._lock:  # derive the new record from the current one and save it in one step
+            record = self.record
+            hands = list(record.get("hands", []))
+            if not 0 <= index < len(hands):
+                raise NoSuchHandError(f"there is no hand {index + 1} in this game")
+            change = describe_change(hands[index], dict(hand))
+            hands[index] = dict(hand)
+            record["hands"] = hands
+            return self.apply(record, f"hand {index + 1} corrected: {change}", expected_version=expected_version)
+
+    def remove_last_hand(self, *, expected_version: int | None = None) -> Result:
+        with self._lock:  # derive the new record from the current one and save it in one step
+            record = self.record
+            hands = list(record.get("hands", []))
+            if not hands:
+                raise NoSuchHandError("there is no hand to remove")
+            record["hands"] = hands[:-1]
+            return self.apply(record, f"hand {len(hands)} removed", expected_version=expected_version)
+
+    def set_part(self, key: str, value: Any, description: str, *, expected_version: int | None = None) -> Result:
+        """Set (or, with ``None``, remove) a top-level part of the record: a tie-break, sudden death, play-off."""
+        with self._lock:  # derive the new record from the current one and save it in one step
+            record = self.record
+            if value is None:
+                record.pop(key, None)
+            else:
+                record[key] = copy.deepcopy(value)
+            return self.apply(record, description, expected_version=expected_version)
+
+    def append_part(self, key: str, entry: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
+        """Append an entry to a list-valued extra part (a Jokers Kill play-off hand)."""
+        with self._lock:  # derive the new record from the current one and save it in one step
+            self._check_part(key)
+            record = self.record
+            entries = self._entries(record, key)
+            record[key] = [*entries, copy.deepcopy(dict(entry))]
+            description = f"{_part_word(key)} {len(entries) + 1} entered"
+            return self.apply(record, description, expected_version=expected_version)
+
+    def replace_part(
+        self, key: str, index: int, entry: Mapping[str, Any], *, expected_version: int | None = None
+    ) -> Result:
+        """Correct entry ``index`` (0-based) of ``hands`` or of a list-valued extra part."""
+        if key == "hands":
+            return self.replace_hand(index, entry, expected_version=expected_version)
+        self._check_part(key)
+        record = self.record
+        entries = self._entries(record, key)
+        if not 0 <= index < len(entries):
+            raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
+        change = describe_change(entries[index], dict(entry))
+        entries[index] = copy.deepcopy(dict(entry))
+        record[key] = entries
+        description = f"{_part_word(key)} {index + 1} corrected: {change}"
+        return self.apply(record, description, expected_version=expected_version)
+
+    @staticmethod
+    def _check_part(key: str) -> None:
+        if key not in EXTRA_PARTS:
+            raise UnknownPartError(f"{key!r} is not an extra part of a game (one of {', '.join(EXTRA_PARTS)})")
+
+    @staticmethod
+    def _entries(record: Record, key: str) -> list[Any]:
+        value = record.get(key)
+        if value is None:
+            return []
+        return list(value) if isinstance(value, list) else [value]
+
+    def undo(self, *, expected_version: int | None = None) -> Result:
+        """Take back the last change (it can be redone)."""
+        with self._lock:
+            self._check_version(expected_version)
+            if not self._undo:
+                raise NothingToUndoError("there is nothing to undo")
+            snap = self._undo.pop()
+            current = self.record
+            result = self.preview(snap.record)
+            saved = self._commit(snap.record, result, f"undo: {snap.description}")
+            self._redo.append(_Snapshot(current, snap.description))
+        self._notify()
+        self._raise_unsaved(saved)
+        return result
+
+    def redo(self, *, expected_version: int | None = None) -> Result:
+        """Make again the change that the last undo took back."""
+        with self._lock:
+            self._check_version(expected_version)
+            if not self._redo:
+                raise NothingToUndoError("there is nothing to redo")
+            snap = self._redo.pop()
+            current = self.record
+            result = self.preview(snap.record)
+            saved = self._commit(snap.record, result, f"redo: {snap.description}")
+            self._undo.append(_Snapshot(current, snap.description))
+        self._notify()
+        self._raise_unsaved(saved)
+        return result
+
+    def retry_save(self) -> None:
+        """Save again a change that could not be written before (raises :class:`SaveFailedError` again if the
+        disk still refuses; the change stays in memory)."""
+        with self._lock:
+            if self.unsaved is None:
+                return
+            failed = self._failed_description or "changes"
+            saved = self._commit(self.unsaved, self.result, f"saved after an earlier failure: {failed}")
+        self._notify()
+        self._raise_unsaved(saved)
+
+    _failed_description: str | None = None
+
+    def _check_version(self, expected_version: int | None) -> None:
+        if expected_version is not None and expected_version != self.version:
+            raise StaleEditError(
+                "someone else changed this game a moment ago; the newest state is shown, please enter it again"
+            )
+
+    def _commit(self, record: Record, result: Result, description: str, *, bump: bool = True) -> bool:
+        """Make ``record`` current and save it; ``False`` (and ``save_error`` set) if the disk refused."""
+        doc = self.doc.model_copy(
+            update={"record": record, "status": status_of(result), "winners": list(result.winners)}
+        )
+        self.result = result
+        try:
+            self.doc = self.archive.save_session(doc, LogEntry.now(description))
+        except StorageError as exc:
+            self.unsaved = copy.deepcopy(record)
+            self.save_error = str(exc)
+            if self._failed_description is None:
+                self._failed_description = description
+            saved = False
+        else:
+            self.unsaved = None
+            self.save_error = None
+            self._failed_description = None
+            saved = True
+        if bump:  # last: a reader that saw this version (without the lock) sees this record too
+            self.version += 1
+        return saved
+
+    def _raise_unsaved(self, saved: bool) -> None:
+        if not saved:
+            raise SaveFailedError(f"{self.save_error}. The change is kept: use Retry save.")
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(self)
+            except Exception:  # a closed browser tab must not stop the others from hearing about the change
+                _log.warning("a session listener failed; it is dropped", exc_info=True)
+                with self._lock:
+                    if listener in self._listeners:
+                        self._listeners.remove(listener)
+
+
+def _part_word(key: str) -> str:
+    return {"playoff": "play-off hand", "tiebreak": "tie-break round", "sudden_death": "sudden-death hand"}.get(
+        key, "hand"
+    )
+
+
+class SessionService:
+    """Starts and reopens table sessions over one archive; keeps one live :class:`TableSession` per id."""
+
+    def __init__(self, archive: Archive) -> None:
+        self.archive = archive
+        self._open: dict[str, TableSession] = {}
+        self._lock = threading.RLock()
+
+    def start(
+        self,
+        game: str,
+        players: list[str],
+        options: Mapping[str, Any] | None = None,
+        extra: Mapping[str, Any] | None = None,
+        title: str | None = None,
+    ) -> TableSession:
+        """Start a new game. ``extra`` holds other top-level record keys (1111-9999's ``sides``).
+
+        Raises :class:`ScoringError` for an invalid set-up (too few players, an unknown option...)."""
+        record: Record = {"game": game, "players": list(players), "options": dict(options or {}), "hands": []}
+        record.update(copy.deepcopy(dict(extra or {})))
+        result = get_game(game).score(record)
+        doc = self.archive.create_session(record, status=status_of(result), winners=list(result.winners), title=title)
+        session = TableSession(self.archive, doc, result)
+        with self._lock:
+            self._open[doc.id] = session
+        return session
+
+    def open(self, session_id: str) -> TableSession:
+        """The live session with this id (loaded and re-derived from its record on first use)."""
+        with self._lock:
+            if session_id in self._open:
+                return self._open[session_id]
+            doc = self.archive.load_session(session_id)
+            result = get_game(doc.game).score(doc.record)
+            session = TableSession(self.archive, doc, result)
+            self._open[session_id] = session
+            return session
+
+    def unfinished(self) -> list[SessionSummary]:
+        """Summaries of the sessions still being played (in progress or pending an extra part), newest first."""
+        return [
+            s for s in self.archive.list_sessions() if s.status in (SessionStatus.IN_PROGRESS, SessionStatus.PENDING)
+        ]

@@ -1,0 +1,401 @@
+"""The Feast and Famine dealer assistant and quick form (companion.entry_feast_and_famine), without a page."""
+
+from __future__ import annotations
+
+import doctest
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import companion.entry_feast_and_famine as entry_ff
+from companion.entry_feast_and_famine import (
+    GHOST,
+    CardError,
+    NoDealerError,
+    NotNowError,
+    OutcomeError,
+    Phase,
+    RoundEntry,
+    RoundOverError,
+    Seat,
+    actions_of,
+    deal_info,
+    dealer_choices,
+    ghost_choices,
+    quick_hand,
+    tied_players,
+)
+from scoring import Card, get_game
+
+PLAYERS = ["Ann", "Ben", "Cat"]
+
+
+def record(players: list[str] | None = None, hands: list[dict[str, Any]] | None = None, **options: Any) -> dict:
+    return {"game": "feast-and-famine", "players": players or PLAYERS, "options": options, "hands": hands or []}
+
+
+def walk(entry: RoundEntry, taps: list[str]) -> RoundEntry:
+    for tap in taps:
+        entry = entry.act(tap)
+    return entry
+
+
+def score_with(rec: dict[str, Any], hand: dict[str, Any]) -> Any:
+    return get_game("feast-and-famine").score({**rec, "hands": [*rec["hands"], hand]})
+
+
+def test_doctests() -> None:
+    result = doctest.testmod(entry_ff, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 5
+    assert result.failed == 0
+
+
+def test_ff_e1_round_walked_tap_by_tap() -> None:
+    rec = record()
+    entry = RoundEntry.start(rec, "Cat")
+    assert entry.state.order == ("Ann", "Ben", "Cat")
+    assert entry.state.phase is Phase.OPENING and entry.state.turn == "Ann"
+    assert not entry.can_take() and not entry.can_refuse()
+    entry = walk(entry, ["7C", "JK"])  # Ben's opening Joker is put aside ...
+    assert entry.state.turn == "Ben" and entry.state.set_aside == 1
+    entry = walk(entry, ["KD", "3H"])  # ... and replaced
+    assert entry.state.phase is Phase.DECIDE and entry.state.turn == "Ann"
+    assert entry.can_take() and entry.can_refuse() and not entry.can_card("5S")
+    # the opening Joker is back in the deck: 2 Jokers among 51 cards
+    assert entry.chance() == Fraction(2, 51)
+    entry = walk(entry, ["take", "5S", "refuse", "take", "9D"])
+    assert entry.total("Ann") == 12 and entry.state.seats["Ben"] is Seat.FROZEN
+    assert entry.state.turn == "Ann", "Ben is Frozen: he is skipped"
+    entry = walk(entry, ["refuse", "take", "4C", "take"])
+    assert entry.state.turn == "Cat" and entry.state.phase is Phase.TURN
+    entry = entry.act("JK")
+    assert entry.complete and entry.state.ended_by_joker
+    hand = entry.to_hand()
+    assert hand == {
+        "dealer": "Cat",
+        "cards": {"Ann": ["7C", "5S"], "Ben": ["KD"], "Cat": ["3H", "9D", "4C"]},
+        "status": {"Ann": "frozen", "Ben": "frozen", "Cat": "out"},
+    }
+    assert score_with(rec, hand).hands[0].points == {"Ann": 12, "Ben": 10, "Cat": 0}
+
+
+def test_everyone_freezes_ends_the_round_ff_e2() -> None:
+    entry = walk(RoundEntry.start(record(["Ann", "Ben"]), "Ben"), ["AS", "6C", "take", "QH", "refuse", "refuse"])
+    assert entry.complete and not entry.state.ended_by_joker
+    assert entry.preview_points() == {"Ann": 11, "Ben": 6}
+    assert "Everyone is Frozen" in entry.prompt()
+
+
+def test_joker_on_first_take_knocks_everyone_out_ff_e3() -> None:
+    players = ["A", "B", "C", "D"]
+    entry = walk(RoundEntry.start(record(players), "D"), ["2S", "3S", "4S", "5S", "take", "JK"])
+    assert entry.to_hand()["status"] == dict.fromkeys(players, "out")
+
+
+def test_cards_checked_and_greyed_out() -> None:
+    entry = walk(
+        RoundEntry.start(
+            record(),
+            "Cat",
+        ),
+        ["7C"],
+    )
+    assert not entry.can_card("7C")
+    with pytest.raises(CardError, match="7♣ is already in this round"):
+        entry.act("7C")
+    assert "7C" not in entry.legal_cards() and "JK" in entry.legal_cards()
+    with pytest.raises(CardError):
+        entry.act("ZZ")
+
+
+def test_opening_jokers_limited_by_the_house_rule() -> None:
+    entry = walk(RoundEntry.start(record(jokers=1), "Cat"), ["JK"])
+    assert not entry.can_card("JK")
+    with pytest.raises(CardError, match="only 1 Joker"):
+        entry.act("JK")
+    assert "JK" not in entry.legal_cards()
+
+
+def test_taps_out_of_turn_are_refused() -> None:
+    entry = RoundEntry.start(record(["Ann", "Ben"]), "Ben")
+    with pytest.raises(NotNowError, match="opening card"):
+        entry.act("take")
+    entry = walk(entry, ["2S", "3S", "take"])
+    with pytest.raises(NotNowError):
+        entry.act("refuse")
+    entry = walk(entry, ["JK"])
+    with pytest.raises(RoundOverError):
+        entry.act("4S")
+    with pytest.raises(NotNowError):
+        walk(RoundEntry.start(record(["Ann", "Ben"]), "Ben"), ["2S"]).to_hand()
+
+
+def test_undo_drops_the_last_tap() -> None:
+    entry = walk(RoundEntry.start(record(), "Cat"), ["7C", "KD", "3H", "take"])
+    back = entry.undo()
+    assert back.state.phase is Phase.DECIDE and back.actions == ("7C", "KD", "3H")
+    assert back.undo().state.phase is Phase.OPENING
+
+
+def test_replay_from_saved_actions_and_bad_actions() -> None:
+    entry = RoundEntry.start(record(), "Cat", ["7C", "KD", "3H", "refuse"])
+    assert entry.state.seats["Ann"] is Seat.FROZEN and entry.state.turn == "Ben"
+    with pytest.raises(CardError):
+        RoundEntry.start(record(), "Cat", ["7C", "7C"])
+
+
+def test_dealer_rotation_and_circuits() -> None:
+    rec = record()
+    assert dealer_choices(rec) == PLAYERS  # the first dealer of a circuit is free
+    with pytest.raises(NoDealerError):
+        RoundEntry.start(rec, None)
+    rec["hands"] = [{"dealer": "Ben", "outcome": {"Ann": 1, "Ben": 2, "Cat": 3}}]
+    assert dealer_choices(rec) == ["Cat"]
+    with pytest.raises(NoDealerError, match="passes clockwise from Ben to Cat"):
+        RoundEntry.start(rec, "Ann")
+    info = deal_info(rec)
+    assert (info.round, info.rounds, info.circuit, info.circuits, info.rounds_left, info.dealer) == (
+        2,
+        9,
+        1,
+        3,
+        8,
+        "Cat",
+    )
+    rec["hands"].append({"dealer": "Cat", "outcome": {"Ann": 1, "Ben": 2, "Cat": 3}})
+    rec["hands"].append({"dealer": "Ann", "outcome": {"Ann": 1, "Ben": 2, "Cat": 3}})
+    info = deal_info(rec)
+    assert info.circuit == 2 and info.dealer is None and dealer_choices(rec) == PLAYERS
+
+
+def _tied_game(players: list[str]) -> dict[str, Any]:
+    """A one-circuit game whose first two players tie for the lead."""
+    hands = []
+    dealer = players[0]
+    for i in range(len(players)):
+        outcome: dict[str, Any] = {name: "out" for name in players}
+        if i == 0:
+            outcome = {name: 10 if name in players[:2] else 3 for name in players}
+        hands.append({"dealer": dealer, "outcome": outcome})
+        dealer = players[(players.index(dealer) + 1) % len(players)]
+    return record(players, hands, circuits=1)
+
+
+def test_tiebreak_with_a_ghost_seat() -> None:
+    rec = _tied_game(["Ann", "Ben", "Cat", "Dan"])
+    assert tied_players(rec) == ["Ann", "Ben"]
+    assert ghost_choices(rec) == ["Cat", "Dan"]
+    with pytest.raises(NoDealerError, match="Ghost"):
+        RoundEntry.start(rec, None, tiebreak=True)
+    with pytest.raises(NoDealerError, match="not tied"):
+        RoundEntry.start(rec, "Ann", tiebreak=True)
+    entry = RoundEntry.start(rec, "Cat", tiebreak=True)
+    assert entry.state.order == ("Ann", "Ben", GHOST)  # from the Ghost's left among the tied, Ghost last (FF-14)
+    entry = walk(entry, ["9S", "8S", "2C", "refuse", "take", "5H"])
+    assert entry.state.turn == GHOST and entry.state.phase is Phase.TURN
+    assert not entry.can_refuse(), "the Ghost never Refuses"
+    assert "Ghost (Cat's seat) always Takes" in entry.prompt()
+    entry = walk(entry, ["KC", "refuse"])  # the Ghost takes K♣; Ben Freezes: every tied player is settled
+    assert entry.complete
+    hand = entry.to_hand()
+    assert hand == {
+        "ghost": "Cat",
+        "cards": {"Ann": ["9S"], "Ben": ["8S", "5H"]},
+        "status": {"Ann": "frozen", "Ben": "frozen"},
+    }
+    result = get_game("feast-and-famine").score({**rec, "tiebreak": hand})
+    assert result.winners == ["Ben"]
+    # the Ghost's cards count as seen for the Joker chance
+    assert RoundEntry.start(rec, "Cat", ["9S", "8S", "2C"], tiebreak=True).chance() == Fraction(2, 51)
+
+
+def test_tiebreak_two_players_dummy_ghost_and_all_out() -> None:
+    rec = _tied_game(["Ann", "Ben"])
+    assert ghost_choices(rec) == []
+    with pytest.raises(NoDealerError):
+        RoundEntry.start(rec, "Ann", tiebreak=True)
+    entry = walk(RoundEntry.start(rec, None, tiebreak=True), ["4D", "6D", "2H", "take", "3C", "take"])
+    assert entry.name_of(entry.state.turn) == "Ben"
+    entry = walk(entry, ["7S", "JK"])  # the dummy Ghost turns the Joker: both tied players are out
+    hand = entry.to_hand()
+    assert hand["ghost"] is None and hand["status"] == {"Ann": "out", "Ben": "out"}
+    result = get_game("feast-and-famine").score({**rec, "tiebreak": [hand]})
+    assert result.pending is not None and result.pending.kind == "tiebreak", "all out, nobody left: replay (FF-10)"
+
+
+def test_quick_form() -> None:
+    rec = record()
+    hand = quick_hand(rec, "Ann", {"Ann": "12", "Ben": "out", "Cat": " 0 "})
+    assert hand == {"dealer": "Ann", "outcome": {"Ann": 12, "Ben": "out", "Cat": 0}}
+    assert score_with(rec, hand).totals == {"Ann": 12, "Ben": 0, "Cat": 0}
+    with pytest.raises(OutcomeError, match="Ben: a Frozen total cannot be negative"):
+        quick_hand(rec, "Ann", {"Ann": "12", "Ben": "-3", "Cat": "1"})
+    with pytest.raises(OutcomeError, match="more than the whole deck"):
+        quick_hand(rec, "Ann", {"Ann": "341", "Ben": "1", "Cat": "1"})
+    with pytest.raises(NoDealerError):
+        quick_hand(rec, None, {"Ann": "1", "Ben": "1", "Cat": "1"})
+    tied = _tied_game(["Ann", "Ben", "Cat"])
+    assert quick_hand(tied, "Cat", {"Ann": "6", "Ben": "out"}, tiebreak=True) == {
+        "ghost": "Cat",
+        "outcome": {"Ann": 6, "Ben": "out"},
+    }
+
+
+def test_actions_of_rebuilds_a_saved_round_for_correction() -> None:
+    rec = record()
+    taps = ["7C", "KD", "3H", "take", "5S", "refuse", "take", "9D", "refuse", "take", "4C", "take", "JK"]
+    hand = walk(RoundEntry.start(rec, "Cat"), taps).to_hand()
+    rebuilt = actions_of(RoundEntry.start(rec, "Cat"), hand)
+    assert rebuilt is not None
+    assert walk(RoundEntry.start(rec, "Cat"), rebuilt).to_hand() == hand
+    assert actions_of(RoundEntry.start(rec, "Cat"), {"dealer": "Cat", "outcome": {"Ann": 1}}) is None
+    impossible = {
+        "dealer": "Cat",
+        "cards": {"Ann": ["7C"], "Ben": ["KD"], "Cat": ["3H"]},
+        "status": dict.fromkeys(PLAYERS, "frozen") | {"Ann": "out"},
+    }
+    assert actions_of(RoundEntry.start(rec, "Cat"), impossible) is None
+
+
+def test_actions_of_tiebreak_with_ghost() -> None:
+    rec = _tied_game(["Ann", "Ben", "Cat"])
+    taps = ["9S", "8S", "2C", "take", "3D", "take", "4D", "KC", "refuse", "take", "JK"]
+    hand = walk(RoundEntry.start(rec, "Cat", tiebreak=True), taps).to_hand()
+    assert hand["status"] == {"Ann": "frozen", "Ben": "out"}
+    rebuilt = actions_of(RoundEntry.start(rec, "Cat", tiebreak=True), hand)
+    assert rebuilt is not None
+    assert walk(RoundEntry.start(rec, "Cat", tiebreak=True), rebuilt).to_hand() == hand
+
+
+# --- the panel on the table screen, without a browser ------------------------------------------------------------
+
+
+def _screen(tmp_path: Any, players: list[str], options: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """A started game's table screen built by the shell on a fake page: (services, session, top view)."""
+    from companion.app import AppServices
+    from tests.test_app_views import shell_for
+
+    services = AppServices.open(tmp_path / "data")
+    session = services.sessions.start("feast-and-famine", players, options)
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    return services, session, page.views[-1]
+
+
+def _controls(view: Any) -> list[Any]:
+    from tests.test_app_views import walk as walk_controls
+
+    return [control for control, _ in walk_controls(view)]
+
+
+def _button(view: Any, label: str) -> Any:
+    import flet as ft
+
+    found = [
+        c
+        for c in _controls(view)
+        if isinstance(c, ft.Button | ft.FilledButton | ft.OutlinedButton) and c.tooltip == label
+    ]
+    assert found, f"no button {label!r}"
+    return found[0]
+
+
+def test_panel_labels_every_control_and_walks_a_round(tmp_path: Any) -> None:
+    import flet as ft
+
+    from tests.test_app_views import INTERACTIVE, label_of
+    from tests.test_app_views import walk as walk_controls
+
+    services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
+    try:
+        for control, labelled in walk_controls(view):
+            if isinstance(control, INTERACTIVE):
+                assert labelled or label_of(control), f"{type(control).__name__} has no label"
+                if isinstance(control, ft.Button | ft.FilledButton | ft.OutlinedButton):
+                    assert (control.height or 0) >= 48
+        _button(view, "Dealer: Ann").on_click(None)
+        # the panel redraws in place: find the buttons again after each tap
+        for label in ("JK", "7C", "5H"):
+            _button(view, Card.parse(label).label).on_click(None)
+        assert session.draft("new") == {
+            "mode": "walk",
+            "dealer": "Ann",
+            "actions": ["JK", "7C", "5H"],
+            "values": {},
+        }, "the round being entered is kept by the session (a reload finds it)"
+        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+        assert "Ben: Take or Refuse?" in texts
+        assert "Chance the next card is a Joker: 1 in 26 (3.8%)" in texts
+        for label in ("Take", "3♠", "Refuse", "Take", "Joker"):
+            _button(view, label).on_click(None)
+        _button(view, "Confirm round").on_click(None)
+        assert session.hands == [
+            {"dealer": "Ann", "cards": {"Ann": ["5H"], "Ben": ["7C", "3S"]}, "status": {"Ann": "frozen", "Ben": "out"}}
+        ]
+        assert session.draft("new") is None
+    finally:
+        services.close()
+
+
+def test_quick_form_names_the_problem_and_keeps_the_entry(tmp_path: Any) -> None:
+    import flet as ft
+
+    services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
+    try:
+        _button(view, "Dealer: Ben").on_click(None)
+        _button(view, "Quick form").on_click(None)
+        fields: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
+        fields["Ann's total"].on_change(type("E", (), {"control": type("C", (), {"value": "12"})()})())
+        _button(view, "Confirm round").on_click(None)
+        messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "Ben" in c.value]
+        assert any("Ben: enter a Frozen total or tap Out" in m for m in messages), messages
+        assert session.hands == [] and session.draft("new")["values"] == {"Ann": "12"}
+        _button(view, "Ben was knocked out").on_click(None)
+        _button(view, "Confirm round").on_click(None)
+        assert session.hands == [{"dealer": "Ben", "outcome": {"Ann": 12, "Ben": "out"}}]
+    finally:
+        services.close()
+
+
+def test_correcting_a_walked_round_and_a_quick_round(tmp_path: Any) -> None:
+    import flet as ft
+
+    from companion.app import AppServices
+    from tests.test_app_views import shell_for
+
+    services = AppServices.open(tmp_path / "data")
+    try:
+        session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+        walked = {
+            "dealer": "Ann",
+            "cards": {"Ann": ["5H"], "Ben": ["7C", "3S"]},
+            "status": {"Ann": "frozen", "Ben": "out"},
+        }
+        session.add_hand(walked)
+        session.add_hand({"dealer": "Ben", "outcome": {"Ann": 4, "Ben": "out"}})
+        shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
+        shell.render()
+        view = page.views[-1]
+        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+        assert "Correct round 1" in texts and "Ben: 7♣ 3♠ = 10 · Knocked Out" in texts, texts
+        assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
+        _button(view, "Undo last tap").on_click(None)  # the Joker
+        _button(view, "Undo last tap").on_click(None)  # Ben's Take
+        _button(view, "Refuse").on_click(None)  # Ben Froze on 10 after all
+        _button(view, "Confirm round").on_click(None)
+        assert session.hands[0]["status"] == {"Ann": "frozen", "Ben": "frozen"}
+        assert session.result.totals == {"Ann": 9, "Ben": 10}
+
+        shell, page = shell_for(services, f"/continue/{session.id}/hand-2")
+        shell.render()
+        view = page.views[-1]
+        fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
+        assert fields == {"Ann's total": "4", "Ben's total": ""}, "a quick-form round opens in the quick form"
+        _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
+        inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
+        inputs["Ben's total"].on_change(type("E", (), {"control": type("C", (), {"value": "3"})()})())
+        _button(view, "Confirm round").on_click(None)
+        assert session.hands[1] == {"dealer": "Ben", "outcome": {"Ann": 4, "Ben": 3}}
+    finally:
+        services.close()
