@@ -14,8 +14,9 @@ import flet as ft
 
 from companion.app import APP_TITLE, AppServices
 from companion.settings import Settings, Theme
+from views import live
 from views.context import ViewContext
-from views.placeholders import build_not_found
+from views.not_found import build_not_found
 from views.routes import ROUTES
 from views.routing import Route, find_route, normalise, parent_path, stack_paths
 
@@ -46,11 +47,14 @@ class Shell:
         self.routes = routes
         self._unsubscribe: Callable[[], None] | None = None
         self._lock = threading.RLock()
+        self.seat: live.Seat | None = None
+        """This page's access to the live table; a viewer's page is held to the live view (``views/live.py``)."""
 
     def start(self) -> None:
         """Show the page for its current route and start listening to navigation and settings changes."""
         page = self.page
         page.title = APP_TITLE
+        self.seat = live.attach(page, self.services)
         apply_theme(page, self.services.settings.current())
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
@@ -67,6 +71,11 @@ class Shell:
         the last screen that does exist.
         """
         path = normalise(route)
+        if self.seat is not None:
+            self.seat.at(path)
+            if self.seat.locked:  # decided on the server: whatever route a viewer asks for, it gets the live view
+                ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=path)
+                return live.locked_views(self.seat, ctx)
         views: list[ft.View] = []
         for step in stack_paths(path):
             ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=step)
@@ -130,6 +139,8 @@ class Shell:
         unsubscribe, self._unsubscribe = self._unsubscribe, None
         if unsubscribe is not None:
             unsubscribe()
+        if self.seat is not None:
+            self.seat.release()
 
 
 def make_page_handler(services: AppServices) -> Callable[[ft.Page], None]:

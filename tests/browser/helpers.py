@@ -18,6 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = Path(os.environ.get("CTC_CHROMIUM", "/usr/bin/chromium"))
+PHONE_HOST = "phone.test"
+"""A host name that the test browser maps to 127.0.0.1: the page address a phone would use, traffic on loopback."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -26,6 +28,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # A "phone" for the live-table tests: the browser opens http://phone.test:PORT (a non-local page address, as a
+    # phone on the network would), while the connection itself stays on loopback.
+    f"--host-resolver-rules=MAP {PHONE_HOST} 127.0.0.1",
 ]
 START_TIMEOUT = 30.0
 """Seconds to wait for the server to answer."""
@@ -184,3 +189,69 @@ def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
     )
     r, g, b = (channel / 255 for channel in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+# --- playing a game at the table ----------------------------------------------------------------------------------
+
+
+def button(page: Any, name: str) -> Any:
+    """The button labelled exactly ``name``."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
+    """Scroll until ``locator`` is in the page (Flutter leaves controls far off screen out of the semantics tree);
+    returns it."""
+    if locator.count() > 0:
+        return locator
+    size = page.viewport_size or {"width": 390, "height": 844}
+    page.mouse.move(size["width"] // 2, size["height"] // 2)
+    page.mouse.wheel(0, -100_000)  # from the top down
+    for _ in range(steps):
+        page.wait_for_timeout(150)
+        if locator.count() > 0:
+            page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
+            return locator
+        page.mouse.wheel(0, size["height"] // 2)
+    return locator
+
+
+def type_into(page: Any, label: str, text: str) -> None:
+    """Type ``text`` into the text field labelled ``label``, replacing what it holds."""
+    field = reveal(page, page.get_by_label(label, exact=True))
+    field.fill(text)
+
+
+def tap(page: Any, name: str) -> None:
+    """Tap the button labelled exactly ``name``."""
+    reveal(page, button(page, name)).click()
+
+
+def card_label(code: str) -> str:
+    """The picker's label of a card code: ``"10H"`` → ``"10♥"``, ``"JK"`` → ``"Joker"``."""
+    if code.upper() == "JK":
+        return "Joker"
+    symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    return f"{code[:-1].upper()}{symbols[code[-1].upper()]}"
+
+
+def tap_card(page: Any, code: str) -> None:
+    """Tap one card on the Jokers Kill card picker and wait until the app has taken it (it greys out)."""
+    name = card_label(code)
+    reveal(page, page.get_by_role("button", name=name, exact=True, disabled=False)).click()
+    page.wait_for_function(
+        """(name) => ![...document.querySelectorAll('flt-semantics[role=button]')].some(
+            e => e.textContent.trim() === name && e.getAttribute('aria-disabled') !== 'true')""",
+        arg=name,
+    )
+
+
+def enter_jk_hand(page: Any, up: str, cards: list[str], tiebreaks: tuple[str, ...] = ()) -> int:
+    """Enter one Jokers Kill hand through the card picker (up-card, the players' cards in seating order, then the
+    tie-break cards in the order the app asks for them) and confirm it; returns the number of taps it took."""
+    taps = 0
+    for code in [up, *cards, *tiebreaks]:
+        tap_card(page, code)
+        taps += 1
+    tap(page, "Confirm hand")
+    return taps + 1

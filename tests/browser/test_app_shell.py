@@ -115,10 +115,10 @@ def test_browser_history_and_unknown_pages(page: Any, app_server: AppServer) -> 
 
 def test_phone_and_desktop_layouts(page: Any, app_server: AppServer) -> None:
     button(page, "New game").click()
-    page.get_by_text("Game set-up is not available yet", exact=True).wait_for()
+    page.get_by_role("button", name=re.compile(r"^Jokers Kill")).wait_for()
     button(page, "Back").click()
     button(page, "Continue").click()
-    page.get_by_text("No sessions yet", exact=True).wait_for()
+    page.get_by_text("No unfinished games", exact=True).wait_for()
 
     page.set_viewport_size({"width": 360, "height": 740})
     open_app(page, app_server, "/")

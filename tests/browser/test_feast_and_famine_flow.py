@@ -1,0 +1,184 @@
+"""A whole game of Feast and Famine through the UI only, in Chromium, ending in a Ghost round.
+
+New game → seat Ann and Ben → house rule: 1 circuit (so 2 rounds) → round 1 walked with the dealer assistant
+(Ben's opening Joker put aside and replaced, Take / Refuse, Ann knocked out by a Joker) → round 2 with the quick
+form → the totals tie → the guided tie-break round against a dummy Ghost seat → Ben wins. The standings on screen
+must equal ``python -m scoring score`` run on the saved record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from storage import Archive
+from tests.browser.helpers import DESKTOP, PHONE, ROOT, AppServer, button, card_label, reveal, screenshot, tap
+
+pytestmark = pytest.mark.browser
+
+
+def wait_text(page: Any, pattern: str) -> None:
+    page.get_by_text(re.compile(pattern)).first.wait_for()
+
+
+def standing(page: Any, name: str, total: int) -> None:
+    wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points")
+
+
+SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
+    e => e.textContent.trim() === 'Seat player' && e.getAttribute('aria-disabled') !== 'true')"""
+
+
+def type_until(page: Any, label: str, text: str, done: str, *, script: bool = False) -> None:
+    """Type ``text`` into the field labelled ``label`` until the app shows it took it: the text ``done`` appears (or,
+    with ``script``, the JavaScript condition ``done`` holds). Typing right after a screen opens can be lost while
+    the page settles, so it is tried again."""
+    for attempt in range(4):
+        field = reveal(page, page.get_by_label(label, exact=True))
+        field.click()
+        page.wait_for_timeout(300)
+        field.fill(text)
+        try:
+            if script:
+                page.wait_for_function(done, timeout=3000)
+            else:
+                page.get_by_text(re.compile(done)).first.wait_for(timeout=3000)
+            return
+        except Exception:  # Playwright's TimeoutError
+            if attempt == 3:
+                raise
+
+
+def seat(page: Any, names: list[str]) -> None:
+    """Seat ``names``, typed on the spot."""
+    for i, name in enumerate(names):
+        type_until(page, "New player name", name, SEAT_ENABLED, script=True)  # greyed out until a name is typed
+        tap(page, "Seat player")
+        wait_text(page, rf"^Seat {i + 1}: {name}$")
+
+
+def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
+    """``python -m scoring score`` on the record the app saved (read through storage, read-only)."""
+    with Archive(server.data_dir, read_only=True) as archive:
+        record = archive.load_session(session_id).record
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "score", "-"],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def step(page: Any, name: str, then: str) -> None:
+    """Tap the button ``name`` (a card code or a label) and wait for the prompt ``then``."""
+    label = card_label(name) if re.fullmatch(r"(10|[2-9AJQK])[SHDC]|JK", name) else name
+    tap(page, label)
+    wait_text(page, rf"^Next: {re.escape(then)}")
+
+
+def test_a_whole_game_with_a_ghost_round(page: Any, app_server: AppServer) -> None:
+    try:
+        play_a_whole_game(page, app_server)
+    except Exception:
+        page.screenshot(path=str(app_server.log_dir / "failure.png"))
+        raise
+
+
+def play_a_whole_game(page: Any, app_server: AppServer) -> None:
+    tap(page, "New game")
+    page.get_by_role("button", name=re.compile(r"^Feast and Famine")).click()
+    seat(page, ["Ann", "Ben"])
+    type_until(page, "Circuits", "1", "^House rules changed: Circuits 1")
+    tap(page, "Start game")
+    page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
+    sid = page.url.rsplit("/", 1)[1]
+    wait_text(page, r"^Round 1 of 2 · circuit 1 of 1 · the table chooses the dealer")
+
+    # Round 1, walked: Ann deals, so Ben is offered cards first and Ann acts last.
+    taps = 0
+    for name, then in [
+        ("Dealer: Ann", "Deal Ben's opening card"),
+        ("JK", "Deal Ben's opening card"),  # a Joker in the opening deal is put aside and replaced
+        ("7C", "Deal Ann's opening card"),
+        ("5H", "Ben: Take or Refuse?"),
+    ]:
+        step(page, name, then)
+        taps += 1
+    wait_text(page, r"^Jokers put aside in the opening deal: 1")
+    wait_text(page, r"^Chance the next card is a Joker: 1 in 26 \(3\.8%\)$")  # 2 Jokers among 52 cards
+    step(page, "Take", "Ben Takes: turn the card")
+    taps += 1
+    assert button(page, "7♣").is_disabled(), "a card on the table is greyed out"
+    assert button(page, "Q♥").is_enabled()
+    screenshot(page, "entry-feast-and-famine")
+    for name, then in [
+        ("3S", "Ann: Take or Refuse?"),
+        ("Take", "Ann Takes: turn the card"),
+        ("8D", "Ben: Take or Refuse?"),
+        ("Refuse", "Ann: Take or Refuse?"),
+        ("Take", "Ann Takes: turn the card"),
+        ("JK", "A Joker: everyone not Frozen is Knocked Out"),
+    ]:
+        step(page, name, then)
+        taps += 1
+    wait_text(page, r"^Ben: 7♣ 3♠ = 10 · Frozen$")
+    wait_text(page, r"^Ann: 5♥ 8♦ = 13 · Knocked Out$")
+    tap(page, "Confirm round")
+    taps += 1
+    standing(page, "Ben", 10)
+    standing(page, "Ann", 0)
+    assert taps == 12
+
+    # Round 2 with the quick form: the rotation names Ben as dealer.
+    wait_text(page, r"^Round 2 of 2 · circuit 1 of 1 · Ben deals")
+    wait_text(page, r"^Dealer: Ben")
+    tap(page, "Quick form")
+    field = page.get_by_label("Ann's total", exact=True)
+    field.click()
+    page.wait_for_timeout(300)
+    field.fill("10")
+    tap(page, "Ben out")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('input')].some(e => e.disabled)"""
+    )  # Ben's total is greyed out
+    tap(page, "Confirm round")
+    standing(page, "Ann", 10)
+    standing(page, "Ben", 10)
+
+    # The tie: a tie-break round against a dummy Ghost seat (nobody else is seated, FF-10).
+    wait_text(page, r"^Tie-break: Ann and Ben$")
+    wait_text(page, r"^Nobody else is seated: a dummy Ghost seat deals")
+    for name, then in [
+        ("9S", "Deal Ben's opening card"),
+        ("4H", "Deal the Ghost's opening card"),
+        ("2C", "Ann: Take or Refuse?"),
+        ("Refuse", "Ben: Take or Refuse?"),
+        ("Take", "Ben Takes: turn the card"),
+        ("6D", "The Ghost always Takes: turn its card"),
+        ("KC", "Ben: Take or Refuse?"),
+        ("Refuse", "Everyone is Frozen"),
+    ]:
+        step(page, name, then)
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(300)
+    screenshot(page, "entry-feast-and-famine-desktop")
+    page.set_viewport_size(PHONE)
+    tap(page, "Confirm round")
+    wait_text(page, "^Ben wins the game$")
+    wait_text(page, r"Tie-break round: Ann 9, Ben 10 \(Ben wins the game with the highest tie-break score")
+
+    final = score_saved(app_server, sid)
+    assert final["finished"] and final["winners"] == ["Ben"]
+    assert final["tiebreak"] == {"Ann": 9, "Ben": 10}
+    for name in ("Ann", "Ben"):
+        standing(page, name, final["totals"][name])
+    assert final["totals"] == {"Ann": 10, "Ben": 10}

@@ -1,0 +1,392 @@
+"""History: every session, newest first, filtered by game, player and date, with search; a session opens as a
+read-only replay hand by hand (standings, the "why", a score chart, the edit log), and a hand can be corrected.
+
+The logic is in :mod:`companion.history`; these builders only lay it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import flet as ft
+
+from companion.history import (
+    PAGE_SIZE,
+    DateRangeError,
+    HandFieldError,
+    HistoryFilter,
+    Replay,
+    ReplayStep,
+    edit_log,
+    filter_sessions,
+    hand_fields,
+    parse_date,
+    rebuild_hand,
+    replay,
+    row_of,
+    verify_correction,
+    when_text,
+)
+from companion.players import Resolver
+from companion.session import StaleEditError
+from companion.stats import game_name, warm_up
+from scoring import ScoringError, all_games
+from storage import Archive, SessionDoc, SessionStatus, StorageError
+from views.charts import progression_chart
+from views.context import ViewContext
+from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
+
+ALL = "all"
+"""The dropdown key meaning "no limit"."""
+
+
+def _error_text() -> ft.Text:
+    return ft.Text("", size=15, color=ft.Colors.ERROR)
+
+
+def session_tile(summary_row: Any, on_open: Callable[[str], None] | None) -> ft.Control:
+    """One session in the list: title, then when, who and how it ended."""
+    return ft.ListTile(
+        title=ft.Text(summary_row.title, size=18),
+        subtitle=ft.Text(summary_row.subtitle),
+        leading=ft.Icon(ft.Icons.EMOJI_EVENTS if summary_row.status is SessionStatus.FINISHED else ft.Icons.SCHEDULE),
+        trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+        on_click=(lambda _: on_open(summary_row.id)) if on_open is not None else None,
+        tooltip=f"{summary_row.title}, {summary_row.when}",
+        min_height=TAP + 8,
+    )
+
+
+def history_controls(
+    archive: Archive,
+    flt: HistoryFilter,
+    *,
+    limit: int = PAGE_SIZE,
+    resolve: Callable[[str], str] | None = None,
+    on_open: Callable[[str], None] | None = None,
+) -> tuple[list[ft.Control], int]:
+    """The tiles of the first ``limit`` sessions passing ``flt``, and how many pass it."""
+    found = filter_sessions(archive.list_sessions(), flt, resolve=resolve)
+    return [session_tile(row_of(s), on_open) for s in found[:limit]], len(found)
+
+
+def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/history``: the sessions, newest first, with filters."""
+    archive: Archive = ctx.services.archive
+    resolve = Resolver(ctx.services.players.aliases())
+    state: dict[str, Any] = {"limit": PAGE_SIZE}
+    listing = ft.Column(spacing=0)
+    count = ft.Text("", size=15)
+    problem = _error_text()
+    more = ft.Row([big_button("Show more", lambda _: show_more(), icon=ft.Icons.EXPAND_MORE)], visible=False)
+
+    game = ft.Dropdown(
+        label="Game",
+        value=ALL,
+        options=[ft.DropdownOption(key=ALL, text="All games")]
+        + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
+        on_select=lambda _: refresh(),
+        tooltip="Game",
+        expand=True,
+    )
+    wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
+    roster = [p.name for p in ctx.services.players.players()]
+    player = ft.Dropdown(
+        label="Player",
+        value=wanted if wanted in roster else ALL,
+        options=[ft.DropdownOption(key=ALL, text="Everyone")]
+        + [ft.DropdownOption(key=name, text=name) for name in roster],
+        on_select=lambda _: refresh(),
+        tooltip="Player",
+        expand=True,
+    )
+    since = ft.TextField(
+        label="From", hint_text="2026-11-27", on_change=lambda _: refresh(), tooltip="From date", expand=True
+    )
+    until = ft.TextField(
+        label="To", hint_text="2026-11-27", on_change=lambda _: refresh(), tooltip="To date", expand=True
+    )
+    search = ft.TextField(
+        label="Search",
+        prefix_icon=ft.Icons.SEARCH,
+        on_change=lambda _: refresh(),
+        tooltip="Search",
+        expand=True,
+    )
+
+    def current_filter() -> HistoryFilter:
+        def day(field: ft.TextField) -> date | None:
+            return parse_date(field.value or "")
+
+        return HistoryFilter(
+            game=None if game.value in (None, ALL) else game.value,
+            player=None if player.value in (None, ALL) else player.value,
+            since=day(since),
+            until=day(until),
+            search=search.value or "",
+        )
+
+    def fill(update: bool) -> None:
+        try:
+            tiles, total = history_controls(
+                archive, current_filter(), limit=state["limit"], resolve=resolve, on_open=open_session
+            )
+        except DateRangeError as exc:
+            problem.value = str(exc)
+            if update:
+                problem.update()
+            return
+        problem.value = ""
+        listing.controls = tiles or [
+            empty_state(
+                "No sessions match" if len(archive) else "No sessions yet",
+                "Change the filters or the search." if len(archive) else "Games you play will be listed here.",
+            )
+        ]
+        count.value = f"{total} session{'s' if total != 1 else ''}" + (
+            f", showing the newest {len(tiles)}" if total > len(tiles) else ""
+        )
+        more.visible = total > len(tiles)
+        if update:
+            for control in (listing, count, problem, more):
+                control.update()
+
+    def refresh() -> None:
+        state["limit"] = PAGE_SIZE
+        fill(True)
+
+    def show_more() -> None:
+        state["limit"] += PAGE_SIZE
+        fill(True)
+
+    def open_session(session_id: str) -> None:
+        ctx.navigate(f"/history/{session_id}")
+
+    fill(False)
+    warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
+    links = ft.Column(
+        [
+            ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
+            ft.Row(
+                [
+                    big_button(
+                        "Export and backup", lambda _: ctx.navigate("/history/transfer"), icon=ft.Icons.IMPORT_EXPORT
+                    )
+                ]
+            ),
+        ]
+    )
+    return screen(
+        ctx,
+        "History",
+        [links, ft.Row([game, player]), ft.Row([since, until]), ft.Row([search]), problem, count, listing, more],
+    )
+
+
+# --- one session -----------------------------------------------------------------------------------------------
+
+
+def _load(ctx: ViewContext, session_id: str) -> SessionDoc:
+    try:
+        doc: SessionDoc = ctx.services.archive.load_session(session_id)
+    except StorageError as exc:  # not found, damaged, newer format: the shell shows "Not found" with the reason
+        raise ValueError(str(exc)) from None
+    return doc
+
+
+def _points_text(points: dict[str, int]) -> str:
+    return ", ".join(f"{name} {'+' if value > 0 else ''}{value}" for name, value in points.items())
+
+
+def _standings_text(step: ReplayStep) -> str:
+    return " · ".join(f"{s.position}. {s.name} {s.total}" for s in step.standings)
+
+
+def step_card(step: ReplayStep, on_correct: Callable[[int], None] | None) -> ft.Control:
+    """One hand of the replay: what was entered, the points, the standings after it and the "why"."""
+    rows: list[ft.Control] = [
+        ft.Text(step.label, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=step.label),
+    ]
+    if step.entered:
+        rows.append(ft.Text(f"Entered: {step.entered}", size=15))
+    rows.append(ft.Text(f"Points: {_points_text(step.points)}", size=15))
+    if step.standings:
+        rows.append(ft.Text(f"After {step.label.lower()}: {_standings_text(step)}", size=15))
+    for note in step.notes:
+        rows.append(ft.Text(f"Why: {note}", size=14, italic=True))
+    if on_correct is not None and step.index is not None:
+        index = step.index
+        rows.append(
+            ft.Row(
+                [big_button(f"Correct hand {index + 1}", lambda _: on_correct(index), icon=ft.Icons.EDIT, tooltip=None)]
+            )
+        )
+    return ft.Container(
+        content=ft.Column(rows, spacing=4),
+        padding=ft.Padding.all(12),
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        border_radius=12,
+    )
+
+
+def _final(rep: Replay) -> list[ft.Control]:
+    out: list[ft.Control] = [heading("Standings")]
+    if rep.error is not None:
+        out.append(ft.Text(f"This session cannot be replayed: {rep.error}", color=ft.Colors.ERROR, size=16))
+        return out
+    for s in rep.final:
+        text = f"{s.position}. {s.name}: {s.total}"
+        out.append(ft.Text(text, size=18, semantics_label=text, weight=ft.FontWeight.BOLD if s.position == 1 else None))
+    for note in rep.notes:
+        out.append(ft.Text(f"Why: {note}", size=14, italic=True))
+    return out
+
+
+def _log_row(text: str, correction: bool) -> ft.Control:
+    return ft.Row(
+        [
+            ft.Icon(ft.Icons.EDIT_NOTE if correction else ft.Icons.CHECK, size=18),
+            ft.Text(
+                text, size=15, weight=ft.FontWeight.BOLD if correction else None, expand=True, semantics_label=text
+            ),
+        ],
+        vertical_alignment=ft.CrossAxisAlignment.START,
+    )
+
+
+def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/history/<id>``: the read-only replay of one session, its chart and its edit log."""
+    doc = _load(ctx, params["id"])
+    rep = replay(doc.record)
+    title = doc.title or game_name(doc.game)
+    writable = not ctx.services.archive.read_only
+
+    def correct(index: int) -> None:
+        ctx.navigate(f"/history/{doc.id}/hand/{index + 1}")
+
+    controls: list[ft.Control] = [
+        ft.Text(f"{game_name(doc.game)} · {when_text(doc.updated_at)}", size=16),
+        ft.Text(f"Result: {rep.outcome_text}", size=18, semantics_label=f"Result: {rep.outcome_text}"),
+        *_final(rep),
+    ]
+    if rep.steps:
+        controls += [heading("Score by hand"), progression_chart(rep)]
+    log = edit_log(doc.log)
+    corrected = [line for line in log if line.correction]
+    controls.append(heading("Edit log"))
+    if corrected:
+        controls.append(
+            paragraph(f"{len(corrected)} correction{'s' if len(corrected) != 1 else ''} after the hands were entered:")
+        )
+        controls += [_log_row(line.text, True) for line in corrected]
+    else:
+        controls.append(paragraph("No corrections: every hand stands as it was entered."))
+    controls.append(
+        ft.ExpansionTile(
+            title=ft.Text(f"Every change ({len(log)})", size=16),
+            controls=[_log_row(line.text, line.correction) for line in log],
+            min_tile_height=TAP,
+            tooltip=f"Every change ({len(log)})",
+        )
+    )
+    controls.append(heading("Hand by hand"))
+    if not rep.steps:
+        controls.append(paragraph("No hands were entered."))
+    controls += [step_card(step, correct if writable else None) for step in rep.steps]
+    if doc.status in (SessionStatus.IN_PROGRESS, SessionStatus.PENDING):
+        controls.append(
+            ft.Row(
+                [
+                    big_button(
+                        "Continue at the table",
+                        lambda _: ctx.navigate(f"/continue/{doc.id}"),
+                        icon=ft.Icons.PLAY_ARROW,
+                        primary=True,
+                    )
+                ]
+            )
+        )
+    return screen(ctx, title, controls)
+
+
+# --- correcting a hand -----------------------------------------------------------------------------------------
+
+
+def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/history/<id>/hand/<n>``: correct hand n of a session (finished or not); the change is logged."""
+    doc = _load(ctx, params["id"])
+    try:
+        number = int(params["n"])
+    except ValueError:
+        raise ValueError(f"{params['n']!r} is not a hand number") from None
+    hands = list(doc.record.get("hands") or [])
+    if not 1 <= number <= len(hands):
+        raise ValueError(f"This session has no hand {number}.")
+    index = number - 1
+    original = dict(hands[index])
+    fields = hand_fields(original)
+    inputs = {
+        f.path: ft.TextField(
+            label=f.label,
+            value=f.text,
+            tooltip=f.label,
+            helper={"list": "cards separated by spaces", "yes/no": "yes or no"}.get(f.kind),
+            on_change=lambda _: check(True),
+        )
+        for f in fields
+    }
+    outcome = ft.Text("", size=15)
+    problem = _error_text()
+    save = big_button("Save correction", lambda _: save_correction(), icon=ft.Icons.SAVE, primary=True)
+
+    def corrected() -> dict[str, Any]:
+        return rebuild_hand(original, {path: field.value or "" for path, field in inputs.items()})
+
+    def check(update: bool) -> bool:
+        ok = False
+        try:
+            entry = corrected()
+            result = verify_correction(doc.record, index, entry)
+        except HandFieldError as exc:
+            problem.value, outcome.value = str(exc), ""
+        except ScoringError as exc:
+            problem.value, outcome.value = exc.message, ""
+        else:
+            totals = ", ".join(f"{name} {total}" for name, total in result.totals.items())
+            problem.value = ""
+            changed = entry != original
+            outcome.value = f"With this correction: {totals}." if changed else "Nothing changed yet."
+            ok = changed
+        save.disabled = not ok
+        if update:
+            for control in (outcome, problem, save):
+                control.update()
+        return ok
+
+    def save_correction() -> None:
+        if not check(True):
+            return
+        try:
+            session = ctx.services.sessions.open(doc.id)
+            session.replace_hand(index, corrected())
+        except (ScoringError, HandFieldError, StaleEditError, IndexError, StorageError) as exc:
+            problem.value = exc.message if isinstance(exc, ScoringError) else str(exc)
+            problem.update()
+            return
+        ctx.navigate(f"/history/{doc.id}")
+
+    check(False)
+    rep = replay({**doc.record, "hands": hands[:number]})
+    entered = rep.steps[index].entered if rep.error is None and index < len(rep.steps) else ""
+    controls: list[ft.Control] = [
+        paragraph(f"{doc.title or game_name(doc.game)}: hand {number} as it was entered: {entered}"),
+        paragraph("Change what was wrong; every hand after it is scored again and the change goes in the edit log."),
+        *inputs.values(),
+        outcome,
+        problem,
+        ft.Row([save]),
+    ]
+    return screen(ctx, f"Correct hand {number}", controls)

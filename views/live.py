@@ -1,0 +1,458 @@
+"""The live view (``/live``, ``/live/<id>``): every player follows the game on their own phone.
+
+A page's :class:`Seat` is decided on the server when the page connects (:func:`companion.sharing.access_for`):
+the host's browser gets the whole app; any other page is a viewer held to this one screen (the shell asks
+:func:`locked_views` for every route such a page asks for, so typing another address, or sending a route change
+by hand, shows this screen again and nothing else of the archive). A viewer that enters the host's PIN becomes an
+editor: it gets the game's entry panel and Undo, and every change it makes goes through
+:meth:`companion.sharing.LiveTable.apply_as`, which checks the seat's access on the server.
+
+The screen follows the live game: it subscribes to the session (and to the PIN) and redraws on the page's own
+executor within a moment of every change, as the shell does for settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import flet as ft
+
+from companion.app import AppServices
+from companion.session import NoSuchHandError, NothingToUndoError, SaveFailedError, StaleEditError, TableSession
+from companion.sharing import (
+    LIVE_PATH,
+    Access,
+    Edit,
+    LiveTable,
+    NotAllowedError,
+    Role,
+    SharingError,
+    access_for,
+    is_live_path,
+    live_table_for,
+)
+from scoring import ScoringError, Step, get_game
+from views.context import ViewContext
+from views.routing import normalise
+from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
+from views.table.scoreboard import hand_lines, standings_panel, verdict_panel
+from views.widgets import back_button, big_button, empty_state, icon_button
+
+_log = logging.getLogger(__name__)
+
+STEP_PARTS = {Step.HAND: "hands", Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebreak", Step.SUDDEN_DEATH: "sudden_death"}
+
+RECENT_HANDS = 12
+"""Hands listed on the live view until the viewer asks for all."""
+
+_SEATS: weakref.WeakValueDictionary[int, Seat] = weakref.WeakValueDictionary()
+"""The seat of every open page, by the page object's ``id`` (a page registers when its shell starts; the entry
+goes when the page and its shell are gone)."""
+_SEATS_LOCK = threading.Lock()
+
+
+class Seat:
+    """One page session at the live table: its :class:`~companion.sharing.Access` and its live screen."""
+
+    def __init__(self, page: ft.Page, services: AppServices, access: Access) -> None:
+        self.page = page
+        self.services = services
+        self.live: LiveTable = live_table_for(services)
+        self.access = access
+        self.screen: LiveScreen | None = None
+
+    @property
+    def locked(self) -> bool:
+        """Held to the live view (a viewer or an editor)."""
+        return self.access.locked
+
+    def enter_pin(self, text: str) -> Access:
+        """Become an editor with the host's PIN (the errors of :meth:`LiveTable.enter_pin` otherwise)."""
+        self.access = self.live.enter_pin(self.access, text)
+        return self.access
+
+    def current_access(self) -> Access:
+        """The access now: an editor whose PIN was revoked is a viewer again."""
+        self.access = self.live.current_access(self.access)
+        return self.access
+
+    def at(self, path: str) -> None:
+        """The shell is drawing ``path`` for this page: the host's open game becomes the live one; a live screen
+        that is no longer shown stops following its game."""
+        parts = [part for part in normalise(path).split("/") if part]
+        if self.access.role is Role.HOST and len(parts) >= 2 and parts[0] in ("continue", "share"):
+            with contextlib.suppress(SharingError):
+                self.live.open(parts[1])
+                self.live.show(parts[1])
+        if not is_live_path(path) and self.screen is not None:
+            self.screen.stop()
+            self.screen = None
+
+    def release(self) -> None:
+        """The page closed or lost its connection: stop following (a page that comes back draws itself anew)."""
+        if self.screen is not None:
+            self.screen.stop()
+            self.screen = None
+
+
+def _page_url(page: ft.Page) -> str | None:
+    try:
+        return page.url
+    except Exception:  # no live connection (a unit test's page): no URL
+        return None
+
+
+def attach(page: ft.Page, services: AppServices) -> Seat:
+    """Decide the access of a new page (from where it connects and the address it opened) and register it."""
+    access = access_for(client_ip=getattr(page, "client_ip", None), page_url=_page_url(page), route=page.route)
+    seat = Seat(page, services, access)
+    with _SEATS_LOCK:
+        _SEATS[id(page)] = seat
+    return seat
+
+
+def seat_of(page: ft.Page) -> Seat | None:
+    with _SEATS_LOCK:
+        return _SEATS.get(id(page))
+
+
+def _go(page: ft.Page, route: str) -> None:
+    try:
+        page.navigate(route)
+    except RuntimeError:  # not on the page's event loop (a redraw from another thread)
+        with contextlib.suppress(Exception):
+            page.run_task(page.push_route, route)
+
+
+def locked_views(seat: Seat, ctx: ViewContext) -> list[ft.View]:
+    """The only screen a viewer or editor gets, whatever route it asked for; another route is sent back to
+    ``/live`` (the address bar shows where the page really is)."""
+    path = normalise(ctx.path)
+    if not is_live_path(path):
+        _go(ctx.page, LIVE_PATH)
+        path = LIVE_PATH
+    live_ctx = ViewContext(page=ctx.page, services=ctx.services, settings=ctx.settings, path=path)
+    parts = [part for part in path.split("/") if part]
+    return [LiveScreen(live_ctx, seat, parts[1] if len(parts) > 1 else None, back=False).view()]
+
+
+def build_live(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/live`` and ``/live/<id>`` for the host (a viewer's page gets :func:`locked_views`)."""
+    seat = seat_of(ctx.page)
+    if seat is None:  # a page the shell did not register (a unit test): it can only watch
+        seat = Seat(ctx.page, ctx.services, access_for(client_ip=None, page_url=None, route=LIVE_PATH))
+    return LiveScreen(ctx, seat, params.get("id")).view()
+
+
+class LiveScreen:
+    """The live scoreboard, the hand list with each hand's "why", and (for a viewer) the PIN field or (for an
+    editor) the entry panel. Rebuilt in place after every change."""
+
+    def __init__(self, ctx: ViewContext, seat: Seat, session_id: str | None, *, back: bool = True) -> None:
+        self.ctx = ctx
+        self.back = back
+        """Whether the app bar has a Back button (not on a viewer's page: it has nowhere else to go)."""
+        self.seat = seat
+        self.session_id = session_id
+        self.session: TableSession | None = None
+        self.rendered = -1
+        self.shown_access: Access | None = None
+        self.body = ft.Column(spacing=12)
+        self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
+        self._lock = threading.RLock()
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._session_unsubscribe: Callable[[], None] | None = None
+        self._stopped = False
+        self._pin_box: ft.Control | None = None
+        self._pin_field: ft.TextField | None = None
+        self._all_hands = False
+        self._tiles: dict[tuple[Any, ...], ft.Control] = {}
+        self._hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
+        self._hands_column = ft.Column(spacing=10)
+
+    # -- building -----------------------------------------------------------------------------------------------
+
+    def view(self) -> ft.View:
+        previous, self.seat.screen = self.seat.screen, self
+        if previous is not None and previous is not self:
+            previous.stop()
+        self.rebuild()
+        self.follow()
+        title = "Live scoreboard"
+        appbar = ft.AppBar(
+            title=ft.Text(title, semantics_label=title),
+            leading=back_button(self.ctx) if self.back else None,
+            automatically_imply_leading=False,
+            toolbar_height=64,
+        )
+        return ft.View(
+            route=self.ctx.path,
+            appbar=appbar,
+            controls=[self.body],
+            scroll=ft.ScrollMode.AUTO,
+            padding=ft.Padding.all(12),
+        )
+
+    def _find_session(self) -> TableSession:
+        access = self.seat.access
+        wanted = self.session_id if access.role is Role.HOST else None
+        if access.role is not Role.HOST and self.session_id not in (None, self.seat.live.current_id):
+            self.message.value = "That game is not being shared; here is the game at the table."
+            self.message.visible = True
+        return self.seat.live.session_for(access, wanted)
+
+    def rebuild(self) -> None:
+        with self._lock:
+            access = self.seat.current_access()
+            try:
+                session = self._find_session()
+            except SharingError as exc:
+                self._watch(None)
+                self.rendered = -1
+                self.shown_access = access
+                self.body.controls = [empty_state("No game to follow yet", str(exc)), *self._access_parts(None)]
+                return
+            self._watch(session)
+            version = session.version  # first: the content read below is at least this new
+            result = session.result
+            game = get_game(session.game)
+            ui = table_ui(session.game)
+            extras = ui.extras(session) if ui is not None and ui.extras is not None else []
+            played = len(result.hands)
+            status = f"{game.name}: {played} hand{'s' if played != 1 else ''} played"
+            parts: list[ft.Control] = [
+                ft.Text(
+                    status,
+                    theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                    semantics_label=f"Live: {status}",
+                )
+            ]
+            verdict = verdict_panel(result)
+            if verdict is not None:
+                parts.append(verdict)
+            parts.append(standings_panel(result, extras))
+            parts.extend(self._access_parts(session))
+            parts.append(self.message)
+            parts.append(self._hands(result))
+            self.body.controls = parts
+            self.rendered = version
+            self.shown_access = access
+
+    def _hands(self, result: Any) -> ft.Control:
+        """The hands, newest first, each with its points and why: the last :data:`RECENT_HANDS` unless this
+        page asked for all. The column and the rows of hands that did not change are kept from one redraw to the
+        next, so an update sends (and the phone draws) only what is new."""
+        lines = list(reversed(hand_lines(result)))
+        shown = lines if self._all_hands else lines[:RECENT_HANDS]
+        tiles: list[ft.Control] = [self._hands_title]
+        cache: dict[tuple[Any, ...], ft.Control] = {}
+        for line in shown:
+            key = (line.part, line.index, line.title, line.points, line.notes)
+            tile = self._tiles.get(key)
+            if tile is None:
+                tile = ft.Column(
+                    [
+                        ft.Text(f"{line.title}: {line.points}", size=17, weight=ft.FontWeight.W_500),
+                        ft.Text("\n".join(line.notes), size=14),
+                    ],
+                    spacing=2,
+                )
+            cache[key] = tile
+            tiles.append(tile)
+        self._tiles = cache
+        if not lines:
+            tiles.append(ft.Text("No hands yet.", size=16))
+        if len(lines) > len(shown):
+            tiles.append(ft.Row([big_button(f"Show all {len(lines)} hands", self.show_all_hands)]))
+        self._hands_column.controls = tiles
+        return self._hands_column
+
+    def show_all_hands(self, _: Any = None) -> None:
+        """This page only: list every hand (changes nothing in the game)."""
+        self._all_hands = True
+        self.show(force=True)
+
+    def _access_parts(self, session: TableSession | None) -> list[ft.Control]:
+        access = self.seat.access
+        if access.role is Role.VIEWER:
+            return [self._pin_form()]
+        if session is None:
+            return []
+        out: list[ft.Control] = []
+        if access.role is Role.EDITOR:
+            out.append(
+                ft.Row(
+                    [
+                        ft.Text("You can enter hands (PIN)", size=16, expand=True, semantics_label="Editing with PIN"),
+                        icon_button(ft.Icons.UNDO, "Undo", self.undo),
+                    ]
+                )
+            )
+        step = session.step
+        if access.role is Role.EDITOR and step is not Step.FINISHED:
+            out.append(self._entry(session, EntryTarget(STEP_PARTS.get(step, "hands"))))
+        return out
+
+    def _pin_form(self) -> ft.Control:
+        """Built once per screen, so what a viewer is typing survives the redraws of the scoreboard around it."""
+        if self._pin_box is not None:
+            return self._pin_box
+        field = ft.TextField(label="PIN", password=True, keyboard_type=ft.KeyboardType.NUMBER, max_length=6, width=180)
+
+        def submit(_: Any) -> None:
+            self.submit_pin(field.value or "")
+
+        field.on_submit = submit
+        enter = big_button("Edit with PIN", submit, icon=ft.Icons.KEY)
+        self._pin_field = field
+        self._pin_box = ft.Container(
+            content=ft.Column(
+                [
+                    ft.Text("Watching: read-only. To enter hands, type the PIN the host shows.", size=16),
+                    ft.Row([field, enter], vertical_alignment=ft.CrossAxisAlignment.START),
+                ],
+                spacing=8,
+            ),
+            padding=ft.Padding.all(12),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border_radius=12,
+        )
+        return self._pin_box
+
+    def _entry(self, session: TableSession, target: EntryTarget) -> ft.Control:
+        ui = table_ui(session.game)
+        if ui is None or (target.part != "hands" and target.part not in ui.parts):
+            return empty_state("Enter this on the host's screen", "This game's entry is not available on phones yet.")
+        ectx = EntryContext(
+            view=self.ctx,
+            session=session,
+            target=target,
+            record=session.record,
+            existing=None,
+            submit=lambda entry: self.submit_entry(target, entry),
+            report=self.report,
+        )
+        try:
+            return ui.entry(ectx)
+        except ScoringError as exc:
+            return empty_state("This hand cannot be entered here", str(exc))
+
+    # -- actions (every change goes through LiveTable.apply_as, which checks the access) ----------------------
+
+    def report(self, text: str | None) -> None:
+        if (self.message.value or "") == (text or "") and self.message.visible == bool(text):
+            return  # no update(): Flet then sends the handler's own changes (an update() here would replace that)
+        self.message.value = text or ""
+        self.message.visible = bool(text)
+        self.message.semantics_label = f"Problem: {text}" if text else None
+        refresh(self.message)
+
+    def submit_pin(self, text: str) -> None:
+        try:
+            self.seat.enter_pin(text)
+        except SharingError as exc:
+            self.report(str(exc))
+            return
+        if self._pin_field is not None:
+            self._pin_field.value = ""
+        self.report(None)
+        self.show(force=True)
+
+    def apply(self, edit: Edit) -> bool:
+        """Make ``edit`` as this page's seat; a refusal is shown and the newest state drawn."""
+        session = self.session
+        if session is None:
+            self.report("There is no game to change.")
+            return False
+        try:
+            self.seat.live.apply_as(self.seat.access, session.id, edit)
+        except SaveFailedError:
+            pass  # made in memory; the host's screen offers Retry save
+        except (StaleEditError, NotAllowedError) as exc:
+            self.report(str(exc))
+            # The newest state is drawn once this handler is done, so that an entry panel can first keep what
+            # was entered (it is offered again on the new state: nothing is lost).
+            self._later(force=True)
+            return False
+        except (ScoringError, NoSuchHandError, NothingToUndoError, SharingError) as exc:
+            self.report(f"{exc}. Nothing was changed.")
+            return False
+        self.report(None)
+        self.show()
+        return True
+
+    def submit_entry(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
+        return self.apply(Edit.add(entry, part=target.part, expected_version=self.rendered))
+
+    def undo(self, _: Any = None) -> None:
+        self.apply(Edit.undo(expected_version=self.rendered))
+
+    # -- following ----------------------------------------------------------------------------------------------
+
+    def show(self, force: bool = False) -> None:
+        """Redraw now if the game, its version or this page's access changed (or when ``force``)."""
+        if self._stopped:
+            return
+        try:
+            self._show(force)
+        except Exception:  # on the page's executor nobody would hear of it: say so in the server's log
+            _log.exception("the live view could not be redrawn")
+
+    def _show(self, force: bool) -> None:
+        with self._lock:
+            session = self.session
+            access = self.seat.current_access()
+            unchanged = (
+                session is not None
+                and session.version == self.rendered
+                and access == self.shown_access
+                and (self.seat.locked is False or self.seat.live.current_id == session.id)
+            )
+            if unchanged and not force:
+                return
+            self.rebuild()
+            refresh(self.body)
+
+    def _later(self, *_: Any, force: bool = False) -> None:
+        """Called on the thread that made the change (maybe another page's): redraw on this page's executor."""
+        if self._stopped:
+            return
+        try:
+            self.ctx.page.run_thread(self.show, force)
+        except Exception:  # the page's session is gone
+            _log.debug("live page closed; it stops following", exc_info=True)
+            self.stop()
+
+    def _watch(self, session: TableSession | None) -> None:
+        if session is self.session and (session is None or self._session_unsubscribe is not None):
+            return
+        if self._session_unsubscribe is not None:
+            self._session_unsubscribe()
+            self._session_unsubscribe = None
+        self.session = session
+        if session is not None and not self._stopped and self.seat.screen is self:
+            self._session_unsubscribe = session.subscribe(lambda _: self._later())
+
+    def follow(self) -> None:
+        """Follow the live game and the PIN (call once the screen is built)."""
+        if self._stopped:
+            return
+        with self._lock:
+            self._unsubscribe.append(self.seat.live.subscribe(lambda _: self._later(force=True)))
+            if self.session is not None and self._session_unsubscribe is None:
+                self._session_unsubscribe = self.session.subscribe(lambda _: self._later())
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            for unsubscribe in self._unsubscribe:
+                unsubscribe()
+            self._unsubscribe.clear()
+            if self._session_unsubscribe is not None:
+                self._session_unsubscribe()
+                self._session_unsubscribe = None

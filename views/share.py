@@ -1,0 +1,111 @@
+"""The host's Share screen (``/share``, ``/share/<id>``): the address phones open, its QR code, and the PIN.
+
+Only the host reaches it (a viewer's page is held to ``/live`` by the shell). The PIN can be made anew or revoked;
+revoking turns every editing phone back into a viewer at once, on the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.sharing import Access, LiveTable, Role, SharingError, live_table_for, qr_png
+from views.context import ViewContext
+from views.live import seat_of
+from views.table.entry import refresh
+from views.widgets import big_button, empty_state, paragraph, screen
+
+
+class ShareScreen:
+    """Address, QR code and PIN; redrawn in place when the PIN changes."""
+
+    def __init__(self, ctx: ViewContext, session_id: str | None) -> None:
+        self.ctx = ctx
+        self.live: LiveTable = live_table_for(ctx.services)
+        self.session_id = session_id
+        self.body = ft.Column(spacing=12)
+        self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
+
+    def view(self) -> ft.View:
+        if self.session_id is not None:
+            try:
+                self.live.open(self.session_id)
+            except SharingError as exc:
+                raise ValueError(str(exc)) from None
+            self.live.show(self.session_id)
+        self.rebuild()
+        return screen(self.ctx, "Share the table", [self.body])
+
+    def rebuild(self) -> None:
+        address = self.live.address
+        url = address.live_url(self.session_id)
+        parts: list[ft.Control] = []
+        if not address.shared:
+            parts.append(
+                empty_state(
+                    "Sharing is off",
+                    "Only this computer can open the app. Start it with 'companion --share' so that phones on the "
+                    "same Wi-Fi can follow the game.",
+                )
+            )
+        parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
+        parts.append(
+            ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
+        )
+        parts.append(
+            ft.Image(src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True)
+        )
+        pin = self.live.pin
+        if pin is None:
+            pin_text = "No PIN: phones can only watch"
+            parts.append(ft.Text(pin_text, size=20, semantics_label=pin_text))
+        else:
+            parts.append(paragraph("To enter hands from a phone, a player types this PIN:"))
+            parts.append(
+                ft.Text(
+                    " ".join(pin),
+                    size=40,
+                    weight=ft.FontWeight.BOLD,
+                    semantics_label=f"PIN {pin}",
+                    font_family="monospace",
+                )
+            )
+        buttons: list[ft.Control] = [big_button("New PIN", self.new_pin, icon=ft.Icons.REFRESH)]
+        if pin is not None:
+            buttons.append(big_button("Revoke PIN", self.revoke_pin, icon=ft.Icons.BLOCK))
+        parts.append(ft.Row(buttons))
+        parts.append(self.message)
+        self.body.controls = parts
+
+    def access(self) -> Access:
+        """This page's access (checked again by the live table: only the host may change the PIN)."""
+        seat = seat_of(self.ctx.page)
+        return seat.access if seat is not None else Access(Role.VIEWER)
+
+    def new_pin(self, _: Any = None) -> None:
+        self._pin_action(lambda: self.live.new_pin(self.access()))
+
+    def revoke_pin(self, _: Any = None) -> None:
+        self._pin_action(lambda: self.live.revoke_pin(self.access()))
+
+    def _pin_action(self, action: Any) -> None:
+        try:
+            action()
+        except SharingError as exc:
+            self.rebuild()
+            self.message.value = str(exc)
+            self.message.visible = True
+            refresh(self.body)
+            return
+        self.message.visible = False
+        self.show()
+
+    def show(self) -> None:
+        self.rebuild()
+        refresh(self.body)
+
+
+def build_share(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/share`` (the game at the table) and ``/share/<id>`` (that game becomes the one phones follow)."""
+    return ShareScreen(ctx, params.get("id")).view()

@@ -1,0 +1,144 @@
+"""Statistics: per player (games, wins, win rate, average place) and per game (average and best results), a chart of
+wins per player, and head-to-head records. Only finished games count.
+
+The figures come from :mod:`companion.stats` (with its outcome cache); this module only lays them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import flet as ft
+
+from companion.stats import (
+    LOWEST_WINS,
+    HeadToHead,
+    OutcomeCache,
+    PlayerStats,
+    Statistics,
+    cache_for,
+    format_average,
+    format_rate,
+    game_name,
+)
+from scoring import all_games
+from storage import Archive
+from views.charts import wins_chart
+from views.context import ViewContext
+from views.widgets import TAP, empty_state, heading, paragraph, screen
+
+ALL = "all"
+
+
+def player_summary(p: PlayerStats) -> str:
+    """``3 games · 2 wins · 67% won · average place 1.3``."""
+    games = f"{p.games} game{'s' if p.games != 1 else ''}"
+    wins = f"{p.wins} win{'s' if p.wins != 1 else ''}"
+    return f"{games} · {wins} · {format_rate(p.win_rate)} won · average place {format_average(p.average_position)}"
+
+
+def game_line_text(p: PlayerStats, game: str) -> list[str]:
+    """One line per game the player played: ``Jokers Kill: 2 games, 1 win, average 10, best 12, average place 1.5``."""
+    out = []
+    for line in p.by_game:
+        if game != ALL and line.game != game:
+            continue
+        best = "best (lowest)" if line.game in LOWEST_WINS else "best"
+        out.append(
+            f"{game_name(line.game)}: {line.games} game{'s' if line.games != 1 else ''}, "
+            f"{line.wins} win{'s' if line.wins != 1 else ''}, average {format_average(line.average_result)}, "
+            f"{best} {line.best_result}, average place {format_average(line.average_position)}"
+        )
+    return out
+
+
+def head_to_head_text(h: HeadToHead) -> str:
+    """``Ann v Ben: ahead 1, behind 2, level 1 (4 games)``."""
+    games = f"{h.games} game{'s' if h.games != 1 else ''}"
+    return f"{h.player} v {h.opponent}: ahead {h.ahead}, behind {h.behind}, level {h.level} ({games})"
+
+
+def player_block(p: PlayerStats, game: str, on_open: Callable[[str], None] | None) -> ft.Control:
+    """One player's figures: the name (a button to their profile), the summary and a line per game."""
+    name: ft.Control = ft.TextButton(
+        content=ft.Text(p.name, size=18, weight=ft.FontWeight.BOLD),
+        on_click=(lambda _: on_open(p.name)) if on_open is not None else None,
+        tooltip=f"{p.name}'s profile",
+        height=TAP - 8,
+    )
+    rows: list[ft.Control] = [
+        name,
+        ft.Text(player_summary(p), size=15, semantics_label=f"{p.name}: {player_summary(p)}"),
+    ]
+    rows += [ft.Text(text, size=14, semantics_label=f"{p.name}, {text}") for text in game_line_text(p, game)]
+    return ft.Container(
+        content=ft.Column(rows, spacing=2),
+        padding=ft.Padding.symmetric(vertical=6, horizontal=8),
+        border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+    )
+
+
+def stats_controls(
+    archive: Archive,
+    game: str | None,
+    *,
+    cache: OutcomeCache | None = None,
+    aliases: Mapping[str, str] | None = None,
+    on_open: Callable[[str], None] | None = None,
+) -> tuple[list[ft.Control], Statistics]:
+    """The controls of the Statistics screen below its game filter, and the figures they show."""
+    source = cache if cache is not None else cache_for(archive)
+    stats = source.statistics(archive, game=game, aliases=aliases)
+    key = game if game is not None else ALL
+    controls: list[ft.Control] = [
+        ft.Text(
+            f"{stats.games} finished game{'s' if stats.games != 1 else ''}",
+            size=16,
+            semantics_label=f"{stats.games} finished games",
+        )
+    ]
+    for problem in source.problems[:5]:
+        controls.append(ft.Text(problem, size=14, color=ft.Colors.ERROR))
+    if not stats.players:
+        controls.append(
+            empty_state("No finished games yet", "Statistics appear once a game has been played to the end.")
+        )
+        return controls, stats
+    controls += [heading("Wins per player"), wins_chart(stats.wins_per_player())]
+    controls.append(heading("Players"))
+    if game is not None and game in LOWEST_WINS:
+        controls.append(paragraph("In 1111-9999 the lowest total wins, so the best result is the lowest."))
+    controls += [player_block(p, key, on_open) for p in stats.players]
+    controls.append(heading("Head-to-head"))
+    controls.append(paragraph("Who finished ahead of whom in the games both played."))
+    controls += [ft.Text(head_to_head_text(h), size=14) for h in stats.head_to_head if h.player < h.opponent]
+    return controls, stats
+
+
+def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/stats``: the statistics, for every game or one."""
+    archive: Archive = ctx.services.archive
+    aliases = ctx.services.players.aliases()
+    body = ft.Column(spacing=8)
+
+    def open_player(name: str) -> None:
+        player = ctx.services.players.find(name)
+        if player is not None:
+            ctx.navigate(f"/players/{player.id}")
+
+    def fill(update: bool) -> None:
+        chosen = None if game.value in (None, ALL) else game.value
+        body.controls, _ = stats_controls(archive, chosen, aliases=aliases, on_open=open_player)
+        if update:
+            body.update()
+
+    game = ft.Dropdown(
+        label="Game",
+        value=ALL,
+        options=[ft.DropdownOption(key=ALL, text="All games")]
+        + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
+        on_select=lambda _: fill(True),
+        tooltip="Game",
+    )
+    fill(False)
+    return screen(ctx, "Statistics", [ft.Container(game, padding=ft.Padding.only(top=8)), body])

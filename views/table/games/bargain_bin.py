@@ -1,0 +1,592 @@
+"""Bargain Bin at the table: live play (who gets the card, and its value), the quick form, conduct, Vegas.
+
+A thin view over :class:`companion.entry_bargain_bin.BinEntry`: every tap calls one of its methods and redraws;
+what a tap may not do is greyed out by the matching ``can_x`` (Selfless, used cards, players without cards).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from companion.entry_bargain_bin import (
+    BinEntry,
+    EntryError,
+    EntryMode,
+    PadKey,
+    deciding_notes,
+    end_headline,
+    explain_keys,
+    money,
+    money_lines,
+    pad_keys,
+    pot_lines,
+    transfers,
+)
+from companion.session import TableSession
+from scoring import ScoringError
+from scoring.bargain_bin import JOKER_VALUE, Action, Sign
+from views.table.entry import EntryContext, TableUI, refresh
+from views.widgets import TAP, suit_colour_value
+
+PAD_WIDTH = 60
+"""Width of a value-pad key: five keys a row on a 360 px phone, thirteen on a desktop."""
+
+
+def _button(
+    label: str,
+    on_click: Callable[[Any], None],
+    *,
+    primary: bool = False,
+    disabled: bool = False,
+    width: float | None = None,
+    expand: bool = False,
+    colour: str | None = None,
+    size: int = 18,
+) -> ft.Control:
+    """A button labelled ``label`` (shown and read out the same), at least :data:`TAP` pixels tall."""
+    kind = ft.FilledButton if primary else ft.OutlinedButton
+    return kind(
+        content=ft.Text(label, size=size, weight=ft.FontWeight.BOLD if primary else None, color=colour),
+        tooltip=label,
+        height=TAP,
+        width=width,
+        expand=True if expand else None,
+        disabled=disabled,
+        on_click=on_click,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+    )
+
+
+SELECTED = ft.ButtonStyle(
+    padding=ft.Padding.symmetric(horizontal=8),
+    bgcolor=ft.Colors.PRIMARY_CONTAINER,
+    side=ft.BorderSide(3, ft.Colors.PRIMARY),
+)
+PLAIN = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8))
+
+
+def _outlined(
+    label: str, on_click: Callable[[Any], None], *, width: float | None = None, size: int = 18, pad: int = 8
+) -> ft.OutlinedButton:
+    """An outlined button kept across redraws (its label, colour and state are updated in place)."""
+    return ft.OutlinedButton(
+        content=ft.Text(label, size=size, no_wrap=True),
+        tooltip=label,
+        height=TAP,
+        width=width,
+        on_click=on_click,
+        style=PLAIN if pad == 8 else ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=pad)),
+    )
+
+
+def _update(
+    button: ft.OutlinedButton,
+    *,
+    label: str | None = None,
+    disabled: bool,
+    colour: str | None = None,
+    selected: bool = False,
+) -> None:
+    """Set a kept button's label (shown and read out), state, text colour and selection."""
+    text = button.content
+    if isinstance(text, ft.Text):
+        if label is not None:
+            text.value = label
+            button.tooltip = label
+        text.color = colour if not disabled else ft.Colors.OUTLINE_VARIANT
+        text.weight = ft.FontWeight.BOLD if selected else None
+    button.disabled = disabled
+    button.style = SELECTED if selected else PLAIN
+
+
+class BinPanel:
+    """The entry panel of one hand (new or corrected)."""
+
+    def __init__(self, ectx: EntryContext) -> None:
+        self.ectx = ectx
+        self._lock = threading.Lock()
+        self.four_colour = ectx.view.settings.four_colour_suits
+        self.entry = self._initial()
+        self.conduct_open = False
+        self.pending: tuple[str, Action] | None = None
+        self.giver_open = False
+        self.body = ft.Column(spacing=10)
+        self.quick_preview = ft.Text("", size=16)
+        self.vegas_text = ft.Text("", size=16)
+        self.vegas_box = ft.Container(
+            content=self.vegas_text,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+            padding=ft.Padding.all(8),
+            border_radius=8,
+        )
+        self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True)
+        self._build_live()
+        ectx.reuse = self.reuse
+        self.control = ft.Container(
+            content=self.body,
+            padding=ft.Padding.all(12),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border_radius=12,
+        )
+        self.redraw()
+
+    def _build_live(self) -> None:
+        """The live-play controls, made once and updated in place on every tap (a tap sends only what changed)."""
+        entry = self.entry
+        self.prompt_text = ft.Text("", size=22, weight=ft.FontWeight.BOLD)
+        self.points_text = ft.Text("", size=16)
+        self.giver_text = ft.Text("", size=16, expand=True)
+        self.giver_row = ft.Row(
+            [self.giver_text, _button("Someone else plays", lambda _: self._toggle_giver(), size=15)]
+        )
+        self.receivers = {
+            name: _outlined(f"To {name} (0)", self._act("choose_receiver", name)) for name in entry.players
+        }
+        self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
+        keys = pad_keys(entry.options)
+        self.keys = {key: self._key_button(key) for key in keys}
+        self.pad = ft.Column(
+            [
+                ft.Row(list(self.keys.values()), wrap=True, spacing=6, run_spacing=6),
+                ft.Text(
+                    explain_keys(keys, entry.options.king)
+                    + ". Keys stay grey until you tap who gets the card, and once both cards of a key are out.",
+                    size=14,
+                ),
+            ],
+            spacing=6,
+        )
+        self.sign_row = ft.Row(
+            [
+                _button(f"Joker +{JOKER_VALUE}", self._act("choose_sign", Sign.PLUS), primary=True, width=150),
+                _button(f"Joker −{JOKER_VALUE}", self._act("choose_sign", Sign.MINUS), primary=True, width=150),
+                _button("Cancel the Joker", self._act("cancel_joker")),
+            ],
+            wrap=True,
+        )
+        self.take_back = _outlined("Take back last card", self._act("undo_play"))
+        self.take_back.expand = True
+
+    def reuse(self, record: dict[str, Any]) -> bool:
+        """Follow a change of the session in place (the next hand after a confirm, an undo, another tab's entry):
+        the hand kept as a draft if it still fits, else an empty hand. Players and house rules never change within
+        a game, so the kept controls still fit."""
+        self.ectx.record = record
+        try:
+            self.entry = self._initial()
+        except ScoringError:
+            return False
+        self.conduct_open = False
+        self.pending = None
+        self.giver_open = False
+        self.redraw()
+        return True
+
+    def _initial(self) -> BinEntry:
+        ectx = self.ectx
+        kept = ectx.session.draft(ectx.target.key)
+        if kept is not None:
+            try:
+                return BinEntry.from_draft(ectx.record, kept)
+            except (EntryError, ScoringError):
+                pass
+        if ectx.existing is not None:
+            return BinEntry.from_hand(ectx.record, ectx.existing)
+        return BinEntry.start(ectx.record)
+
+    # -- state ----------------------------------------------------------------------------------------------
+
+    def change(self, make: Callable[[], BinEntry], *, redraw: bool = True) -> None:
+        """Apply one change (a message instead when the entry refuses it; nothing is lost)."""
+        with self._lock:
+            try:
+                entry = make()
+            except (EntryError, ScoringError) as exc:
+                self.ectx.report(f"{exc}.")
+                return
+            self.entry = entry
+            self.ectx.report(None)
+            self.ectx.session.set_draft(entry.to_draft(), self.ectx.target.key)
+        if redraw:
+            self.redraw()
+            refresh(self.body)
+
+    def _act(self, method: str, *args: Any) -> Callable[[Any], None]:
+        """A tap handler calling ``BinEntry.<method>(*args)`` on the entry as it is at the time of the tap."""
+
+        def handler(_: Any) -> None:
+            self.change(lambda: getattr(self.entry, method)(*args))
+
+        return handler
+
+    # -- drawing --------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        entry = self.entry
+        live = entry.mode is EntryMode.LIVE
+        parts: list[ft.Control] = [
+            ft.Text(
+                f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}",
+                theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+            ),
+            ft.Row(
+                [
+                    _button(
+                        "Live play",
+                        self._act("set_mode", EntryMode.LIVE),
+                        primary=live,
+                        expand=True,
+                    ),
+                    _button(
+                        "Quick totals",
+                        self._act("set_mode", EntryMode.QUICK),
+                        primary=not live,
+                        expand=True,
+                    ),
+                ]
+            ),
+        ]
+        parts += self._live_parts() if live else self._quick_parts()
+        parts += self._vegas_parts()
+        parts += self._conduct_parts()
+        parts.append(self._actions())
+        self.body.controls = parts
+
+    def _prompt(self) -> str:
+        entry = self.entry
+        giver = entry.giver
+        if giver is None:
+            return "Every card is played: confirm the hand"
+        if entry.joker_waiting:
+            return f"Joker from {giver} to {entry.receiver}: plus or minus {JOKER_VALUE}?"
+        if entry.receiver is None:
+            return f"{giver} plays: who gets the card?"
+        return f"{giver} plays to {entry.receiver}: which card?"
+
+    def _live_parts(self) -> list[ft.Control]:
+        entry = self.entry
+        prompt = self._prompt()
+        giver = entry.giver
+        self.prompt_text.value = prompt
+        self.prompt_text.semantics_label = f"Next: {prompt}"
+        points = entry.running_points()
+        summary = "Card points so far: " + ", ".join(f"{name} {value}" for name, value in points.items())
+        self.points_text.value = summary
+        self.points_text.semantics_label = summary
+        parts: list[ft.Control] = [self.prompt_text, self.points_text]
+        if giver is not None:
+            left = entry.cards_left(giver)
+            self.giver_text.value = f"{giver} has {left} card{'s' if left != 1 else ''} left."
+            parts.append(self.giver_row)
+        if self.giver_open:
+            parts.append(
+                ft.Row(
+                    [
+                        _button(
+                            f"{name} plays",
+                            self._give_handler(name),
+                            disabled=not entry.can_give(name),
+                            primary=name == giver,
+                            size=15,
+                        )
+                        for name in entry.players
+                    ],
+                    wrap=True,
+                )
+            )
+        for name, holder in self.receivers.items():
+            _update(
+                holder,
+                label=f"To {name} ({points[name]})",
+                disabled=not entry.can_receive(name) or entry.joker_waiting,
+                selected=entry.receiver == name,
+            )
+        parts.append(self.receiver_row)
+        if entry.joker_waiting:
+            parts.append(self.sign_row)
+        else:
+            ready = entry.receiver is not None and giver is not None
+            for key, holder in self.keys.items():
+                self._update_key(key, holder, enabled=ready and entry.can_value(key))
+            parts.append(self.pad)
+        return parts
+
+    def _key_button(self, key: PadKey) -> ft.OutlinedButton:
+        """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
+        spans = [ft.TextSpan(key.rank if not key.is_joker else key.label)]
+        spans += [ft.TextSpan(symbol) for symbol in key.label[len(key.rank) :]] if not key.is_joker else []
+        button = _outlined("", self._act("choose_value", key), width=PAD_WIDTH * (2 if key.is_joker else 1), pad=0)
+        button.content = ft.Text(spans=spans, size=16, no_wrap=True, semantics_label=key.label)
+        button.tooltip = key.label
+        return button
+
+    def _update_key(self, key: PadKey, button: ft.OutlinedButton, *, enabled: bool) -> None:
+        button.disabled = not enabled
+        text = button.content
+        if not isinstance(text, ft.Text) or not text.spans:
+            return
+        grey = ft.Colors.OUTLINE_VARIANT
+        if key.is_joker:
+            text.spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400 if enabled else grey)
+            return
+        rank, *suits = text.spans
+        rank.style = ft.TextStyle(color=self._colour(key) if enabled else grey, weight=ft.FontWeight.BOLD)
+        for span in suits:
+            span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour) if enabled else grey)
+
+    def _colour(self, key: PadKey) -> str:
+        if key.is_joker:
+            return ft.Colors.PURPLE_400
+        return suit_colour_value("♥" if key.red else "♠", self.four_colour)
+
+    def _quick_parts(self) -> list[ft.Control]:
+        entry = self.entry
+        fields: list[ft.Control] = []
+        for name in entry.score_players():
+            label = f"{name}'s card points"
+            fields.append(
+                ft.TextField(
+                    label=label,
+                    tooltip=label,
+                    value=entry.score_text(name),
+                    keyboard_type=ft.KeyboardType.NUMBER,
+                    on_change=self._typed_handler(name),
+                    height=TAP + 8,
+                    col={"xs": 12, "sm": 6},
+                    text_size=20,
+                )
+            )
+        self._update_quick_preview()
+        return [
+            ft.Text("Type each player's card points for the hand (minus allowed).", size=16),
+            ft.ResponsiveRow(fields, spacing=8, run_spacing=8),
+            self.quick_preview,
+        ]
+
+    def _typed_handler(self, name: str) -> Callable[[Any], None]:
+        return lambda event: self._typed(name, str(event.control.value or ""))
+
+    def _typed(self, name: str, text: str) -> None:
+        self.change(lambda: self.entry.set_score(name, text), redraw=False)
+        self._update_quick_preview()
+        refresh(self.body)  # only what changed is sent: the running line, the Vegas line, the confirm button
+
+    def _update_quick_preview(self) -> None:
+        """The quick form's running line, the Vegas line and the confirm button, without rebuilding the fields."""
+        entry = self.entry
+        gap = entry.missing()
+        text = f"Entered: {entry.typed_summary()}. " + (f"Still needed: {gap}." if gap else "Ready: confirm the hand.")
+        self.quick_preview.value = text
+        self.quick_preview.semantics_label = text
+        self._update_vegas()
+        self.confirm_button.disabled = not entry.can_confirm()
+
+    def _update_vegas(self) -> None:
+        line = self.entry.vegas_line()
+        if line is None:
+            return
+        payments, pot = line
+        unit = self.entry.options.vegas_unit_cents or 0
+        pays = ", ".join(f"{name} {money(cents)}" for name, cents in payments.items() if name in self.entry.ranked)
+        text = f"Vegas ({money(unit)} a point): as it stands, this hand {pays}. Pot after this hand: {money(pot)}."
+        self.vegas_text.value = text
+        self.vegas_text.semantics_label = text
+
+    def _vegas_parts(self) -> list[ft.Control]:
+        if self.entry.vegas_line() is None:
+            return []
+        self._update_vegas()
+        return [self.vegas_box]
+
+    def _conduct_parts(self) -> list[ft.Control]:
+        entry = self.entry
+        parts: list[ft.Control] = []
+        given = [(name, action) for name, action in entry.conduct]
+        if given:
+            parts.append(
+                ft.Row(
+                    [
+                        _button(
+                            f"Take back: {name} {'warned' if action is Action.WARN else 'removed'}",
+                            self._act("take_back_conduct", name),
+                            size=15,
+                        )
+                        for name, action in given
+                    ],
+                    wrap=True,
+                )
+            )
+        parts.append(_button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16))
+        if self.pending is not None:
+            name, action = self.pending
+            try:
+                text = entry.conduct_text(name, action)
+            except (EntryError, ScoringError) as exc:
+                text = f"{exc}."
+            verb = "warn" if action is Action.WARN else "remove"
+            parts.append(
+                ft.Container(
+                    content=ft.Column(
+                        [
+                            ft.Text(text, size=16, semantics_label=text),
+                            ft.Row(
+                                [
+                                    _button(f"Confirm: {verb} {name}", lambda _: self._give_conduct(), primary=True),
+                                    _button("Cancel", lambda _: self._pick_conduct(None)),
+                                ],
+                                wrap=True,
+                            ),
+                        ]
+                    ),
+                    bgcolor=ft.Colors.ERROR_CONTAINER if action is Action.REMOVE else ft.Colors.SECONDARY_CONTAINER,
+                    padding=ft.Padding.all(10),
+                    border_radius=8,
+                )
+            )
+        elif self.conduct_open:
+            rows: list[ft.Control] = []
+            for name in entry.active:
+                rows.append(
+                    ft.Row(
+                        [
+                            ft.Text(name, size=18, width=90),
+                            _button(
+                                f"Warn {name}",
+                                self._pick_handler(name, Action.WARN),
+                                disabled=not entry.can_conduct(name, Action.WARN),
+                                size=15,
+                            ),
+                            _button(
+                                f"Remove {name}",
+                                self._pick_handler(name, Action.REMOVE),
+                                disabled=not entry.can_conduct(name, Action.REMOVE),
+                                size=15,
+                            ),
+                        ],
+                        wrap=True,
+                    )
+                )
+            parts.append(ft.Column(rows, spacing=4))
+        return parts
+
+    def _actions(self) -> ft.Control:
+        self.confirm_button.disabled = not self.entry.can_confirm()
+        controls: list[ft.Control] = []
+        if self.entry.mode is EntryMode.LIVE:
+            _update(self.take_back, disabled=not self.entry.plays and not self.entry.joker_waiting)
+            controls.append(ft.Row([self.take_back]))
+        controls.append(ft.Row([self.confirm_button]))
+        return ft.Column(controls, spacing=8)
+
+    # -- taps -----------------------------------------------------------------------------------------------
+
+    def _toggle_giver(self) -> None:
+        self.giver_open = not self.giver_open
+        self.redraw()
+        refresh(self.body)
+
+    def _give_handler(self, name: str) -> Callable[[Any], None]:
+        return lambda _: self._give(name)
+
+    def _pick_handler(self, name: str, action: Action) -> Callable[[Any], None]:
+        return lambda _: self._pick_conduct((name, action))
+
+    def _give(self, name: str) -> None:
+        self.giver_open = False
+        self.change(lambda: self.entry.choose_giver(name))
+
+    def _toggle_conduct(self) -> None:
+        self.conduct_open = not self.conduct_open
+        self.pending = None
+        self.redraw()
+        refresh(self.body)
+
+    def _pick_conduct(self, pick: tuple[str, Action] | None) -> None:
+        self.pending = pick
+        if pick is None:
+            self.conduct_open = False
+        self.redraw()
+        refresh(self.body)
+
+    def _give_conduct(self) -> None:
+        if self.pending is None:
+            return
+        name, action = self.pending
+        self.pending = None
+        self.conduct_open = False
+        self.change(lambda: self.entry.give_conduct(name, action))
+
+    def confirm(self, _: Any = None) -> None:
+        with self._lock:
+            try:
+                hand = self.entry.to_hand()
+            except EntryError as exc:
+                self.ectx.report(f"{exc}.")
+                return
+            # The draft is cleared first: the table redraws while the hand is added, and the next hand's panel
+            # must not find this hand's draft.
+            key = self.ectx.target.key
+            self.ectx.session.set_draft(None, key)
+            if not self.ectx.submit(hand):
+                self.ectx.session.set_draft(self.entry.to_draft(), key)
+
+
+def build_entry(ectx: EntryContext) -> ft.Control:
+    """The Bargain Bin entry panel for the next hand or a correction."""
+    return BinPanel(ectx).control
+
+
+def extras(session: TableSession) -> list[tuple[str, str]]:
+    """Under the standings: the pot and the last hand's payments (Vegas), removed players."""
+    return pot_lines(session.result)
+
+
+def _why_panel(notes: list[str]) -> ft.Control | None:
+    """How the game ended, in the rules' words (the last hand's deciding notes)."""
+    if not notes:
+        return None
+    return ft.Column(
+        [
+            ft.Text("How it was decided", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
+            *[ft.Text(note, size=16, semantics_label=note) for note in notes],
+        ],
+        spacing=4,
+    )
+
+
+def build_end(session: TableSession) -> ft.Control | None:
+    """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers)."""
+    result = session.result
+    why = deciding_notes(result)
+    lines = money_lines(result)
+    if not lines:
+        return _why_panel(why)
+    why_panel = _why_panel(why)
+    headline = end_headline(result)
+    moves = transfers(result)
+    settle = moves or ["Nobody owes anybody anything."]
+    body: list[ft.Control] = [
+        *([why_panel] if why_panel is not None else []),
+        ft.Text("Money", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label="Money"),
+        ft.Text(headline, size=17, semantics_label=headline),
+        *[ft.Text(line.text, size=16, semantics_label=line.text) for line in lines],
+        ft.Text(
+            "Settle up (pot kept in the app): who pays whom",
+            theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+            semantics_label="Settle up",
+        ),
+        *[ft.Text(move, size=18, weight=ft.FontWeight.BOLD, semantics_label=move) for move in settle],
+    ]
+    return ft.Container(
+        content=ft.Column(body, spacing=6),
+        padding=ft.Padding.all(12),
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        border_radius=12,
+    )
+
+
+UI = TableUI(key="bargain-bin", entry=build_entry, extras=extras, end=build_end)

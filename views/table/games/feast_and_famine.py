@@ -1,0 +1,435 @@
+"""Feast and Famine at the table: the dealer assistant (walk the round tap by tap) and the quick form.
+
+The logic is :mod:`companion.entry_feast_and_famine`; this module only draws it. Walking a round: the dealer (or
+the Ghost of a tie-break), the opening cards (a Joker is put aside and replaced), then Take / Refuse for whoever's
+turn it is and the card turned, each player's running hand with Frozen and Knocked-Out states, and the chance that
+the next card is a Joker. The quick form takes each player's Frozen total or "out" instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import flet as ft
+
+from companion import entry_feast_and_famine as entry_ff
+from companion.entry_feast_and_famine import GHOST, EntryError, Phase, RoundEntry, Seat
+from companion.session import TableSession
+from scoring import Card, ScoringError
+from scoring.cards import RANKS, SUITS
+from views.table.entry import EntryContext, TableUI, refresh
+from views.widgets import TAP, suit_colour_value
+
+WALK = "walk"
+QUICK = "quick"
+CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
+"""Four card buttons a row (one rank) on a phone, eight when wider."""
+SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
+
+
+def card_codes() -> list[str]:
+    """The 52 cards rank by rank (A♠ A♥ A♦ A♣ 2♠ …), then the Joker."""
+    return [f"{rank}{suit.value}" for rank in RANKS for suit in SUITS] + ["JK"]
+
+
+def extras(session: TableSession) -> list[tuple[str, str]]:
+    """Rounds, circuits and the next dealer under the standings."""
+    try:
+        info = entry_ff.deal_info(session.record)
+    except ScoringError:
+        return []
+    out = [("Rounds left", str(info.rounds_left))]
+    if info.rounds_left:
+        out.append(("Next", f"round {info.round} of {info.rounds}, circuit {info.circuit} of {info.circuits}"))
+        out.append(("Dealer", info.dealer or "the table chooses"))
+    result = session.result
+    rounds = getattr(result, "tiebreaks", None) or []
+    notes = getattr(result, "tiebreak_notes", None) or []
+    for k, points in enumerate(rounds):
+        said = ", ".join(f"{name} {value}" for name, value in points.items())
+        why = f" ({notes[k][-1]})" if k < len(notes) and notes[k] else ""
+        out.append((f"Tie-break round {k + 1}" if len(rounds) > 1 else "Tie-break round", said + why))
+    return out
+
+
+class RoundPanel:
+    """The entry panel of one round (a main-game round, a tie-break round, or a correction)."""
+
+    def __init__(self, ectx: EntryContext) -> None:
+        self.ectx = ectx
+        self._lock = threading.Lock()
+        self.record = ectx.record
+        self.tiebreak = ectx.target.part == "tiebreak"
+        self.four_colour = ectx.view.settings.four_colour_suits
+        self.existing = ectx.existing
+        self.mode = WALK
+        self.dealer: str | None = None
+        self.values: dict[str, str] = {}
+        self.entry: RoundEntry | None = None
+        if self.tiebreak:
+            self.who = entry_ff.tied_players(self.record)
+            self.choices = entry_ff.ghost_choices(self.record)
+        else:
+            self.who = list(self.record["players"])
+            self.choices = entry_ff.dealer_choices(self.record)
+        self._restore()
+        self.card_buttons: dict[str, ft.OutlinedButton] = {}
+        for code in card_codes():
+            card = Card.parse(code)
+            colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
+            self.card_buttons[code] = ft.OutlinedButton(
+                content=ft.Text(card.label, size=20, weight=ft.FontWeight.BOLD, color=colour),
+                tooltip=card.label,
+                height=TAP,
+                col=CARD_COLUMNS if code != "JK" else {"xs": 6, "md": 3},
+                on_click=lambda _, code=code: self.tap(code),
+                data=colour,
+            )
+        self.grid = ft.ResponsiveRow(list(self.card_buttons.values()), columns=12, spacing=6, run_spacing=6)
+        self.body = ft.Column(spacing=10)
+        self.control = ft.Container(
+            content=self.body,
+            padding=ft.Padding.all(12),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border_radius=12,
+        )
+        self.redraw()
+
+    # -- state ---------------------------------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        """Pick up a draft kept by the session (a reload, another screen), else the round being corrected."""
+        kept = self.ectx.session.draft(self.ectx.target.key)
+        if kept is not None:
+            self.mode = kept.get("mode", WALK)
+            self.values = dict(kept.get("values") or {})
+            self._start(kept.get("dealer"), list(kept.get("actions") or []))
+            if self.entry is not None or self.dealer is not None or self.values:
+                return
+        if len(self.choices) == 1:
+            self._start(self.choices[0], [])
+        elif self.tiebreak and not self.choices:
+            self._start(None, [])
+        existing = self.existing
+        if existing is None:
+            return
+        dealer = existing.get("ghost") if self.tiebreak else existing.get("dealer")
+        self._start(dealer, [])
+        if self.entry is not None:
+            actions = entry_ff.actions_of(self.entry, existing)
+            if actions is not None:
+                self._start(dealer, actions)
+                return
+        outcome = existing.get("outcome")
+        if isinstance(outcome, dict):
+            self.mode = QUICK
+            self.values = {name: str(value) for name, value in outcome.items()}
+        elif self.entry is not None and isinstance(existing.get("status"), dict):
+            self.mode = QUICK  # the cards could not be walked again: offer their totals
+            self.values = {}
+            for name in self.who:
+                if existing["status"].get(name) == "out":
+                    self.values[name] = "out"
+                else:
+                    cards = [Card.parse(code) for code in existing.get("cards", {}).get(name, [])]
+                    self.values[name] = str(entry_ff.ff.hand_total(cards, self.entry.options))
+
+    def _start(self, dealer: str | None, actions: list[str]) -> None:
+        """Begin the round with ``dealer`` (the Ghost in a tie-break), replaying ``actions``; a dealer that cannot
+        deal leaves the round without one."""
+        try:
+            self.entry = RoundEntry.start(self.record, dealer, actions, tiebreak=self.tiebreak)
+            self.dealer = dealer
+        except EntryError:
+            try:
+                self.entry = RoundEntry.start(self.record, dealer, [], tiebreak=self.tiebreak)
+                self.dealer = dealer
+            except EntryError:
+                self.entry = None
+                self.dealer = None
+
+    def keep(self) -> None:
+        draft = {
+            "mode": self.mode,
+            "dealer": self.dealer,
+            "actions": list(self.entry.actions) if self.entry is not None else [],
+            "values": dict(self.values),
+        }
+        self.ectx.session.set_draft(draft, self.ectx.target.key)
+
+    # -- drawing ---------------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        parts: list[ft.Control] = [self._title()]
+        parts.extend(self._dealer_row())
+        parts.append(self._mode_row())
+        if self.mode == QUICK:
+            parts.extend(self._quick_parts())
+        elif self.entry is not None:
+            parts.extend(self._walk_parts(self.entry))
+        self.body.controls = parts
+        refresh(self.control)
+
+    def _title(self) -> ft.Control:
+        if self.tiebreak:
+            text = f"Tie-break round: {' and '.join(self.who)} against the Ghost"
+        elif self.ectx.target.index is not None:
+            text = f"Correct round {self.ectx.target.index + 1}"
+        else:
+            text = entry_ff.deal_info(self.record).text
+        return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=text)
+
+    def _dealer_row(self) -> list[ft.Control]:
+        if self.tiebreak and not self.choices:
+            text = "Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10)."
+            return [ft.Text(text, size=16, semantics_label=text)]
+        word = "Ghost" if self.tiebreak else "Dealer"
+        if len(self.choices) == 1 and self.dealer == self.choices[0]:
+            text = f"{word}: {self.dealer}"
+            return [ft.Text(text, size=18, weight=ft.FontWeight.BOLD, semantics_label=text)]
+        ask = "Who is the Ghost? (any player not tied; it always Takes)" if self.tiebreak else "Who deals?"
+        buttons: list[ft.Control] = []
+        for name in self.choices:
+            label = f"{word}: {name}"
+            chosen = name == self.dealer
+            kind = ft.FilledButton if chosen else ft.OutlinedButton
+            buttons.append(
+                kind(content=label, tooltip=label, height=TAP, on_click=lambda _, n=name: self.choose_dealer(n))
+            )
+        return [ft.Text(ask, size=16), ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)]
+
+    def _mode_row(self) -> ft.Control:
+        out: list[ft.Control] = []
+        for mode, label in ((WALK, "Walk the round"), (QUICK, "Quick form")):
+            kind = ft.FilledButton if mode == self.mode else ft.OutlinedButton
+            out.append(
+                kind(content=label, tooltip=label, height=TAP, expand=True, on_click=lambda _, m=mode: self.set_mode(m))
+            )
+        return ft.Row(out, spacing=8)
+
+    def _walk_parts(self, entry: RoundEntry) -> list[ft.Control]:
+        state = entry.state
+        prompt = entry.prompt()
+        parts: list[ft.Control] = [
+            ft.Text(prompt, size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
+        ]
+        if state.phase is Phase.DECIDE:
+            parts.append(
+                ft.Row(
+                    [
+                        ft.FilledButton(
+                            content="Take",
+                            icon=ft.Icons.ADD,
+                            tooltip="Take",
+                            height=TAP,
+                            expand=True,
+                            on_click=lambda _: self.tap(entry_ff.TAKE),
+                            style=ft.ButtonStyle(text_style=ft.TextStyle(size=20)),
+                        ),
+                        ft.OutlinedButton(
+                            content="Refuse",
+                            icon=ft.Icons.AC_UNIT,
+                            tooltip="Refuse",
+                            height=TAP,
+                            expand=True,
+                            on_click=lambda _: self.tap(entry_ff.REFUSE),
+                            style=ft.ButtonStyle(text_style=ft.TextStyle(size=20)),
+                        ),
+                    ],
+                    spacing=8,
+                )
+            )
+        if state.set_aside:
+            text = f"Jokers put aside in the opening deal: {state.set_aside} (they go back into the deck)"
+            parts.append(ft.Text(text, size=15, semantics_label=text))
+        if state.phase is not Phase.DONE:
+            text = f"Chance the next card is a Joker: {entry.chance_text()}"
+            parts.append(ft.Text(text, size=16, semantics_label=text))
+        parts.extend(self._seat_line(entry, name) for name in state.order)
+        legal = set(entry.legal_cards())
+        for code, button in self.card_buttons.items():
+            enabled = code in legal
+            button.disabled = not enabled
+            face = button.content
+            if isinstance(face, ft.Text):
+                face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+        if state.phase in (Phase.OPENING, Phase.TURN):
+            parts.append(self.grid)
+        parts.append(
+            ft.Row(
+                [
+                    ft.OutlinedButton(
+                        content="Undo last tap",
+                        tooltip="Undo last tap",
+                        height=TAP,
+                        expand=True,
+                        disabled=not entry.actions,
+                        on_click=self.undo_tap,
+                    ),
+                    ft.OutlinedButton(
+                        content="Start over",
+                        tooltip="Start over",
+                        height=TAP,
+                        disabled=not entry.actions,
+                        on_click=self.start_over,
+                    ),
+                ],
+                spacing=8,
+            )
+        )
+        parts.append(self._confirm(disabled=not entry.complete))
+        return parts
+
+    def _seat_line(self, entry: RoundEntry, name: str) -> ft.Control:
+        state = entry.state
+        cards = " ".join(Card.parse(code).label for code in state.cards[name]) or "no card yet"
+        who = entry.name_of(name)
+        who = who[0].upper() + who[1:]
+        if name == GHOST:
+            text = f"{who}: {cards}"
+        else:
+            text = f"{who}: {cards} = {entry.total(name)} · {SEAT_WORDS[state.seats[name]]}"
+        turn = name == state.turn
+        if turn:
+            text += " · to play"
+        colour = {Seat.FROZEN: ft.Colors.BLUE_400, Seat.OUT: ft.Colors.ERROR}.get(state.seats[name])
+        return ft.Container(
+            content=ft.Text(
+                text, size=18, color=colour, weight=ft.FontWeight.BOLD if turn else None, semantics_label=text
+            ),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+            border=ft.Border.all(2 if turn else 1, ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT),
+            border_radius=8,
+        )
+
+    def _quick_parts(self) -> list[ft.Control]:
+        parts: list[ft.Control] = [
+            ft.Text("Each player's Frozen total, or Out for a player knocked out.", size=16),
+        ]
+        for name in self.who:
+            value = self.values.get(name, "")
+            out = value.strip().lower() == "out"
+            field = ft.TextField(
+                label=f"{name}'s total",
+                value="" if out else value,
+                disabled=out,
+                keyboard_type=ft.KeyboardType.NUMBER,
+                on_change=lambda event, n=name: self.type_value(n, event.control.value),
+                expand=True,
+                height=TAP + 8,
+                text_size=18,
+            )
+            label = f"{name} out"
+            kind = ft.FilledButton if out else ft.OutlinedButton
+            toggle = kind(
+                content=label,
+                icon=ft.Icons.CHECK if out else None,
+                tooltip=f"{name} was knocked out (tap again to undo)" if out else f"{name} was knocked out",
+                height=TAP,
+                on_click=lambda _, n=name: self.toggle_out(n),
+            )
+            parts.append(ft.Row([field, toggle], spacing=8))
+        parts.append(self._confirm(disabled=False))
+        return parts
+
+    def _confirm(self, *, disabled: bool) -> ft.Control:
+        label = "Confirm round"
+        return ft.Row(
+            [
+                ft.FilledButton(
+                    content=label,
+                    icon=ft.Icons.CHECK,
+                    tooltip=label,
+                    height=TAP,
+                    expand=True,
+                    disabled=disabled,
+                    on_click=self.confirm,
+                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+                )
+            ]
+        )
+
+    # -- taps ------------------------------------------------------------------------------------------------------
+
+    def choose_dealer(self, name: str) -> None:
+        with self._lock:
+            actions = list(self.entry.actions) if self.entry is not None else []
+            self._start(name, actions)
+            if self.dealer != name:
+                what = "the Ghost" if self.tiebreak else "the dealer"
+                self.ectx.report(f"{name} cannot be {what} of this round.")
+            else:
+                self.ectx.report(None)
+            self.keep()
+            self.redraw()
+
+    def set_mode(self, mode: str) -> None:
+        with self._lock:
+            self.mode = mode
+            self.keep()
+            self.redraw()
+
+    def tap(self, action: str) -> None:
+        with self._lock:
+            if self.entry is None:
+                self.ectx.report("Choose who deals first." if not self.tiebreak else "Choose the Ghost's seat first.")
+                return
+            try:
+                self.entry = self.entry.act(action)
+            except EntryError as exc:
+                self.ectx.report(f"{exc}.")
+                return
+            self.ectx.report(None)
+            self.keep()
+            self.redraw()
+
+    def undo_tap(self, _: Any = None) -> None:
+        with self._lock:
+            if self.entry is not None:
+                self.entry = self.entry.undo()
+                self.keep()
+                self.redraw()
+
+    def start_over(self, _: Any = None) -> None:
+        with self._lock:
+            self._start(self.dealer, [])
+            self.keep()
+            self.redraw()
+
+    def type_value(self, name: str, value: str | None) -> None:
+        self.values[name] = value or ""
+        self.keep()
+
+    def toggle_out(self, name: str) -> None:
+        with self._lock:
+            self.values[name] = "" if self.values.get(name, "").strip().lower() == "out" else "out"
+            self.keep()
+            self.redraw()
+
+    def confirm(self, _: Any = None) -> None:
+        with self._lock:
+            try:
+                if self.mode == QUICK:
+                    dealer = self.dealer
+                    if dealer is None and not self.tiebreak and len(self.choices) == 1:
+                        dealer = self.choices[0]
+                    hand = entry_ff.quick_hand(self.record, dealer, self.values, tiebreak=self.tiebreak)
+                else:
+                    if self.entry is None:
+                        raise entry_ff.NoDealerError("choose who deals first")
+                    hand = self.entry.to_hand()
+            except EntryError as exc:
+                self.ectx.report(f"{exc}. Nothing entered is lost.")
+                return
+            self.ectx.session.set_draft(None, self.ectx.target.key)  # the screen redraws on success
+            if not self.ectx.submit(hand):
+                self.keep()
+
+
+def build_entry(ectx: EntryContext) -> ft.Control:
+    """The round panel for the next round, the tie-break round, or a correction."""
+    return RoundPanel(ectx).control
+
+
+UI = TableUI(key="feast-and-famine", entry=build_entry, extras=extras, parts=("tiebreak",))

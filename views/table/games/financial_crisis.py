@@ -1,0 +1,395 @@
+"""Financial Crisis at the table: the five bank cards and each player's pile on a card picker, the bank's reading
+with its reasons (which the table can override), and every player's breakdown, live.
+
+A thin screen over :mod:`companion.entry_financial_crisis`: one tap per physical card goes to the chosen target
+(the bank, then a pile); a card already in this round is greyed out, except the cards of the target itself, which
+are highlighted and taken out again with a tap. "Next pile" moves on; "Confirm round" records the round.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import flet as ft
+
+from companion import entry_financial_crisis as entry
+from companion.entry_financial_crisis import PileView, RoundDraft
+from scoring import Card, ScoringError
+from scoring.cards import RANKS, Suit
+from views.table.entry import EntryContext, TableUI, refresh
+from views.widgets import TAP, suit_colour_value
+
+SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
+"""A card button's width in a 12-column row: one rank (4 cards) a row on a phone, two ranks when wider (the same
+layout as the Jokers Kill picker)."""
+TARGET_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
+"""The bank and pile buttons: two a row on a phone, three when wider (a fixed layout: the card grid below does not
+move while counts change)."""
+CARD_PADDING = ft.Padding.symmetric(horizontal=2)
+"""Little padding in a card button, so "10♠" fits on one line in a phone's quarter row."""
+PROMPT_HEIGHT = 76
+"""Room for three lines of the prompt on a 360 px phone: the card grid below it does not move as counts change."""
+DOUBLE_TAP = 0.4
+"""Seconds after a card is entered during which another tap on it is taken as a bounce, not as "take it out"."""
+HIGHLIGHT = ft.Colors.PRIMARY_CONTAINER
+"""The background of a card that is in the pile (or bank) being entered."""
+
+
+def card_codes() -> list[str]:
+    """The 52 cards rank by rank (A♠ A♥ A♦ A♣ 2♠ …), as the picker shows them."""
+    return [f"{rank}{suit.value}" for rank in RANKS for suit in SUIT_ORDER]
+
+
+def target_button_label(draft: RoundDraft, target: str | None) -> str:
+    """``Bank 3 of 5`` or ``Ann's pile: 12 cards`` (what the target button says and is called)."""
+    if target is None:
+        return f"Bank {len(draft.bank)} of 5"
+    count = len(draft.pile(target))
+    return f"{target}'s pile: {count} card{'s' if count != 1 else ''}"
+
+
+def _signed(points: int) -> str:
+    """``+3``, ``−2`` (a real minus sign, as the scoring notes write it) or ``0``."""
+    return f"{points:+d}".replace("-", "−") if points else "0"
+
+
+class FinancialCrisisEntry:
+    """The entry panel of one round (a new round, or the correction of a saved one)."""
+
+    def __init__(self, ectx: EntryContext) -> None:
+        self.ectx = ectx
+        self._lock = threading.Lock()
+        self._last_added: tuple[str, float] = ("", 0.0)
+        self.record = ectx.record
+        self.four_colour = ectx.view.settings.four_colour_suits
+        self.draft = self._start_draft()
+        index = ectx.target.index
+        title = entry.round_title(self.record, index)
+        heading = f"Enter {title.lower()}" if index is None else f"Correct {title.lower()}"
+        self.prompt = ft.Text("", size=20, weight=ft.FontWeight.BOLD)
+        self.targets = ft.ResponsiveRow(columns=12, spacing=8, run_spacing=8)
+        self.held = ft.Text("", size=16)
+        self.buttons: dict[str, ft.OutlinedButton] = {}
+        for code in card_codes():
+            card = Card.parse(code)
+            colour = suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
+            self.buttons[code] = ft.OutlinedButton(
+                content=ft.Text(card.label, size=20, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
+                tooltip=card.label,
+                height=TAP,
+                col=CARD_COLUMNS,
+                on_click=lambda _, code=code: self.tap(code),
+                data=colour,
+            )
+        self.grid = ft.ResponsiveRow(list(self.buttons.values()), columns=12, spacing=6, run_spacing=6)
+        self.next_button = ft.FilledButton(
+            content="Next pile", tooltip="Next pile", height=TAP, expand=True, on_click=self.next_pile
+        )
+        self.remove = ft.OutlinedButton(
+            content="Take out last card", tooltip="Take out last card", height=TAP, expand=True, on_click=self.undo_card
+        )
+        self.reading_panel = ft.Column(spacing=6)
+        self.breakdown_panel = ft.Column(spacing=8)
+        self.notes = ft.Column(spacing=4)
+        self.confirm = ft.FilledButton(
+            content="Confirm round",
+            icon=ft.Icons.CHECK,
+            tooltip="Confirm round",
+            height=TAP,
+            expand=True,
+            on_click=self.confirm_round,
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        )
+        self.control = ft.Container(
+            content=ft.Column(
+                [
+                    ft.Text(heading, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=heading),
+                    ft.Container(self.prompt, height=PROMPT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT),
+                    self.targets,
+                    self.grid,
+                    self.held,
+                    ft.Row([self.remove, self.next_button]),
+                    self.reading_panel,
+                    self.breakdown_panel,
+                    self.notes,
+                    ft.Row([self.confirm]),
+                ],
+                spacing=10,
+            ),
+            padding=ft.Padding.all(12),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border_radius=12,
+        )
+        self.redraw()
+
+    def _start_draft(self) -> RoundDraft:
+        ectx = self.ectx
+        kept = ectx.session.draft(ectx.target.key)
+        if kept is not None:
+            try:
+                return RoundDraft.from_json(self.record, kept)
+            except (ScoringError, ValueError):
+                pass  # a draft from an older state of the game: start from the saved round instead
+        if ectx.existing is not None:
+            return RoundDraft.from_hand(self.record, ectx.existing)
+        return RoundDraft.empty(self.record)
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+
+    def _colour(self, code: str) -> str:
+        card = Card.parse(code)
+        return suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
+
+    def _cards_text(self, codes: Sequence[str], size: int = 16) -> ft.Text:
+        labels = [Card.parse(code).label for code in codes]
+        return ft.Text(
+            spans=[
+                ft.TextSpan(f"{label} ", style=ft.TextStyle(color=self._colour(code)))
+                for code, label in zip(codes, labels, strict=True)
+            ],
+            size=size,
+            semantics_label=" ".join(labels) if labels else "none",
+        )
+
+    def redraw(self) -> None:
+        draft = self.draft
+        said = entry.prompt(draft)
+        self.prompt.value = said
+        self.prompt.semantics_label = f"Next: {said}"
+        self.targets.controls = [self._target_button(None)] + [self._target_button(name) for name, _ in draft.piles]
+        held = draft.bank if draft.target is None else draft.pile(draft.target)
+        where = entry.target_name(draft.target)
+        text = f"In {where}: " + (" ".join(Card.parse(c).label for c in held) if held else "no cards yet")
+        self.held.value = text
+        self.held.semantics_label = text
+        legal = entry.legal_codes(draft)
+        own = set(held)
+        bank_full = draft.target is None and draft.bank_complete
+        for code, button in self.buttons.items():
+            mine = code in own
+            enabled = mine or (code in legal and not bank_full)
+            button.disabled = not enabled
+            button.style = ft.ButtonStyle(padding=CARD_PADDING, bgcolor=HIGHLIGHT if mine else None)
+            content = button.content
+            if isinstance(content, ft.Text):
+                content.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+        following = entry.next_target(draft)
+        self.next_button.disabled = following is None
+        label = "Next pile" if following is None else f"Next: {following}'s pile"
+        self.next_button.content = label
+        self.next_button.tooltip = label
+        self.remove.disabled = not held
+        self.reading_panel.controls = self._reading_controls()
+        self.breakdown_panel.controls = self._breakdown_controls()
+        notes: list[ft.Control] = [ft.Text(entry.progress(draft), size=14, semantics_label=entry.progress(draft))]
+        notes += [
+            ft.Text(note, size=14, color=ft.Colors.TERTIARY, semantics_label=note) for note in entry.warnings(draft)
+        ]
+        self.notes.controls = notes
+        self.confirm.disabled = not entry.can_confirm(self.record, draft)
+
+    def _target_button(self, target: str | None) -> ft.Control:
+        label = target_button_label(self.draft, target)
+        chosen = self.draft.target == target
+        kind = ft.FilledButton if chosen else ft.OutlinedButton
+        return kind(
+            content=label,
+            tooltip=label,
+            height=TAP,
+            col=TARGET_COLUMNS,
+            on_click=lambda _, target=target: self.choose(target),
+        )
+
+    def _reading_controls(self) -> list[ft.Control]:
+        draft = self.draft
+        said = entry.reading(self.record, draft)
+        if said is None:
+            text = "The bank's reading shows once its five face-down cards are in."
+            return [ft.Text(text, size=16, semantics_label=text)]
+        loses = " ".join(suit.symbol for suit in said.loss_suits) or "no suit"
+        headline = f"Loses: {loses}"
+        valuable = f"Ranked cards: {'valuable' if said.ranked_valuable else 'not valuable'}"
+        whose = "The table's reading" if draft.overridden else "The bank's reading"
+        out: list[ft.Control] = [
+            ft.Text(whose, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=whose),
+            ft.Text(headline, size=20, weight=ft.FontWeight.BOLD, semantics_label=headline),
+            ft.Text(said.loss_reason, size=15, semantics_label=said.loss_reason),
+            ft.Text(valuable, size=20, weight=ft.FontWeight.BOLD, semantics_label=valuable),
+            ft.Text(said.valuable_reason, size=15, semantics_label=said.valuable_reason),
+        ]
+        toggles: list[ft.Control] = []
+        for suit in entry.LOSS_SUITS:
+            on = suit in said.loss_suits
+            label = f"{suit.symbol} {'loses' if on else 'safe'}"
+            toggles.append(self._toggle(label, on, self._suit_toggler(suit)))
+        label = f"Ranked {'valuable' if said.ranked_valuable else 'not valuable'}"
+        flip = not said.ranked_valuable
+        toggles.append(
+            self._toggle(
+                label,
+                said.ranked_valuable,
+                lambda _: self.change(lambda d: entry.set_ranked_valuable(self.record, d, flip)),
+            )
+        )
+        if draft.overridden:
+            toggles.append(
+                ft.OutlinedButton(
+                    content="Use the bank's reading",
+                    tooltip="Use the bank's reading",
+                    height=TAP,
+                    on_click=lambda _: self.change(entry.clear_override),
+                )
+            )
+        hint = "The table reads it differently? Tap to change:"
+        out += [ft.Text(hint, size=14, semantics_label=hint), ft.Row(toggles, wrap=True, spacing=8, run_spacing=8)]
+        return out
+
+    def _suit_toggler(self, suit: Suit) -> Callable[[Any], None]:
+        def toggled(_: Any) -> None:
+            self.change(lambda draft: entry.toggle_loss_suit(self.record, draft, suit))
+
+        return toggled
+
+    @staticmethod
+    def _toggle(label: str, on: bool, on_click: Callable[[Any], None]) -> ft.Control:
+        kind = ft.FilledButton if on else ft.OutlinedButton
+        return kind(content=label, tooltip=label, height=TAP, on_click=on_click)
+
+    def _breakdown_controls(self) -> list[ft.Control]:
+        views = entry.piles(self.record, self.draft)
+        if not views:
+            return []
+        return [ft.Text("This round so far", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)] + [
+            self._pile_card(view) for view in views
+        ]
+
+    def _line(self, title: str, points: str, codes: Sequence[str]) -> ft.Control:
+        cards = " ".join(Card.parse(c).label for c in codes) or "none"
+        title = f"{title} {points}".strip()
+        label = f"{title}: {cards}"
+        return ft.Semantics(
+            label=label,
+            container=True,
+            exclude_semantics=True,
+            content=ft.Row(
+                [ft.Text(title, size=15, width=150), ft.Container(self._cards_text(codes), expand=True)],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+            ),
+        )
+
+    def _pile_card(self, view: PileView) -> ft.Control:
+        headline = f"{view.name}: {view.total} point{'s' if abs(view.total) != 1 else ''} this round"
+        rows: list[ft.Control] = [
+            ft.Text(headline, size=18, weight=ft.FontWeight.BOLD, semantics_label=headline),
+            self._line("Clubs", _signed(view.clubs_points), view.clubs),
+            self._line("Ranked", _signed(view.ranked_points), view.ranked),
+            self._line("Losses", _signed(view.losses_points), view.losses),
+        ]
+        runs = " · ".join(" ".join(Card.parse(c).label for c in group) for group in view.straights) or "none"
+        straights_label = f"Straights {_signed(view.straights_points)}: {runs}"
+        groups: list[ft.Control] = [
+            ft.Container(
+                content=self._cards_text(group),
+                border=ft.Border.all(1, ft.Colors.OUTLINE),
+                border_radius=8,
+                padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+            )
+            for group in view.straights
+        ] or [ft.Text("none", size=15)]
+        rows.append(
+            ft.Semantics(
+                label=straights_label,
+                container=True,
+                exclude_semantics=True,
+                content=ft.Row(
+                    [
+                        ft.Text(f"Straights {_signed(view.straights_points)}", size=15, width=150),
+                        ft.Row(groups, wrap=True, spacing=6, run_spacing=6, expand=True),
+                    ],
+                    vertical_alignment=ft.CrossAxisAlignment.START,
+                ),
+            )
+        )
+        size = f"{len(view.rest)} card{'s' if len(view.rest) != 1 else ''}"
+        rest = f"Rest ({size}), besides the straights" if view.straights else f"Rest ({size})"
+        rows.append(self._line(rest, "", view.leftover))
+        if view.outside:
+            rows.append(self._line("Out of the rest", "0", view.outside))
+        most = f"Most cards in the rest {'+1' if view.most_rest else '0'}"
+        rows.append(ft.Text(most, size=15, semantics_label=most))
+        return ft.Container(
+            content=ft.Column(rows, spacing=4),
+            padding=ft.Padding.all(10),
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+            border_radius=10,
+        )
+
+    # -- taps -------------------------------------------------------------------------------------------------
+
+    def set_draft(self, draft: RoundDraft) -> None:
+        self.draft = draft
+        self.ectx.session.set_draft(draft.to_json(), self.ectx.target.key)
+        self.redraw()
+        refresh(self.control)
+
+    def change(self, step: Callable[[RoundDraft], RoundDraft]) -> None:
+        """Apply one change to the draft; a refused change is reported and nothing entered is lost."""
+        with self._lock:
+            try:
+                draft = step(self.draft)
+            except (ScoringError, ValueError) as exc:
+                self.ectx.report(str(exc))
+                return
+            self.ectx.report(None)
+            self.set_draft(draft)
+
+    def tap(self, code: str) -> None:
+        """Add the card to the target, or take it out if it is already there (but not on a second tap that comes
+        right after the first: a double tap on the table's phone should not undo the card it just entered)."""
+        held = self.draft.bank if self.draft.target is None else self.draft.pile(self.draft.target)
+        now = time.monotonic()
+        if code in held:
+            last, when = self._last_added
+            if last == code and now - when < DOUBLE_TAP:
+                return
+            self.change(lambda d: entry.remove_card(d, code))
+        else:
+            self._last_added = (code, now)
+            self.change(lambda d: entry.add_card(self.record, d, code))
+
+    def choose(self, target: str | None) -> None:
+        self.change(lambda d: entry.select(self.record, d, target))
+
+    def next_pile(self, _: Any = None) -> None:
+        following = entry.next_target(self.draft)
+        if following is not None:
+            self.choose(following)
+
+    def undo_card(self, _: Any = None) -> None:
+        self.change(entry.remove_last)
+
+    def confirm_round(self, _: Any = None) -> None:
+        with self._lock:
+            try:
+                hand = entry.verify_round(self.record, self.draft)
+            except ScoringError as exc:
+                self.ectx.report(f"The round cannot be recorded yet: {exc}")
+                return
+            # The draft is dropped before the round is recorded: the screen redraws at once with the next round's
+            # panel, which must start empty. If the round is refused, the draft is kept again (nothing is lost).
+            key = self.ectx.target.key
+            self.ectx.session.set_draft(None, key)
+            if not self.ectx.submit(hand):
+                self.ectx.session.set_draft(self.draft.to_json(), key)
+
+
+def build_entry(ectx: EntryContext) -> ft.Control:
+    """The round entry panel for the next round, or the correction of a saved one."""
+    return FinancialCrisisEntry(ectx).control
+
+
+UI = TableUI(key="financial-crisis", entry=build_entry)

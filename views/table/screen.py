@@ -1,0 +1,367 @@
+"""The table screen (``/continue/<id>``) and the correction screen (``/continue/<id>/hand-<n>``).
+
+The table screen shows the live scoreboard and, while the game goes on, the game's entry panel for the next hand
+or play-off hand; at the end, the winners with the rule that decided. It follows its session: a change made in
+another tab (or on another phone, later) redraws it. Undo and Redo sit in the app bar; a failed save shows a
+banner with "Retry save" while the change stays in memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import flet as ft
+
+from companion.session import (
+    NoSuchHandError,
+    NothingToUndoError,
+    SaveFailedError,
+    StaleEditError,
+    TableSession,
+    UnknownPartError,
+)
+from scoring import ScoringError, Step, get_game
+from storage import StorageError
+from views.context import ViewContext
+from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
+from views.table.scoreboard import HandLine, hand_list, standings_panel, verdict_panel
+from views.widgets import back_button, big_button, empty_state, icon_button
+
+_log = logging.getLogger(__name__)
+
+_FOLLOWING: dict[int, Callable[[], None]] = {}
+"""Per page (by ``id``): how to stop following the session its table screen shows (one table screen a page)."""
+_FOLLOW_LOCK = threading.Lock()
+
+STEP_PARTS = {Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebreak", Step.SUDDEN_DEATH: "sudden_death"}
+
+
+def open_session(ctx: ViewContext, session_id: str) -> TableSession:
+    """The live session, or :class:`ValueError` saying why it cannot be shown (the shell shows "Not found")."""
+    try:
+        return ctx.services.sessions.open(session_id)
+    except (StorageError, ScoringError) as exc:
+        raise ValueError(f"The game {session_id} cannot be opened: {exc}") from None
+
+
+def parse_entry(slug: str) -> EntryTarget:
+    """``hand-3`` → hand index 2; ``playoff-1`` → play-off hand index 0.
+
+    >>> parse_entry("hand-3"), parse_entry("playoff-1").part
+    (EntryTarget(part='hands', index=2), 'playoff')
+    """
+    match = re.fullmatch(r"(hand|playoff)-([1-9][0-9]*)", slug)
+    if match is None:
+        raise ValueError(f"'{slug}' is not a hand of a game (hand-1, hand-2, … or playoff-1, …)")
+    return EntryTarget("hands" if match.group(1) == "hand" else "playoff", int(match.group(2)) - 1)
+
+
+def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, Any]:
+    """The record an entry is checked against: everything for a new entry; for a correction, the entries before it
+    (and, for a main-game hand, no extra part yet)."""
+    out = dict(record)
+    if target.index is None:
+        return out
+    if target.part == "hands":
+        out["hands"] = list(record.get("hands", []))[: target.index]
+        for key in ("playoff", "tiebreak", "sudden_death"):
+            out.pop(key, None)
+    else:
+        out[target.part] = list(record.get(target.part) or [])[: target.index]
+    return out
+
+
+class TableView:
+    """One table screen: the body is rebuilt in place after every change of the session."""
+
+    def __init__(self, ctx: ViewContext, session: TableSession, target: EntryTarget | None = None) -> None:
+        self.ctx = ctx
+        self.session = session
+        self.target = target
+        """``None`` on the table screen; the entry being corrected on a correction screen."""
+        self.game = get_game(session.game)
+        self.ui = table_ui(session.game)
+        self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
+        self.body = ft.Column(spacing=12)
+        self.rendered = -1
+        self._draw_lock = threading.RLock()
+        """One redraw at a time (the tap's handler and the session's listener may both ask for one)."""
+        self._panels: dict[EntryTarget, tuple[ft.Control, EntryContext]] = {}
+        """The entry panel last built, kept when its game can redraw it in place (:attr:`EntryContext.reuse`)."""
+        self._tiles: dict[Any, ft.Control] = {}
+        """Hand-list rows by what they show, reused from one redraw to the next."""
+        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.undo)
+        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.redo)
+
+    # -- building -------------------------------------------------------------------------------------------
+
+    def view(self) -> ft.View:
+        title = self.game.name if self.target is None else f"{self.game.name}: correct {self.target.label}"
+        ctx = self.ctx
+        appbar = ft.AppBar(
+            title=ft.Text(title, semantics_label=title),
+            leading=back_button(ctx),
+            automatically_imply_leading=False,
+            toolbar_height=64,
+            actions=[self.undo_button, self.redo_button, self._share_button()] if self.target is None else [],
+        )
+        self.rebuild()
+        return ft.View(
+            route=ctx.path,
+            appbar=appbar,
+            controls=[self.body],
+            scroll=ft.ScrollMode.AUTO,
+            padding=ft.Padding.all(12),
+        )
+
+    def _share_button(self) -> ft.Control:
+        """Opens the Share screen (address, QR code, PIN) for this game: phones follow it at ``/live``."""
+        return icon_button(ft.Icons.SHARE, "Share", lambda _: self.ctx.navigate(f"{self.ctx.path}/share"))
+
+    def rebuild(self) -> None:
+        session = self.session
+        self.rendered = session.version
+        self._set_undo_state()
+        parts: list[ft.Control] = []
+        if session.save_error is not None:
+            parts.append(self._save_banner(session.save_error))
+        if self.target is None:
+            parts.extend(self._table_parts())
+        else:
+            parts.extend(self._correction_parts(self.target))
+        self.body.controls = parts
+
+    def _set_undo_state(self) -> None:
+        for holder, allowed, what in (
+            (self.undo_button, self.session.can_undo(), self.session.undo_description),
+            (self.redo_button, self.session.can_redo(), self.session.redo_description),
+        ):
+            button = holder.content if isinstance(holder, ft.Semantics) else None
+            if isinstance(button, ft.IconButton):
+                button.disabled = not allowed
+                button.tooltip = f"{'Undo' if holder is self.undo_button else 'Redo'}: {what}" if what else None
+
+    def _table_parts(self) -> list[ft.Control]:
+        session = self.session
+        result = session.result
+        extras = self.ui.extras(session) if self.ui is not None and self.ui.extras is not None else []
+        left: list[ft.Control] = []
+        verdict = verdict_panel(result)
+        if verdict is not None:
+            left.append(verdict)
+        left.append(standings_panel(result, extras))
+        right: list[ft.Control] = []
+        step = session.step
+        if step is Step.FINISHED:
+            end = self.ui.end(session) if self.ui is not None and self.ui.end is not None else None
+            if end is not None:
+                right.append(end)
+            right.append(
+                ft.Row([big_button("Home", lambda _: self.ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)])
+            )
+        else:
+            target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
+            right.append(self._entry(target))
+        right.append(self.message)
+        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles)
+        return [
+            ft.ResponsiveRow(
+                [
+                    ft.Column(left, spacing=12, col={"xs": 12, "lg": 5}),
+                    ft.Column(right, spacing=12, col={"xs": 12, "lg": 7}),
+                    ft.Column([hands], col={"xs": 12, "lg": 5}),
+                ],
+                spacing=12,
+                run_spacing=12,
+            )
+        ]
+
+    def _correction_parts(self, target: EntryTarget) -> list[ft.Control]:
+        entries = self.session.part(target.part)
+        if target.index is None or target.index >= len(entries):
+            return [empty_state("There is no such hand", f"This game has no {target.label}.")]
+        return [
+            ft.Text(
+                "Tap a card place to clear it, or Remove last card; then enter the right cards and confirm.",
+                size=16,
+            ),
+            self._entry(target),
+            self.message,
+        ]
+
+    def _entry(self, target: EntryTarget) -> ft.Control:
+        if self.ui is None:
+            return empty_state(
+                "Hand entry is not available for this game yet",
+                "The scoreboard and the rules are; hand entry for this game comes in a later version.",
+            )
+        if target.part != "hands" and target.part not in self.ui.parts:
+            return empty_state("This part of the game cannot be entered here yet", target.label)
+        record = self.session.record
+        cached = self._panels.get(target)
+        if cached is not None and cached[1].reuse is not None and target.index is None:
+            control, old = cached
+            old.record = record_before(record, target)
+            reuse = old.reuse
+            try:
+                if reuse is not None and reuse(old.record):
+                    return control
+            except ScoringError:
+                pass
+        existing = None
+        if target.index is not None:
+            existing = dict(self.session.part(target.part)[target.index])
+        ectx = EntryContext(
+            view=self.ctx,
+            session=self.session,
+            target=target,
+            record=record_before(record, target),
+            existing=existing,
+            submit=lambda entry: self.submit(target, entry),
+            report=self.report,
+        )
+        try:
+            panel = self.ui.entry(ectx)
+            self._panels = {target: (panel, ectx)}
+            return panel
+        except ScoringError as exc:  # a saved record the panel cannot continue (should not happen): say so
+            return empty_state("This hand cannot be entered", str(exc))
+
+    def _save_banner(self, error: str) -> ft.Control:
+        text = f"Not saved: {error}. Your entries are kept in this app; nothing is lost while it stays open."
+        return ft.Container(
+            content=ft.Column(
+                [
+                    ft.Text(text, size=16, color=ft.Colors.ON_ERROR_CONTAINER, semantics_label=text),
+                    ft.Row([big_button("Retry save", self.retry_save, icon=ft.Icons.SAVE, primary=True)]),
+                ]
+            ),
+            bgcolor=ft.Colors.ERROR_CONTAINER,
+            padding=ft.Padding.all(12),
+            border_radius=12,
+        )
+
+    # -- actions --------------------------------------------------------------------------------------------
+
+    def report(self, text: str | None) -> None:
+        self.message.value = text or ""
+        self.message.visible = bool(text)
+        self.message.semantics_label = f"Problem: {text}" if text else None
+        # no update() here: the tap's handler is followed by Flet's automatic update of the page
+
+    def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
+        session = self.session
+        try:
+            if target.index is None and target.part == "hands":
+                session.add_hand(entry, expected_version=self.rendered)
+            elif target.index is None:
+                session.append_part(target.part, entry, expected_version=self.rendered)
+            else:
+                session.replace_part(target.part, target.index, entry, expected_version=self.rendered)
+        except SaveFailedError:
+            pass  # made in memory; the banner offers Retry save
+        except StaleEditError as exc:  # the redraw that the change brings keeps the cards entered
+            self.report(str(exc))
+            return False
+        except (ScoringError, NoSuchHandError, UnknownPartError) as exc:
+            self.report(f"{exc}. Nothing was changed; your entry is still here.")
+            return False
+        if target.index is not None:
+            self.ctx.navigate(parent_of(self.ctx.path))
+            return True
+        self.report(None)
+        self.show()
+        return True
+
+    def undo(self, _: Any = None) -> None:
+        self._history(self.session.undo)
+
+    def redo(self, _: Any = None) -> None:
+        self._history(self.session.redo)
+
+    def _history(self, action: Callable[..., Any]) -> None:
+        try:
+            action(expected_version=self.rendered)
+        except SaveFailedError:
+            pass
+        except (NothingToUndoError, StaleEditError, ScoringError) as exc:
+            self.report(str(exc))
+        self.session.set_draft(None, "new")
+        self.show()
+
+    def retry_save(self, _: Any = None) -> None:
+        try:
+            self.session.retry_save()
+        except SaveFailedError as exc:
+            self.report(str(exc))
+        self.show()
+
+    def open_hand(self, line: HandLine) -> None:
+        self.ctx.navigate(f"{self.ctx.path}/{line.slug}")
+
+    def show(self) -> None:
+        """Redraw the body now (when the session changed since it was drawn)."""
+        with self._draw_lock:
+            if self.rendered == self.session.version and self.body.controls:
+                refresh(self.body)
+                return
+            self.rebuild()
+            refresh(self.body)
+            refresh(self.undo_button)
+            refresh(self.redo_button)
+
+    # -- following the session -------------------------------------------------------------------------------
+
+    def follow(self) -> None:
+        """Redraw when the session changes (from this tab or another); replaces this page's earlier follower."""
+        page = self.ctx.page
+
+        def changed(session: TableSession) -> None:
+            if session.version == self.rendered:
+                return
+            run = getattr(page, "run_thread", None)
+            if run is None:
+                self.show()
+                return
+            run(self.show)
+
+        unsubscribe = self.session.subscribe(changed)
+        with _FOLLOW_LOCK:
+            previous = _FOLLOWING.pop(id(page), None)
+            _FOLLOWING[id(page)] = unsubscribe
+        if previous is not None:
+            previous()
+
+
+def parent_of(path: str) -> str:
+    return path.rsplit("/", 1)[0] or "/"
+
+
+def build_table(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/continue/<id>``: the live scoreboard and the next hand's entry."""
+    session = open_session(ctx, params["id"])
+    table = TableView(ctx, session)
+    view = table.view()
+    if ctx.path == ctx.page.route or _normal(ctx.page.route) == ctx.path:
+        table.follow()
+    return view
+
+
+def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/continue/<id>/hand-<n>``: correct a hand already entered; everything after it is re-derived."""
+    session = open_session(ctx, params["id"])
+    target = parse_entry(params["entry"])
+    if target.index is None or target.index >= len(session.part(target.part)):
+        raise ValueError(f"This game has no {target.label}.")
+    table = TableView(ctx, session, target)
+    return table.view()
+
+
+def _normal(route: str | None) -> str:
+    from views.routing import normalise
+
+    return normalise(route)
