@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -121,6 +123,36 @@ def display_available() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+AUTO_BACKUP_EVERY_S = 6 * 3600
+"""How often the running app checks whether today's automatic backup exists (it makes at most one a day)."""
+
+
+def auto_backup_once(services: AppServices) -> str | None:
+    """Make today's automatic backup of the archive if it is not there yet (keeps 7). Returns a one-line problem
+    instead of raising: a failed backup must never stop the game at the table."""
+    try:
+        services.archive.auto_backup()
+    except (OSError, StorageError) as exc:
+        return f"automatic backup failed: {exc}"
+    return None
+
+
+def start_auto_backups(services: AppServices, every_s: float = AUTO_BACKUP_EVERY_S) -> threading.Thread:
+    """Run :func:`auto_backup_once` now and then every ``every_s`` seconds, in a daemon thread (zipping a large
+    archive takes seconds, so it stays off the UI's threads)."""
+
+    def loop() -> None:
+        while True:
+            problem = auto_backup_once(services)
+            if problem is not None:
+                print(f"companion: {problem}", file=sys.stderr)
+            time.sleep(every_s)
+
+    thread = threading.Thread(target=loop, name="auto-backup", daemon=True)
+    thread.start()
+    return thread
+
+
 def serve(
     services: AppServices,
     *,
@@ -140,6 +172,8 @@ def serve(
         os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     if on_started is not None:
         on_started(f"http://{host}:{port}")
+    if not services.archive.read_only:
+        start_auto_backups(services)
     ft.run(
         make_page_handler(services),
         name="",
