@@ -94,11 +94,35 @@ def _run_cli(argv: list[str]) -> int:
     return int(result or 0)
 
 
+VALUE_OPTIONS = ("--data-dir", "--port", "--host")
+"""Options of the app that take a value (so that value is not mistaken for an archive command)."""
+
+
+def _command_index(args: list[str]) -> int | None:
+    """Where the archive command stands in ``args``, if there is one before any other positional word.
+
+    >>> _command_index(["list", "--json"]), _command_index(["--data-dir", "d", "show", "ab12"])
+    (0, 2)
+    >>> _command_index(["--data-dir", "list"]) is None, _command_index(["--port", "9000"]) is None
+    (True, True)
+    """
+    skip = False
+    for index, word in enumerate(args):
+        if skip:
+            skip = False
+        elif word in VALUE_OPTIONS:
+            skip = True
+        elif not word.startswith("-"):
+            return index if word in CLI_COMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``companion`` with ``argv`` (default: the process arguments); returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] in CLI_COMMANDS:
-        return _run_cli(args_list)
+    command_at = _command_index(args_list)
+    if command_at is not None:  # `companion --data-dir X list` works like `companion list --data-dir X`
+        return _run_cli([args_list[command_at], *args_list[:command_at], *args_list[command_at + 1 :]])
 
     args = build_parser().parse_args(args_list)
 
