@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from storage import Archive
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -255,3 +258,66 @@ def enter_jk_hand(page: Any, up: str, cards: list[str], tiebreaks: tuple[str, ..
         taps += 1
     tap(page, "Confirm hand")
     return taps + 1
+
+
+SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
+    e => e.textContent.trim() === 'Seat player' && e.getAttribute('aria-disabled') !== 'true')"""
+"""JavaScript: the New-game screen's "Seat player" button is enabled (it is greyed out until a name is typed)."""
+
+
+def wait_text(page: Any, pattern: str) -> None:
+    """Wait until a text matching the regular expression ``pattern`` is shown."""
+    page.get_by_text(re.compile(pattern)).first.wait_for()
+
+
+def type_until(page: Any, label: str, text: str, done: str, *, script: bool = False) -> None:
+    """Type ``text`` into the field labelled ``label`` until the app shows it took it: the text ``done`` appears (or,
+    with ``script``, the JavaScript condition ``done`` holds). Typing right after a screen opens can be lost while
+    the page settles, so it is tried again."""
+    for attempt in range(4):
+        field = reveal(page, page.get_by_label(label, exact=True))
+        field.click()
+        page.wait_for_timeout(300)
+        field.fill(text)
+        try:
+            if script:
+                page.wait_for_function(done, timeout=3000)
+            else:
+                page.get_by_text(re.compile(done)).first.wait_for(timeout=3000)
+            return
+        except Exception:  # Playwright's TimeoutError
+            if attempt == 3:
+                raise
+
+
+def seat(page: Any, names: list[str]) -> None:
+    """Seat ``names`` on the New-game screen, typed on the spot."""
+    for i, name in enumerate(names):
+        type_until(page, "New player name", name, SEAT_ENABLED, script=True)
+        tap(page, "Seat player")
+        wait_text(page, rf"^Seat {i + 1}: {name}$")
+
+
+def session_id_of(page: Any) -> str:
+    """The id of the game whose table screen is open."""
+    match = re.search(r"/continue/([0-9a-f]+)$", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
+    """``python -m scoring score`` on the record the app saved (read through storage, read-only); the record itself
+    is added under ``"record"``."""
+    with Archive(server.data_dir, read_only=True) as archive:
+        record = archive.load_session(session_id).record
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "score", "-"],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    result["record"] = record
+    return result

@@ -6,18 +6,23 @@ the saved record.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from companion.entry_bargain_bin import money
 from scoring.bargain_bin import settle_up
-from storage import Archive
-from tests.browser.helpers import ROOT, AppServer, button, screenshot, tap
+from tests.browser.helpers import (
+    SEAT_ENABLED,
+    AppServer,
+    button,
+    score_saved,
+    screenshot,
+    session_id_of,
+    tap,
+    wait_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -49,39 +54,10 @@ LIVE_HAND: list[tuple[str, str, str | None]] = [
 ]
 
 
-def wait_text(page: Any, pattern: str) -> None:
-    page.get_by_text(re.compile(pattern)).first.wait_for()
-
-
 def standing(page: Any, name: str, total: int) -> None:
     wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points?\b")
 
 
-def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
-    """``python -m scoring score`` on the record the app saved (read through storage, read-only)."""
-    with Archive(server.data_dir, read_only=True) as archive:
-        record = archive.load_session(session_id).record
-    done = subprocess.run(
-        [sys.executable, "-m", "scoring", "score", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    result: dict[str, Any] = json.loads(done.stdout)
-    result["record"] = record
-    return result
-
-
-def session_id_of(page: Any) -> str:
-    match = re.search(r"/continue/([0-9a-f]+)$", page.url)
-    assert match, page.url
-    return match.group(1)
-
-
-SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
-    e => e.textContent.trim() === 'Seat player' && e.getAttribute('aria-disabled') !== 'true')"""
 SWITCH_ON = """(name) => [...document.querySelectorAll('flt-semantics[role=switch]')].some(
     e => e.getAttribute('aria-label') === name && e.getAttribute('aria-checked') === 'true')"""
 

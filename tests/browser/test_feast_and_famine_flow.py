@@ -8,74 +8,30 @@ must equal ``python -m scoring score`` run on the saved record.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from storage import Archive
-from tests.browser.helpers import DESKTOP, PHONE, ROOT, AppServer, button, card_label, reveal, screenshot, tap
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    AppServer,
+    button,
+    card_label,
+    score_saved,
+    screenshot,
+    seat,
+    tap,
+    type_until,
+    wait_text,
+)
 
 pytestmark = pytest.mark.browser
 
 
-def wait_text(page: Any, pattern: str) -> None:
-    page.get_by_text(re.compile(pattern)).first.wait_for()
-
-
 def standing(page: Any, name: str, total: int) -> None:
     wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points")
-
-
-SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
-    e => e.textContent.trim() === 'Seat player' && e.getAttribute('aria-disabled') !== 'true')"""
-
-
-def type_until(page: Any, label: str, text: str, done: str, *, script: bool = False) -> None:
-    """Type ``text`` into the field labelled ``label`` until the app shows it took it: the text ``done`` appears (or,
-    with ``script``, the JavaScript condition ``done`` holds). Typing right after a screen opens can be lost while
-    the page settles, so it is tried again."""
-    for attempt in range(4):
-        field = reveal(page, page.get_by_label(label, exact=True))
-        field.click()
-        page.wait_for_timeout(300)
-        field.fill(text)
-        try:
-            if script:
-                page.wait_for_function(done, timeout=3000)
-            else:
-                page.get_by_text(re.compile(done)).first.wait_for(timeout=3000)
-            return
-        except Exception:  # Playwright's TimeoutError
-            if attempt == 3:
-                raise
-
-
-def seat(page: Any, names: list[str]) -> None:
-    """Seat ``names``, typed on the spot."""
-    for i, name in enumerate(names):
-        type_until(page, "New player name", name, SEAT_ENABLED, script=True)  # greyed out until a name is typed
-        tap(page, "Seat player")
-        wait_text(page, rf"^Seat {i + 1}: {name}$")
-
-
-def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
-    """``python -m scoring score`` on the record the app saved (read through storage, read-only)."""
-    with Archive(server.data_dir, read_only=True) as archive:
-        record = archive.load_session(session_id).record
-    done = subprocess.run(
-        [sys.executable, "-m", "scoring", "score", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
 
 
 def step(page: Any, name: str, then: str) -> None:

@@ -9,16 +9,22 @@ record. (Piles are small: the rules do not check pile sizes.)
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from storage import Archive
-from tests.browser.helpers import DESKTOP, PHONE, ROOT, AppServer, button, card_label, screenshot, tap
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    AppServer,
+    button,
+    card_label,
+    score_saved,
+    screenshot,
+    tap,
+    wait_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -33,14 +39,6 @@ ROUND_2 = (
     ["4C", "8D", "KH"],
     ["2C", "QD", "10H"],
 )
-
-
-def wait_text(page: Any, pattern: str) -> None:
-    try:
-        page.get_by_text(re.compile(pattern)).first.wait_for()
-    except Exception:
-        page.screenshot(path="/tmp/fc/fail.png", full_page=True)
-        raise
 
 
 def wait_button(page: Any, pattern: str) -> Any:
@@ -65,23 +63,6 @@ def enter_cards(page: Any, codes: list[str], remaining: int) -> int:
 
 def standing(page: Any, name: str, total: int) -> None:
     wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points")
-
-
-def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
-    """``python -m scoring score`` on the record the app saved (read through storage, read-only)."""
-    with Archive(server.data_dir, read_only=True) as archive:
-        record = archive.load_session(session_id).record
-    done = subprocess.run(
-        [sys.executable, "-m", "scoring", "score", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    result: dict[str, Any] = json.loads(done.stdout)
-    result["record"] = record
-    return result
 
 
 def set_up_game(page: Any) -> str:

@@ -275,8 +275,9 @@ def test_export_then_import_into_a_fresh_folder_reproduces_every_standing(
     page: Any, app_server: AppServer, fresh_server: AppServer
 ) -> None:
     open_app(page, app_server, "/history/transfer")
-    # a backup, then restoring it (after a confirmation)
-    shown(page, "No backups yet.")
+    # the running app made today's automatic backup at start; then a backup by hand, and restoring it
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Restore auto-"))).first.wait_for()
+    assert len(list((app_server.data_dir / "backups").glob("auto-*.zip"))) == 1
     reveal(page, button(page, "Back up now")).click()
     page.get_by_text(re.compile(r"^Backed up 2 sessions to ")).first.wait_for()
     [made] = list((app_server.data_dir / "backups").glob("backup-*.zip"))

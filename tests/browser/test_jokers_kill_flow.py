@@ -8,29 +8,28 @@ list, the server stopped and started again mid-game, undo and redo → the main 
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from storage import Archive
 from tests.browser.helpers import (
     DESKTOP,
     PHONE,
-    ROOT,
+    SEAT_ENABLED,
     AppServer,
     button,
     card_label,
     enter_jk_hand,
     open_app,
     reveal,
+    score_saved,
     screenshot,
+    session_id_of,
     tap,
     tap_card,
     type_into,
+    wait_text,
 )
 
 pytestmark = pytest.mark.browser
@@ -55,10 +54,6 @@ HANDS: list[tuple[str, str, str, str, tuple[str, ...]]] = [
 PLAYOFF = [("9S", "4H", "7D"), ("9S", "3H", "8D"), ("9S", "2H", "8C")]  # a fresh deck each hand: Ann wins all
 
 
-def wait_text(page: Any, pattern: str) -> None:
-    page.get_by_text(re.compile(pattern)).first.wait_for()
-
-
 def standing(page: Any, name: str, total: int) -> None:
     """Wait until the standings say ``name`` has ``total`` points."""
     wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points?\b")
@@ -66,32 +61,6 @@ def standing(page: Any, name: str, total: int) -> None:
 
 def hand_count(page: Any, n: int) -> None:
     page.get_by_role("button", name=re.compile(rf"^Hand {n}:")).first.wait_for()
-
-
-def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
-    """``python -m scoring score`` on the record the app saved (read through storage, read-only)."""
-    with Archive(server.data_dir, read_only=True) as archive:
-        record = archive.load_session(session_id).record
-    done = subprocess.run(
-        [sys.executable, "-m", "scoring", "score", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
-
-
-def session_id_of(page: Any) -> str:
-    match = re.search(r"/continue/([0-9a-f]+)$", page.url)
-    assert match, page.url
-    return match.group(1)
-
-
-SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
-    e => e.textContent.trim() === 'Seat player' && e.getAttribute('aria-disabled') !== 'true')"""
 
 
 def set_up_game(page: Any) -> None:
