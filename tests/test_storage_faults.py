@@ -6,6 +6,7 @@ import contextlib
 import errno
 import os
 import random
+import select
 import signal
 import subprocess
 import time
@@ -127,6 +128,7 @@ def _child(folder: Path, write_fd: int, seed: int) -> None:
     rnd = random.Random(seed)
     archive = Archive(folder)
     docs = {s.id: archive.load_session(s.id) for s in archive.list_sessions()}
+    os.write(write_fd, b"ready\n")  # the parent times its kill from here (a forked child can be slow to start)
     while True:
         if not docs or rnd.random() < 0.05:
             players = ("Ann", "Ben", f"P{rnd.randrange(1000)}")  # sometimes a new name: a roster write too
@@ -157,15 +159,23 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_hand(tmp_path: Path) ->
             finally:
                 os._exit(0)
         os.close(write_fd)
+        data = b""
+        if round_no % 10:  # most kills land while hands are being saved; every tenth may land while opening
+            deadline = time.monotonic() + 10.0
+            while b"ready\n" not in data and time.monotonic() < deadline:
+                readable, _, _ = select.select([read_fd], [], [], 0.5)
+                if readable:
+                    data += os.read(read_fd, 65536)
         time.sleep(rnd.uniform(0.0, 0.08))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         kills_mid_run += os.WIFSIGNALED(status)
-        data = b""
         while chunk := os.read(read_fd, 65536):
             data += chunk
         os.close(read_fd)
         for line in data.decode().splitlines():
+            if line == "ready":
+                continue
             total_acks += 1
             session_id, count = line.split()
             acked[session_id] = max(acked.get(session_id, 0), int(count))
