@@ -78,3 +78,15 @@ def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
         yield tab
     finally:
         context.close()
+
+
+BROWSER_RERUNS = 2
+"""A browser test that times out waiting for the page is run again, at most twice. The real app, Chromium and the
+test share two cores, and a Flutter page can miss a 15 s wait under load; a test that fails three times in a row
+still fails, and each rerun is reported in the summary (``R``)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("browser") is not None and item.get_closest_marker("flaky") is None:
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, only_rerun=["TimeoutError"]))
