@@ -20,19 +20,24 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import (
     BeforeValidator,
     Field,
+    GetCoreSchemaHandler,
     PlainSerializer,
     StrictBool,
     StrictInt,
+    TypeAdapter,
     ValidationError,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
+    WrapValidator,
     field_validator,
     model_validator,
 )
+from pydantic_core import core_schema
 
 from scoring.base import (
     HandResult,
@@ -250,14 +255,50 @@ class Options(_Part):
         return self.vegas_unit_cents is not None
 
 
-# Not a _Part: a record's ``plays`` list checks that its items are objects all at once (_plays_are_objects), which
-# costs less than a check per play in a long session; _as_play does the check for a single play.
-class Play(Model):
-    """One card as it was played: ``by`` puts ``card`` in front of ``to`` (rule 3)."""
+class _Json:
+    """The JSON shapes behind light values (their schemas keep the names the record format uses)."""
 
-    by: PlayerName
-    to: PlayerName
-    card: BinCardField
+    class Play(Model):
+        """One card as it was played: ``by`` puts ``card`` in front of ``to`` (rule 3)."""
+
+        by: PlayerName
+        to: PlayerName
+        card: BinCardField
+
+
+class Play(NamedTuple):
+    """One card as it was played: ``by`` puts ``card`` in front of ``to`` (rule 3).
+
+    A light tuple rather than a model: a long card-by-card session holds thousands of plays, and building a
+    pydantic model for each was most of the time it took to re-derive a session. In a record it is validated
+    (by pydantic, when :func:`_quick_plays` refuses a hand's plays) and written as the JSON object
+    ``{"by", "to", "card"}``:
+
+    >>> TypeAdapter(Play).validate_python({"by": " Ann", "to": "Ben", "card": "jk-"})
+    Play(by='Ann', to='Ben', card=BinCard('JK-'))
+    >>> TypeAdapter(Play).dump_python(Play("Ann", "Ben", BinCard.parse("qs")), mode="json")
+    {'by': 'Ann', 'to': 'Ben', 'card': 'QS'}
+    """
+
+    by: str
+    to: str
+    card: BinCard
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        def build(value: Any, check: ValidatorFunctionWrapHandler) -> Play:
+            if isinstance(value, Play):
+                value = {"by": value.by, "to": value.to, "card": value.card}
+            checked = check(value)
+            return cls(checked.by, checked.to, checked.card)
+
+        return core_schema.no_info_wrap_validator_function(
+            build,
+            handler.generate_schema(_Json.Play),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda play: {"by": play.by, "to": play.to, "card": str(play.card)}
+            ),
+        )
 
 
 def _not_a_play(value: Any) -> InvalidRecordError:
@@ -269,6 +310,54 @@ def _plays_are_objects(value: Any) -> Any:
     if set(map(type, value)) <= {dict}:  # the usual case, checked without a Python-level loop
         return value
     return [item if isinstance(item, (dict, Play)) else Refused(_not_a_play(item)) for item in value]
+
+
+def _plain_name(value: Any) -> bool:
+    """True for a name that pydantic's :data:`~scoring.base.PlayerName` would keep as it is (remembered: a table
+    has few names)."""
+    if value in _PLAIN_NAMES:
+        return True
+    if type(value) is str and 0 < len(value) <= 40 and value == value.strip():
+        if len(_PLAIN_NAMES) >= 4096:
+            _PLAIN_NAMES.clear()
+        _PLAIN_NAMES.add(value)
+        return True
+    return False
+
+
+_PLAIN_NAMES: set[str] = set()
+_new_play = tuple.__new__  # Play(by, to, card) without the Python-level __new__ of a named tuple
+
+
+def _quick_plays(value: Any, careful: ValidatorFunctionWrapHandler) -> Any:
+    """Validate a hand's ``plays`` in one pass of plain Python when every play is a clean ``{"by", "to", "card"}``
+    object with card text; anything else (a missing key, a name to trim, an unknown card) goes the ``careful`` way,
+    through pydantic, which names the first problem and where it is.
+
+    The quick pass accepts exactly what the careful one would and builds the same plays:
+
+    >>> plays = [{"by": "Ann", "to": "Ben", "card": "q♠"}, {"by": "Ben", "to": "Ann", "card": "JK+"}]
+    >>> _quick_plays(plays, None)
+    (Play(by='Ann', to='Ben', card=BinCard('QS')), Play(by='Ben', to='Ann', card=BinCard('JK+')))
+    """
+    if type(value) is list:
+        out: list[Play] = []
+        append = out.append
+        plain = _PLAIN_NAMES
+        try:
+            for item in value:
+                if type(item) is not dict or len(item) != 3:
+                    break
+                by, to, text = item["by"], item["to"], item["card"]
+                if (by in plain or _plain_name(by)) and (to in plain or _plain_name(to)) and type(text) is str:
+                    append(_new_play(Play, (by, to, _parse_text(text))))
+                else:
+                    break
+            else:
+                return tuple(out)
+        except (KeyError, TypeError, ScoringError):
+            pass
+    return careful(value)
 
 
 class Conduct(_Part):
@@ -290,7 +379,15 @@ class Hand(_Part):
         | None
     ) = None
     """The cards lying in front of each player when the hand ends (players with none may be left out)."""
-    plays: Annotated[tuple[Play, ...], BeforeValidator(_plays_are_objects), _shape(list, "'plays'")] | None = None
+    plays: (
+        Annotated[
+            tuple[Play, ...],
+            BeforeValidator(_plays_are_objects),
+            _shape(list, "'plays'"),
+            WrapValidator(_quick_plays),  # runs first: the careful validators above only if it refuses
+        ]
+        | None
+    ) = None
     """Every card as it was played, in order."""
     scores: (
         Annotated[dict[PlayerName, StrictInt], _shape(dict, "'scores'"), BeforeValidator(_unique_trimmed_keys)] | None
@@ -418,13 +515,16 @@ def can_receive(record_or_options: Record | Options, by: str, to: str) -> bool:
     return True
 
 
+_PLAY = TypeAdapter(Play)
+
+
 def _as_play(play: Play | Mapping[str, Any]) -> Play:
     if isinstance(play, Play):
         return play
     if not isinstance(play, dict):
         raise _not_a_play(play)
     try:
-        return Play.model_validate(play)
+        return _PLAY.validate_python(play)
     except ValidationError as exc:
         raise validation_error(exc) from None
 
@@ -696,14 +796,13 @@ def _plays_surely_valid(plays: tuple[Play, ...], active: list[str], short_allowe
     A few passes over the plays without building paths or messages (a long session has thousands of plays); False
     means "look closer": the full check then finds the first problem and says where it is.
     """
-    givers = [play.by for play in plays]
-    receivers = [play.to for play in plays]
+    givers, receivers, cards = zip(*plays, strict=True) if plays else ((), (), ())
     seated = set(active)
     if not seated.issuperset(givers) or not seated.issuperset(receivers):
         return False
     if options.selfless and any(map(operator.eq, givers, receivers)):
         return False
-    texts = {play.card.text for play in plays}
+    texts = {card.text for card in cards}
     jokers = _JOKER_TEXTS.intersection(texts)
     if len(texts) < len(plays) or (jokers and (len(jokers) > 1 or not options.joker)):
         return False
@@ -817,12 +916,11 @@ def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tupl
                 if card.card.suit is None
             )
     elif hand.plays is not None:
-        for play in hand.plays:
-            card = play.card
+        for by, to, card in hand.plays:
             value = table[card.text]
-            points[play.to] += value
+            points[to] += value
             if card.card.suit is None:
-                notes.append(f"{play.by} played the Joker in front of {play.to} as {value:+d} (BB-7)")
+                notes.append(f"{by} played the Joker in front of {to} as {value:+d} (BB-7)")
     values = ", ".join(f"{name} {value}" for name, value in points.items())
     notes.insert(
         0,

@@ -5,17 +5,19 @@ from __future__ import annotations
 import copy
 import json
 import random
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BeforeValidator, TypeAdapter, ValidationError
 
-from scoring import get_game
+from scoring import bargain_bin, get_game
 from scoring.bargain_bin import (
     GAME,
     BinCard,
     Options,
+    Play,
     Record,
     can_play,
     can_receive,
@@ -766,3 +768,47 @@ def test_record_model_is_frozen() -> None:
     assert isinstance(record, Record)
     with pytest.raises(ValueError):
         record.players = ("A",)  # type: ignore[misc]
+
+
+# The quick pass over a hand's plays (plain Python) must accept exactly what pydantic's careful validation accepts,
+# and build the same plays; whatever it refuses goes to the careful path, which names the problem.
+_CAREFUL_PLAYS: TypeAdapter[tuple[Play, ...]] = TypeAdapter(
+    Annotated[tuple[Play, ...], BeforeValidator(bargain_bin._plays_are_objects), bargain_bin._shape(list, "'plays'")]
+)
+_NAMES = st.sampled_from(["Ann", "Ben", " Ann", "Ann\t", "", "x" * 40, "x" * 41, "Zoë", 5, None, ["Ann"]])
+_TEXTS = st.sampled_from(["QS", "q♠", " 10h ", "JK+", "jk-", "JK", "JK+ ", "1X", "", "AS+", 7, None, ["2C"]])
+_PLAY = st.fixed_dictionaries({"to": _NAMES}, optional={"by": _NAMES, "card": _TEXTS, "extra": st.just(1)})
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PLAY | st.sampled_from([None, 3, "QS", ["Ann", "Ben", "QS"]]), max_size=6))
+def test_quick_plays_agree_with_pydantic(value: list[Any]) -> None:
+    careful_calls: list[Any] = []
+
+    def careful(raw: Any) -> Any:
+        careful_calls.append(raw)
+        return _CAREFUL_PLAYS.validate_python(raw)
+
+    try:
+        expected: Any = _CAREFUL_PLAYS.validate_python(value)
+    except ValidationError as exc:
+        expected = exc.errors(include_url=False)
+    try:
+        got: Any = bargain_bin._quick_plays(value, careful)
+    except ValidationError as exc:
+        got = exc.errors(include_url=False)
+    assert str(got) == str(expected)  # the same plays, or the same first problem
+    if isinstance(expected, list):
+        assert careful_calls, "the quick pass accepted plays that pydantic refuses"
+    else:
+        assert all(type(play) is Play and type(play.card) is BinCard for play in got)
+
+
+def test_quick_plays_in_a_record_say_where() -> None:
+    """A record whose plays the quick pass refuses still gets the careful message and path."""
+    plays = [{"by": "A", "to": "B", "card": "2S"}, {"by": "A", "to": "B", "card": "ZZ"}]
+    with pytest.raises(InvalidCardError) as err:
+        parse(rec([{"plays": plays}]))
+    assert err.value.path == "hands[0].plays[1].card" and "'ZZ' is not a card" in err.value.message
+    plays[1] = {"by": " A ", "to": "B", "card": "3S"}
+    assert parse(rec([{"plays": plays}])).hands[0].plays[1] == Play("A", "B", BinCard.parse("3S"))
