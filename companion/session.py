@@ -145,7 +145,8 @@ class TableSession:
     save_error: str | None = None
     drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Hands being entered but not confirmed yet, by what they are for: ``"new"`` (the next hand or extra-part
-    entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them."""
+    entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them, and written
+    to the archive's drafts, so a restart of the app finds them too."""
     _undo: list[_Snapshot] = field(default_factory=list)
     _redo: list[_Snapshot] = field(default_factory=list)
     _listeners: list[Listener] = field(default_factory=list)
@@ -207,12 +208,24 @@ class TableSession:
         return self._redo[-1].description if self._redo else None
 
     def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new") -> None:
-        """Keep a hand being entered for ``target`` (``None`` clears it). Not saved to disk; no listener is told."""
+        """Keep a hand being entered for ``target`` (``None`` clears it); no listener is told.
+
+        Also written to the archive's drafts (best effort: a disk that refuses costs only the copy on disk)."""
         with self._lock:
             if draft is None:
-                self.drafts.pop(target, None)
+                if self.drafts.pop(target, None) is None:
+                    return
             else:
                 self.drafts[target] = copy.deepcopy(dict(draft))
+            self._persist_drafts()
+
+    def _persist_drafts(self) -> None:
+        if self.archive.read_only:
+            return
+        try:
+            self.archive.save_drafts(self.id, self.drafts, stamp=len(self.doc.log))
+        except StorageError:
+            _log.warning("the hands being entered could not be written to disk; they are kept in memory", exc_info=True)
 
     def draft(self, target: str = "new") -> dict[str, Any] | None:
         """The hand being entered for ``target``, if any (a copy)."""
@@ -412,6 +425,8 @@ class TableSession:
             self.save_error = None
             self._failed_description = None
             saved = True
+            if self.drafts:  # still being entered: they belong to the new state now
+                self._persist_drafts()
         if bump:  # last: a reader that saw this version (without the lock) sees this record too
             self.version += 1
         return saved
@@ -472,7 +487,8 @@ class SessionService:
                 return self._open[session_id]
             doc = self.archive.load_session(session_id)
             result = get_game(doc.game).score(doc.record)
-            session = TableSession(self.archive, doc, result)
+            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log))
+            session = TableSession(self.archive, doc, result, drafts=drafts)
             self._open[session_id] = session
             return session
 

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from tinydb import TinyDB
 from tinydb.table import Document
 
-from storage.atomic import AtomicJSONStorage, StorageWriteError, fsync_dir
+from storage.atomic import AtomicJSONStorage, StorageWriteError, atomic_write_json, fsync_dir
 from storage.errors import (
     ArchiveLockedError,
     ArchiveReadOnlyError,
@@ -74,6 +74,7 @@ SESSIONS = "sessions"
 INDEX = "index"
 DAMAGED = "damaged"
 BACKUPS = "backups"
+DRAFTS = "drafts"
 PLAYERS = "players.json"
 SESSION_TABLE = "session"
 SHARD_TABLE = "sessions"
@@ -570,9 +571,62 @@ class Archive:
             except OSError as exc:
                 raise StorageWriteError(path, exc) from exc
             fsync_dir(path.parent)
+            with contextlib.suppress(OSError):
+                self._drafts_path(session_id).unlink(missing_ok=True)
             self.unsaved.pop(session_id, None)
             self._forget(session_id)
             self._flush_shards()
+
+    # --- hands being entered ----------------------------------------------------------------------------------
+
+    def _drafts_path(self, session_id: str) -> Path:
+        return self.data_dir / DRAFTS / f"{session_id}.drafts.json"
+
+    def save_drafts(self, session_id: str, drafts: dict[str, Any], *, stamp: int) -> None:
+        """Keep the hands being entered for a session (not confirmed yet), so that a restart of the app finds them.
+
+        ``stamp`` says which state of the session they were entered on (its edit log's length):
+        :meth:`load_drafts` drops drafts whose session has changed since. Written atomically but without fsync
+        (drafts are written on every tap): they survive the app being killed, and a power cut may cost the
+        half-entered hand, never a confirmed one. No drafts: the file is removed.
+        """
+        with self._lock:
+            self._writable()
+            check_id(session_id)
+            path = self._drafts_path(session_id)
+            if not drafts:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError as exc:
+                    raise StorageWriteError(path, exc) from exc
+                return
+            try:
+                path.parent.mkdir(exist_ok=True)
+            except OSError as exc:
+                raise StorageWriteError(path.parent, exc) from exc
+            atomic_write_json(path, {"session": session_id, "stamp": stamp, "drafts": drafts}, durable=False)
+
+    def load_drafts(self, session_id: str, *, stamp: int) -> dict[str, Any]:
+        """The hands being entered that :meth:`save_drafts` kept for this session, if its state is still
+        ``stamp``; otherwise (or if there are none) ``{}``. A damaged file is set aside, never an error."""
+        with self._lock:
+            check_id(session_id)
+            path = self._drafts_path(session_id)
+            try:
+                data = json.loads(path.read_bytes())
+                if not isinstance(data, dict) or data.get("session") != session_id:
+                    raise InvalidSessionError(f"it does not hold the drafts of session {session_id}")
+                drafts = data["drafts"]
+                if not isinstance(drafts, dict) or not all(isinstance(v, dict) for v in drafts.values()):
+                    raise InvalidSessionError("its drafts are not objects")
+            except FileNotFoundError:
+                return {}
+            except OSError:
+                return {}
+            except DAMAGE_ERRORS as exc:
+                self.set_aside(path, _why(exc))
+                return {}
+            return drafts if data.get("stamp") == stamp else {}
 
     def reindex_all(self) -> None:
         """Forget the index and rebuild it from every session file (after a restore)."""

@@ -271,6 +271,80 @@ def test_drafts_are_kept_per_target(table: TableSession) -> None:
     assert table.draft() is None and table.draft("hands/0") == {"up": "8S"}
 
 
+def test_a_half_entered_hand_survives_a_restart(tmp_path: Path) -> None:
+    with Archive(tmp_path / "data") as archive:
+        table = SessionService(archive).start("jokers-kill", PLAYERS)
+        table.add_hand(H1)
+        table.set_draft({"up": "8S", "cards": {"Ann": "2H"}})
+        table.set_draft({"up": "9S"}, "hands/0")
+        session_id = table.id
+    with Archive(tmp_path / "data") as archive:
+        again = SessionService(archive).open(session_id)
+        assert again.draft() == {"up": "8S", "cards": {"Ann": "2H"}}
+        assert again.draft("hands/0") == {"up": "9S"}
+        again.set_draft(None)
+        again.set_draft(None, "hands/0")
+        assert not (tmp_path / "data" / "drafts" / f"{session_id}.drafts.json").exists(), "nothing left to keep"
+    with Archive(tmp_path / "data") as archive:
+        assert SessionService(archive).open(session_id).draft() is None
+
+
+def test_a_draft_kept_while_hands_are_confirmed_follows_the_game(tmp_path: Path) -> None:
+    with Archive(tmp_path / "data") as archive:
+        table = SessionService(archive).start("jokers-kill", PLAYERS)
+        table.set_draft({"up": "8S"}, "hands/0")
+        table.add_hand(H1)  # confirmed while the correction is still being entered
+        session_id = table.id
+    with Archive(tmp_path / "data") as archive:
+        assert SessionService(archive).open(session_id).draft("hands/0") == {"up": "8S"}
+
+
+def test_drafts_of_an_older_state_are_dropped(tmp_path: Path) -> None:
+    with Archive(tmp_path / "data") as archive:
+        table = SessionService(archive).start("jokers-kill", PLAYERS)
+        table.add_hand(H1)
+        archive.save_drafts(table.id, {"new": {"up": "9S"}}, stamp=0)  # written before hand 1 was confirmed
+        session_id = table.id
+    with Archive(tmp_path / "data") as archive:
+        assert SessionService(archive).open(session_id).draft() is None
+
+
+def test_damaged_drafts_are_set_aside_and_the_game_opens(tmp_path: Path) -> None:
+    with Archive(tmp_path / "data") as archive:
+        table = SessionService(archive).start("jokers-kill", PLAYERS)
+        table.add_hand(H1)
+        table.set_draft({"up": "8S"})
+        session_id = table.id
+    path = tmp_path / "data" / "drafts" / f"{session_id}.drafts.json"
+    path.write_bytes(b'{"session": "' + session_id.encode() + b'", "stamp": 2, "dra')
+    with Archive(tmp_path / "data") as archive:
+        again = SessionService(archive).open(session_id)
+        assert again.hands == [H1] and again.draft() is None
+        assert any(p.startswith(f"{session_id}.drafts.json could not be read") for p in archive.problems)
+        assert not path.exists() and list((tmp_path / "data" / "damaged").glob(f"{session_id}.drafts.json.*"))
+
+
+def test_a_disk_that_refuses_drafts_keeps_them_in_memory(
+    archive: Archive, table: TableSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(*args: Any, **kwargs: Any) -> Any:
+        raise StorageWriteError(Path("drafts.json"), OSError(28, "No space left on device"))
+
+    monkeypatch.setattr(archive, "save_drafts", full)
+    table.set_draft({"up": "9S"})
+    assert table.draft() == {"up": "9S"}
+    table.add_hand(H1)
+    assert table.hands == [H1] and table.draft() == {"up": "9S"}
+
+
+def test_deleting_a_session_deletes_its_drafts(archive: Archive, table: TableSession, tmp_path: Path) -> None:
+    table.set_draft({"up": "9S"})
+    path = tmp_path / "data" / "drafts" / f"{table.id}.drafts.json"
+    assert path.exists()
+    archive.delete_session(table.id)
+    assert not path.exists()
+
+
 def test_describe_change_names_what_changed() -> None:
     assert describe_change({"void": False}, {"void": False}) == "no change"
     assert describe_change({"up": "9S", "x": 1}, {"up": "9S"}) == "x: 1 → (removed)"

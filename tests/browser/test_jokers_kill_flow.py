@@ -2,8 +2,9 @@
 
 New game → seat Ann, Ben, Cat (typed on the spot, one moved with the arrows) → house rules left at their defaults →
 twelve hands through the card picker (a tie-break in hand 3), hand 1 entered wrong and corrected from the hand
-list, the server stopped and started again mid-game, undo and redo → the main game ends tied → the guided play-off
-→ the winners screen. The standings on screen must equal ``python -m scoring score`` run on the saved record.
+list, undo and redo, the server stopped and started again with a hand half entered (it is still there) → the main
+game ends tied → the guided play-off → the winners screen. The standings on screen must equal
+``python -m scoring score`` run on the saved record.
 """
 
 from __future__ import annotations
@@ -139,13 +140,18 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     hand_count(page, 6)
     standing(page, "Ann", 7)
 
-    # Stop the server mid-game (a hand half entered is not saved, the six hands are), start it again, continue.
-    tap_card(page, HANDS[6][0])
+    # Stop the server mid-game, with hand 7 half entered; start it again: the six hands and the half-entered one
+    # are all there, and the hand goes on from Ben's card.
+    up, ann, ben, cat, _ = HANDS[6]
+    tap_card(page, up)
+    tap_card(page, ann)
+    wait_text(page, "^Next: Ben's card$")
     app_server.restart()
     open_app(page, app_server, f"/continue/{sid}")
     standing(page, "Ann", 7)
     standing(page, "Ben", 7)
     hand_count(page, 6)
+    wait_text(page, "^Next: Ben's card$")
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(300)
     screenshot(page, "jk-table-desktop")
@@ -157,7 +163,11 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     screenshot(page, "jk-table-phone")
     page.set_viewport_size(PHONE)
 
-    for up, ann, ben, cat, tiebreak in HANDS[6:]:
+    tap_card(page, ben)
+    tap_card(page, cat)
+    tap(page, "Confirm hand")
+    hand_count(page, 7)
+    for up, ann, ben, cat, tiebreak in HANDS[7:]:
         enter_jk_hand(page, up, [ann, ben, cat], tiebreak)
     hand_count(page, 12)
     expected = score_saved(app_server, sid)
