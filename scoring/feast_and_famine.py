@@ -26,7 +26,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Discriminator, Field, PlainValidator, StrictBool, StrictInt, Tag, ValidationError, WithJsonSchema
+from pydantic import (
+    BeforeValidator,
+    Discriminator,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+    Tag,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from scoring.base import (
     HandResult,
@@ -61,6 +71,15 @@ class Status(enum.Enum):
     """Refused a card: keeps their cards and scores their value (rule 6)."""
     OUT = "out"
     """Knocked Out by a Joker while not Frozen: scores 0 (rule 6, FF-7)."""
+
+
+def _status_word(value: Any) -> Any:
+    """Statuses are read forgivingly, like cards: ``"Frozen"``, ``" OUT "``."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+StatusField = Annotated[Status, BeforeValidator(_status_word)]
+"""A status in a record: ``"frozen"`` or ``"out"``, in any case."""
 
 
 class Options(Model):
@@ -98,7 +117,7 @@ class Hand(Model):
     dealer: PlayerName
     cards: dict[str, tuple[CardField, ...]] | None = None
     """Every card each player holds at the end, the opening card first."""
-    status: dict[str, Status] | None = None
+    status: dict[str, StatusField] | None = None
     outcome: dict[str, Outcome] | None = None
 
 
@@ -107,7 +126,7 @@ class TieBreak(Model):
 
     ghost: PlayerName | None = None
     cards: dict[str, tuple[CardField, ...]] | None = None
-    status: dict[str, Status] | None = None
+    status: dict[str, StatusField] | None = None
     outcome: dict[str, Outcome] | None = None
 
 

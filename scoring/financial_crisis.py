@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, PlainSerializer, WithJsonSchema, field_validator
+from pydantic import BeforeValidator, Field, PlainSerializer, StrictBool, WithJsonSchema, field_validator
 
 from scoring.base import HandResult, Model, PlayerName, RecordBase, Result, join_names, parse_record, zeros
 from scoring.cards import RANKS, SUITS, Card, Suit, standard_deck
@@ -154,12 +154,12 @@ class Options(Model):
     (<AceRank.HIGH: 'high'>, 2, 3)
     """
 
-    rounds: int | None = Field(default=None, ge=1, le=1000)
+    rounds: int | None = Field(default=None, ge=1)
     """Rounds in a game; ``None`` = one per player (BK-14)."""
     ace: AceRank = AceRank.HIGH
     straights: StraightsRule = StraightsRule.DISJOINT
     ace_in_straights: AceInStraights = AceInStraights.HIGH
-    worthless_ranked_in_rest: bool = True
+    worthless_ranked_in_rest: StrictBool = True
     """BK-5: ranked non-club, non-loss cards that are not valuable go into the rest."""
     ranked_loss_when_not_valuable: Literal[0, -1] = 0
     """BK-4: a ranked card of a loss suit in a round where ranked cards are not valuable scores 0 (into the rest)
@@ -175,8 +175,8 @@ class Options(Model):
     def _rounds(cls, value: Any) -> Any:
         if value is None:
             return None
-        if not _whole(value) or not 1 <= value <= 1000:
-            raise ValueError(f"'rounds' must be a whole number from 1 to 1000, not {value!r} (BK-14)")
+        if not _whole(value) or value < 1:
+            raise ValueError(f"'rounds' must be a whole number of at least 1, not {value!r} (BK-14)")
         return int(value)
 
     @field_validator("max_players", mode="before")
@@ -248,7 +248,7 @@ class Override(Model):
 
     loss_suits: tuple[LossSuit, ...] | None = None
     """The suits that lose instead of the computed ones (empty: no suit loses)."""
-    ranked_valuable: bool | None = None
+    ranked_valuable: StrictBool | None = None
     """Whether ranked cards are valuable instead of the computed answer."""
 
     @field_validator("loss_suits")

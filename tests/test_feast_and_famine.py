@@ -239,6 +239,13 @@ def test_names_in_maps_are_trimmed() -> None:
     assert GAME.score(raw).totals == {"Ann": 4, "Ben": 3}
 
 
+def test_statuses_are_read_forgivingly() -> None:
+    """Like cards and the quick form's ``"OUT"``, a status may be written in any case."""
+    hand = {"dealer": "Ben", "cards": {"Ann": ["7C"], "Ben": ["KD"]}, "status": {"Ann": " Frozen", "Ben": "OUT"}}
+    result = GAME.score(one_hand(hand))
+    assert result.hands[0].points == {"Ann": 7, "Ben": 0}
+
+
 # --- validation ------------------------------------------------------------------------------------------------------
 
 

@@ -515,6 +515,8 @@ def test_pile_names_are_trimmed() -> None:
         ({"ranked_loss_when_not_valuable": 1}, "ranked_loss_when_not_valuable"),
         ({"straights": "all"}, "straights"),
         ({"most_rest_tie": "some"}, "most_rest_tie"),
+        ({"worthless_ranked_in_rest": "no"}, "worthless_ranked_in_rest"),
+        ({"worthless_ranked_in_rest": 0}, "worthless_ranked_in_rest"),
         ({"wild": 1}, "wild"),
     ],
 )
@@ -522,6 +524,19 @@ def test_bad_options(options: dict[str, Any], key: str) -> None:
     with pytest.raises(InvalidRecordError) as info:
         GAME.score(record([], **options))
     assert info.value.path == f"options.{key}"
+
+
+def test_any_number_of_rounds_from_one() -> None:
+    """BK-14: ``rounds`` is any whole number ≥ 1 (no upper limit in house-rules.md)."""
+    result = GAME.score(record([], rounds=5000))
+    assert not result.finished and Options(rounds=5000).rounds_for(4) == 5000
+
+
+@pytest.mark.parametrize("value", ["yes", 1, "true"])
+def test_override_ranked_valuable_is_true_or_false(value: Any) -> None:
+    with pytest.raises(InvalidRecordError) as info:
+        GAME.score(record([{"bank": BANK, "piles": {}, "override": {"ranked_valuable": value}}]))
+    assert info.value.path == "hands[0].override.ranked_valuable" and "true or false" in info.value.message
 
 
 def test_options_defaults_match_house_rules() -> None:
