@@ -24,9 +24,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictInt, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, model_validator
 
 from scoring.base import (
     HandResult,
@@ -56,6 +56,13 @@ from scoring.registry import Game
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def _joker_count(value: Any) -> Any:
+    """``jokers`` is a whole number, not true/false or a decimal (``false`` is not "Without Jokers")."""
+    if type(value) is not int:
+        raise InvalidRecordError(f"'jokers' must be 0, 2 or 4, not {value!r}")
+    return value
+
+
 class Options(Model):
     """The house rules of Jokers Kill (``house-rules.md``); every key is optional.
 
@@ -68,7 +75,7 @@ class Options(Model):
     ...
     """
 
-    jokers: Literal[0, 2, 4] = 0
+    jokers: Annotated[Literal[0, 2, 4], BeforeValidator(_joker_count)] = 0
     """Jokers shuffled into the deck: 0 (Without Jokers), 2 or 4 (JK-11)."""
     upcard_to_prize: StrictBool = True
     """The up-card goes to the hand's winner (JK-2); false: it is discarded."""
@@ -540,9 +547,16 @@ def _resolve(
     if winner is None:
         left = max(0, cards_left - used)
         if left < len(tied):
+            kept = [name for name, pile in prize.items() if JOKER in pile]
+            jokers_kept = (
+                f" (the Joker{'s' if len(kept) > 1 else ''} dealt to {join_names(kept)} in the tie-break "
+                f"{'stay' if len(kept) > 1 else 'stays'} in their prize pile, house rule JK-8)"
+                if kept
+                else ""
+            )
             notes.append(
                 f"{join_names(tied)} are still tied and {_left_text(left).lower()}: the hand is void, nobody "
-                "scores, its cards go to nobody and the game ends (JK-7)."
+                f"scores, its cards go to nobody{jokers_kept} and the game ends (JK-7)."
             )
             if not parts.void and complete:
                 raise IllegalHandError(

@@ -540,6 +540,13 @@ def _check_hand(
                     f"there are only four {_digit_name(digit)} in the deck, but {label} uses {totals[digit]} ({parts})",
                     where_,
                 )
+    left_out = hand.first_triple is not None and hand.first_triple not in hand.numbers
+    if left_out and all(totals[digit] > COPIES - 3 for digit in DIGITS):
+        raise FalseTripleError(
+            f"{hand.first_triple} is recorded as first to set down three of a kind in {label}, but the other "
+            "cards leave no digit with three copies for them (OO-10: record the first genuine one)",
+            f"{path}.first_triple",
+        )
     if hand.first_triple is not None and hand.first_triple in hand.numbers:
         number = hand.numbers[hand.first_triple]
         if not has_triple(number):

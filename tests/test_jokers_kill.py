@@ -6,6 +6,7 @@ import copy
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,6 +48,7 @@ from scoring.jokers_kill import (
 from tests.conftest import CASES
 from tests.generators.jokers_kill import play_hand, random_game, random_record
 
+FIXTURES = Path(__file__).parent / "fixtures" / "scoring"
 P3 = ["Ann", "Ben", "Cat"]
 PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -331,6 +333,16 @@ def test_void_tiebreak_without_cards_jk7() -> None:
     assert isinstance(err, IllegalHandError) and err.path == "hands[12].void" and "void" in err.message
 
 
+def test_void_after_a_joker_dropped_in_the_tie_break_jk7_jk8() -> None:
+    """House rule JK-8 "drop": the Joker went to its receiver's pile when dealt; the hand then turning void (JK-7)
+    does not take it back, and the note says so."""
+    record = json.loads((FIXTURES / "jk-void-after-a-dropped-joker.json").read_text())
+    out = run(record)
+    last = out["hands"][-1]
+    assert last["void"] is True and last["prize"]["Ann"] == ["JK"] and out["finished"] is True
+    assert any("the Joker dealt to Ann in the tie-break stays in their prize pile" in n for n in last["notes"])
+
+
 def test_void_when_cards_remain_is_an_error() -> None:
     err = error(rec([hand("KS", "KH", "KD", "3C", void=True)]))
     assert isinstance(err, IllegalHandError) and err.path == "hands[0].void"
@@ -440,6 +452,8 @@ def test_shape_errors() -> None:
         (rec([{"cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}]), InvalidRecordError, "hands[0].up"),
         (rec([hand("9S", "4H", "7D", "QC", winner="Ann")]), InvalidRecordError, "hands[0].winner"),
         (rec([], jokers=3), InvalidRecordError, "options.jokers"),
+        (rec([], jokers=False), InvalidRecordError, "options.jokers"),
+        (rec([], jokers=2.0), InvalidRecordError, "options.jokers"),
         (rec([], playoff_wins=0), InvalidRecordError, "options.playoff_wins"),
         (rec([], king=12), InvalidRecordError, "options.king"),
         (rec([], upcard_to_prize="yes"), InvalidRecordError, "options.upcard_to_prize"),

@@ -230,6 +230,18 @@ def test_declarer_may_be_left_out() -> None:
     assert result.to_json()["hands"][0]["best"]["Ann"] is None
 
 
+def test_a_left_out_declarer_needs_a_triple_the_cards_allow() -> None:
+    """records.md: ``first_triple`` must really hold three of a kind; with the number left out, at least one digit
+    must still have three copies not on the table or in the other numbers."""
+    players = ("P1", "P2", "P3", "P4", "P5")
+    numbers = {"P2": "5678", "P3": "9123", "P4": "4567", "P5": "8912"}  # with the table, every digit used twice
+    with pytest.raises(FalseTripleError) as err:
+        run(rec([hand("1234", "P1", **numbers)], players, "AAAAA"))
+    assert err.value.path == "hands[0].first_triple" and "no digit with three copies" in err.value.message
+    numbers["P5"] = "3399"  # now only one 8 is out: three 8s are left for P1
+    assert run(rec([hand("1234", "P1", **numbers)], players, "AAAAA")).hands[0].points["P1"] == 0
+
+
 def test_best_mode_with_triple_penalty() -> None:
     """Under "best" a non-first holder scores the best distance plus the penalty."""
     result = run(rec([hand("4239", "Ann", Ann="2777", Ben="3393")], score="best"))
