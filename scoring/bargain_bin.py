@@ -423,7 +423,14 @@ class Record(RecordBase):
 
 
 def parse(data: Any) -> Record:
-    """Validate raw record data (raises :class:`~scoring.errors.ScoringError`)."""
+    """Validate raw record data (raises :class:`~scoring.errors.ScoringError`). Bargain Bin is for 4 to 10 players
+    (rule 1):
+
+    >>> parse({"game": "bargain-bin", "players": ["A", "B", "C"]})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidRecordError: Bargain Bin is played by 4 to 10 players, not 3
+    """
     return data if isinstance(data, Record) else parse_record(Record, data)
 
 

@@ -80,7 +80,11 @@ class Result(BaseModel):
     cancelled: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The result as plain JSON data, exactly as ``python -m scoring score`` prints it."""
+        """The result as plain JSON data, exactly as ``python -m scoring score`` prints it.
+
+        >>> Result(game="jokers-kill", players=["Ann", "Ben"], totals={"Ann": 2, "Ben": 0}).to_json()["totals"]
+        {'Ann': 2, 'Ben': 0}
+        """
         return self.model_dump(mode="json")
 
 
@@ -187,7 +191,16 @@ class Refused:
 
 
 def validation_error(exc: ValidationError, prefix: tuple[int | str, ...] = ()) -> ScoringError:
-    """Convert the first pydantic error into a :class:`ScoringError` with a readable message and path."""
+    """Convert the first pydantic error into a :class:`ScoringError` with a readable message and path.
+
+    >>> from pydantic import TypeAdapter
+    >>> try:
+    ...     TypeAdapter(dict[str, int]).validate_python({"Ann": "seven"})
+    ... except ValidationError as exc:
+    ...     error = validation_error(exc, ("hands", 2, "scores"))
+    >>> error.message, error.path
+    ("'Ann' must be a whole number, not 'seven' in hand 3", 'hands[2].scores.Ann')
+    """
     err = exc.errors(include_url=False)[0]
     loc = tuple(prefix) + tuple(err.get("loc", ()))
     path = path_of(loc)
@@ -206,7 +219,13 @@ def validation_error(exc: ValidationError, prefix: tuple[int | str, ...] = ()) -
 
 
 def parse_record(model: type[R], data: Any) -> R:
-    """Validate raw JSON data into ``model``; any problem becomes a :class:`ScoringError`."""
+    """Validate raw JSON data into ``model``; any problem becomes a :class:`ScoringError`.
+
+    >>> parse_record(RecordBase, {"game": "jokers-kill", "players": ["Ann", "Ann"]})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidRecordError: Ann is seated twice
+    """
     if not isinstance(data, dict):
         raise InvalidRecordError("a game record must be a JSON object", "")
     try:
@@ -246,7 +265,11 @@ def check_no_duplicates(cards: Iterable[tuple[Any, str]], context: str) -> None:
 
 
 def zeros(players: Iterable[str]) -> dict[str, int]:
-    """A per-player map of zeros, in seating order."""
+    """A per-player map of zeros, in seating order.
+
+    >>> zeros(["Ann", "Ben", "Cat"])
+    {'Ann': 0, 'Ben': 0, 'Cat': 0}
+    """
     return {name: 0 for name in players}
 
 

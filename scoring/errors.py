@@ -17,11 +17,22 @@ class ScoringError(ValueError):
         self.path = path
 
     def at(self, path: str) -> ScoringError:
-        """Return the same error with ``path`` set (keeps the subclass)."""
+        """Return the same error with ``path`` set (keeps the subclass).
+
+        >>> DuplicateCardError("Q♥ appears twice in hand 3").at("hands[2].cards.Ben")
+        DuplicateCardError('Q♥ appears twice in hand 3')
+        >>> _.path
+        'hands[2].cards.Ben'
+        """
         self.path = path
         return self
 
     def to_json(self) -> dict[str, dict[str, str]]:
+        """What ``python -m scoring score`` prints for an invalid record (records.md):
+
+        >>> DuplicateCardError("Q♥ appears twice in hand 3", "hands[2].cards.Ben").to_json()
+        {'error': {'message': 'Q♥ appears twice in hand 3', 'path': 'hands[2].cards.Ben'}}
+        """
         return {"error": {"message": self.message, "path": self.path}}
 
 

@@ -604,7 +604,11 @@ class Straights:
     points: int
 
     def to_json(self) -> list[list[str]]:
-        """The groups as canonical card text."""
+        """The groups as canonical card text. BK-E5: 3-4-5-6 is one straight of 2 points.
+
+        >>> best_straights(["6C", "3S", "5D", "4H"]).to_json()
+        [['3S', '4H', '5D', '6C']]
+        """
         return [[str(card) for card in group] for group in self.groups]
 
 
@@ -786,6 +790,13 @@ class PileScore:
     straights: Straights
 
     def points_of(self, *roles: CardRole) -> int:
+        """The points of the cards in ``roles``. BK-E4: Q♣ is a ranked club (+2), 4♣ a club (+1).
+
+        >>> pile = score_pile(["4C", "QC", "3S", "10S", "KS", "9H", "QH", "8D", "9D"], read_bank(["2H", "5H", "JS",
+        ...     "QD", "7C"]))
+        >>> pile.points_of(CardRole.RANKED_CLUB), pile.points_of(CardRole.CLUB, CardRole.RANKED_CLUB)
+        (2, 3)
+        """
         return sum(role.points for _, role in self.roles if role in roles)
 
     @property
@@ -843,6 +854,12 @@ class Breakdown:
         return self.clubs + self.ranked + self.losses + self.straights + self.most_rest
 
     def to_json(self) -> dict[str, int]:
+        """``breakdown[player]`` of the result (records.md). BK-E4 (alone at the table, so the most-rest point):
+
+        >>> breakdown({"Ann": ["4C", "QC", "3S", "10S", "KS", "9H", "QH", "8D", "9D"]},
+        ...           read_bank(["2H", "5H", "JS", "QD", "7C"]))["Ann"].to_json()
+        {'clubs': 3, 'ranked': 3, 'losses': -1, 'straights': 1, 'rest': 5, 'most_rest': 1}
+        """
         return {
             "clubs": self.clubs,
             "ranked": self.ranked,

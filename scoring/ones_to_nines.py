@@ -396,6 +396,11 @@ class Best:
     score: int
 
     def to_json(self) -> dict[str, Any]:
+        """``best[player]`` of the result (records.md). OO-E2: 5872 against 4239 is best as 5278, 1039 away.
+
+        >>> Best(*best_arrangement("5872", "4239")).to_json()
+        {'number': '5278', 'score': 1039}
+        """
         return {"number": self.number, "score": self.score}
 
 

@@ -71,22 +71,45 @@ class Game:
     """Scores a validated record of ``record_model``."""
 
     def parse(self, data: Any) -> RecordBase:
-        """Validate raw record data for this game (raises :class:`~scoring.errors.ScoringError`)."""
+        """Validate raw record data for this game (raises :class:`~scoring.errors.ScoringError`).
+
+        >>> get_game("jokers-kill").parse({"game": "jokers-kill", "players": ["Ann", "Ben"], "wild": 1})
+        Traceback (most recent call last):
+        ...
+        scoring.errors.InvalidRecordError: 'wild' is not a known key here
+        """
         return parse_record(self.record_model, data)
 
     def score(self, data: Any) -> Result:
-        """Validate and score raw record data (or an already parsed record)."""
+        """Validate and score raw record data (or an already parsed record). Example JK-E2 (up-card 9♠; Ann's 4♥
+        is the lowest, below the up-card: 2 points):
+
+        >>> get_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"],
+        ...          "hands": [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}]}).totals
+        {'Ann': 2, 'Ben': 0, 'Cat': 0}
+        """
         with _collector_paused():
             record = data if isinstance(data, self.record_model) else self.parse(data)
             return self.scorer(record)
 
     def schema(self) -> dict[str, Any]:
-        """The JSON Schema of this game's record."""
+        """The JSON Schema of this game's record.
+
+        >>> get_game("1111-9999").schema()["properties"]["game"]
+        {'const': '1111-9999', 'title': 'Game', 'type': 'string'}
+        """
         return self.record_model.model_json_schema()
 
 
 def get_game(key: str) -> Game:
-    """The game with this key, or :class:`~scoring.errors.InvalidRecordError` naming the known keys."""
+    """The game with this key, or :class:`~scoring.errors.InvalidRecordError` naming the known keys.
+
+    >>> get_game("poker")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidRecordError: 'poker' is not a game this app knows (known: bargain-bin, financial-crisis, \
+feast-and-famine, 1111-9999, jokers-kill)
+    """
     module = _MODULES.get(key) if isinstance(key, str) else None
     if module is None:
         known = ", ".join(_MODULES)
@@ -96,12 +119,22 @@ def get_game(key: str) -> Game:
 
 
 def all_games() -> list[Game]:
-    """Every game, in the order the app lists them."""
+    """Every game, in the order the app lists them.
+
+    >>> [(game.name, game.min_players, game.max_players) for game in all_games()][:2]
+    [('Bargain Bin', 4, 10), ('Financial Crisis', 2, 9)]
+    """
     return [get_game(key) for key in _MODULES]
 
 
 def parse(data: Any) -> RecordBase:
-    """Validate a raw game record of any game (its ``game`` key picks the rules)."""
+    """Validate a raw game record of any game (its ``game`` key picks the rules).
+
+    >>> parse({"players": ["Ann", "Ben"]})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidRecordError: the record does not say which game it is ('game' is missing)
+    """
     if not isinstance(data, dict):
         raise InvalidRecordError("a game record must be a JSON object", "")
     if "game" not in data:
@@ -110,7 +143,12 @@ def parse(data: Any) -> RecordBase:
 
 
 def score(data: Any) -> Result:
-    """Validate and score a raw game record of any game."""
+    """Validate and score a raw game record of any game. Example JK-E2:
+
+    >>> score({"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"],
+    ...          "hands": [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}]}).hands[0].notes[1]
+    "Nobody matches; Ann's 4♥ is the lowest card and below the up-card: 2 points (rule 4.3)."
+    """
     with _collector_paused():
         record = parse(data)
         return get_game(record.game).score(record)
