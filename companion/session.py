@@ -319,31 +319,36 @@ class TableSession:
             return self.apply(record, description, expected_version=expected_version)
 
     def append_part(self, key: str, entry: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
-        """Append an entry to a list-valued extra part (a Jokers Kill play-off hand)."""
+        """Append an entry to an extra part (a Jokers Kill play-off hand, a 1111-9999 sudden-death hand, a Feast and
+        Famine tie-break round). A Feast and Famine tie-break of one round is saved as one object, and becomes a
+        list of rounds when a round is replayed (records.md)."""
         with self._lock:  # derive the new record from the current one and save it in one step
             self._check_part(key)
             record = self.record
             entries = self._entries(record, key)
-            record[key] = [*entries, copy.deepcopy(dict(entry))]
+            added = copy.deepcopy(dict(entry))
+            record[key] = added if key in _OBJECT_WHEN_ONE and not entries else [*entries, added]
             description = f"{_part_word(key)} {len(entries) + 1} entered"
             return self.apply(record, description, expected_version=expected_version)
 
     def replace_part(
         self, key: str, index: int, entry: Mapping[str, Any], *, expected_version: int | None = None
     ) -> Result:
-        """Correct entry ``index`` (0-based) of ``hands`` or of a list-valued extra part."""
+        """Correct entry ``index`` (0-based) of ``hands`` or of an extra part. A part saved as one object (a Feast
+        and Famine tie-break of one round, ``records.md``) stays one object."""
         if key == "hands":
             return self.replace_hand(index, entry, expected_version=expected_version)
         self._check_part(key)
-        record = self.record
-        entries = self._entries(record, key)
-        if not 0 <= index < len(entries):
-            raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
-        change = describe_change(entries[index], dict(entry))
-        entries[index] = copy.deepcopy(dict(entry))
-        record[key] = entries
-        description = f"{_part_word(key)} {index + 1} corrected: {change}"
-        return self.apply(record, description, expected_version=expected_version)
+        with self._lock:  # derive the new record from the current one and save it in one step
+            record = self.record
+            entries = self._entries(record, key)
+            if not 0 <= index < len(entries):
+                raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
+            change = describe_change(entries[index], dict(entry))
+            entries[index] = copy.deepcopy(dict(entry))
+            record[key] = entries if isinstance(record.get(key), list) else entries[0]
+            description = f"{_part_word(key)} {index + 1} corrected: {change}"
+            return self.apply(record, description, expected_version=expected_version)
 
     @staticmethod
     def _check_part(key: str) -> None:
@@ -444,6 +449,10 @@ class TableSession:
                 with self._lock:
                     if listener in self._listeners:
                         self._listeners.remove(listener)
+
+
+_OBJECT_WHEN_ONE = frozenset({"tiebreak"})
+"""Extra parts that records.md writes as one object while they have one entry."""
 
 
 def _part_word(key: str) -> str:

@@ -175,3 +175,74 @@ def test_guides_match_the_scoring_games_and_house_rules() -> None:
     for guide in all_guides():
         assert {option.key for option in guide.options} == documented[guide.key], guide.name
     assert get_guide("bargain-bin").route == "/rules/bargain-bin"
+
+
+# --- the hand list and the correction routes of every part of a record ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("slug", "part", "index", "label"),
+    [
+        ("hand-3", "hands", 2, "hand 3"),
+        ("playoff-1", "playoff", 0, "play-off hand 1"),
+        ("tiebreak-2", "tiebreak", 1, "tie-break round 2"),
+        ("sudden-death-1", "sudden_death", 0, "sudden-death hand 1"),
+    ],
+)
+def test_correction_routes_name_every_part(slug: str, part: str, index: int, label: str) -> None:
+    from views.table.entry import EntryTarget, parse_entry
+
+    target = parse_entry(slug)
+    assert target == EntryTarget(part, index)
+    assert target.slug == slug and target.label == label and target.key == f"{part}/{index}"
+
+
+@pytest.mark.parametrize("slug", ["hand-0", "tiebreak", "sudden_death-1", "round-2", "share"])
+def test_a_slug_that_names_no_entry_is_refused_with_the_forms_it_could_take(slug: str) -> None:
+    from views.table.entry import EntrySlugError, parse_entry
+
+    with pytest.raises(EntrySlugError, match=r"is not a hand of a game \(hand-1, playoff-1, tiebreak-1, sudden-death"):
+        parse_entry(slug)
+
+
+def test_hand_list_rows_are_labelled_and_open_their_correction() -> None:
+    from scoring import get_game
+    from views.table.scoreboard import HandLine, hand_lines, hand_list
+
+    record = {
+        "game": "1111-9999",
+        "players": ["Ann", "Ben"],
+        "sides": {"Ann": "A", "Ben": "B"},
+        "options": {"target": 40},
+        "hands": [{"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}}],
+        "sudden_death": [{"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}],
+    }
+    result = get_game("1111-9999").score(record)
+    lines = hand_lines(result)
+    assert [(line.part, line.index, line.label, line.slug) for line in lines] == [
+        ("hands", 0, "Hand 1: Ann +40, Ben +40", "hand-1"),
+        ("sudden_death", 0, "Sudden-death hand 1: Ann 1, Ben 1", "sudden-death-1"),
+    ]
+    assert lines[1].notes[-1].startswith("Ann and Ben tie for the lowest sudden-death score, 1")
+    opened: list[HandLine] = []
+    column = hand_list(result, opened.append)
+    rows = [c for c, _ in walk(column) if isinstance(c, ft.Semantics)]
+    assert [row.label for row in rows] == [
+        "Sudden-death hand 1: Ann 1, Ben 1. Tap to correct",
+        "Hand 1: Ann +40, Ben +40. Tap to correct",
+    ], "newest first, each row labelled"
+    for row in rows:
+        assert row.button and isinstance(row.content, ft.ListTile)
+        cast(Any, row.content.on_click)(None)
+    assert [line.slug for line in opened] == ["sudden-death-1", "hand-1"]
+    read_only = hand_list(result, None)
+    assert not [c for c, _ in walk(read_only) if isinstance(c, ft.Semantics)], "nothing to tap on a read-only list"
+
+
+def test_a_correction_of_a_part_the_game_has_not_played_says_so(services: AppServices) -> None:
+    session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    for slug, missing in (("tiebreak-1", "tie-break round 1"), ("sudden-death-2", "sudden-death hand 2")):
+        shell, page = shell_for(services, f"/continue/{session.id}/{slug}")
+        shell.render()
+        texts = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value]
+        assert any(f"This game has no {missing}" in text for text in texts), texts

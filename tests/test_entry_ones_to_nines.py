@@ -294,3 +294,77 @@ def test_correcting_a_hand(tmp_path: Any) -> None:
         assert session.result.totals == {"Ann": 1039, "Ben": 693}
     finally:
         services.close()
+
+
+def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path: Any) -> None:
+    import flet as ft
+
+    from companion.app import AppServices
+    from tests.test_app_views import shell_for
+
+    services = AppServices.open(tmp_path / "data")
+    try:
+        session = services.sessions.start(
+            "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
+        )
+        session.add_hand({"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}})
+        session.append_part("sudden_death", {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}})
+        session.append_part("sudden_death", {"table": "518", "numbers": {"Ann": "629", "Ben": "741"}})
+        assert session.result.winners == ["Ben"]
+
+        shell, page = shell_for(services, f"/continue/{session.id}")
+        shell.render()
+        labelled: dict[str, Any] = {
+            c.label: c for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label
+        }
+        assert "Sudden-death hand 1: Ann 1, Ben 1. Tap to correct" in labelled
+        tile = labelled["Sudden-death hand 2: Ann 111, Ben 74. Tap to correct"]
+        assert "Ben has the lowest sudden-death score, 74, and wins (rule 9)." in tile.content.subtitle.value
+        tile.content.on_click(None)
+        assert page.navigated[-1] == f"/continue/{session.id}/sudden-death-2"
+
+        shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-2")
+        shell.render()
+        view = page.views[-1]
+        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+        assert any(t and t.startswith("Correct sudden-death hand 2: Ann and Ben.") for t in texts), texts
+        _button(view, "Ann (side A, target 518): 629").on_click(None)  # the hand opens as entered
+        backspace = next(c for c in _controls(view) if getattr(c, "label", None) == "Delete digit")
+        for _ in range(3):
+            backspace.content.on_click(None)
+        for digit in "519":
+            _button(view, digit).on_click(None)
+        assert session.draft("sudden_death/1") is not None, "the correction's draft uses the target's key"
+        _button(view, "Confirm sudden-death hand").on_click(None)
+        assert session.part("sudden_death")[1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}
+        assert session.result.winners == ["Ann"] and session.draft("sudden_death/1") is None
+        assert page.navigated[-1] == f"/continue/{session.id}"
+
+        # a correction that makes hand 1 decide leaves hand 2 after the end: the scoring error, nothing lost
+        shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-1")
+        shell.render()
+        view = page.views[-1]
+        _button(view, "Ben (side B, target 321): 322").on_click(None)
+        backspace = next(c for c in _controls(view) if getattr(c, "label", None) == "Delete digit")
+        backspace.content.on_click(None)
+        _button(view, "1").on_click(None)
+        _button(view, "Confirm sudden-death hand").on_click(None)
+        messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "won" in c.value]
+        assert messages and "sudden-death hand 2 was entered, but Ben has already won" in messages[0], messages
+        assert session.part("sudden_death")[0] == {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}
+        assert session.draft("sudden_death/0") == {
+            "table": "123",
+            "numbers": {"Ann": "124", "Ben": "321"},
+            "first_triple": None,
+        }, "the correction being entered is kept"
+        assert page.navigated == []
+    finally:
+        services.close()
+
+
+def test_sudden_death_routes() -> None:
+    from views.table.entry import EntryTarget, parse_entry
+
+    assert parse_entry("sudden-death-1") == EntryTarget("sudden_death", 0)
+    assert EntryTarget("sudden_death", 0).slug == "sudden-death-1"
+    assert EntryTarget("sudden_death", 0).label == "sudden-death hand 1"

@@ -200,6 +200,55 @@ def test_the_play_off_is_an_extra_part_entered_hand_by_hand(archive: Archive, se
     assert status_of(table.result) is SessionStatus.FINISHED
 
 
+FF_TIED = [
+    {"dealer": "Ann", "outcome": {"Ann": 5, "Ben": 5}},
+    {"dealer": "Ben", "outcome": {"Ann": "out", "Ben": "out"}},
+]
+"""A one-circuit Feast and Famine game of two players that ends tied on 5."""
+
+
+def test_a_one_round_tie_break_is_corrected_and_stays_one_object(archive: Archive, service: SessionService) -> None:
+    table = service.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    for hand in FF_TIED:
+        table.add_hand(hand)
+    assert table.step is Step.TIEBREAK
+    table.append_part("tiebreak", {"ghost": None, "outcome": {"Ann": 7, "Ben": "out"}})
+    assert saved_record(archive, table)["tiebreak"] == {"ghost": None, "outcome": {"Ann": 7, "Ben": "out"}}
+    assert table.result.winners == ["Ann"]
+    table.replace_part("tiebreak", 0, {"ghost": None, "outcome": {"Ann": "out", "Ben": 4}})
+    assert saved_record(archive, table)["tiebreak"] == {"ghost": None, "outcome": {"Ann": "out", "Ben": 4}}
+    assert table.result.winners == ["Ben"]
+    assert table.log[-1] == "tie-break round 1 corrected: outcome Ann 7 → out; outcome Ben out → 4"
+    with pytest.raises(NoSuchHandError, match="no tie-break round 2"):
+        table.replace_part("tiebreak", 1, {"ghost": None, "outcome": {"Ann": 1, "Ben": 2}})
+    # all out with nobody else seated: the round is replayed (FF-10), still one valid object until the next round
+    table.replace_part("tiebreak", 0, {"ghost": None, "outcome": {"Ann": "out", "Ben": "out"}})
+    assert table.step is Step.TIEBREAK and isinstance(saved_record(archive, table)["tiebreak"], dict)
+    table.append_part("tiebreak", {"ghost": None, "outcome": {"Ann": 3, "Ben": 2}})
+    assert table.result.winners == ["Ann"] and len(table.part("tiebreak")) == 2
+    # a list of rounds stays a list; a correction that decides round 1 leaves round 2 after a decided one: refused
+    with pytest.raises(ScoringError, match="after the tie-break had decided"):
+        table.replace_part("tiebreak", 0, {"ghost": None, "outcome": {"Ann": 1, "Ben": "out"}})
+    assert saved_record(archive, table)["tiebreak"][1] == {"ghost": None, "outcome": {"Ann": 3, "Ben": 2}}
+    table.replace_part("tiebreak", 1, {"ghost": None, "outcome": {"Ann": 2, "Ben": 3}})
+    assert isinstance(saved_record(archive, table)["tiebreak"], list) and table.result.winners == ["Ben"]
+
+
+def test_a_sudden_death_hand_is_corrected(archive: Archive, service: SessionService) -> None:
+    table = service.start("1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}})
+    table.add_hand({"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}})
+    assert table.step is Step.SUDDEN_DEATH
+    table.append_part("sudden_death", {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}})
+    table.append_part("sudden_death", {"table": "518", "numbers": {"Ann": "629", "Ben": "741"}})
+    assert table.result.winners == ["Ben"]
+    with pytest.raises(ScoringError, match="already won"):  # hand 1 deciding leaves hand 2 after the end
+        table.replace_part("sudden_death", 0, {"table": "123", "numbers": {"Ann": "124", "Ben": "321"}})
+    table.replace_part("sudden_death", 1, {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}})
+    assert table.result.winners == ["Ann"]
+    assert saved_record(archive, table)["sudden_death"][1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}
+    assert table.log[-1] == "sudden-death hand 2 corrected: numbers Ann 629 → 519"
+
+
 def test_a_full_disk_keeps_the_change_in_memory_until_retry(
     archive: Archive, table: TableSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -202,17 +202,30 @@ def button(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def _present(locator: Any, timeout_ms: int = 150) -> bool:
+    """Whether ``locator`` is in the page, asked with a deadline: ``locator.count()`` has none, so a page whose
+    renderer is busy would hold the test until pytest-timeout; this gives up after ``timeout_ms`` (a page that
+    stays busy then fails the next wait with Playwright's TimeoutError, which names the wait)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        locator.first.wait_for(state="attached", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
     """Scroll until ``locator`` is in the page (Flutter leaves controls far off screen out of the semantics tree);
     returns it."""
-    if locator.count() > 0:
+    if _present(locator):
         return locator
     size = page.viewport_size or {"width": 390, "height": 844}
     page.mouse.move(size["width"] // 2, size["height"] // 2)
     page.mouse.wheel(0, -100_000)  # from the top down
     for _ in range(steps):
         page.wait_for_timeout(150)
-        if locator.count() > 0:
+        if _present(locator):
             page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
             return locator
         page.mouse.wheel(0, size["height"] // 2)
@@ -258,6 +271,14 @@ def enter_jk_hand(page: Any, up: str, cards: list[str], tiebreaks: tuple[str, ..
         taps += 1
     tap(page, "Confirm hand")
     return taps + 1
+
+
+def open_correction(page: Any, row: str, slug: str) -> None:
+    """Tap the hand-list row labelled ``row`` (its text before ". Tap to correct") and wait for the correction
+    screen's route, which ends in ``slug`` (``tiebreak-1``, ``sudden-death-2``)."""
+    found = page.get_by_role("button", name=re.compile(rf"^{re.escape(row)}\. Tap to correct"))
+    reveal(page, found).first.click()
+    page.wait_for_url(re.compile(rf"/continue/[0-9a-f]+/{re.escape(slug)}$"))
 
 
 SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(

@@ -2,8 +2,9 @@
 
 New game → seat Ann and Ben → house rule: 1 circuit (so 2 rounds) → round 1 walked with the dealer assistant
 (Ben's opening Joker put aside and replaced, Take / Refuse, Ann knocked out by a Joker) → round 2 with the quick
-form → the totals tie → the guided tie-break round against a dummy Ghost seat → Ben wins. The standings on screen
-must equal ``python -m scoring score`` run on the saved record.
+form → the totals tie → the guided tie-break round against a dummy Ghost seat → Ben wins → the Ghost round corrected
+from the hand list → Ann wins. The standings on screen must equal ``python -m scoring score`` run on the saved
+record.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from tests.browser.helpers import (
     AppServer,
     button,
     card_label,
+    open_correction,
+    reveal,
     score_saved,
     screenshot,
     seat,
@@ -132,9 +135,31 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, "^Ben wins the game$")
     wait_text(page, r"Tie-break round: Ann 9, Ben 10 \(Ben wins the game with the highest tie-break score")
 
+    decided = score_saved(app_server, sid)
+    assert decided["finished"] and decided["winners"] == ["Ben"]
+    assert decided["tiebreak"] == {"Ann": 9, "Ben": 10}
+
+    # The Ghost round was entered wrong: Ben did not Freeze on 10, he Took and turned a Joker. Corrected from the
+    # hand list (the round opens walked again, as entered), the game is re-derived: Ann wins.
+    open_correction(page, "Tie-break round 1: Ann 9, Ben 10", "tiebreak-1")
+    wait_text(page, r"^Correct tie-break round 1: Ann and Ben against the Ghost$")
+    wait_text(page, r"^Ben: 4♥ 6♦ = 10 · Frozen$")
+    wait_text(page, r"^Ann: 9♠ = 9 · Frozen$")
+    step(page, "Undo last tap", "Ben: Take or Refuse?")
+    step(page, "Take", "Ben Takes: turn the card")
+    step(page, "JK", "A Joker: everyone not Frozen is Knocked Out")
+    wait_text(page, r"^Ben: 4♥ 6♦ = 10 · Knocked Out$")
+    tap(page, "Confirm round")
+    page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
+    wait_text(page, "^Ann wins the game$")
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Tie-break round 1: Ann 9, Ben 0\."))).first.wait_for()
+
     final = score_saved(app_server, sid)
-    assert final["finished"] and final["winners"] == ["Ben"]
-    assert final["tiebreak"] == {"Ann": 9, "Ben": 10}
+    assert final["finished"] and final["winners"] == ["Ann"]
+    assert final["tiebreak"] == {"Ann": 9, "Ben": 0}
+    saved = final["record"]["tiebreak"]
+    rounds = saved if isinstance(saved, list) else [saved]
+    assert len(rounds) == 1 and rounds[0]["status"] == {"Ann": "frozen", "Ben": "out"}
     for name in ("Ann", "Ben"):
         standing(page, name, final["totals"][name])
     assert final["totals"] == {"Ann": 10, "Ben": 10}

@@ -3,7 +3,8 @@
 New game → seat Ann and Ben, sides chosen (Ben moved to side A and back to B) → house rule: target 40 → one hand
 on the digit pad (the table row once, each player's number; a digit the deck has no more of is greyed out; each
 player's target and best arrangement shown) → both reach 40 on equal totals → sudden death, tied once, then Ben
-wins. The standings on screen must equal ``python -m scoring score`` run on the saved record.
+wins → sudden-death hand 2 corrected from the hand list → Ann wins. The standings on screen must equal
+``python -m scoring score`` run on the saved record.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 from tests.browser.helpers import (
     AppServer,
     button,
+    open_correction,
+    reveal,
     score_saved,
     screenshot,
     seat,
@@ -106,9 +109,31 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, r"Sudden death 1: Ann 1, Ben 1 \(Ann and Ben tie for the lowest sudden-death score")
     wait_text(page, r"Sudden death 2: Ann 111, Ben 74 \(Ben has the lowest sudden-death score, 74, and wins")
 
+    decided = score_saved(app_server, sid)
+    assert decided["finished"] and decided["winners"] == ["Ben"]
+    assert decided["sudden_death"] == [{"Ann": 1, "Ben": 1}, {"Ann": 111, "Ben": 74}]
+
+    # Ann's number in sudden-death hand 2 was 519, not 629: corrected from the hand list (the hand opens as
+    # entered), the game is re-derived and Ann wins.
+    open_correction(page, "Sudden-death hand 2: Ann 111, Ben 74", "sudden-death-2")
+    wait_text(page, r"^Correct sudden-death hand 2: Ann and Ben\. Three table cards")
+    field(page, r"^Table row \(A\): 5 1 8$")
+    field(page, r"^Ben \(B\) · target 815: 7 4 1$")
+    page.get_by_role("button", name=re.compile(r"^Ann \(A\) · target 518: 6 2 9$")).first.click()
+    for _ in range(3):
+        tap(page, "Delete digit")
+    field(page, r"^Ann \(A\) · target 518: _ _ _$")
+    type_number(page, "519", "Ann")
+    wait_text(page, r"^Ann \(side A, target 518\): 519, gap 1")
+    tap(page, "Confirm sudden-death hand")
+    page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
+    wait_text(page, "^Ann wins the game$")
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Sudden-death hand 2: Ann 1, Ben 74\."))).first.wait_for()
+
     final = score_saved(app_server, sid)
-    assert final["finished"] and final["winners"] == ["Ben"]
-    assert final["sudden_death"] == [{"Ann": 1, "Ben": 1}, {"Ann": 111, "Ben": 74}]
+    assert final["finished"] and final["winners"] == ["Ann"]
+    assert final["sudden_death"] == [{"Ann": 1, "Ben": 1}, {"Ann": 1, "Ben": 74}]
+    assert final["record"]["sudden_death"][1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}
     for name in ("Ann", "Ben"):
         standing(page, name, final["totals"][name])
     assert final["totals"] == {"Ann": 40, "Ben": 40}

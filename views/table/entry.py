@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,6 +26,20 @@ import flet as ft
 from companion.session import TableSession
 from views.context import ViewContext
 
+PART_SLUGS = {"hands": "hand", "playoff": "playoff", "tiebreak": "tiebreak", "sudden_death": "sudden-death"}
+"""The route word of each part of a record: ``/continue/<id>/hand-3``, ``.../tiebreak-1``, ``.../sudden-death-2``."""
+PART_WORDS = {
+    "hands": "hand",
+    "playoff": "play-off hand",
+    "tiebreak": "tie-break round",
+    "sudden_death": "sudden-death hand",
+}
+"""What a player calls one entry of each part."""
+
+
+class EntrySlugError(ValueError):
+    """A route segment that names no entry of a game (``hand-0``, ``round-2``...)."""
+
 
 @dataclass(frozen=True)
 class EntryTarget:
@@ -32,10 +47,12 @@ class EntryTarget:
 
     >>> EntryTarget("hands").label, EntryTarget("playoff", 1).label, EntryTarget("hands", 0).slug
     ('next hand', 'play-off hand 2', 'hand-1')
+    >>> EntryTarget("tiebreak", 0).label, EntryTarget("sudden_death", 1).slug, EntryTarget("sudden_death", 1).key
+    ('tie-break round 1', 'sudden-death-2', 'sudden_death/1')
     """
 
     part: str = "hands"
-    """``hands`` or an extra part of the record (``playoff``)."""
+    """``hands`` or an extra part of the record (``playoff``, ``tiebreak``, ``sudden_death``)."""
     index: int | None = None
     """0-based index of the entry being corrected; ``None`` for a new entry."""
 
@@ -45,7 +62,7 @@ class EntryTarget:
 
     @property
     def word(self) -> str:
-        return "play-off hand" if self.part == "playoff" else "hand"
+        return PART_WORDS.get(self.part, "hand")
 
     @property
     def label(self) -> str:
@@ -53,13 +70,36 @@ class EntryTarget:
 
     @property
     def slug(self) -> str:
-        """The last segment of the correction's route (``hand-3``, ``playoff-1``)."""
-        return f"{'playoff' if self.part == 'playoff' else 'hand'}-{(self.index or 0) + 1}"
+        """The last segment of the correction's route (``hand-3``, ``playoff-1``, ``tiebreak-1``,
+        ``sudden-death-2``)."""
+        return f"{PART_SLUGS.get(self.part, 'hand')}-{(self.index or 0) + 1}"
 
     @property
     def key(self) -> str:
         """Names the draft kept by :meth:`TableSession.set_draft`."""
         return "new" if self.index is None else f"{self.part}/{self.index}"
+
+
+def parse_entry(slug: str) -> EntryTarget:
+    """The entry a correction route names: ``hand-3`` → hand index 2; ``playoff-1``, ``tiebreak-1``,
+    ``sudden-death-1`` → entry 0 of that part. Raises :class:`EntrySlugError` for anything else.
+
+    >>> parse_entry("hand-3"), parse_entry("playoff-1").part
+    (EntryTarget(part='hands', index=2), 'playoff')
+    >>> parse_entry("tiebreak-2"), parse_entry("sudden-death-1")
+    (EntryTarget(part='tiebreak', index=1), EntryTarget(part='sudden_death', index=0))
+    >>> parse_entry("round-0")
+    Traceback (most recent call last):
+    ...
+    views.table.entry.EntrySlugError: 'round-0' is not a hand of a game (hand-1, playoff-1, ...)
+    """
+    words = "|".join(PART_SLUGS.values())
+    match = re.fullmatch(rf"({words})-([1-9][0-9]*)", slug)
+    if match is None:
+        examples = ", ".join(f"{word}-1" for word in PART_SLUGS.values())
+        raise EntrySlugError(f"'{slug}' is not a hand of a game ({examples}, …)")
+    part = next(part for part, word in PART_SLUGS.items() if word == match.group(1))
+    return EntryTarget(part, int(match.group(2)) - 1)
 
 
 @dataclass

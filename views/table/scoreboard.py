@@ -12,7 +12,7 @@ The figures are plain functions of a :class:`~scoring.Result`, so they are teste
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ import flet as ft
 
 from scoring import Result
 from scoring.base import join_names
+from views.table.entry import EntryTarget
 from views.widgets import TAP
 
 PART_TITLES = {"playoff": "Play-off hand", "tiebreak": "Tie-break round", "sudden_death": "Sudden-death hand"}
@@ -87,9 +88,11 @@ def verdict(result: Result) -> tuple[str, list[str]] | None:
 
 @dataclass(frozen=True)
 class HandLine:
-    """One row of the hand list."""
+    """One row of the hand list: a hand of the main game, or an entry of an extra part (a Jokers Kill play-off
+    hand, a Feast and Famine tie-break round, a 1111-9999 sudden-death hand)."""
 
     part: str
+    """The record key of the entry: ``hands``, ``playoff``, ``tiebreak`` or ``sudden_death``."""
     index: int
     title: str
     points: str
@@ -97,11 +100,27 @@ class HandLine:
 
     @property
     def slug(self) -> str:
-        return f"{'playoff' if self.part == 'playoff' else 'hand'}-{self.index + 1}"
+        """The last segment of the route that corrects it (``hand-2``, ``tiebreak-1``, ``sudden-death-1``)."""
+        return EntryTarget(self.part, self.index).slug
+
+    @property
+    def label(self) -> str:
+        """What a screen reader (and a browser test) reads: ``Tie-break round 1: Ann 9, Ben 10``."""
+        return f"{self.title}: {self.points}"
 
 
 def hand_lines(result: Result) -> list[HandLine]:
-    """Every hand (then every play-off hand), newest last, with its points and notes."""
+    """Every hand, then every entry of the extra part a tie needed, newest last, with its points and notes.
+
+    >>> from scoring import get_game
+    >>> tied = [{"dealer": "A", "outcome": {"A": 5, "B": 5}}, {"dealer": "B", "outcome": {"A": "out", "B": "out"}}]
+    >>> result = get_game("feast-and-famine").score({"game": "feast-and-famine", "players": ["A", "B"],
+    ...     "options": {"circuits": 1}, "hands": tied, "tiebreak": {"outcome": {"A": 7, "B": "out"}}})
+    >>> [(line.label, line.slug) for line in hand_lines(result)]
+    [('Hand 1: A +5, B +5', 'hand-1'), ('Hand 2: no points', 'hand-2'), ('Tie-break round 1: A 7, B 0', 'tiebreak-1')]
+    >>> hand_lines(result)[-1].notes[-1]  # the same "why" as a hand's
+    'A wins the game with the highest tie-break score, 7; tie-break scores are not added to the totals (rule 8.3, ...'
+    """
     lines = [
         HandLine("hands", i, f"Hand {i + 1}", _points_text(hand.points), tuple(hand.notes))
         for i, hand in enumerate(result.hands)
@@ -113,12 +132,32 @@ def hand_lines(result: Result) -> list[HandLine]:
             HandLine(
                 "playoff",
                 i,
-                f"Play-off hand {i + 1}",
+                f"{PART_TITLES['playoff']} {i + 1}",
                 f"{winner} wins" if winner else "nobody wins",
                 tuple(data.get("notes") or ()),
             )
         )
+    notes = getattr(result, "tiebreak_notes", None) or []
+    for i, points in enumerate(getattr(result, "tiebreaks", None) or []):
+        why = tuple(notes[i]) if i < len(notes) else ()
+        lines.append(HandLine("tiebreak", i, f"{PART_TITLES['tiebreak']} {i + 1}", _scores_text(points), why))
+    for i, hand in enumerate(getattr(result, "sudden_death_hands", None) or []):
+        data = hand if isinstance(hand, dict) else hand.model_dump()
+        lines.append(
+            HandLine(
+                "sudden_death",
+                i,
+                f"{PART_TITLES['sudden_death']} {i + 1}",
+                _scores_text(data.get("points") or {}),
+                tuple(data.get("notes") or ()),
+            )
+        )
     return lines
+
+
+def _scores_text(points: Mapping[str, int]) -> str:
+    """The scores of an extra-part entry, zeros included (they are not added to the totals)."""
+    return ", ".join(f"{name} {value}" for name, value in points.items()) or "no scores"
 
 
 def _points_text(points: dict[str, int]) -> str:
@@ -190,7 +229,8 @@ def verdict_panel(result: Result) -> ft.Control | None:
 def hand_list(
     result: Result, open_hand: Callable[[HandLine], None] | None, cache: dict[Any, ft.Control] | None = None
 ) -> ft.Control:
-    """The hands, newest first; tapping one opens it for correction (when ``open_hand`` is given). Rows found in
+    """The hands (tie-break rounds, sudden-death hands...), newest first; tapping one opens it for correction (when
+    ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann +3. Tap to correct``). Rows found in
     ``cache`` (by what they show) are reused, so a redraw sends only the new rows to the page."""
     tiles: list[ft.Control] = []
     kept: dict[Any, ft.Control] = {}
@@ -205,16 +245,19 @@ def hand_list(
             if open_hand is not None:
                 open_hand(line)
 
+        tile = ft.ListTile(
+            title=ft.Text(line.label, size=17, weight=ft.FontWeight.W_500),
+            subtitle=ft.Text("\n".join(line.notes), size=14),
+            trailing=ft.Icon(ft.Icons.EDIT) if open_hand is not None else None,
+            on_click=opener if open_hand is not None else None,
+            tooltip=f"{line.label}. Tap to correct" if open_hand else line.title,
+            min_height=TAP,
+            is_three_line=True,
+        )
         tiles.append(
-            ft.ListTile(
-                title=ft.Text(f"{line.title}: {line.points}", size=17, weight=ft.FontWeight.W_500),
-                subtitle=ft.Text("\n".join(line.notes), size=14),
-                trailing=ft.Icon(ft.Icons.EDIT) if open_hand is not None else None,
-                on_click=opener if open_hand is not None else None,
-                tooltip=f"{line.title}: {line.points}. Tap to correct" if open_hand else f"{line.title}",
-                min_height=TAP,
-                is_three_line=True,
-            )
+            ft.Semantics(label=f"{line.label}. Tap to correct", button=True, container=True, content=tile)
+            if open_hand is not None
+            else tile
         )
         kept[key] = tiles[-1]
     if cache is not None:

@@ -1,4 +1,5 @@
-"""The table screen (``/continue/<id>``) and the correction screen (``/continue/<id>/hand-<n>``).
+"""The table screen (``/continue/<id>``) and the correction screen (``/continue/<id>/hand-<n>``; also
+``playoff-<n>``, ``tiebreak-<n>``, ``sudden-death-<n>`` for the extra parts of a tied game).
 
 The table screen shows the live scoreboard and, while the game goes on, the game's entry panel for the next hand
 or play-off hand; at the end, the winners with the rule that decided. It follows its session: a change made in
@@ -9,7 +10,6 @@ banner with "Retry save" while the change stays in memory.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -27,7 +27,7 @@ from companion.session import (
 from scoring import ScoringError, Step, get_game
 from storage import StorageError
 from views.context import ViewContext
-from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
+from views.table.entry import EntryContext, EntryTarget, parse_entry, refresh, table_ui
 from views.table.scoreboard import HandLine, hand_list, standings_panel, verdict_panel
 from views.widgets import back_button, big_button, empty_state, icon_button
 
@@ -37,6 +37,9 @@ _FOLLOWING: dict[int, Callable[[], None]] = {}
 """Per page (by ``id``): how to stop following the session its table screen shows (one table screen a page)."""
 _FOLLOW_LOCK = threading.Lock()
 
+CORRECTION_HINT = (
+    "This is what was entered. Change what was wrong and confirm: everything after it is worked out again."
+)
 STEP_PARTS = {Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebreak", Step.SUDDEN_DEATH: "sudden_death"}
 
 
@@ -48,21 +51,17 @@ def open_session(ctx: ViewContext, session_id: str) -> TableSession:
         raise ValueError(f"The game {session_id} cannot be opened: {exc}") from None
 
 
-def parse_entry(slug: str) -> EntryTarget:
-    """``hand-3`` → hand index 2; ``playoff-1`` → play-off hand index 0.
-
-    >>> parse_entry("hand-3"), parse_entry("playoff-1").part
-    (EntryTarget(part='hands', index=2), 'playoff')
-    """
-    match = re.fullmatch(r"(hand|playoff)-([1-9][0-9]*)", slug)
-    if match is None:
-        raise ValueError(f"'{slug}' is not a hand of a game (hand-1, hand-2, … or playoff-1, …)")
-    return EntryTarget("hands" if match.group(1) == "hand" else "playoff", int(match.group(2)) - 1)
-
-
 def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, Any]:
     """The record an entry is checked against: everything for a new entry; for a correction, the entries before it
-    (and, for a main-game hand, no extra part yet)."""
+    (and, for a main-game hand, no extra part yet).
+
+    >>> record = {"game": "feast-and-famine", "players": ["A", "B"], "hands": [], "tiebreak": {"ghost": None}}
+    >>> "tiebreak" in record_before(record, EntryTarget("tiebreak", 0))
+    False
+    >>> replayed = {**record, "tiebreak": [{"ghost": None}, {"ghost": None}]}
+    >>> record_before(replayed, EntryTarget("tiebreak", 1))["tiebreak"]
+    [{'ghost': None}]
+    """
     out = dict(record)
     if target.index is None:
         return out
@@ -71,7 +70,13 @@ def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, A
         for key in ("playoff", "tiebreak", "sudden_death"):
             out.pop(key, None)
     else:
-        out[target.part] = list(record.get(target.part) or [])[: target.index]
+        value = record.get(target.part)
+        entries = value if isinstance(value, list) else ([] if value is None else [value])  # FF: one round or a list
+        before = list(entries)[: target.index]
+        if before:
+            out[target.part] = before
+        else:
+            out.pop(target.part, None)
     return out
 
 
@@ -185,10 +190,7 @@ class TableView:
         if target.index is None or target.index >= len(entries):
             return [empty_state("There is no such hand", f"This game has no {target.label}.")]
         return [
-            ft.Text(
-                "Tap a card place to clear it, or Remove last card; then enter the right cards and confirm.",
-                size=16,
-            ),
+            ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT),
             self._entry(target),
             self.message,
         ]
@@ -352,9 +354,10 @@ def build_table(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
 
 def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """``/continue/<id>/hand-<n>``: correct a hand already entered; everything after it is re-derived."""
+    """``/continue/<id>/hand-<n>`` (or ``playoff-<n>``, ``tiebreak-<n>``, ``sudden-death-<n>``): correct an entry
+    already made; everything after it is re-derived."""
     session = open_session(ctx, params["id"])
-    target = parse_entry(params["entry"])
+    target = parse_entry(params["entry"])  # an EntrySlugError (a ValueError) is shown as "Not found"
     if target.index is None or target.index >= len(session.part(target.part)):
         raise ValueError(f"This game has no {target.label}.")
     table = TableView(ctx, session, target)

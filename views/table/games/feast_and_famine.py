@@ -173,7 +173,9 @@ class RoundPanel:
 
     def _title(self) -> ft.Control:
         if self.tiebreak:
-            text = f"Tie-break round: {' and '.join(self.who)} against the Ghost"
+            index = self.ectx.target.index
+            head = "Tie-break round" if index is None else f"Correct tie-break round {index + 1}"
+            text = f"{head}: {' and '.join(self.who)} against the Ghost"
         elif self.ectx.target.index is not None:
             text = f"Correct round {self.ectx.target.index + 1}"
         else:

@@ -175,10 +175,14 @@ class HandPanel:
     def _title(self) -> ft.Control:
         entry = self.entry
         if self.sudden:
-            count = len(self.ectx.session.part("sudden_death")) + 1 if self.ectx.target.index is None else 0
-            number = f" {count}" if count else ""
+            index = self.ectx.target.index
+            head = (
+                f"Sudden death {len(self.ectx.session.part('sudden_death')) + 1}"
+                if index is None
+                else f"Correct sudden-death hand {index + 1}"
+            )
             text = (
-                f"Sudden death{number}: {join_names(list(entry.players))}. Three table cards, three cards each; "
+                f"{head}: {join_names(list(entry.players))}. Three table cards, three cards each; "
                 "the lowest gap wins, a tie plays again (rule 9)."
             )
         elif self.ectx.target.index is not None:
