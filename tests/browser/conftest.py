@@ -4,7 +4,8 @@
 * ``app_server``: ``companion --port P --data-dir D --no-browser`` in a subprocess, started and waited for;
   ``app_server.restart()`` stops and starts it again on the same port and data folder ("stop the server and
   continue"); stopped at teardown.
-* ``browser``: Chromium (``/usr/bin/chromium``) through Playwright, one per test module.
+* ``browser``: Chromium (``/usr/bin/chromium``) through Playwright, one for the whole run (each test gets its
+  own browser context, so nothing is shared between tests but the compiled Flutter engine).
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
   can be found by role and label (``page.get_by_role("button", name="Rules")``).
 * ``open_app(page, path)``: load a path of the app and switch semantics on (also after a reload).
@@ -55,7 +56,7 @@ def app_server(free_port: int, data_dir: Path, tmp_path: Path) -> Iterator[AppSe
         server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     require_browser()
     from playwright.sync_api import sync_playwright
