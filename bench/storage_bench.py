@@ -1,6 +1,6 @@
 """Storage benchmark: saving a hand with 10 and 10,000 sessions in the archive (and TinyDB's default single-file
-JSON storage as the baseline), opening the archive and listing 10,000 sessions (time and peak memory added), and
-bytes on disk per typical session.
+JSON storage as the baseline), writing the hand being entered (a draft, on every tap), opening the archive and
+listing 10,000 sessions (time and peak memory added), and bytes on disk per typical session.
 
 Run: ``.venv/bin/python -m bench.storage_bench`` (about a minute). Targets: p95 save <= 20 ms; ratio of the p95
 with 10,000 sessions to that with 10 <= 1.5; opening and listing 10,000 sessions <= 300 ms and <= 50 MB added.
@@ -99,6 +99,21 @@ def time_saves(archives: list[Archive], ids: list[list[str]], saves: int, rnd: r
     return out
 
 
+def time_drafts(archive: Archive, session_id: str, taps: int) -> list[float]:
+    """Milliseconds per draft write while a Bargain Bin hand is played card by card (a draft grows by one play a
+    tap, 25 plays a hand, as :meth:`companion.session.TableSession.set_draft` writes it)."""
+    deck = [r + s for r in RANKS for s in "SHDC"]
+    out: list[float] = []
+    for i in range(taps + 10):
+        plays = [{"by": PLAYERS[k % 5], "to": PLAYERS[(k + 1) % 5], "card": deck[k]} for k in range(i % 25 + 1)]
+        start = time.perf_counter()
+        archive.save_drafts(session_id, {"new": {"plays": plays, "receiver": None}}, stamp=i)
+        if i >= 10:  # the first ten are warm-up
+            out.append((time.perf_counter() - start) * 1000)
+    archive.save_drafts(session_id, {}, stamp=0)
+    return out
+
+
 def time_baseline(folder: Path, docs: list[SessionDoc], saves: int, rnd: random.Random) -> list[float]:
     """The same save with TinyDB's default storage: every session a document in one JSON file."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -155,6 +170,7 @@ def main() -> int:
         )
         with Archive(folders[10]) as small, Archive(folders[10_000]) as large:
             timed = time_saves([small, large], [[d.id for d in seeded[n][:10]] for n in (10, 10_000)], SAVES, rnd)
+            drafts = time_drafts(large, seeded[10_000][0].id, SAVES)
         saves = {10: timed[0], 10_000: timed[1]}
         folder = folders[10_000]
         listing = measure(lambda: open_and_list(folder), 7)
@@ -188,6 +204,7 @@ def main() -> int:
         ("save a hand, 10 sessions (this storage)", ms(saves[10])),
         ("save a hand, 10,000 sessions (this storage)", ms(saves[10_000])),
         ("  ratio 10,000 / 10 (p95; median)", f"{results['ratio']:.2f}; {results['median_ratio']:.2f}"),
+        ("write the hand being entered (a draft, every tap)", ms(drafts)),
         ("save a hand, 10 sessions (TinyDB JSONStorage)", ms(base_small)),
         (f"save a hand, 10,000 sessions (TinyDB JSONStorage, {BASELINE_SAVES_LARGE} saves)", ms(base_large)),
         (
