@@ -37,7 +37,7 @@ from scoring import ScoringError, all_games
 from storage import Archive, SessionDoc, SessionStatus, StorageError
 from views.charts import progression_chart
 from views.context import ViewContext
-from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
+from views.widgets import TAP, big_button, empty_state, heading, panel, paragraph, screen
 
 ALL = "all"
 """The dropdown key meaning "no limit"."""
@@ -224,12 +224,7 @@ def step_card(step: ReplayStep, on_correct: Callable[[int], None] | None) -> ft.
                 [big_button(f"Correct hand {index + 1}", lambda _: on_correct(index), icon=ft.Icons.EDIT, tooltip=None)]
             )
         )
-    return ft.Container(
-        content=ft.Column(rows, spacing=4),
-        padding=ft.Padding.all(12),
-        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-        border_radius=12,
-    )
+    return panel(ft.Column(rows, spacing=4))
 
 
 def _final(rep: Replay) -> list[ft.Control]:

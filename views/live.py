@@ -41,7 +41,7 @@ from views.context import ViewContext
 from views.routing import normalise
 from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
 from views.table.scoreboard import hand_lines, standings_panel, verdict_panel
-from views.widgets import back_button, big_button, empty_state, icon_button
+from views.widgets import back_button, big_button, empty_state, icon_button, panel
 
 _log = logging.getLogger(__name__)
 
@@ -310,17 +310,14 @@ class LiveScreen:
         field.on_submit = submit
         enter = big_button("Edit with PIN", submit, icon=ft.Icons.KEY)
         self._pin_field = field
-        self._pin_box = ft.Container(
-            content=ft.Column(
+        self._pin_box = panel(
+            ft.Column(
                 [
                     ft.Text("Watching: read-only. To enter hands, type the PIN the host shows.", size=16),
                     ft.Row([field, enter], vertical_alignment=ft.CrossAxisAlignment.START),
                 ],
                 spacing=8,
-            ),
-            padding=ft.Padding.all(12),
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            border_radius=12,
+            )
         )
         return self._pin_box
 

@@ -131,17 +131,26 @@ def suits_sample(four_colour: bool, size: int = 32) -> ft.Text:
     )
 
 
+def panel(content: ft.Control, *, padding: int = 12) -> ft.Container:
+    """A framed panel: a thin outline with rounded corners around ``content`` (entry panels, the scoreboard's
+    parts, history rows)."""
+    return ft.Container(
+        content=content,
+        padding=ft.Padding.all(padding),
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        border_radius=12,
+    )
+
+
 def empty_state(message: str, detail: str) -> ft.Control:
     """An honest "nothing here yet" panel."""
-    return ft.Container(
-        content=ft.Column(
+    return panel(
+        ft.Column(
             [
                 ft.Text(message, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=message),
                 ft.Text(detail, size=16),
             ],
             spacing=8,
         ),
-        padding=ft.Padding.all(16),
-        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-        border_radius=12,
+        padding=16,
     )

@@ -21,7 +21,7 @@ import flet as ft
 from scoring import Result
 from scoring.base import join_names
 from views.table.entry import EntryTarget
-from views.widgets import TAP
+from views.widgets import TAP, panel
 
 PART_TITLES = {"playoff": "Play-off hand", "tiebreak": "Tie-break round", "sudden_death": "Sudden-death hand"}
 
@@ -199,12 +199,7 @@ def standings_panel(result: Result, extras: Sequence[tuple[str, str]]) -> ft.Con
     if extras:
         text = " · ".join(f"{label}: {value}" for label, value in extras)
         body.append(ft.Text(text, size=16, semantics_label=text))
-    return ft.Container(
-        content=ft.Column(body, spacing=6),
-        padding=ft.Padding.all(12),
-        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-        border_radius=12,
-    )
+    return panel(ft.Column(body, spacing=6))
 
 
 def verdict_panel(result: Result) -> ft.Control | None:

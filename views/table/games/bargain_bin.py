@@ -30,7 +30,7 @@ from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, refresh
-from views.widgets import TAP, suit_colour_value
+from views.widgets import TAP, panel, suit_colour_value
 
 PAD_WIDTH = 60
 """Width of a value-pad key: five keys a row on a 360 px phone, thirteen on a desktop."""
@@ -126,12 +126,7 @@ class BinPanel:
         self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True)
         self._build_live()
         ectx.reuse = self.reuse
-        self.control = ft.Container(
-            content=self.body,
-            padding=ft.Padding.all(12),
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            border_radius=12,
-        )
+        self.control = panel(self.body)
         self.redraw()
 
     def _build_live(self) -> None:
@@ -581,12 +576,7 @@ def build_end(session: TableSession) -> ft.Control | None:
         ),
         *[ft.Text(move, size=18, weight=ft.FontWeight.BOLD, semantics_label=move) for move in settle],
     ]
-    return ft.Container(
-        content=ft.Column(body, spacing=6),
-        padding=ft.Padding.all(12),
-        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-        border_radius=12,
-    )
+    return panel(ft.Column(body, spacing=6))
 
 
 UI = TableUI(key="bargain-bin", entry=build_entry, extras=extras, end=build_end)

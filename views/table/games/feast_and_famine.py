@@ -19,7 +19,7 @@ from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
 from views.table.entry import EntryContext, TableUI, refresh
-from views.widgets import TAP, suit_colour_value
+from views.widgets import TAP, panel, suit_colour_value
 
 WALK = "walk"
 QUICK = "quick"
@@ -88,12 +88,7 @@ class RoundPanel:
             )
         self.grid = ft.ResponsiveRow(list(self.card_buttons.values()), columns=12, spacing=6, run_spacing=6)
         self.body = ft.Column(spacing=10)
-        self.control = ft.Container(
-            content=self.body,
-            padding=ft.Padding.all(12),
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            border_radius=12,
-        )
+        self.control = panel(self.body)
         self.redraw()
 
     # -- state ---------------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from companion.entry_financial_crisis import PileView, RoundDraft
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, refresh
-from views.widgets import TAP, suit_colour_value
+from views.widgets import TAP, panel, suit_colour_value
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
@@ -104,8 +104,8 @@ class FinancialCrisisEntry:
             on_click=self.confirm_round,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
-        self.control = ft.Container(
-            content=ft.Column(
+        self.control = panel(
+            ft.Column(
                 [
                     ft.Text(heading, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=heading),
                     ft.Container(self.prompt, height=PROMPT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT),
@@ -119,10 +119,7 @@ class FinancialCrisisEntry:
                     ft.Row([self.confirm]),
                 ],
                 spacing=10,
-            ),
-            padding=ft.Padding.all(12),
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            border_radius=12,
+            )
         )
         self.redraw()
 

@@ -36,7 +36,7 @@ from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
 from scoring.jokers_kill import DealNeed, Need
 from views.table.entry import EntryContext, TableUI
-from views.widgets import TAP, suit_colour_value
+from views.widgets import TAP, panel, suit_colour_value
 
 Draft = dict[str, Any]
 
@@ -283,8 +283,8 @@ class CardPicker:
             content="Remove last card", tooltip="Remove last card", height=TAP, expand=True, on_click=self.remove_last
         )
         self.clear = ft.OutlinedButton(content="Clear hand", tooltip="Clear hand", height=TAP, on_click=self.clear_all)
-        self.control = ft.Container(
-            content=ft.Column(
+        self.control = panel(
+            ft.Column(
                 [
                     ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
                     self.prompt,
@@ -294,10 +294,7 @@ class CardPicker:
                     ft.Row([self.confirm]),
                 ],
                 spacing=10,
-            ),
-            padding=ft.Padding.all(12),
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            border_radius=12,
+            )
         )
         self.redraw()
         ectx.reuse = self.follow

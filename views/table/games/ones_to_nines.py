@@ -21,7 +21,7 @@ from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS
 from views.table.entry import EntryContext, TableUI, refresh
-from views.widgets import TAP, icon_button
+from views.widgets import TAP, icon_button, panel
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
 """Three digit keys a row, like a phone's keypad."""
@@ -109,12 +109,7 @@ class HandPanel:
                 on_click=lambda _, d=digit: self.press(d),
             )
         self.body = ft.Column(spacing=10)
-        self.control = ft.Container(
-            content=self.body,
-            padding=ft.Padding.all(12),
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-            border_radius=12,
-        )
+        self.control = panel(self.body)
         self.redraw()
 
     # -- drawing ---------------------------------------------------------------------------------------------------
