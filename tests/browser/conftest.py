@@ -91,3 +91,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("browser") is not None and item.get_closest_marker("flaky") is None:
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, only_rerun=["TimeoutError"]))
+
+
+_RERUN_REASONS: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keep why a browser test was rerun (pytest-rerunfailures reports the rerun, not its error)."""
+    if report.outcome == "rerun":
+        text = str(report.longrepr or "")
+        where = [line.split(": ")[0] for line in text.splitlines() if line.startswith("tests/")]
+        error = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+        _RERUN_REASONS.append((report.nodeid, " | ".join(where[-2:] + error[:2]) or text[-300:]))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _RERUN_REASONS:
+        terminalreporter.section("why browser tests were rerun")
+        for nodeid, reason in _RERUN_REASONS:
+            terminalreporter.write_line(f"{nodeid}: {reason[:600]}")
