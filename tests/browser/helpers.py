@@ -215,17 +215,29 @@ def _present(locator: Any, timeout_ms: int = 150) -> bool:
     return True
 
 
+def _in_view(page: Any, locator: Any) -> bool:
+    """Whether ``locator`` is in the page with its centre inside the viewport (a click there reaches it)."""
+    if not _present(locator):
+        return False
+    try:
+        box = locator.first.bounding_box(timeout=1_000)
+    except Exception:  # Playwright's TimeoutError: detached meanwhile
+        return False
+    size = page.viewport_size or {"width": 390, "height": 844}
+    return box is not None and 0 <= box["y"] + box["height"] / 2 <= size["height"]
+
+
 def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
-    """Scroll until ``locator`` is in the page (Flutter leaves controls far off screen out of the semantics tree);
-    returns it."""
-    if _present(locator):
+    """Scroll until ``locator`` is on screen (Flutter leaves controls far off screen out of the semantics tree, and
+    a control just outside the viewport cannot be clicked); returns it."""
+    if _in_view(page, locator):
         return locator
     size = page.viewport_size or {"width": 390, "height": 844}
     page.mouse.move(size["width"] // 2, size["height"] // 2)
     page.mouse.wheel(0, -100_000)  # from the top down
     for _ in range(steps):
         page.wait_for_timeout(150)
-        if _present(locator):
+        if _in_view(page, locator):
             page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
             return locator
         page.mouse.wheel(0, size["height"] // 2)
@@ -317,6 +329,22 @@ def seat(page: Any, names: list[str]) -> None:
         type_until(page, "New player name", name, SEAT_ENABLED, script=True)
         tap(page, "Seat player")
         wait_text(page, rf"^Seat {i + 1}: {name}$")
+
+
+def wait_listed(page: Any, pattern: str) -> None:
+    """Wait until a button labelled to match ``pattern`` (a hand-list row, ``^Hand 3:``) is in the page, scrolling
+    to it when it is off screen (Flutter leaves far-off rows out of the semantics tree)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    found = page.get_by_role("button", name=re.compile(pattern)).first
+    for attempt in range(3):
+        try:
+            found.wait_for(state="attached", timeout=5_000)
+            return
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+            reveal(page, found)
 
 
 def session_id_of(page: Any) -> str:

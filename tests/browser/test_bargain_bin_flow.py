@@ -14,13 +14,15 @@ import pytest
 from companion.entry_bargain_bin import money
 from scoring.bargain_bin import settle_up
 from tests.browser.helpers import (
-    SEAT_ENABLED,
     AppServer,
     button,
+    reveal,
     score_saved,
     screenshot,
+    seat,
     session_id_of,
     tap,
+    wait_listed,
     wait_text,
 )
 
@@ -66,24 +68,14 @@ def set_up(page: Any, *, target: str | None, vegas: str, selfless: bool = False,
     """New game → Bargain Bin → seat the four players → house rules → start; returns the session id."""
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Bargain Bin")).click()
-    field = page.get_by_label("New player name")
-    for i, name in enumerate(PLAYERS):
-        for _attempt in range(3):  # typing right after the screen opens can be lost while the page settles
-            field.fill(name)
-            try:
-                page.wait_for_function(SEAT_ENABLED, timeout=3000)
-                break
-            except Exception:  # Playwright's TimeoutError
-                field.fill("")
-        tap(page, "Seat player")
-        wait_text(page, rf"^Seat {i + 1}: {name}$")
+    seat(page, PLAYERS)
     page.mouse.wheel(0, 900)  # the house rules are below the seats
     for on, label in (
         (selfless, "Selfless: never play a card in front of yourself"),
         (joker, "Add one Joker worth plus or minus 20"),
     ):
         if on:
-            page.get_by_role("switch", name=label).click()
+            reveal(page, page.get_by_role("switch", name=label)).click()
             page.wait_for_function(SWITCH_ON, arg=label, timeout=5000)
     if target is not None:
         fill(page, "Game points to win", target, rf"^House rules changed: .*Game points to win {target}\b")
@@ -105,7 +97,7 @@ def quick_hand(page: Any, number: int, scores: dict[str, str]) -> int:
         type_total(page, name, value)
     wait_text(page, "Ready: confirm the hand.$")
     tap(page, "Confirm hand")
-    page.get_by_role("button", name=re.compile(rf"^Hand {number}:")).first.wait_for()
+    wait_listed(page, rf"^Hand {number}:")
     return 1 + len(scores) + 1
 
 
@@ -175,7 +167,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     tap(page, "Confirm hand")
     taps += 1
     assert taps == 42, "two taps a card (who gets it, its value), one for the Joker's sign, one to confirm"
-    page.get_by_role("button", name=re.compile(r"^Hand 1:")).first.wait_for()
+    wait_listed(page, r"^Hand 1:")
     after_one = score_saved(app_server, sid)
     assert after_one["hands"][0]["card_points"] == {"Ann": 48, "Ben": 30, "Cat": -31, "Dan": -29}
     check_standings(page, after_one)

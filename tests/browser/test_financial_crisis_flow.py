@@ -22,6 +22,7 @@ from tests.browser.helpers import (
     card_label,
     score_saved,
     screenshot,
+    seat,
     tap,
     wait_text,
 )
@@ -68,11 +69,7 @@ def standing(page: Any, name: str, total: int) -> None:
 def set_up_game(page: Any) -> str:
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Financial Crisis")).click()
-    field = page.get_by_label("New player name")
-    for i, name in enumerate(["Ann", "Ben"]):
-        field.fill(name)
-        tap(page, "Seat player")
-        wait_text(page, rf"^Seat {i + 1}: {name}$")
+    seat(page, ["Ann", "Ben"])
     page.get_by_label("Number of rounds").fill("2")
     tap(page, "Start game")
     page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))

@@ -30,6 +30,7 @@ from tests.browser.helpers import (
     open_app,
     reveal,
     screenshot,
+    seat,
     tap,
 )
 from tests.conftest import CASES
@@ -96,10 +97,7 @@ def play_jokers_kill(page: Any, server: AppServer, playoff: list[tuple[str, str,
     open_app(page, server, "/")
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Jokers Kill")).click()
-    for n, name in enumerate(["Ann", "Ben", "Cat"], start=1):
-        type_into(page, "New player name", name)
-        tap(page, "Seat player")
-        page.get_by_text(f"Seat {n}: {name}", exact=True).wait_for()
+    seat(page, ["Ann", "Ben", "Cat"])
     type_into(page, "Hands to win a play-off", "2")
     tap(page, "Start game")
     page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))

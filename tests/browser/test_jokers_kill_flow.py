@@ -17,7 +17,6 @@ import pytest
 from tests.browser.helpers import (
     DESKTOP,
     PHONE,
-    SEAT_ENABLED,
     AppServer,
     button,
     card_label,
@@ -26,10 +25,11 @@ from tests.browser.helpers import (
     reveal,
     score_saved,
     screenshot,
+    seat,
     session_id_of,
     tap,
     tap_card,
-    type_into,
+    wait_listed,
     wait_text,
 )
 
@@ -61,23 +61,13 @@ def standing(page: Any, name: str, total: int) -> None:
 
 
 def hand_count(page: Any, n: int) -> None:
-    page.get_by_role("button", name=re.compile(rf"^Hand {n}:")).first.wait_for()
+    wait_listed(page, rf"^Hand {n}:")
 
 
 def set_up_game(page: Any) -> None:
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Jokers Kill")).click()
-    for i, name in enumerate(["Ann", "Cat", "Ben"]):
-        for attempt in range(3):  # a name typed while the screen is still settling can be lost: type it again
-            type_into(page, "New player name", name)
-            try:
-                page.wait_for_function(SEAT_ENABLED, timeout=3000)  # greyed out until a new name is typed
-                break
-            except Exception:  # Playwright's TimeoutError
-                if attempt == 2:
-                    raise
-        tap(page, "Seat player")
-        wait_text(page, rf"^Seat {i + 1}: {name}$")
+    seat(page, ["Ann", "Cat", "Ben"])
     assert button(page, "Start game").is_enabled()
     tap(page, "Move Ben up")  # clockwise: Ann, Ben, Cat
     wait_text(page, r"^Seat 2: Ben$")
