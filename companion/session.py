@@ -73,14 +73,8 @@ class SaveFailedError(Exception):
 
 
 def status_of(result: Result) -> SessionStatus:
-    """The storage status that a result implies."""
-    if result.cancelled:
-        return SessionStatus.CANCELLED
-    if result.finished:
-        return SessionStatus.FINISHED
-    if result.pending is not None:
-        return SessionStatus.PENDING
-    return SessionStatus.IN_PROGRESS
+    """The storage status that a result implies (:meth:`storage.SessionStatus.of`)."""
+    return SessionStatus.of(result)
 
 
 def _show(value: Any) -> str:

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.players import Resolver
 from scoring import ScoringError, get_game
 from storage import Archive, SessionStatus, SessionSummary, StorageError
 from storage.atomic import StorageWriteError, atomic_write_bytes
-from storage.roster import name_key
 
 LOWEST_WINS = frozenset({"1111-9999"})
 """Games whose lowest total wins."""
@@ -208,7 +208,7 @@ class OutcomeCache:
             known = self._stats.get(game)
             if known is not None and known[0] == signature:
                 return known[1]
-            resolve = _Aliases(dict(names)) if names else None
+            resolve = Resolver(dict(names)) if names else None
             stats = compute(self.outcomes(archive, rows), resolve=resolve, game=game)
             self._stats[game] = (signature, stats)
             return stats
@@ -229,21 +229,6 @@ class OutcomeCache:
             "positions": list(outcome.positions),
             "winners": list(outcome.winners),
         }
-
-
-class _Aliases:
-    """Recorded name → current name, through an alias map (see :func:`companion.players.alias_map`)."""
-
-    def __init__(self, aliases: dict[str, str]) -> None:
-        self._aliases = aliases
-        self._memo: dict[str, str] = {}
-
-    def __call__(self, name: str) -> str:
-        found = self._memo.get(name)
-        if found is None:
-            found = self._aliases.get(name_key(name), " ".join(name.split()))
-            self._memo[name] = found
-        return found
 
 
 def _outcome(summary: SessionSummary, entry: Mapping[str, Any]) -> Outcome | None:

@@ -129,16 +129,6 @@ def open_archive(data_dir: Path, *, write: bool) -> Archive:
 # --- step 1: read and check a file --------------------------------------------------------------------------
 
 
-def _status(result: Any) -> SessionStatus:
-    if result.cancelled:
-        return SessionStatus.CANCELLED
-    if result.finished:
-        return SessionStatus.FINISHED
-    if result.pending is not None:
-        return SessionStatus.PENDING
-    return SessionStatus.IN_PROGRESS
-
-
 def check_import_file(path: Path) -> CheckedFile:
     """Read ``path`` and validate every game in it through :mod:`scoring` (no archive is touched).
 
@@ -197,7 +187,7 @@ def check_import_file(path: Path) -> CheckedFile:
                 SessionDoc.from_stored(stored)
             except StorageError as exc:
                 raise ImportFileRefusedError(name, f"{label}: {exc}", len(entries)) from None
-        games.append(CheckedGame(record, stored, _status(result), tuple(result.winners)))
+        games.append(CheckedGame(record, stored, SessionStatus.of(result), tuple(result.winners)))
     return CheckedFile(name, tuple(games))
 
 

@@ -89,6 +89,22 @@ class SessionStatus(enum.Enum):
     CANCELLED = "cancelled"
     """The game was called off (Bargain Bin)."""
 
+    @classmethod
+    def of(cls, result: Any) -> SessionStatus:
+        """The status a scoring result implies (its ``cancelled``, ``finished`` and ``pending``).
+
+        >>> from types import SimpleNamespace as R
+        >>> SessionStatus.of(R(cancelled=False, finished=False, pending={"kind": "playoff"})).value
+        'pending'
+        """
+        if result.cancelled:
+            return cls.CANCELLED
+        if result.finished:
+            return cls.FINISHED
+        if result.pending is not None:
+            return cls.PENDING
+        return cls.IN_PROGRESS
+
 
 class LogEntry(BaseModel):
     """One line of a session's append-only edit log: when, what ("hand 3 edited", "undo"), and details."""

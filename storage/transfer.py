@@ -173,16 +173,6 @@ def _entries(data: Any) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
     return out
 
 
-def _status(result: Any) -> SessionStatus:
-    if result.cancelled:
-        return SessionStatus.CANCELLED
-    if result.finished:
-        return SessionStatus.FINISHED
-    if result.pending is not None:
-        return SessionStatus.PENDING
-    return SessionStatus.IN_PROGRESS
-
-
 def _refuse(report: ImportReport, name: str, why: str) -> ImportReport:
     report.refused = 1
     report.messages.append(f"{name} was not imported: {why}. Nothing from this file was added.")
@@ -241,7 +231,7 @@ def import_file(archive: Archive, path: Path) -> ImportReport:
             report.skipped += 1
             continue
         seen.add(fingerprint)
-        status, winners = _status(result), list(result.winners)
+        status, winners = SessionStatus.of(result), list(result.winners)
         doc: SessionDoc | None = None
         try:
             if stored is not None:

@@ -25,16 +25,6 @@ from storage import (
 from tests.conftest import CASES
 
 
-def status_of(result: scoring.Result) -> SessionStatus:
-    if result.cancelled:
-        return SessionStatus.CANCELLED
-    if result.finished:
-        return SessionStatus.FINISHED
-    if result.pending is not None:
-        return SessionStatus.PENDING
-    return SessionStatus.IN_PROGRESS
-
-
 def valid_records() -> list[dict[str, Any]]:
     """Every valid conformance record whose game scores here (the five games at the time of writing)."""
     out = []
@@ -66,7 +56,7 @@ def fill(archive: Archive, records: list[dict[str, Any]]) -> list[SessionDoc]:
     docs = []
     for n, record in enumerate(records):
         result = scoring.score(record)
-        doc = archive.create_session(record, status=status_of(result), winners=result.winners, title=f"game {n}")
+        doc = archive.create_session(record, status=SessionStatus.of(result), winners=result.winners, title=f"game {n}")
         docs.append(archive.save_session(doc, "checked"))
     return docs
 
