@@ -1,4 +1,7 @@
-"""App settings (theme, four-colour suits, ...) as one TinyDB document in ``settings.json``.
+"""App settings (theme, four-colour suits, the money format, ...) as one TinyDB document in ``settings.json``.
+
+Values are JSON (the money format is an object under ``money``); a key that an older file lacks reads as the
+caller's default, so adding a setting needs no migration.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -8,6 +11,9 @@
 >>> store.set("theme", "dark")
 >>> SettingsStore(folder).get("theme")
 'dark'
+>>> store.set("money", {"currency": "EUR", "decimal": ","})
+>>> SettingsStore(folder).get("money")
+{'currency': 'EUR', 'decimal': ','}
 """
 
 from __future__ import annotations
