@@ -26,7 +26,6 @@ from __future__ import annotations
 import enum
 import io
 import re
-import textwrap
 import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -851,9 +850,10 @@ def _name(key: str) -> str:
 
 
 def _day(stamp: str) -> str:
-    """``2026-12-04T19:00:00.000Z`` → ``Fri 4 Dec 2026`` (the stamp as text if it is not a time)."""
+    """The day of a UTC stamp on this computer's clock: ``Fri 4 Dec 2026`` (an evening that goes past midnight
+    UTC keeps its local date); the stamp as it is if it is not a time."""
     try:
-        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
     except ValueError:
         return stamp
     return f"{when:%a} {when.day} {when:%b %Y}"
@@ -884,7 +884,7 @@ def _sections(recap: Recap, fmt: MoneyFormat | None) -> list[tuple[str, list[str
 def recap_text(recap: Recap, fmt: MoneyFormat | None = None) -> str:
     """The recap as plain text for a messenger (no markup, one fact a line).
 
-    >>> r = Recap("Friday", "2026-12-04T19:00:00.000Z", None, ("Ann", "Ben"), (), {"Ann": 0, "Ben": 0},
+    >>> r = Recap("Friday", "2026-12-04T12:00:00.000Z", None, ("Ann", "Ben"), (), {"Ann": 0, "Ben": 0},
     ...           {"Ann": 0, "Ben": 0}, Settlement((), (), {}), ())
     >>> print(recap_text(r))
     Friday · Fri 4 Dec 2026
@@ -952,15 +952,22 @@ def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False) 
     line_h, head_h, gap = 42, 56, 28
 
     def wrap(text: str) -> list[str]:
-        words = text.split(" ")
-        lines, current = [], ""
-        for word in words:
-            trial = f"{current} {word}".strip()
-            if body_font.getlength(trial) <= width or not current:
+        """Break ``text`` into lines that fit the card (at spaces; a word wider than the card is cut)."""
+        lines: list[str] = []
+        current = ""
+        for word in text.split(" "):
+            trial = f"{current} {word}" if current else word
+            if body_font.getlength(trial) <= width:
                 current = trial
-            else:
+                continue
+            if current:
                 lines.append(current)
-                current = "    " + word
+                trial = "    " + word
+            while body_font.getlength(trial) > width:  # one long word: cut it where it leaves the card
+                cut = max(1, next(i for i in range(len(trial), 0, -1) if body_font.getlength(trial[:i]) <= width))
+                lines.append(trial[:cut])
+                trial = "    " + trial[cut:]
+            current = trial
         return [*lines, current] if current else lines
 
     sections = [
@@ -971,11 +978,9 @@ def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False) 
     image = Image.new("RGB", (PNG_WIDTH, height), colours["background"])
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, PNG_WIDTH, header_h), fill=SEED)  # the card-table green band, in both modes
-    title = (
-        recap.name
-        if title_font.getlength(recap.name) <= PNG_WIDTH - 2 * _MARGIN
-        else textwrap.shorten(recap.name, 34, placeholder="…")
-    )
+    title = recap.name
+    while title_font.getlength(title) > PNG_WIDTH - 2 * _MARGIN:
+        title = title[:-2] + "…"
     draw.text((_MARGIN, 44), title, font=title_font, fill=colours["on_accent"])
     suits = "♠ ♥ ♦ ♣"
     draw.text(

@@ -36,7 +36,7 @@ from companion.night import (
 from scoring import Result, get_game
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
-STAMP = "2026-12-04T19:00:00.000Z"
+STAMP = "2026-12-04T12:00:00.000Z"  # noon UTC: the 4th on any clock from UTC−11 to UTC+11
 
 
 def bb(hands: list[dict[str, int]], players: list[str] = P4, *, unit: int | None = 10, target: int = 1) -> dict:
@@ -542,7 +542,9 @@ def test_recap_png_is_a_valid_image_in_the_apps_theme() -> None:
 
 
 def test_recap_png_wraps_a_long_name_and_verdict_within_the_width() -> None:
-    n = Night.start("A very long night name " * 4, P4).add_game("s1")
+    long_player = "X" * 100  # the longest name a night takes, without a space to break at
+    n = Night.start("A very long night name " * 4, [*P4, long_player]).add_game("s1")
+    n = n.add_entry(long_player, "Ann", 100, "w" * 200)
     r = recap(n, {"s1": GAME_1})
     image = _png(recap_png(r))
     assert image.size[0] == PNG_WIDTH
