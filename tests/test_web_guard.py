@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import http.client
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -32,6 +33,10 @@ import msgpack
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
+
+from companion.session import SessionService
+from storage import Archive
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0
@@ -62,6 +67,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = free_port()
     log = folder / "server.log"
     command = [sys.executable, "-m", "companion", "--port", str(port), "--data-dir", str(folder / "data")]
+    archive = Archive(folder / "data")  # a game at the table, for the phone's PIN form
+    try:
+        SessionService(archive).start("jokers-kill", ["Ann", "Ben", "Cat"])
+    finally:
+        archive.close()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -114,10 +124,12 @@ def open_ws(port: int, *, origin: str | None, host: str | None = None) -> Answer
     and return the first messages."""
     uri = f"ws://{host or f'127.0.0.1:{port}'}/ws"
 
+    sent = None if origin is None else Origin(origin)
+
     async def run() -> Answer:
         try:
             # host/port: the TCP connection goes to loopback whatever name the URI (and so the Host header) has.
-            async with connect(uri, origin=origin, host="127.0.0.1", port=port, open_timeout=10) as ws:  # type: ignore[arg-type]
+            async with connect(uri, origin=sent, host="127.0.0.1", port=port, open_timeout=10) as ws:
                 page = {"route": "/", "width": 400, "height": 800}
                 await ws.send(b"\x00" + msgpack.packb([1, {"session_id": "", "page_name": "", "page": page}]))
                 received = []
@@ -211,3 +223,63 @@ def test_the_refusals_are_logged_with_the_reason(server: Server) -> None:
     while "refused websocket /ws" not in server.log.read_text() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert "refused websocket /ws from 127.0.0.1" in server.log.read_text()
+
+
+# --- the PIN through the real server --------------------------------------------------------------------------
+
+
+def find_control(tree: Any, kind: str, **props: Any) -> int | None:
+    """The id of the first control of class ``kind`` with ``props`` in a decoded Flet patch."""
+    if isinstance(tree, dict):
+        if tree.get("_c") == kind and all(tree.get(k) == v for k, v in props.items()):
+            return int(tree["_i"])
+        children = list(tree.values())
+    elif isinstance(tree, list | tuple):
+        children = list(tree)
+    else:
+        return None
+    for child in children:
+        found = find_control(child, kind, **props)
+        if found is not None:
+            return found
+    return None
+
+
+def try_pin(port: int, client: str, pin: str) -> str:
+    """Open ``/live`` as a phone page from the address ``client`` (127.0.0.x: loopback, but another client
+    address), type ``pin`` into the PIN field and submit it, as the browser does; return the app's answer."""
+    wanted = ("not the PIN", "too many wrong PINs", "Editing with PIN")
+
+    async def run() -> str:
+        uri, origin = f"ws://127.0.0.1:{port}/ws", Origin(f"http://127.0.0.1:{port}")
+        async with connect(uri, origin=origin, local_addr=(client, 0), open_timeout=10) as ws:
+
+            async def receive() -> Any:
+                data = await asyncio.wait_for(ws.recv(), 15)
+                assert isinstance(data, bytes)
+                return msgpack.unpackb(data[1:], strict_map_key=False, ext_hook=lambda _c, d: d)
+
+            page = {"route": "/live", "width": 400, "height": 800}
+            await ws.send(b"\x00" + msgpack.packb([1, {"session_id": "", "page_name": "", "page": page}]))
+            field = None
+            while field is None:
+                field = find_control(await receive(), "TextField", label="PIN")
+            await ws.send(b"\x00" + msgpack.packb([4, {"id": field, "props": {"value": pin}}]))
+            await ws.send(b"\x00" + msgpack.packb([3, {"target": field, "name": "submit", "data": None}]))
+            while True:
+                text = repr(await receive())
+                for want in wanted:
+                    if want in text:
+                        start = text.index(want)
+                        return text[max(0, start - 40) : start + 80]
+
+    return asyncio.run(run())
+
+
+def test_wrong_pins_through_the_real_server_make_every_address_wait(server: Server) -> None:
+    """Five phones (five client addresses) each try one wrong PIN: the fifth wrong PIN starts the table's wait,
+    and a sixth address is made to wait too (the server counts for the table, not per address)."""
+    answers = [try_pin(server.port, f"127.0.0.{n}", f"{n:06d}") for n in range(2, 8)]
+    assert all("that is not the PIN the host shows" in a for a in answers[:4]), answers
+    assert "too many wrong PINs at this table: try again in 30 s" in answers[4], answers
+    assert re.search(r"too many wrong PINs at this table: try again in (2\d|30) s", answers[5]), answers
