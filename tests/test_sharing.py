@@ -753,3 +753,21 @@ def test_the_examples_in_the_sharing_module_hold() -> None:
 
     outcome = doctest.testmod(companion.sharing, optionflags=doctest.ELLIPSIS)
     assert outcome.attempted > 10 and outcome.failed == 0
+
+
+def test_the_hosts_share_screen_shows_the_refused_pin_tries(app: AppServices) -> None:
+    table = app.sessions.start("jokers-kill", PLAYERS)
+    live = live_table_for(app)
+    live.show(table.id)
+    _, page = start_page(app, "/share", "127.0.0.1", "http://127.0.0.1:8550")
+    assert "No refused PIN tries." in all_texts(page.views[-1])
+    wrong = "000000" if live.pin != "000000" else "111111"
+    for client in ["10.0.0.7", "10.0.0.8", "10.0.0.7", "10.0.0.9", "10.0.0.7"]:
+        with contextlib.suppress(WrongPinError, PinLockedError):
+            live.enter_pin(Access(Role.VIEWER, client), wrong)
+    _, page = start_page(app, "/share", "127.0.0.1", "http://127.0.0.1:8550")
+    shown = [t for t in all_texts(page.views[-1]) if t.startswith("Refused PIN tries")]
+    assert len(shown) == 1, all_texts(page.views[-1])
+    assert shown[0].startswith("Refused PIN tries: 5, the last at ")
+    assert "from 10.0.0.7 (3), 10.0.0.9 (1), 10.0.0.8 (1)." in shown[0]
+    assert "Phones wait 30 s before the next try; a new PIN lifts the wait." in shown[0]
