@@ -35,13 +35,13 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
+from app.web import served_addresses
 from companion.session import SessionService
+from companion.sharing import lan_address
 from storage import Archive
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0
-
-pytestmark = pytest.mark.server
 
 
 def free_port() -> int:
@@ -161,6 +161,7 @@ def screen_texts(messages: tuple[Any, ...]) -> str:
 # --- the tests -------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.server
 def test_the_apps_own_page_loads_and_its_websocket_builds_the_home_screen(server: Server) -> None:
     status, html = get(server.port, "/")
     assert status == 200 and "flutter" in html.lower()
@@ -171,6 +172,7 @@ def test_the_apps_own_page_loads_and_its_websocket_builds_the_home_screen(server
     assert "Card Table Companion" in screen_texts((first_patch,)), "the home screen was built and sent"
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("name", ["localhost", "[::1]"])
 def test_the_apps_own_page_at_another_loopback_name_connects(server: Server, name: str) -> None:
     """``[::1]`` as a Host with an ``Origin`` of the same name (the server listens on 127.0.0.1 only)."""
@@ -179,6 +181,7 @@ def test_the_apps_own_page_at_another_loopback_name_connects(server: Server, nam
     assert answer.status == 101 and answer.messages[0][1]["session_id"]
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://localhost:3000", "https://127.0.0.1"])
 def test_another_sites_page_is_refused_before_any_session(server: Server, origin: str) -> None:
     answer = open_ws(server.port, origin=origin)
@@ -186,6 +189,7 @@ def test_another_sites_page_is_refused_before_any_session(server: Server, origin
     assert "is not this app's page" in answer.body and server.origin in answer.body
 
 
+@pytest.mark.server
 def test_a_dns_rebinding_page_is_refused_although_its_origin_matches_its_host(server: Server) -> None:
     rebound = f"evil.example:{server.port}"
     answer = open_ws(server.port, origin=f"http://{rebound}", host=rebound)
@@ -195,11 +199,13 @@ def test_a_dns_rebinding_page_is_refused_although_its_origin_matches_its_host(se
     assert status == 403 and "not an address of this app" in body, "the rebinding page itself is not served"
 
 
+@pytest.mark.server
 def test_a_script_on_this_computer_without_origin_is_served(server: Server) -> None:
     answer = open_ws(server.port, origin=None)
     assert answer.status == 101 and answer.messages[0][1]["session_id"]
 
 
+@pytest.mark.server
 def test_page_requests_from_other_sites_are_refused_and_no_site_may_read_the_answers(server: Server) -> None:
     status, body = get(server.port, "/", {"Origin": "http://evil.example"})
     assert status == 403 and "is not this app's page" in body
@@ -217,6 +223,7 @@ def test_page_requests_from_other_sites_are_refused_and_no_site_may_read_the_ans
         conn.close()
 
 
+@pytest.mark.server
 def test_the_refusals_are_logged_with_the_reason(server: Server) -> None:
     open_ws(server.port, origin="http://evil.example")
     deadline = time.monotonic() + 5
@@ -276,6 +283,7 @@ def try_pin(port: int, client: str, pin: str) -> str:
     return asyncio.run(run())
 
 
+@pytest.mark.server
 def test_wrong_pins_through_the_real_server_make_every_address_wait(server: Server) -> None:
     """Five phones (five client addresses) each try one wrong PIN: the fifth wrong PIN starts the table's wait,
     and a sixth address is made to wait too (the server counts for the table, not per address)."""
@@ -283,3 +291,23 @@ def test_wrong_pins_through_the_real_server_make_every_address_wait(server: Serv
     assert all("that is not the PIN the host shows" in a for a in answers[:4]), answers
     assert "too many wrong PINs at this table: try again in 30 s" in answers[4], answers
     assert re.search(r"too many wrong PINs at this table: try again in (2\d|30) s", answers[5]), answers
+
+
+# --- what the server serves (no server needed) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bind", ["127.0.0.1", "localhost", "::1"])
+def test_without_share_the_server_serves_loopback_only(bind: str) -> None:
+    served = served_addresses(bind, 8550)
+    assert not served.shared and not served.serves_host(lan_address() or "192.0.2.1")
+    assert served.serves_host("127.0.0.1") and served.port == 8550
+
+
+def test_with_share_the_server_serves_this_machines_lan_address() -> None:
+    served = served_addresses("0.0.0.0", 8550)
+    assert served.shared
+    address = lan_address()
+    if address is not None:
+        assert served.serves_host(address) and f"http://{address}:8550" in served.origins()
+    assert not served.serves_host("0.0.0.0") and not served.serves_host("evil.example")
+    assert served_addresses("192.0.2.77", 8550).lan == ("192.0.2.77",), "a given address is served as it is"
