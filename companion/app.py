@@ -166,20 +166,33 @@ def serve(
 
     from views.shell import make_page_handler  # the composition root: the only place companion reaches views
 
-    view = ft.AppView.FLET_APP if presentation is Presentation.DESKTOP else ft.AppView.WEB_BROWSER
-    if presentation is Presentation.SERVER:
-        # Flet's own switch for "serve the browser view, open nothing" (it also picks this on a headless Linux).
-        os.environ["FLET_FORCE_WEB_SERVER"] = "true"
-    if on_started is not None:
-        on_started(f"http://{host}:{port}")
     if not services.archive.read_only:
         start_auto_backups(services)
+    if presentation is not Presentation.DESKTOP:
+        # The browser view: Flet's web server behind the Origin/Host guard (app/web.py), which refuses every other
+        # site's page before a screen is built.
+        from app.web import serve_web
+
+        if presentation is Presentation.SERVER:
+            # Flet's own switch for "serve the browser view, open nothing" (it also picks this on a headless Linux).
+            os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+        serve_web(
+            make_page_handler(services),
+            host=host,
+            port=port,
+            assets_dir=str(ASSETS_DIR),
+            open_browser=presentation is Presentation.BROWSER,
+            on_started=on_started,
+        )
+        return
+    if on_started is not None:
+        on_started(f"http://{host}:{port}")
     ft.run(
         make_page_handler(services),
         name="",
         host=host,
         port=port,
-        view=view,
+        view=ft.AppView.FLET_APP,
         assets_dir=str(ASSETS_DIR),
         no_cdn=True,
     )
