@@ -41,7 +41,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
-from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
+from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, open_archive
 from storage.atomic import StorageWriteError
 
 PROG = "companion"
@@ -197,8 +197,6 @@ def main(argv: Sequence[str]) -> int:
 @contextlib.contextmanager
 def _reading(ctx: Context) -> Iterator[Archive]:
     """The archive, read-only (changes nothing on disk); says so when a running app is using it."""
-    from storage.cli_support import open_archive
-
     _check_folder(ctx)
     archive = open_archive(ctx.data_dir, write=False)
     try:
@@ -217,8 +215,6 @@ def _reading(ctx: Context) -> Iterator[Archive]:
 @contextlib.contextmanager
 def _writing(ctx: Context) -> Iterator[Archive]:
     """The archive, locked for writing; :class:`CliError` if the folder is not usable."""
-    from storage.cli_support import open_archive
-
     _check_folder(ctx)
     archive = open_archive(ctx.data_dir, write=True)
     try:
@@ -446,7 +442,7 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
 
     Every file is read and checked through scoring before the archive is opened, so bad files alone never
     touch the data folder."""
-    from storage.cli_support import ImportFileRefusedError, apply_import, check_import_file, plan_import
+    from storage.imports import ImportFileRefusedError, apply_import, check_import_file, plan_import
 
     outcomes: list[_FileOutcome] = []
     checked = []
@@ -513,12 +509,12 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_restore(ctx: Context, args: argparse.Namespace) -> int:
     """``companion restore FILE``: replace the archive by a backup; the current state is backed up first."""
-    from storage.backup import _check
+    from storage.backup import check_backup, restore
 
     source = Path(args.file).expanduser().absolute()
-    _check(source)  # a bad backup is refused before the data folder is even opened
+    checked = check_backup(source)  # a bad backup is refused before the data folder is even opened
     with _writing(ctx) as archive:
-        count = archive.restore(source)
+        count = restore(archive, checked)
         kept = next((p for p in archive.list_backups() if p.name.startswith("pre-restore-")), None)
     if ctx.as_json:
         ctx.print_json({"restored": count, "previous_state": str(kept) if kept else None})
