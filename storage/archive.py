@@ -58,7 +58,7 @@ class Archive(ArchiveCore):
         except StorageError as exc:  # the disk refuses: the journal stays, and the next open tries again
             note = f"an interrupted import could not be completed yet ({exc})"
         if note is not None:
-            self.problems.append(note)
+            self.note(note)
 
     # --- export, import, backups ------------------------------------------------------------------------------
 

@@ -93,6 +93,9 @@ class ArchiveCore:
         self.data_dir = Path(data_dir)
         self.read_only = read_only
         self.problems: list[str] = []
+        self.notes: list[str] = []
+        """The problems that are not files set aside (an import completed, a newer session skipped): what to show
+        besides the damage notices."""
         self.damage = DamageNotices()
         """Files set aside (or left in place, read-only) and not reported yet; see :meth:`take_damage_notices`."""
         self.unsaved: dict[str, tuple[SessionDoc, LogEntry | None]] = {}
@@ -122,6 +125,11 @@ class ArchiveCore:
     def lock(self) -> threading.RLock:
         """The archive's lock (re-entrant): hold it to do several things with no save in between."""
         return self._lock
+
+    def note(self, text: str) -> None:
+        """Record a problem that is not a damaged file (in ``problems`` and ``notes``)."""
+        self.problems.append(text)
+        self.notes.append(text)
 
     def take_damage_notices(self) -> list[DamageNotice]:
         """The files set aside since the last call (each reported once); see :func:`storage.damage.describe_damage`."""
@@ -275,7 +283,7 @@ class ArchiveCore:
         except FileNotFoundError:
             return
         except SchemaVersionError as exc:
-            self.problems.append(f"session {session_id} was skipped: {exc}")
+            self.note(f"session {session_id} was skipped: {exc}")
             return
         except DAMAGE_ERRORS as exc:
             self.set_aside(path, why(exc))
