@@ -195,7 +195,7 @@ def test_a_backup_with_one_bad_document_changes_nothing(
     code, _, err = run_cli("restore", bad, "--data-dir", data)
     assert code == 1 and message in err and len(err.strip().splitlines()) == 1, err
     with Archive(data) as archive:
-        with pytest.raises(BackupError, match="nothing was restored|not valid"):
+        with pytest.raises(BackupError, match=r"nothing was restored|not valid"):
             archive.restore(bad)
         assert not [p for p in archive.list_backups() if p.name.startswith("pre-restore-")]
     assert state(data) == before
@@ -269,7 +269,7 @@ def test_backup_into_a_folder_twice_gives_two_dated_zips(
     else:
         arg = f"{folder}/"
     for _ in range(2):
-        code, out, err = run_cli("backup", "-o", arg, "--data-dir", data)
+        code, _, err = run_cli("backup", "-o", arg, "--data-dir", data)
         assert code == 0, err
     zips = sorted(folder.glob("backup-*.zip"))
     assert len(zips) == 2 and all(zipfile.is_zipfile(z) for z in zips)
