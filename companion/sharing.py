@@ -46,15 +46,12 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from companion.session import SessionService, TableSession
 from scoring import Result
 from storage import SessionStatus, StorageError
-
-if TYPE_CHECKING:
-    from companion.app import AppServices
 
 _log = logging.getLogger(__name__)
 
@@ -353,6 +350,17 @@ class ShareAddress:
             return self.lan or "127.0.0.1"
         return self.bind_host
 
+    @classmethod
+    def listening(cls, bind_host: str, port: int) -> ShareAddress:
+        """Where a server listening on ``bind_host``:``port`` can be reached (on all interfaces, ``companion
+        --share``: the LAN address is looked up once, here).
+
+        >>> ShareAddress.listening("127.0.0.1", 8600)
+        ShareAddress(bind_host='127.0.0.1', port=8600, lan=None)
+        """
+        lan = lan_address() if bind_host in ("0.0.0.0", "::", "", "*") else None
+        return cls(bind_host, port, lan)
+
     def live_url(self, session_id: str | None = None) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         path = LIVE_PATH if session_id is None else f"{LIVE_PATH}/{session_id}"
@@ -596,28 +604,3 @@ class LiveTable:
                 with self._lock:
                     if listener in self._listeners:
                         self._listeners.remove(listener)
-
-
-# --- one LiveTable per app ---------------------------------------------------------------------------------------
-
-_TABLES: list[tuple[Any, LiveTable]] = []
-_TABLES_LOCK = threading.Lock()
-
-
-def live_table_for(services: AppServices) -> LiveTable:
-    """The app's :class:`LiveTable` (created on first use, one per :class:`~companion.app.AppServices`)."""
-    with _TABLES_LOCK:
-        for owner, live in _TABLES:
-            if owner is services:
-                return live
-        live = LiveTable(services.sessions)
-        _TABLES.append((services, live))
-        return live
-
-
-def configure(services: AppServices, *, bind_host: str, port: int) -> LiveTable:
-    """Record where the server listens (``companion --share`` binds all interfaces) and return the live table."""
-    live = live_table_for(services)
-    lan = lan_address() if bind_host in ("0.0.0.0", "::", "", "*") else None
-    live.address = ShareAddress(bind_host, port, lan)
-    return live

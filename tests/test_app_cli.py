@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def companion_command() -> list[str]:
-    script = Path(sys.executable).with_name("companion")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "companion"]
+    """``python -m app``: the same ``app.main:main`` that the installed ``companion`` script runs."""
+    return [sys.executable, "-m", "app"]
 
 
 @pytest.fixture

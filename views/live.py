@@ -1,11 +1,11 @@
 """The live view (``/live``, ``/live/<id>``): every player follows the game on their own phone.
 
-A page's :class:`Seat` is decided on the server when the page connects (:func:`companion.sharing.access_for`):
-the host's browser gets the whole app; any other page is a viewer held to this one screen (the shell asks
-:func:`locked_views` for every route such a page asks for, so typing another address, or sending a route change
-by hand, shows this screen again and nothing else of the archive). A viewer that enters the host's PIN becomes an
-editor: it gets the game's entry panel and Undo, and every change it makes goes through
-:meth:`companion.sharing.LiveTable.apply_as`, which checks the seat's access on the server.
+A page's :class:`~views.seat.Seat` is decided on the server when the page connects
+(:func:`companion.sharing.access_for`): the host's browser gets the whole app; any other page is a viewer held to
+this one screen (the shell asks :func:`locked_views` for every route such a page asks for, so typing another
+address, or sending a route change by hand, shows this screen again and nothing else of the archive). A viewer
+that enters the host's PIN becomes an editor: it gets the game's entry panel and Undo, and every change it makes
+goes through :meth:`companion.sharing.LiveTable.apply_as`, which checks the seat's access on the server.
 
 The screen follows the live game: it subscribes to the session (and to the PIN) and redraws on the page's own
 executor within a moment of every change, as the shell does for settings.
@@ -16,29 +16,26 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import flet as ft
 
-from companion.app import AppServices
 from companion.session import NoSuchHandError, NothingToUndoError, SaveFailedError, StaleEditError, TableSession
 from companion.sharing import (
     LIVE_PATH,
     Access,
     Edit,
-    LiveTable,
     NotAllowedError,
     Role,
     SharingError,
     access_for,
     is_live_path,
-    live_table_for,
 )
 from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
 from views.routing import normalise
+from views.seat import Seat
 from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
 from views.table.scoreboard import hand_lines, standings_panel, verdict_panel
 from views.widgets import back_button, big_button, empty_state, icon_button, panel
@@ -49,76 +46,6 @@ STEP_PARTS = {Step.HAND: "hands", Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebr
 
 RECENT_HANDS = 12
 """Hands listed on the live view until the viewer asks for all."""
-
-_SEATS: weakref.WeakValueDictionary[int, Seat] = weakref.WeakValueDictionary()
-"""The seat of every open page, by the page object's ``id`` (a page registers when its shell starts; the entry
-goes when the page and its shell are gone)."""
-_SEATS_LOCK = threading.Lock()
-
-
-class Seat:
-    """One page session at the live table: its :class:`~companion.sharing.Access` and its live screen."""
-
-    def __init__(self, page: ft.Page, services: AppServices, access: Access) -> None:
-        self.page = page
-        self.services = services
-        self.live: LiveTable = live_table_for(services)
-        self.access = access
-        self.screen: LiveScreen | None = None
-
-    @property
-    def locked(self) -> bool:
-        """Held to the live view (a viewer or an editor)."""
-        return self.access.locked
-
-    def enter_pin(self, text: str) -> Access:
-        """Become an editor with the host's PIN (the errors of :meth:`LiveTable.enter_pin` otherwise)."""
-        self.access = self.live.enter_pin(self.access, text)
-        return self.access
-
-    def current_access(self) -> Access:
-        """The access now: an editor whose PIN was revoked is a viewer again."""
-        self.access = self.live.current_access(self.access)
-        return self.access
-
-    def at(self, path: str) -> None:
-        """The shell is drawing ``path`` for this page: the host's open game becomes the live one; a live screen
-        that is no longer shown stops following its game."""
-        parts = [part for part in normalise(path).split("/") if part]
-        if self.access.role is Role.HOST and len(parts) >= 2 and parts[0] in ("continue", "share"):
-            with contextlib.suppress(SharingError):
-                self.live.open(parts[1])
-                self.live.show(parts[1])
-        if not is_live_path(path) and self.screen is not None:
-            self.screen.stop()
-            self.screen = None
-
-    def release(self) -> None:
-        """The page closed or lost its connection: stop following (a page that comes back draws itself anew)."""
-        if self.screen is not None:
-            self.screen.stop()
-            self.screen = None
-
-
-def _page_url(page: ft.Page) -> str | None:
-    try:
-        return page.url
-    except Exception:  # no live connection (a unit test's page): no URL
-        return None
-
-
-def attach(page: ft.Page, services: AppServices) -> Seat:
-    """Decide the access of a new page (from where it connects and the address it opened) and register it."""
-    access = access_for(client_ip=getattr(page, "client_ip", None), page_url=_page_url(page), route=page.route)
-    seat = Seat(page, services, access)
-    with _SEATS_LOCK:
-        _SEATS[id(page)] = seat
-    return seat
-
-
-def seat_of(page: ft.Page) -> Seat | None:
-    with _SEATS_LOCK:
-        return _SEATS.get(id(page))
 
 
 def _go(page: ft.Page, route: str) -> None:
@@ -136,15 +63,15 @@ def locked_views(seat: Seat, ctx: ViewContext) -> list[ft.View]:
     if not is_live_path(path):
         _go(ctx.page, LIVE_PATH)
         path = LIVE_PATH
-    live_ctx = ViewContext(page=ctx.page, services=ctx.services, settings=ctx.settings, path=path)
+    live_ctx = ViewContext(page=ctx.page, services=ctx.services, settings=ctx.settings, path=path, state=ctx.state)
     parts = [part for part in path.split("/") if part]
     return [LiveScreen(live_ctx, seat, parts[1] if len(parts) > 1 else None, back=False).view()]
 
 
 def build_live(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/live`` and ``/live/<id>`` for the host (a viewer's page gets :func:`locked_views`)."""
-    seat = seat_of(ctx.page)
-    if seat is None:  # a page the shell did not register (a unit test): it can only watch
+    seat = ctx.state.seat if ctx.state is not None else None
+    if seat is None:  # a page built outside a shell (a unit test): it can only watch
         seat = Seat(ctx.page, ctx.services, access_for(client_ip=None, page_url=None, route=LIVE_PATH))
     return LiveScreen(ctx, seat, params.get("id")).view()
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.records import StorageError
 from companion.session import (
     NoSuchHandError,
     NothingToUndoError,
@@ -25,17 +26,12 @@ from companion.session import (
     UnknownPartError,
 )
 from scoring import ScoringError, Step, get_game
-from storage import StorageError
 from views.context import ViewContext
 from views.table.entry import EntryContext, EntryTarget, parse_entry, refresh, table_ui
 from views.table.scoreboard import HandLine, hand_list, standings_panel, verdict_panel
 from views.widgets import back_button, big_button, empty_state, icon_button
 
 _log = logging.getLogger(__name__)
-
-_FOLLOWING: dict[int, Callable[[], None]] = {}
-"""Per page (by ``id``): how to stop following the session its table screen shows (one table screen a page)."""
-_FOLLOW_LOCK = threading.Lock()
 
 CORRECTION_HINT = (
     "This is what was entered. Change what was wrong and confirm: everything after it is worked out again."
@@ -319,7 +315,8 @@ class TableView:
     # -- following the session -------------------------------------------------------------------------------
 
     def follow(self) -> None:
-        """Redraw when the session changes (from this tab or another); replaces this page's earlier follower."""
+        """Redraw when the session changes (from this tab or another); replaces this page's earlier follower (one
+        table screen a page: the page's :class:`~views.context.PageState` keeps it)."""
         page = self.ctx.page
 
         def changed(session: TableSession) -> None:
@@ -332,11 +329,8 @@ class TableView:
             run(self.show)
 
         unsubscribe = self.session.subscribe(changed)
-        with _FOLLOW_LOCK:
-            previous = _FOLLOWING.pop(id(page), None)
-            _FOLLOWING[id(page)] = unsubscribe
-        if previous is not None:
-            previous()
+        if self.ctx.state is not None:
+            self.ctx.state.follow(unsubscribe)
 
 
 def parent_of(path: str) -> str:
