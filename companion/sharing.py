@@ -9,7 +9,8 @@ the address to give out, draws its QR code, keeps the PIN, and decides what each
   again at once.
 
 Every change a live page makes goes through :meth:`LiveTable.apply_as`, which checks the page's :class:`Access`
-on the server: a viewer that sends events by hand still cannot change anything.
+on the server (a viewer that sends events by hand still cannot change anything) and then makes the
+:class:`~companion.session.Edit` with :meth:`~companion.session.TableSession.make`, as the host's table does.
 
 >>> import tempfile, pathlib
 >>> from storage import Archive
@@ -43,12 +44,13 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 from urllib.parse import urlsplit
 
+from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
+from companion.session import EditKind as EditKind
 from companion.session import SessionService, TableSession
 from scoring import Result
 from storage import SessionStatus, StorageError
@@ -223,81 +225,6 @@ def verify_pin_format(text: str) -> str:
     if len(pin) not in PIN_LENGTHS:
         raise InvalidPinError(f"a PIN has 4 to 6 digits, this one has {len(pin)}")
     return pin
-
-
-# --- edits -----------------------------------------------------------------------------------------------------
-
-
-class EditKind(StrEnum):
-    """The changes a live page can ask for."""
-
-    ADD = "add"
-    """Append the next hand (or the next entry of an extra part such as a play-off)."""
-    REPLACE = "replace"
-    """Correct an entry already made (everything after it is re-derived)."""
-    REMOVE_LAST = "remove-last"
-    """Take the last hand away."""
-    UNDO = "undo"
-    """Take back the last change."""
-    REDO = "redo"
-    """Make again what the last undo took back."""
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One change asked for by a page, made on the version of the game that page showed.
-
-    >>> Edit.add({"up": "9S"}, expected_version=4)
-    Edit(kind=<EditKind.ADD: 'add'>, entry={'up': '9S'}, part='hands', index=None, expected_version=4)
-    """
-
-    kind: EditKind
-    entry: Mapping[str, Any] | None = None
-    part: str = "hands"
-    index: int | None = None
-    expected_version: int | None = None
-    """The version the page showed; ``None`` applies to whatever is current (host-side tools only)."""
-
-    @classmethod
-    def add(cls, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None) -> Edit:
-        return cls(EditKind.ADD, dict(entry), part, None, expected_version)
-
-    @classmethod
-    def replace(
-        cls, index: int, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None
-    ) -> Edit:
-        return cls(EditKind.REPLACE, dict(entry), part, index, expected_version)
-
-    @classmethod
-    def undo(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.UNDO, expected_version=expected_version)
-
-    @classmethod
-    def redo(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.REDO, expected_version=expected_version)
-
-    @classmethod
-    def remove_last(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.REMOVE_LAST, expected_version=expected_version)
-
-    def make(self, session: TableSession) -> Result:
-        """Make this change on ``session`` (the session's own errors: stale, invalid, nothing to undo...)."""
-        version = self.expected_version
-        if self.kind is EditKind.ADD:
-            if self.entry is None:
-                raise SharingError("there is no hand to add")
-            if self.part == "hands":
-                return session.add_hand(self.entry, expected_version=version)
-            return session.append_part(self.part, self.entry, expected_version=version)
-        if self.kind is EditKind.REPLACE:
-            if self.entry is None or self.index is None:
-                raise SharingError("say which hand to correct and what it should be")
-            return session.replace_part(self.part, self.index, self.entry, expected_version=version)
-        if self.kind is EditKind.REMOVE_LAST:
-            return session.remove_last_hand(expected_version=version)
-        if self.kind is EditKind.UNDO:
-            return session.undo(expected_version=version)
-        return session.redo(expected_version=version)
 
 
 # --- addresses and QR codes ------------------------------------------------------------------------------------
@@ -517,18 +444,16 @@ class LiveTable:
         (the page shows the newest state and asks again), a scoring error for an impossible hand.
         """
         self.verify_edit(access)
-        session = self.session_for(access, session_id)
-        return edit.make(session)
+        return self.session_for(access, session_id).make(edit)
 
     def can_apply(self, access: Access, session_id: str, edit: Edit) -> bool:
-        """Whether :meth:`apply_as` would be allowed now (for greying out controls; the game may still refuse)."""
+        """Whether :meth:`apply_as` would make ``edit`` now (for greying out controls)."""
         if not self.can_edit(access):
             return False
         try:
-            self.open(session_id)
-        except NoLiveGameError:
+            return self.session_for(access, session_id).can_make(edit)
+        except SharingError:
             return False
-        return True
 
     # -- which game is live --------------------------------------------------------------------------------
 

@@ -87,6 +87,7 @@ def every_edit(version: int) -> list[Edit]:
         Edit.undo(expected_version=version),
         Edit.redo(expected_version=version),
         Edit.add({"winner": "Ann"}, part="playoff", expected_version=version),
+        Edit.set_part("playoff", None, "play-off removed", expected_version=version),
     ]
 
 

@@ -32,7 +32,7 @@ from companion.history import (
 )
 from companion.players import Resolver
 from companion.records import Archive, SessionDoc, SessionStatus, StorageError
-from companion.session import StaleEditError
+from companion.session import Edit, StaleEditError
 from companion.stats import game_name
 from scoring import ScoringError, all_games
 from views.charts import progression_chart
@@ -366,7 +366,7 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             return
         try:
             session = ctx.services.sessions.open(doc.id)
-            session.replace_hand(index, corrected())
+            session.make(Edit.replace(index, corrected()))
         except (ScoringError, HandFieldError, StaleEditError, IndexError, StorageError) as exc:
             problem.value = exc.message if isinstance(exc, ScoringError) else str(exc)
             problem.update()

@@ -21,12 +21,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.session import NoSuchHandError, NothingToUndoError, SaveFailedError, StaleEditError, TableSession
+from companion.session import TableSession
 from companion.sharing import (
     LIVE_PATH,
     Access,
     Edit,
-    NotAllowedError,
     Role,
     SharingError,
     access_for,
@@ -34,6 +33,7 @@ from companion.sharing import (
 )
 from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
+from views.edit_host import EditHost
 from views.routing import normalise
 from views.seat import Seat
 from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
@@ -288,27 +288,21 @@ class LiveScreen:
         self.show(force=True)
 
     def apply(self, edit: Edit) -> bool:
-        """Make ``edit`` as this page's seat; a refusal is shown and the newest state drawn."""
+        """Make ``edit`` as this page's seat (:meth:`LiveTable.apply_as` checks the access first); a refusal is
+        shown and the newest state drawn."""
         session = self.session
         if session is None:
             self.report("There is no game to change.")
             return False
-        try:
-            self.seat.live.apply_as(self.seat.access, session.id, edit)
-        except SaveFailedError:
-            pass  # made in memory; the host's screen offers Retry save
-        except (StaleEditError, NotAllowedError) as exc:
-            self.report(str(exc))
+        host = EditHost(
+            lambda e: self.seat.live.apply_as(self.seat.access, session.id, e),
+            report=self.report,
+            on_made=lambda _: self.show(),
             # The newest state is drawn once this handler is done, so that an entry panel can first keep what
             # was entered (it is offered again on the new state: nothing is lost).
-            self._later(force=True)
-            return False
-        except (ScoringError, NoSuchHandError, NothingToUndoError, SharingError) as exc:
-            self.report(f"{exc}. Nothing was changed.")
-            return False
-        self.report(None)
-        self.show()
-        return True
+            on_stale=lambda: self._later(force=True),
+        )
+        return host.submit(edit)
 
     def submit_entry(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
         return self.apply(Edit.add(entry, part=target.part, expected_version=self.rendered))
