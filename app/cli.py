@@ -119,7 +119,9 @@ def _command_index(args: list[str]) -> int | None:
 
 def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
     """Run ``companion`` with the arguments ``argv``; returns the exit status. ``prefer_desktop`` (the packaged
-    app) opens a native window when one can be opened, as ``--desktop`` does."""
+    app) opens a native window when one can be opened, as ``--desktop`` does.
+
+    A stop signal at any moment closes the data folder first (:func:`app.signals.on_stop`)."""
     args_list = list(argv)
     command_at = _command_index(args_list)
     if command_at is not None:  # `companion --data-dir X list` works like `companion list --data-dir X`
@@ -129,6 +131,7 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
 
     # Imported here so that `companion --help` and the archive commands stay fast.
     from app.serve import Presentation, desktop_available, display_available, serve
+    from app.signals import on_stop
     from companion.services import AppServices
     from companion.sharing import ShareAddress
 
@@ -152,6 +155,7 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
         )
     except StartupError as exc:
         return _fail(str(exc))
+    forget = on_stop(services.close)
     try:
         if presentation is not Presentation.DESKTOP:
             try:
@@ -179,4 +183,5 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
             return _fail(f"could not start the server on {host}:{port}: {exc.strerror or exc}")
         return 0
     finally:
+        forget()
         services.close()

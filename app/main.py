@@ -3,6 +3,9 @@ packaged app (``[tool.flet.app]``, through the root ``main.py``) all call :func:
 
 A packaged app runs it with no arguments: it keeps its data in Flet's app-storage folder
 (``FLET_APP_STORAGE_DATA``, see :func:`companion.config.default_data_dir`) and opens a native window when it can.
+
+**Stopping.** SIGINT (Ctrl+C) or SIGTERM at any moment ends the app cleanly with exit status 0, no traceback, and
+the data folder's lock released (:mod:`app.signals`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from companion.config import PACKAGED_DATA_ENV
+from app.signals import catch_stop_signals
+
+PACKAGED_DATA_ENV = "FLET_APP_STORAGE_DATA"
+"""Set by Flet in packaged apps (the same name as :data:`companion.config.PACKAGED_DATA_ENV`)."""
 
 
 def packaged() -> bool:
@@ -22,6 +28,7 @@ def packaged() -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run Card Table Companion with ``argv`` (default: the process arguments, or none in a packaged app);
     returns the exit status."""
+    catch_stop_signals(packaged=packaged())
     from app.cli import run
 
     if argv is None:

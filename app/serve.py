@@ -7,6 +7,7 @@ can take its place without touching the rest).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -17,6 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.signals import hold_stop_handlers
 from companion.config import DEFAULT_HOST, DEFAULT_PORT
 from companion.services import AppServices
 from storage import StorageError
@@ -119,4 +121,7 @@ def serve(
         on_started(f"http://{host}:{port}")
     if not services.archive.read_only:
         start_auto_backups(services)
-    run_flet(make_page_handler(services), host=host, port=port, desktop=presentation is Presentation.DESKTOP)
+    desktop = presentation is Presentation.DESKTOP
+    # One stop handler from start to end (app.signals); the desktop window is Flet's to close.
+    with contextlib.nullcontext() if desktop else hold_stop_handlers():
+        run_flet(make_page_handler(services), host=host, port=port, desktop=desktop)
