@@ -188,3 +188,38 @@ def test_a_phone_whose_pin_was_revoked_is_told_and_redrawn(service: SessionServi
     host = screen.host(lambda edit: live.apply_as(editor, table.id, edit))
     assert not host.submit(Edit.add(HAND_ANN))
     assert "revoked" in str(screen.said[-1]) and screen.stale == 1 and table.hands == []
+
+
+def test_a_phone_editor_sees_undo_greyed_out_until_there_is_something_to_undo(tmp_path: Path) -> None:
+    from typing import cast
+
+    import flet as ft
+
+    from companion.services import AppServices
+    from tests.test_sharing import FakePage
+    from views.context import ViewContext
+    from views.live import LiveScreen, Seat
+
+    def undo_enabled(screen: LiveScreen) -> bool:
+        for control in screen.body.controls:
+            for child in getattr(control, "controls", []):
+                if isinstance(child, ft.Semantics) and child.label == "Undo":
+                    assert isinstance(child.content, ft.IconButton)
+                    return not child.content.disabled
+        raise AssertionError("no Undo on the editor's screen")
+
+    with AppServices.open(tmp_path / "app", pin="2468") as app:
+        table = app.sessions.start("jokers-kill", PLAYERS)
+        app.live.show(table.id)
+        page = cast(ft.Page, FakePage("/live", "10.0.0.5", "http://10.0.0.1:8550/live"))
+        seat = Seat(page, app, Access(Role.VIEWER, "10.0.0.5"))
+        ctx = ViewContext(page=page, services=app, settings=app.settings.current(), path="/live")
+        screen = LiveScreen(ctx, seat, None)
+        screen.view()
+        screen.submit_pin("2468")
+        assert seat.access.role is Role.EDITOR and not undo_enabled(screen)
+        assert screen.apply(Edit.add(HAND_ANN, expected_version=screen.rendered))
+        assert undo_enabled(screen)
+        assert screen.apply(Edit.undo(expected_version=screen.rendered)) and table.hands == []
+        assert not undo_enabled(screen)
+        screen.stop()

@@ -26,6 +26,7 @@ from companion.sharing import (
     LIVE_PATH,
     Access,
     Edit,
+    NoLiveGameError,
     Role,
     SharingError,
     access_for,
@@ -101,6 +102,16 @@ class LiveScreen:
         self._tiles: dict[tuple[Any, ...], ft.Control] = {}
         self._hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self._hands_column = ft.Column(spacing=10)
+        self.edits = EditHost(
+            self._apply_as,
+            report=self.report,
+            on_made=lambda _: self.show(),
+            # The newest state is drawn once this handler is done, so that an entry panel can first keep what
+            # was entered (it is offered again on the new state: nothing is lost).
+            on_stale=lambda: self._later(force=True),
+            can_make=self._can_apply,
+        )
+        """Every change this page asks for goes through here, as on the host's table screen."""
 
     # -- building -----------------------------------------------------------------------------------------------
 
@@ -216,7 +227,7 @@ class LiveScreen:
                 ft.Row(
                     [
                         ft.Text("You can enter hands (PIN)", size=16, expand=True, semantics_label="Editing with PIN"),
-                        icon_button(ft.Icons.UNDO, "Undo", self.undo),
+                        self._undo_button(session),
                     ]
                 )
             )
@@ -224,6 +235,14 @@ class LiveScreen:
         if access.role is Role.EDITOR and step is not Step.FINISHED:
             out.append(self._entry(session, EntryTarget(STEP_PARTS.get(step, "hands"))))
         return out
+
+    def _undo_button(self, session: TableSession) -> ft.Control:
+        """Undo, greyed out when the live table would refuse it (nothing to undo, or no PIN any more)."""
+        button = icon_button(ft.Icons.UNDO, "Undo", self.undo)
+        inner = button.content if isinstance(button, ft.Semantics) else None
+        if isinstance(inner, ft.IconButton):
+            inner.disabled = not self.edits.can_submit(Edit.undo(expected_version=session.version))
+        return button
 
     def _pin_form(self) -> ft.Control:
         """Built once per screen, so what a viewer is typing survives the redraws of the scoreboard around it."""
@@ -294,15 +313,16 @@ class LiveScreen:
         if session is None:
             self.report("There is no game to change.")
             return False
-        host = EditHost(
-            lambda e: self.seat.live.apply_as(self.seat.access, session.id, e),
-            report=self.report,
-            on_made=lambda _: self.show(),
-            # The newest state is drawn once this handler is done, so that an entry panel can first keep what
-            # was entered (it is offered again on the new state: nothing is lost).
-            on_stale=lambda: self._later(force=True),
-        )
-        return host.submit(edit)
+        return self.edits.submit(edit)
+
+    def _apply_as(self, edit: Edit) -> Any:
+        if self.session is None:
+            raise NoLiveGameError("there is no game to change")
+        return self.seat.live.apply_as(self.seat.access, self.session.id, edit)
+
+    def _can_apply(self, edit: Edit) -> bool:
+        session = self.session
+        return session is not None and self.seat.live.can_apply(self.seat.access, session.id, edit)
 
     def submit_entry(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
         return self.apply(Edit.add(entry, part=target.part, expected_version=self.rendered))
