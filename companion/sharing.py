@@ -9,7 +9,8 @@ the address to give out, draws its QR code, keeps the PIN, and decides what each
   again at once.
 
 Every change a live page makes goes through :meth:`LiveTable.apply_as`, which checks the page's :class:`Access`
-on the server: a viewer that sends events by hand still cannot change anything.
+on the server (a viewer that sends events by hand still cannot change anything) and then makes the
+:class:`~companion.session.Edit` with :meth:`~companion.session.TableSession.make`, as the host's table does.
 
 >>> import tempfile, pathlib
 >>> from storage import Archive
@@ -43,19 +44,17 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
+from companion.session import EditKind as EditKind
 from companion.session import SessionService, TableSession
 from scoring import Result
 from storage import SessionStatus, StorageError
-
-if TYPE_CHECKING:
-    from companion.app import AppServices
 
 _log = logging.getLogger(__name__)
 
@@ -339,81 +338,6 @@ class PinTries:
     """Seconds until the next try is taken (0: a PIN can be tried now)."""
 
 
-# --- edits -----------------------------------------------------------------------------------------------------
-
-
-class EditKind(StrEnum):
-    """The changes a live page can ask for."""
-
-    ADD = "add"
-    """Append the next hand (or the next entry of an extra part such as a play-off)."""
-    REPLACE = "replace"
-    """Correct an entry already made (everything after it is re-derived)."""
-    REMOVE_LAST = "remove-last"
-    """Take the last hand away."""
-    UNDO = "undo"
-    """Take back the last change."""
-    REDO = "redo"
-    """Make again what the last undo took back."""
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One change asked for by a page, made on the version of the game that page showed.
-
-    >>> Edit.add({"up": "9S"}, expected_version=4)
-    Edit(kind=<EditKind.ADD: 'add'>, entry={'up': '9S'}, part='hands', index=None, expected_version=4)
-    """
-
-    kind: EditKind
-    entry: Mapping[str, Any] | None = None
-    part: str = "hands"
-    index: int | None = None
-    expected_version: int | None = None
-    """The version the page showed; ``None`` applies to whatever is current (host-side tools only)."""
-
-    @classmethod
-    def add(cls, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None) -> Edit:
-        return cls(EditKind.ADD, dict(entry), part, None, expected_version)
-
-    @classmethod
-    def replace(
-        cls, index: int, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None
-    ) -> Edit:
-        return cls(EditKind.REPLACE, dict(entry), part, index, expected_version)
-
-    @classmethod
-    def undo(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.UNDO, expected_version=expected_version)
-
-    @classmethod
-    def redo(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.REDO, expected_version=expected_version)
-
-    @classmethod
-    def remove_last(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.REMOVE_LAST, expected_version=expected_version)
-
-    def make(self, session: TableSession) -> Result:
-        """Make this change on ``session`` (the session's own errors: stale, invalid, nothing to undo...)."""
-        version = self.expected_version
-        if self.kind is EditKind.ADD:
-            if self.entry is None:
-                raise SharingError("there is no hand to add")
-            if self.part == "hands":
-                return session.add_hand(self.entry, expected_version=version)
-            return session.append_part(self.part, self.entry, expected_version=version)
-        if self.kind is EditKind.REPLACE:
-            if self.entry is None or self.index is None:
-                raise SharingError("say which hand to correct and what it should be")
-            return session.replace_part(self.part, self.index, self.entry, expected_version=version)
-        if self.kind is EditKind.REMOVE_LAST:
-            return session.remove_last_hand(expected_version=version)
-        if self.kind is EditKind.UNDO:
-            return session.undo(expected_version=version)
-        return session.redo(expected_version=version)
-
-
 # --- addresses and QR codes ------------------------------------------------------------------------------------
 
 
@@ -463,6 +387,17 @@ class ShareAddress:
         if self.bind_host in ("0.0.0.0", "::", "", "*"):
             return self.lan or "127.0.0.1"
         return self.bind_host
+
+    @classmethod
+    def listening(cls, bind_host: str, port: int) -> ShareAddress:
+        """Where a server listening on ``bind_host``:``port`` can be reached (on all interfaces, ``companion
+        --share``: the LAN address is looked up once, here).
+
+        >>> ShareAddress.listening("127.0.0.1", 8600)
+        ShareAddress(bind_host='127.0.0.1', port=8600, lan=None)
+        """
+        lan = lan_address() if bind_host in ("0.0.0.0", "::", "", "*") else None
+        return cls(bind_host, port, lan)
 
     def live_url(self, session_id: str | None = None) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
@@ -648,18 +583,16 @@ class LiveTable:
         (the page shows the newest state and asks again), a scoring error for an impossible hand.
         """
         self.verify_edit(access)
-        session = self.session_for(access, session_id)
-        return edit.make(session)
+        return self.session_for(access, session_id).make(edit)
 
     def can_apply(self, access: Access, session_id: str, edit: Edit) -> bool:
-        """Whether :meth:`apply_as` would be allowed now (for greying out controls; the game may still refuse)."""
+        """Whether :meth:`apply_as` would make ``edit`` now (for greying out controls)."""
         if not self.can_edit(access):
             return False
         try:
-            self.open(session_id)
-        except NoLiveGameError:
+            return self.session_for(access, session_id).can_make(edit)
+        except SharingError:
             return False
-        return True
 
     # -- which game is live --------------------------------------------------------------------------------
 
@@ -735,28 +668,3 @@ class LiveTable:
                 with self._lock:
                     if listener in self._listeners:
                         self._listeners.remove(listener)
-
-
-# --- one LiveTable per app ---------------------------------------------------------------------------------------
-
-_TABLES: list[tuple[Any, LiveTable]] = []
-_TABLES_LOCK = threading.Lock()
-
-
-def live_table_for(services: AppServices) -> LiveTable:
-    """The app's :class:`LiveTable` (created on first use, one per :class:`~companion.app.AppServices`)."""
-    with _TABLES_LOCK:
-        for owner, live in _TABLES:
-            if owner is services:
-                return live
-        live = LiveTable(services.sessions)
-        _TABLES.append((services, live))
-        return live
-
-
-def configure(services: AppServices, *, bind_host: str, port: int) -> LiveTable:
-    """Record where the server listens (``companion --share`` binds all interfaces) and return the live table."""
-    live = live_table_for(services)
-    lan = lan_address() if bind_host in ("0.0.0.0", "::", "", "*") else None
-    live.address = ShareAddress(bind_host, port, lan)
-    return live

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.app import AppServices
+from companion.services import AppServices
 from companion.session import NothingToUndoError, SessionService, StaleEditError, TableSession
 from companion.sharing import (
     HOST,
@@ -33,10 +33,8 @@ from companion.sharing import (
     ShareAddress,
     WrongPinError,
     access_for,
-    configure,
     generate_pin,
     is_live_path,
-    live_table_for,
     qr_png,
     verify_pin_format,
 )
@@ -94,6 +92,7 @@ def every_edit(version: int) -> list[Edit]:
         Edit.undo(expected_version=version),
         Edit.redo(expected_version=version),
         Edit.add({"winner": "Ann"}, part="playoff", expected_version=version),
+        Edit.set_part("playoff", None, "play-off removed", expected_version=version),
     ]
 
 
@@ -525,18 +524,15 @@ def test_qr_code_is_a_png_that_grows_with_its_text() -> None:
     assert len(long) > len(short)
 
 
-def test_one_live_table_per_app_and_configure_sets_its_address(tmp_path: Path) -> None:
-    services = AppServices.open(tmp_path / "data")
-    try:
-        live = live_table_for(services)
-        assert live_table_for(services) is live
-        assert configure(services, bind_host="127.0.0.1", port=8600) is live
+def test_the_app_owns_one_live_table_and_knows_where_it_listens(tmp_path: Path) -> None:
+    with AppServices.open(tmp_path / "data", address=ShareAddress.listening("127.0.0.1", 8600)) as services:
+        live = services.live
+        assert live.sessions is services.sessions
         assert live.address == ShareAddress("127.0.0.1", 8600) and not live.address.shared
-        configure(services, bind_host="0.0.0.0", port=8600)
-        assert live.address.shared and live.address.live_url().endswith(":8600/live")
         assert live.pin is not None and len(live.pin) == 6 and live.pin.isdigit(), "a new table's PIN has 6 digits"
-    finally:
-        services.close()
+    with AppServices.open(tmp_path / "data", address=ShareAddress.listening("0.0.0.0", 8600)) as shared:
+        assert shared.live.address.shared and shared.live.address.live_url().endswith(":8600/live")
+        assert shared.live is not live, "a new app has its own live table"
 
 
 # --- the server-side gate of the pages (no browser: the shell and the live screen with a fake page) -------------
@@ -615,7 +611,7 @@ def test_a_phone_asking_for_any_screen_gets_only_the_live_view(app: AppServices)
     old = app.sessions.start("jokers-kill", ["Zed", "Yan"])
     table = app.sessions.start("jokers-kill", PLAYERS)
     table.add_hand(HAND_ANN)
-    live_table_for(app).show(table.id)
+    app.live.show(table.id)
     shell, page = start_page(app, "/", "192.168.1.20", "http://192.168.1.5:8550")
     assert shell.seat is not None and shell.seat.access.role is Role.VIEWER
     for route in ("/", f"/continue/{table.id}", f"/history/{old.id}", "/settings", f"/live/{old.id}", "/share"):
@@ -632,7 +628,7 @@ def test_a_phone_asking_for_any_screen_gets_only_the_live_view(app: AppServices)
 def test_the_hosts_browser_gets_the_whole_app_and_makes_its_game_live(app: AppServices) -> None:
     app.sessions.start("jokers-kill", ["Zed", "Yan"])
     table = app.sessions.start("jokers-kill", PLAYERS)
-    live = live_table_for(app)
+    live = app.live
     shell, page = start_page(app, f"/continue/{table.id}", "127.0.0.1", "http://127.0.0.1:8550")
     assert shell.seat is not None and shell.seat.access.role is Role.HOST
     assert len(page.views) > 1 and not page.navigated
@@ -648,7 +644,7 @@ def test_a_live_screen_follows_changes_and_refuses_edits_after_the_pin_is_revoke
     from views.live import LiveScreen, Seat
 
     table = app.sessions.start("jokers-kill", PLAYERS)
-    live = live_table_for(app)
+    live = app.live
     live.show(table.id)
     page = FakePage("/live", "10.0.0.5", "http://10.0.0.1:8550/live")
     seat = Seat(cast(ft.Page, page), app, Access(Role.VIEWER, "10.0.0.5"))
@@ -694,7 +690,7 @@ def test_a_long_game_lists_the_recent_hands_until_the_viewer_asks_for_all(app: A
     rng = random.Random(3)
     for _ in range(RECENT_HANDS + 2):
         table.add_hand(random_hand(rng, players, spell=False))
-    live_table_for(app).show(table.id)
+    app.live.show(table.id)
     page = FakePage("/live", "10.0.0.5", "http://10.0.0.1:8550/live")
     seat = Seat(cast(ft.Page, page), app, Access(Role.VIEWER, "10.0.0.5"))
     ctx = ViewContext(page=cast(ft.Page, page), services=app, settings=app.settings.current(), path="/live")
@@ -738,7 +734,7 @@ def _controls(control: Any) -> list[Any]:
 
 
 def test_sharing_on_the_network_is_never_the_default() -> None:
-    from companion.__main__ import build_parser
+    from app.cli import build_parser
     from companion.config import DEFAULT_HOST
 
     plain = build_parser().parse_args([])
@@ -757,7 +753,7 @@ def test_the_examples_in_the_sharing_module_hold() -> None:
 
 def test_the_hosts_share_screen_shows_the_refused_pin_tries(app: AppServices) -> None:
     table = app.sessions.start("jokers-kill", PLAYERS)
-    live = live_table_for(app)
+    live = app.live
     live.show(table.id)
     _, page = start_page(app, "/share", "127.0.0.1", "http://127.0.0.1:8550")
     assert "No refused PIN tries." in all_texts(page.views[-1])

@@ -66,7 +66,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("guard")
     port = free_port()
     log = folder / "server.log"
-    command = [sys.executable, "-m", "companion", "--port", str(port), "--data-dir", str(folder / "data")]
+    command = [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(folder / "data")]
     archive = Archive(folder / "data")  # a game at the table, for the phone's PIN form
     try:
         SessionService(archive).start("jokers-kill", ["Ann", "Ben", "Cat"])

@@ -18,11 +18,9 @@ from companion.sharing import (
     Role,
     SharingError,
     duration_text,
-    live_table_for,
     qr_png,
 )
 from views.context import ViewContext
-from views.live import seat_of
 from views.table.entry import refresh
 from views.widgets import big_button, empty_state, paragraph, screen
 
@@ -32,7 +30,7 @@ class ShareScreen:
 
     def __init__(self, ctx: ViewContext, session_id: str | None) -> None:
         self.ctx = ctx
-        self.live: LiveTable = live_table_for(ctx.services)
+        self.live: LiveTable = ctx.services.live
         self.session_id = session_id
         self.body = ft.Column(spacing=12)
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
@@ -92,7 +90,8 @@ class ShareScreen:
 
     def access(self) -> Access:
         """This page's access (checked again by the live table: only the host may change the PIN)."""
-        seat = seat_of(self.ctx.page)
+        state = self.ctx.state
+        seat = state.seat if state is not None else None
         return seat.access if seat is not None else Access(Role.VIEWER)
 
     def new_pin(self, _: Any = None) -> None:
