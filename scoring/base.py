@@ -7,7 +7,6 @@ record and converts every pydantic error into a :class:`~scoring.errors.ScoringE
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -21,6 +20,7 @@ from scoring.errors import (
     path_of,
     where,
 )
+from scoring.parts import Step
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 """A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
@@ -86,21 +86,6 @@ class Result(BaseModel):
         {'Ann': 2, 'Ben': 0}
         """
         return self.model_dump(mode="json")
-
-
-class Step(enum.Enum):
-    """What the table must play next."""
-
-    HAND = "hand"
-    """Another ordinary hand (or round)."""
-    TIEBREAK = "tiebreak"
-    """The tie-break that the rules prescribe (Feast and Famine's Ghost round)."""
-    SUDDEN_DEATH = "sudden-death"
-    """A sudden-death hand (1111-9999)."""
-    PLAYOFF = "playoff"
-    """A play-off hand (Jokers Kill)."""
-    FINISHED = "finished"
-    """Nothing: the game is decided or cancelled."""
 
 
 def next_step(result: Result) -> Step:

@@ -722,6 +722,12 @@ class _OnesToNines(Game):
 
 
 GAME: Game = _OnesToNines(
-    key="1111-9999", name="1111-9999", min_players=2, max_players=8, record_model=Record, scorer=score
+    key="1111-9999",
+    name="1111-9999",
+    min_players=2,
+    max_players=8,
+    record_model=Record,
+    scorer=score,
+    lower_wins=True,
 )
 """1111-9999 in the registry."""
