@@ -20,7 +20,7 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import (
     BeforeValidator,
@@ -903,6 +903,45 @@ def _validate_hand(hand: Hand, index: int, players: tuple[str, ...], removed: li
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Results
+
+
+class BargainBinHandResult(HandResult):
+    """One Bargain Bin hand: game points (0/1, rule 5), every player's card points, and under Vegas the cents each
+    paid into the bin (rule 8, BB-9)."""
+
+    GAME: ClassVar[str] = KEY
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"payments"})
+
+    card_points: dict[str, int]
+    """Each player's card points (rule 4); 0 with no cards."""
+    payments: dict[str, int] | None = None
+    """Vegas only: cents each player paid after this hand (rule 8, BB-9, BB-13); left out without Vegas."""
+
+
+class BargainBinResult(Result):
+    """A Bargain Bin game: ``totals`` are game points; ``removed``/``warned`` the conduct so far (rule 9); under
+    Vegas Rules also the money (rule 8, BB-10, BB-11; all in cents, left out without Vegas)."""
+
+    GAME: ClassVar[str] = KEY
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"payments", "pot", "payouts", "net"})
+
+    hands: list[BargainBinHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    removed: list[str] = Field(default_factory=list)
+    """Players removed so far, in seating order (rule 9.2, BB-13)."""
+    warned: list[str] = Field(default_factory=list)
+    """Players warned so far, in seating order (rule 9.1, BB-12)."""
+    payments: dict[str, int] | None = None
+    """Vegas: the total each player paid in."""
+    pot: int | None = None
+    """Vegas: everything paid in so far."""
+    payouts: dict[str, int] | None = None
+    """Vegas: what each player takes from the bin at the end (all 0 until then; refunds when cancelled)."""
+    net: dict[str, int] | None = None
+    """Vegas: payouts − payments."""
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Scoring
 
 
@@ -1086,7 +1125,7 @@ def split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[
     return out, text
 
 
-def score(record: Record) -> Result:
+def score(record: Record) -> BargainBinResult:
     """Replay a Bargain Bin record: game points per hand, totals, winners, Vegas money, removals.
 
     Example BB-E10 with target 1 (two winners split the pot):
@@ -1106,7 +1145,7 @@ def score(record: Record) -> Result:
     paid = zeros(players)
     removed: list[str] = []
     warned: list[str] = []
-    hands: list[HandResult] = []
+    hands: list[BargainBinHandResult] = []
     finished = cancelled = False
     winners: list[str] = []
     threshold = cancel_threshold(len(players))
@@ -1165,7 +1204,7 @@ def score(record: Record) -> Result:
                 if unit is not None:
                     _, pot_note = split_pot(sum(paid.values()), winners, totals)
                     notes.append(pot_note)
-        hands.append(HandResult(points=points, notes=notes, **extra))
+        hands.append(BargainBinHandResult(points=points, notes=notes, **extra))
     extras: dict[str, Any] = {"removed": removed, "warned": [name for name in players if name in warned]}
     if unit is not None:
         pot = sum(paid.values())
@@ -1180,7 +1219,7 @@ def score(record: Record) -> Result:
             "payouts": payouts,
             "net": {name: payouts[name] - paid[name] for name in players},
         }
-    return Result(
+    return BargainBinResult(
         game=KEY,
         players=list(players),
         hands=hands,
@@ -1206,6 +1245,8 @@ GAME = Game(
 __all__ = [
     "GAME",
     "Action",
+    "BargainBinHandResult",
+    "BargainBinResult",
     "BinCard",
     "Conduct",
     "Hand",

@@ -7,10 +7,20 @@ record and converts every pydantic error into a :class:`~scoring.errors.ScoringE
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from scoring.errors import (
     DuplicateCardError,
@@ -20,7 +30,7 @@ from scoring.errors import (
     path_of,
     where,
 )
-from scoring.parts import Step
+from scoring.parts import Part, Step, part_for_step
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 """A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
@@ -55,20 +65,112 @@ class Pending(Model):
     kind: Literal["tiebreak", "sudden-death", "playoff"]
     players: list[str]
 
+    @property
+    def part(self) -> Part:
+        """The record part the pending entries go to.
 
-class HandResult(BaseModel):
-    """What one hand gave. Games add their own keys (``card_points``, ``winner``, ...)."""
+        >>> Pending(kind="sudden-death", players=["Ben", "Cat"]).part
+        <Part.SUDDEN_DEATH: 'sudden_death'>
+        """
+        return part_for_step(Step(self.kind))
 
-    model_config = ConfigDict(extra="allow")
+
+RULING_PREFIXES = {
+    "bargain-bin": "BB",
+    "financial-crisis": "BK",
+    "feast-and-famine": "FF",
+    "1111-9999": "OO",
+    "jokers-kill": "JK",
+}
+"""The prefix of each game's ruling ids in ``shared/rules/<game>.md`` (``BB-2``, ``BK-14``, ``FF-11``...)."""
+
+_RULING = re.compile(r"\b(?:BB|BK|FF|OO|JK)-\d+\b")
+_RULE = re.compile(r"\brules? (\d+(?:\.\d+)*)(?:[-–](\d+(?:\.\d+)*))?")
+
+
+def _cited(note: str, prefix: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for match in _RULE.finditer(note):
+        found.extend(f"{prefix}-R{number}" for number in match.groups() if number)
+    found.extend(_RULING.findall(note))
+    return tuple(dict.fromkeys(found))
+
+
+def rulings_of(note: str, game: str) -> list[str]:
+    """The ids of the rules and rulings a note applies, in the order cited: a ruling keeps its id from the rules
+    file (``BB-2``); a numbered rule of the rules file's section 1 is ``<prefix>-R<number>`` (``BB-R5.2`` is rule
+    5.2 of Bargain Bin). Every note a game writes cites what it applies in this form, so these ids are the data
+    and the prose is for people.
+
+    >>> rulings_of("A and B tie for the highest score (12): both get one game point (rule 5.2, BB-2)", "bargain-bin")
+    ['BB-R5.2', 'BB-2']
+    >>> rulings_of("Card points: A 1 (rule 2, rule 4, BB-1)", "bargain-bin")
+    ['BB-R2', 'BB-R4', 'BB-1']
+    >>> rulings_of("Up-card 5♠; Ann 7♥, Ben 9♦.", "jokers-kill")
+    []
+    """
+    return list(_cited(note, RULING_PREFIXES.get(game, "")))
+
+
+class _Output(BaseModel):
+    """A result model: typed fields only (``extra="forbid"``); :attr:`OMIT_NONE` fields are left out of the JSON
+    while they are ``None`` (``records.md``: ``pot`` only with Vegas, ``playoff_wins`` once a play-off is due)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset()
+    GAME: ClassVar[str] = ""
+    """The game key, for the prefix of rule ids (:func:`rulings_of`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_computed(cls, data: Any) -> Any:
+        """Accept a result's own JSON back: its computed keys (``rulings``) are derived again, not read."""
+        if isinstance(data, dict) and any(key in data for key in cls.model_computed_fields):
+            return {key: value for key, value in data.items() if key not in cls.model_computed_fields}
+        return data
+
+    def _pruned(self, data: dict[str, Any]) -> dict[str, Any]:
+        for key in self.OMIT_NONE:
+            if key in data and data[key] is None:
+                del data[key]
+        return data
+
+
+class HandResult(_Output):
+    """What one hand (or one entry of an extra part) gave; each game's subclass adds its own fields.
+
+    ``rulings`` runs parallel to ``notes``: ``rulings[i]`` lists the ids of the rules and rulings that note ``i``
+    applies (:func:`rulings_of`), so a screen picks notes by id, never by their words.
+
+    >>> hand = HandResult(points={"A": 1}, notes=["A scores (rule 5)", "no citation"])
+    >>> hand.rulings
+    [['-R5'], []]
+    """
 
     points: dict[str, int]
     notes: list[str] = Field(default_factory=list)
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rulings(self) -> list[list[str]]:
+        """One list of rule and ruling ids per note (``BB-R7``, ``BB-13``...), in the notes' order."""
+        prefix = RULING_PREFIXES.get(self.GAME, "")
+        return [list(_cited(note, prefix)) for note in self.notes]
 
-class Result(BaseModel):
-    """The result of replaying a record (``records.md``, "Result"). Games add their own keys."""
+    def noted(self, *ids: str) -> list[str]:
+        """The notes that apply any of these rule or ruling ids.
 
-    model_config = ConfigDict(extra="allow")
+        >>> HandResult(points={}, notes=["x (rule 7)", "y (BB-10)", "z"]).noted("-R7", "BB-10")
+        ['x (rule 7)', 'y (BB-10)']
+        """
+        wanted = set(ids)
+        return [note for note, cited in zip(self.notes, self.rulings, strict=True) if wanted & set(cited)]
+
+
+class Result(_Output):
+    """The result of replaying a record (``records.md``, "Result"). Each game has its own subclass with its own
+    fields (``BargainBinResult``...); nothing else is accepted."""
 
     game: str
     players: list[str]
@@ -79,13 +181,22 @@ class Result(BaseModel):
     pending: Pending | None = None
     cancelled: bool = False
 
+    HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands",)
+    """Fields holding lists of :class:`HandResult` (pruned like the result, :attr:`_Output.OMIT_NONE`)."""
+
     def to_json(self) -> dict[str, Any]:
         """The result as plain JSON data, exactly as ``python -m scoring score`` prints it.
 
         >>> Result(game="jokers-kill", players=["Ann", "Ben"], totals={"Ann": 2, "Ben": 0}).to_json()["totals"]
         {'Ann': 2, 'Ben': 0}
         """
-        return self.model_dump(mode="json")
+        data = self._pruned(self.model_dump(mode="json"))
+        for key in self.HAND_LISTS:
+            models = getattr(self, key, None) or []
+            for model, item in zip(models, data.get(key) or [], strict=False):
+                if model.OMIT_NONE:
+                    model._pruned(item)
+        return data
 
 
 def next_step(result: Result) -> Step:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     BeforeValidator,
@@ -36,6 +36,7 @@ from pydantic import (
     Tag,
     ValidationError,
     WithJsonSchema,
+    computed_field,
 )
 
 from scoring.base import (
@@ -46,6 +47,7 @@ from scoring.base import (
     RecordBase,
     Result,
     join_names,
+    rulings_of,
     validation_error,
     zeros,
 )
@@ -590,7 +592,56 @@ def _tiebreak_verdict(
     return None, notes, False
 
 
-def score(record: Record) -> Result:
+class FeastAndFamineHandResult(HandResult):
+    """One Feast and Famine round: round scores (frozen: card total; out: 0, rule 6), its dealer and circuit, and
+    each player's status."""
+
+    GAME: ClassVar[str] = "feast-and-famine"
+
+    dealer: str
+    circuit: int
+    """1-based circuit of this round (rule 3)."""
+    status: dict[str, str]
+    """Each player ``"frozen"`` or ``"out"`` (Knocked Out)."""
+
+
+class FeastAndFamineResult(Result):
+    """A Feast and Famine game: running totals, the rounds left, and the tie-break (rule 8, FF-9 … FF-13).
+
+    ``notes`` (with ``rulings`` parallel to them) say how the main game ended; ``tiebreak_notes`` (with
+    ``tiebreak_rulings``) explain each tie-break round."""
+
+    GAME: ClassVar[str] = "feast-and-famine"
+
+    hands: list[FeastAndFamineHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    tiebreak: dict[str, int] | None = None
+    """The last tie-break round's points, ``null`` before one is played."""
+    tiebreaks: list[dict[str, int]] = Field(default_factory=list)
+    """The points of every tie-break round played (FF-10: a round may be replayed)."""
+    tiebreak_notes: list[list[str]] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    main_totals: dict[str, int]
+    """The totals at the end of the main game (``totals`` drop the tied leaders to 0 after an all-out tie-break,
+    FF-11)."""
+    rounds: int
+    """Rounds in the main game (players × circuits, rule 3, FF-5)."""
+    rounds_left: int
+    next_dealer: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rulings(self) -> list[list[str]]:
+        """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
+        return [rulings_of(note, self.GAME) for note in self.notes]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tiebreak_rulings(self) -> list[list[list[str]]]:
+        """The rule and ruling ids of each of ``tiebreak_notes``, round by round."""
+        return [[rulings_of(note, self.GAME) for note in notes] for notes in self.tiebreak_notes]
+
+
+def score(record: Record) -> FeastAndFamineResult:
     """Replay a validated record: round scores, running totals, the end of the game and the tie-break (rules 6–8).
 
     FF-E6 (c): A and B tied on 85; in the tie-break A Freezes on 6 and B is Knocked Out → A wins.
@@ -615,7 +666,7 @@ def score(record: Record) -> Result:
         raise InvalidRecordError("Feast and Famine needs at least 2 players (FF-4)", "players")
     total = total_rounds(record)
     totals = zeros(players)
-    hands: list[HandResult] = []
+    hands: list[FeastAndFamineHandResult] = []
     for index, hand in enumerate(record.hands):
         path = f"hands[{index}]"
         number = index + 1
@@ -646,7 +697,7 @@ def score(record: Record) -> Result:
         if number == total:
             notes.append(f"That was the last round ({_rounds_phrase(len(players), options)}, rule 3, FF-5).")
         hands.append(
-            HandResult(
+            FeastAndFamineHandResult(
                 points=dict(rnd.points),
                 notes=notes,
                 dealer=hand.dealer,
@@ -728,7 +779,7 @@ def score(record: Record) -> Result:
             else:
                 winners = [name for name in players if name in decided]
                 finished = True
-    return Result(
+    return FeastAndFamineResult(
         game=record.game,
         players=players,
         hands=hands,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, StrictBool, WithJsonSchema, field_validator
 
@@ -1089,7 +1089,39 @@ def _most_rest_note(sizes: Mapping[str, int], bonus: Mapping[str, int], options:
     return f"{join_names(leaders)} share the most cards in the rest ({top}): nobody gets the point (BK-11)."
 
 
-def _score_hand(record: Record, hand: Hand) -> HandResult:
+class FinancialCrisisHandResult(HandResult):
+    """One Financial Crisis round: its score (rules 8-11), the bank reading used (loss suits, whether ranked cards
+    are valuable, BK-12, BK-13) and each player's breakdown, rest and straights."""
+
+    GAME: ClassVar[str] = "financial-crisis"
+
+    loss_suits: list[str]
+    """The loss suits used, as letters in S H D order (rule 6, BK-12)."""
+    ranked_valuable: bool
+    """Whether ranked cards were valuable (rule 7, BK-13)."""
+    breakdown: dict[str, dict[str, int]]
+    """Each player's points from each rule: clubs, ranked, losses, straights, rest (a card count), most_rest."""
+    reading: str
+    """Why the bank reads this way, in words."""
+    overridden: bool
+    """The table overrode the computed reading (BK-12)."""
+    rest_cards: dict[str, list[str]]
+    """Each player's rest (BK-6)."""
+    straights: dict[str, list[list[str]]]
+    """Each player's straights, the best split (BK-7 … BK-10)."""
+
+
+class FinancialCrisisResult(Result):
+    """A Financial Crisis game: ``totals`` are the sums of round scores; ``rounds`` the game's length (BK-14)."""
+
+    GAME: ClassVar[str] = "financial-crisis"
+
+    hands: list[FinancialCrisisHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    rounds: int
+    """Rounds in the game (``options.rounds``, by default the number of players, BK-14)."""
+
+
+def _score_hand(record: Record, hand: Hand) -> FinancialCrisisHandResult:
     options = record.options
     reading = apply_override(read_bank(hand.bank, options), hand.override)
     notes = [f"Bank {_labels(hand.bank)}. {reading.loss_reason}", reading.valuable_reason]
@@ -1101,7 +1133,7 @@ def _score_hand(record: Record, hand: Hand) -> HandResult:
         notes.extend(_pile_notes(name, pile, options))
     notes.append(_most_rest_note(sizes, bonus, options))
     points = {name: part.total for name, part in parts.items()}
-    return HandResult(
+    return FinancialCrisisHandResult(
         points=points,
         notes=notes,
         loss_suits=reading.loss_letters,
@@ -1114,7 +1146,7 @@ def _score_hand(record: Record, hand: Hand) -> HandResult:
     )
 
 
-def score(record: Record) -> Result:
+def score(record: Record) -> FinancialCrisisResult:
     """Validate and replay a whole record (BK-14: ``rounds`` rounds, highest total wins, ties are joint winners).
 
     BK-E6 as a one-round game:
@@ -1153,7 +1185,7 @@ def score(record: Record) -> Result:
             )
         if hands:
             hands[-1].notes.append(end)
-    return Result(
+    return FinancialCrisisResult(
         game=record.game,
         players=players,
         hands=hands,

@@ -24,9 +24,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, computed_field, model_validator
 
 from scoring.base import (
     HandResult,
@@ -37,6 +37,7 @@ from scoring.base import (
     Result,
     join_names,
     parse_record,
+    rulings_of,
     validation_error,
     zeros,
 )
@@ -737,12 +738,60 @@ def _totals(state: _State) -> dict[str, int]:
     return {name: points[name] + bonus[name] for name in state.players}
 
 
-def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> HandResult:
+class JokersKillHandResult(HandResult):
+    """One Jokers Kill hand (or play-off hand): 3, 2 or 1 points to its winner (rule 4), the up-card, and the
+    prize piles it filled (rule 5, JK-2)."""
+
+    GAME: ClassVar[str] = "jokers-kill"
+
+    winner: str | None
+    dead: bool
+    """A Joker killed the hand (rule 6, JK-8, JK-9)."""
+    void: bool
+    """The tie-break could not be dealt (JK-7)."""
+    up: str
+    cards_left: int
+    """Cards of the deck left after this hand."""
+    prize: dict[str, list[str]]
+    """The cards each player collected in this hand."""
+
+
+class JokersKillResult(Result):
+    """A Jokers Kill game: ``totals`` = hand points + prize-pile bonus (rule 8); the play-off once the deck is used
+    up with a tie for the most (rule 9, JK-12). ``notes`` (with ``rulings``) say how the game ended."""
+
+    GAME: ClassVar[str] = "jokers-kill"
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"playoff_wins", "playoff"})
+    HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands", "playoff")
+
+    hands: list[JokersKillHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    prize: dict[str, list[str]]
+    """Each player's prize pile, in the order collected."""
+    bonus: dict[str, int]
+    """K♥ +2, J♠ +1, J♥ +1, −1 per Joker (rule 8)."""
+    hand_points: dict[str, int]
+    winner: str | None = None
+    cards_left: int
+    hands_left: int
+    notes: list[str] = Field(default_factory=list)
+    playoff_wins: dict[str, int] | None = None
+    """Play-off hands won; present once a play-off is pending or played (JK-12)."""
+    playoff: list[JokersKillHandResult] | None = None
+    """The play-off hands' results; present once a play-off is pending or played."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rulings(self) -> list[list[str]]:
+        """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
+        return [rulings_of(note, self.GAME) for note in self.notes]
+
+
+def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> JokersKillHandResult:
     need = hand.need
     points = zeros(players)
     if need.winner is not None:
         points[need.winner] = need.points
-    return HandResult.model_validate(
+    return JokersKillHandResult.model_validate(
         {
             "points": points,
             "notes": list(need.notes),
@@ -756,7 +805,7 @@ def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> HandRes
     )
 
 
-def score(record: Record) -> Result:
+def score(record: Record) -> JokersKillResult:
     """Replay a validated record (rules 1-9, JK-1 … JK-13).
 
     ``hands[i].points`` gives 3, 2 or 1 to the hand's winner and 0 to everyone else (all 0 when dead or void);
@@ -818,7 +867,7 @@ def score(record: Record) -> Result:
     if state.tied:
         extras["playoff_wins"] = dict(state.playoff_wins)
         extras["playoff"] = [_hand_json(state, hand, state.tied) for hand in state.playoff]
-    return Result.model_validate(
+    return JokersKillResult.model_validate(
         {
             "game": record.game,
             "players": players,

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import BeforeValidator, Field, StrictBool, StrictInt, WithJsonSchema
 
@@ -579,7 +579,37 @@ def _lowest(totals: Mapping[str, int], names: Sequence[str]) -> list[str]:
     return [name for name in names if totals[name] == low]
 
 
-def score(record: Record) -> Result:
+class OnesToNinesHandResult(HandResult):
+    """One 1111-9999 hand (or sudden-death hand): each player's score (rule 4, rule 5), their table number
+    (OO-1) and the best number their cards allowed (OO-3)."""
+
+    GAME: ClassVar[str] = "1111-9999"
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"totals"})
+
+    best: dict[str, dict[str, str | int] | None]
+    """``{"number", "score"}``: the plain distance of the best arrangement; ``null`` for a first declarer whose
+    number was left out."""
+    targets: dict[str, str]
+    """Each player's table number, read from their side (OO-1)."""
+    totals: dict[str, int] | None = None
+    """Main-game hands only: the running totals after this hand."""
+
+
+class OnesToNinesResult(Result):
+    """A 1111-9999 game: running totals (lowest wins, rule 8), the target (rule 7, OO-11) and sudden death
+    (rule 9, OO-13, OO-14: not added to the totals)."""
+
+    GAME: ClassVar[str] = "1111-9999"
+    HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands", "sudden_death_hands")
+
+    hands: list[OnesToNinesHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    target: int
+    sudden_death: list[dict[str, int]] = Field(default_factory=list)
+    """Points per sudden-death hand."""
+    sudden_death_hands: list[OnesToNinesHandResult] = Field(default_factory=list)
+
+
+def score(record: Record) -> OnesToNinesResult:
     """Replay a validated record: hand scores, running totals, game end, sudden death (rules 4-9).
 
     Each hand is checked before it is scored (records.md "Validation"; a false ``first_triple`` is an error, OO-10);
@@ -605,7 +635,7 @@ def score(record: Record) -> Result:
     options = record.options
     target = target_of(options, len(players))
     totals = dict.fromkeys(players, 0)
-    hands: list[HandResult] = []
+    hands: list[OnesToNinesHandResult] = []
     over = False
     ended = ""
     for i, hand in enumerate(record.hands):
@@ -634,7 +664,7 @@ def score(record: Record) -> Result:
                     "(rule 8, rule 9)."
                 )
         hands.append(
-            HandResult(
+            OnesToNinesHandResult(
                 points=scored.points,
                 notes=notes,
                 best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
@@ -645,7 +675,7 @@ def score(record: Record) -> Result:
     tied = _lowest(totals, players) if over else []
     winners: list[str] = tied if len(tied) == 1 else []
     sudden: list[dict[str, int]] = []
-    sudden_hands: list[HandResult] = []
+    sudden_hands: list[OnesToNinesHandResult] = []
     for j, hand_sd in enumerate(record.sudden_death):
         path, label = f"sudden_death[{j}]", f"sudden-death hand {j + 1}"
         if not over:
@@ -681,7 +711,7 @@ def score(record: Record) -> Result:
         tied = low
         sudden.append(scored.points)
         sudden_hands.append(
-            HandResult(
+            OnesToNinesHandResult(
                 points=scored.points,
                 notes=notes,
                 best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
@@ -689,7 +719,7 @@ def score(record: Record) -> Result:
             )
         )
     pending = Pending(kind="sudden-death", players=tied) if over and not winners else None
-    return Result(
+    return OnesToNinesResult(
         game=record.game,
         players=players,
         hands=hands,
