@@ -28,11 +28,13 @@ from scoring.parts import (
     set_entries,
 )
 from scoring.registry import Game, all_games, get_game, parse, score
+from scoring.verdict import Decider, Verdict
 
 __all__ = [
     "EXTRA_PARTS",
     "JOKER",
     "Card",
+    "Decider",
     "DuplicateCardError",
     "Game",
     "HandResult",
@@ -47,6 +49,7 @@ __all__ = [
     "Suit",
     "UnknownPartError",
     "UnknownPlayerError",
+    "Verdict",
     "all_games",
     "entries",
     "get_game",

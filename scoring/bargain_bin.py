@@ -63,6 +63,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 KEY = "bargain-bin"
 MIN_PLAYERS = 4
@@ -1067,6 +1068,104 @@ def winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int) 
     )
 
 
+def verdict_of(
+    totals: Mapping[str, int], eligible: Iterable[str], target: int, removed: Iterable[str] = ()
+) -> Verdict | None:
+    """Why the game was decided once someone has reached ``target`` (rule 7, BB-6, BB-13), or ``None`` before.
+
+    ``eligible`` are the players not removed, in seating order; ``removed`` the players removed (BB-13: they
+    cannot win and are not "the next highest"). Examples BB-E9 and BB-E8:
+
+    >>> verdict = verdict_of({"Ivy": 10, "Hal": 7, "Gus": 4, "Fay": 2}, ["Fay", "Gus", "Hal", "Ivy"], 10)
+    >>> verdict.decider, verdict.headline
+    (<Decider.NEXT_HIGHEST: 'next-highest'>, 'Hal and Ivy win: Ivy reached the target of 10 game points and Hal has \
+the next-highest total, 7.')
+    >>> print(verdict.reasons["Hal"])
+    Hal wins as the next-highest, 7 game points, after Ivy reached the target of 10 (rule 7).
+    >>> verdict_of({"A": 10, "B": 8, "C": 8, "D": 6}, "ABCD", 10).reasons
+    {'A': 'A wins alone by reaching the target, 10 game points: B and C share the next-highest total, 8, so \
+neither wins (rule 7).'}
+    >>> verdict_of({"A": 10, "B": 10, "C": 7, "D": 5}, "ABCD", 10).decider
+    <Decider.BOTH_REACHED: 'both-reached'>
+    """
+    names = list(eligible)
+    reached = [name for name in names if totals[name] >= target]
+    if not reached:
+        return None
+    out = list(removed)
+    bb13 = ["BB-13"] if out else []
+    if len(reached) >= 2:
+        a, b = reached[:2]
+        return Verdict(
+            decider=Decider.BOTH_REACHED,
+            rulings=["BB-R7", "BB-6"],
+            headline=f"{a} and {b} win: both reached the target of {_points(target)} in the same hand.",
+            reasons={
+                name: f"{name} wins with {_points(totals[name])}, reaching the target in the same hand as "
+                f"{b if name == a else a} (rule 7, BB-6)."
+                for name in reached
+            },
+        )
+    first = reached[0]
+    rest = [name for name in names if name != first]
+    if not rest:
+        return Verdict(
+            decider=Decider.TARGET_ALONE,
+            rulings=["BB-R6", "BB-R7", "BB-13"],
+            headline=f"{first} wins alone: nobody else is left in the game.",
+            reasons={
+                first: f"{first} wins alone by reaching the target, {_points(totals[first])}: every other player "
+                "was removed (rule 7, BB-13)."
+            },
+        )
+    second = max(totals[name] for name in rest)
+    seconds = [name for name in rest if totals[name] == second]
+    if len(seconds) == 1:
+        other = seconds[0]
+        winners = [name for name in names if name in (first, other)]
+        return Verdict(
+            decider=Decider.NEXT_HIGHEST,
+            rulings=["BB-R6", "BB-R7", *bb13],
+            headline=f"{join_names(winners)} win: {first} reached the target of {_points(target)} and {other} "
+            f"has the next-highest total, {second}.",
+            reasons={
+                name: (
+                    f"{first} wins by reaching the target, {_points(totals[first])} (rule 6, rule 7)."
+                    if name == first
+                    else f"{other} wins as the next-highest, {_points(second)}, after {first} reached the target "
+                    f"of {target} (rule 7{', BB-13' if out else ''})."
+                )
+                for name in winners
+            },
+        )
+    return Verdict(
+        decider=Decider.TARGET_ALONE,
+        rulings=["BB-R6", "BB-R7", *bb13],
+        headline=f"{first} wins alone: {join_names(seconds)} share the next-highest total, {second}.",
+        reasons={
+            first: f"{first} wins alone by reaching the target, {_points(totals[first])}: {join_names(seconds)} "
+            f"share the next-highest total, {second}, so {'neither' if len(seconds) == 2 else 'none of them'} wins "
+            f"(rule 7{', BB-13' if out else ''})."
+        },
+    )
+
+
+def cancelled_verdict(removed: list[str], players: int, vegas: bool) -> Verdict:
+    """The verdict of a cancelled game (rule 9.3, BB-14). BB-E11:
+
+    >>> cancelled_verdict(["B", "D"], 4, True).headline
+    'The game is cancelled: B and D have been removed, 2 removals in a game of 4 players; nobody wins and \
+every payment is refunded.'
+    """
+    refund = " and every payment is refunded" if vegas else ""
+    return Verdict(
+        decider=Decider.CANCELLED,
+        rulings=["BB-R9.3", "BB-14"],
+        headline=f"The game is cancelled: {join_names(removed)} have been removed, {len(removed)} removals in a game "
+        f"of {players} players; nobody wins{refund}.",
+    )
+
+
 def vegas_payments(card_points: Mapping[str, int], ranked: Iterable[str], unit: int) -> tuple[dict[str, int], str]:
     """What each player pays into the bin after a hand, in cents, and why (rule 8, BB-9, BB-13).
 
@@ -1219,7 +1318,14 @@ def score(record: Record) -> BargainBinResult:
             "payouts": payouts,
             "net": {name: payouts[name] - paid[name] for name in players},
         }
+    verdict: Verdict | None = None
+    if cancelled:
+        verdict = cancelled_verdict(removed, len(players), unit is not None)
+    elif finished:
+        eligible = [name for name in players if name not in removed]
+        verdict = verdict_of(totals, eligible, options.target, removed)
     return BargainBinResult(
+        verdict=verdict,
         game=KEY,
         players=list(players),
         hands=hands,
@@ -1258,6 +1364,7 @@ __all__ = [
     "can_play",
     "can_receive",
     "cancel_threshold",
+    "cancelled_verdict",
     "card_value",
     "hand_card_points",
     "legal_cards",
@@ -1268,6 +1375,7 @@ __all__ = [
     "settle_up",
     "split_pot",
     "vegas_payments",
+    "verdict_of",
     "verify_play",
     "verify_receive",
     "winners_of",

@@ -31,6 +31,7 @@ from scoring.errors import (
     where,
 )
 from scoring.parts import Part, Step, part_for_step
+from scoring.verdict import Verdict
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 """A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
@@ -180,6 +181,8 @@ class Result(_Output):
     winners: list[str] = Field(default_factory=list)
     pending: Pending | None = None
     cancelled: bool = False
+    verdict: Verdict | None = None
+    """Why the game was decided (:class:`~scoring.verdict.Verdict`); ``None`` while it is undecided."""
 
     HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands",)
     """Fields holding lists of :class:`HandResult` (pruned like the result, :attr:`_Output.OMIT_NONE`)."""

@@ -61,6 +61,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 DECK_VALUE = 340
 """What all 52 cards are worth together (4 × (1 + 2 + … + 10 + 10 + 10 + 10)): no hand can total more."""
@@ -592,6 +593,129 @@ def _tiebreak_verdict(
     return None, notes, False
 
 
+def _ahead(totals: Mapping[str, int], winner: str) -> str:
+    rest = [total for name, total in totals.items() if name != winner]
+    if not rest:
+        return ""
+    runner = max(rest)
+    return f", ahead of {join_names(n for n, t in totals.items() if n != winner and t == runner)} on {runner}"
+
+
+def outright_verdict(totals: Mapping[str, int], winner: str) -> Verdict:
+    """The verdict of a game won outright: the highest running total after the last round (rule 7).
+
+    >>> outright_verdict({"Ann": 40, "Ben": 52, "Cat": 31}, "Ben").reasons["Ben"]
+    'Ben wins with the highest running total, 52, ahead of Ann on 40 (rule 7).'
+    """
+    return Verdict(
+        decider=Decider.MOST_POINTS,
+        rulings=["FF-R7"],
+        headline=f"{winner} wins with {totals[winner]}, the highest running total.",
+        reasons={
+            winner: f"{winner} wins with the highest running total, {totals[winner]}{_ahead(totals, winner)} (rule 7)."
+        },
+    )
+
+
+def tiebreak_verdict(
+    points: Mapping[str, int],
+    status: Mapping[str, str],
+    lead: int,
+    totals: Mapping[str, int],
+    joint_when_nobody_left: bool = False,
+) -> Verdict | None:
+    """Why a tie-break round decided the game (rule 8.3, FF-10 … FF-13), or ``None`` when it must be replayed.
+
+    ``points`` and ``status`` (``"frozen"``/``"out"``) are the tied leaders' in this round, ``lead`` the total they
+    were tied on, ``totals`` every player's running total. FF-E6 (a) and (d):
+
+    >>> print(tiebreak_verdict({"A": 17, "B": 19}, {"A": "frozen", "B": "frozen"}, 85,
+    ...                        {"A": 85, "B": 85, "C": 60, "D": 41}).reasons["B"])
+    B wins the tie-break round: tied with A for the lead on 85, B Froze on 19, beating A's 17 (rule 8.3, FF-12).
+    >>> verdict = tiebreak_verdict({"A": 0, "B": 0}, {"A": "out", "B": "out"}, 85, {"A": 85, "B": 85, "C": 60,
+    ...                            "D": 41})
+    >>> verdict.decider, verdict.rulings
+    (<Decider.ALL_KNOCKED_OUT: 'all-knocked-out'>, ['FF-R8.3', 'FF-11'])
+    >>> print(verdict.reasons["C"])
+    C wins with the next-highest running total, 60: A and B, tied for the lead on 85, were all Knocked Out in the \
+tie-break round and drop to 0 (rule 8.3, FF-11).
+    """
+    tied = list(points)
+    frozen = [name for name in tied if status[name] == "frozen"]
+    out = [name for name in tied if status[name] != "frozen"]
+    if frozen:
+        best = max(points[name] for name in frozen)
+        top = [name for name in frozen if points[name] == best]
+        if len(top) == 1:
+            (winner,) = top
+            others = [name for name in tied if name != winner]
+            beaten = [f"{name}'s {points[name]}" for name in frozen if name != winner]
+            why = f", beating {join_names(beaten)}" if beaten else ""
+            if out:
+                why += f"{' while' if beaten else ', while'} {join_names(out)} {'was' if len(out) == 1 else 'were'} "
+                why += "Knocked Out"
+            return Verdict(
+                decider=Decider.TIEBREAK,
+                rulings=["FF-R8.3", "FF-12"],
+                headline=f"{winner} wins the tie-break round with {best}, after tying for the lead on {lead}.",
+                reasons={
+                    winner: f"{winner} wins the tie-break round: tied with {join_names(others)} for the lead on "
+                    f"{lead}, {winner} Froze on {best}{why} (rule 8.3, FF-12)."
+                },
+            )
+        return Verdict(
+            decider=Decider.JOINT,
+            rulings=["FF-R8.3", "FF-13"],
+            headline=f"{join_names(top)} are joint winners: tied for the lead on {lead}, they Froze on {best} each "
+            "in the tie-break round.",
+            reasons={
+                name: f"{name} is a joint winner: tied for the lead on {lead}, then equal highest in the tie-break "
+                f"round, {best} (rule 8.3, FF-13)."
+                for name in top
+            },
+        )
+    rest = {name: total for name, total in totals.items() if name not in points}
+    leaders = join_names(tied)
+    if rest:
+        best = max(rest.values())
+        top = [name for name, total in rest.items() if total == best]
+        because = f"{leaders}, tied for the lead on {lead}, were all Knocked Out in the tie-break round and drop to 0"
+        if len(top) == 1:
+            (winner,) = top
+            return Verdict(
+                decider=Decider.ALL_KNOCKED_OUT,
+                rulings=["FF-R8.3", "FF-11"],
+                headline=f"{winner} wins with {best}: every tied leader was Knocked Out in the tie-break round.",
+                reasons={
+                    winner: f"{winner} wins with the next-highest running total, {best}: {because} (rule 8.3, FF-11)."
+                },
+            )
+        return Verdict(
+            decider=Decider.JOINT,
+            rulings=["FF-R8.3", "FF-11"],
+            headline=f"{join_names(top)} are joint winners on {best}: every tied leader was Knocked Out in the "
+            "tie-break round.",
+            reasons={
+                name: f"{name} is a joint winner with the next-highest running total, {best}, shared with "
+                f"{join_names(t for t in top if t != name)}: {because} (rule 8.3, FF-11)."
+                for name in top
+            },
+        )
+    if not joint_when_nobody_left:
+        return None
+    return Verdict(
+        decider=Decider.JOINT,
+        rulings=["FF-10"],
+        headline=f"{leaders} are joint winners: all were Knocked Out in the tie-break round and nobody else is "
+        "left (house rule).",
+        reasons={
+            name: f"{name} is a joint winner: tied for the lead on {lead}, all were Knocked Out in the tie-break "
+            "round and nobody else is left to win, so under the house rule the tied players share the win (FF-10)."
+            for name in tied
+        },
+    )
+
+
 class FeastAndFamineHandResult(HandResult):
     """One Feast and Famine round: round scores (frozen: card total; out: 0, rule 6), its dealer and circuit, and
     each player's status."""
@@ -707,6 +831,7 @@ def score(record: Record) -> FeastAndFamineResult:
         )
 
     game_notes: list[str] = []
+    game_verdict: Verdict | None = None
     winners: list[str] = []
     pending: Pending | None = None
     finished = False
@@ -728,6 +853,7 @@ def score(record: Record) -> FeastAndFamineResult:
         if len(tied) == 1:
             winners = tied
             finished = True
+            game_verdict = outright_verdict(totals, tied[0])
             game_notes.append(f"{tied[0]} wins with {best}, the highest running total (rule 7).")
             if rounds:
                 raise IllegalHandError(
@@ -768,6 +894,14 @@ def score(record: Record) -> FeastAndFamineResult:
                     tnotes.append("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
                 tnotes.extend(_round_notes(rnd, tied, options, tiebreak=True))
                 decided, verdict, zero = _tiebreak_verdict(rnd, tied, record, totals)
+                if decided is not None:
+                    game_verdict = tiebreak_verdict(
+                        {name: rnd.points[name] for name in tied},
+                        {name: rnd.status[name].value for name in tied},
+                        best,
+                        totals,
+                        record.options.all_out_nobody_left == "joint",
+                    )
                 tnotes.extend(verdict)
                 tiebreaks.append({name: rnd.points[name] for name in tied})
                 tiebreak_notes.append(tnotes)
@@ -780,6 +914,7 @@ def score(record: Record) -> FeastAndFamineResult:
                 winners = [name for name in players if name in decided]
                 finished = True
     return FeastAndFamineResult(
+        verdict=game_verdict if finished else None,
         game=record.game,
         players=players,
         hands=hands,

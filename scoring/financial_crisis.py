@@ -35,6 +35,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 __all__ = [
     "GAME",
@@ -72,6 +73,7 @@ __all__ = [
     "score",
     "score_pile",
     "validate",
+    "verdict_of",
     "verify_add_card",
     "verify_add_round",
     "verify_bank",
@@ -1146,6 +1148,45 @@ def _score_hand(record: Record, hand: Hand) -> FinancialCrisisHandResult:
     )
 
 
+def verdict_of(totals: Mapping[str, int], rounds: int) -> Verdict:
+    """Why a finished game was decided: the highest total wins, equal highest totals are joint winners (rule 12,
+    BK-14). BK-E6 as a one-round game:
+
+    >>> verdict = verdict_of({"Ann": 9, "Ben": 3, "Cat": 8}, 1)
+    >>> verdict.decider, verdict.reasons
+    (<Decider.MOST_POINTS: 'most-points'>, {'Ann': 'Ann wins with the highest total, 9, ahead of Cat on 8 (rule 12, \
+BK-14).'})
+    >>> verdict_of({"Ann": 9, "Ben": 9, "Cat": 8}, 3).headline
+    'Ann and Ben are joint winners: they share the highest total, 9, after 3 rounds.'
+    """
+    top = max(totals.values())
+    winners = [name for name, total in totals.items() if total == top]
+    rest = [total for total in totals.values() if total != top]
+    after = f"after {rounds} round{'s' if rounds != 1 else ''}"
+    if len(winners) == 1:
+        (winner,) = winners
+        runner = max(rest, default=None)
+        ahead = ""
+        if runner is not None:
+            ahead = f", ahead of {join_names(n for n, t in totals.items() if t == runner)} on {runner}"
+        return Verdict(
+            decider=Decider.MOST_POINTS,
+            rulings=["BK-R12", "BK-14"],
+            headline=f"{winner} wins with {top}, the highest total {after}.",
+            reasons={winner: f"{winner} wins with the highest total, {top}{ahead} (rule 12, BK-14)."},
+        )
+    return Verdict(
+        decider=Decider.JOINT,
+        rulings=["BK-R12", "BK-14"],
+        headline=f"{join_names(winners)} are joint winners: they share the highest total, {top}, {after}.",
+        reasons={
+            name: f"{name} is a joint winner with {join_names(w for w in winners if w != name)}: equal highest "
+            f"totals, {top}, share the win (rule 12, BK-14)."
+            for name in winners
+        },
+    )
+
+
 def score(record: Record) -> FinancialCrisisResult:
     """Validate and replay a whole record (BK-14: ``rounds`` rounds, highest total wins, ties are joint winners).
 
@@ -1186,6 +1227,7 @@ def score(record: Record) -> FinancialCrisisResult:
         if hands:
             hands[-1].notes.append(end)
     return FinancialCrisisResult(
+        verdict=verdict_of(totals, rounds) if finished else None,
         game=record.game,
         players=players,
         hands=hands,

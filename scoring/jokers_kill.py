@@ -51,6 +51,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 # ---------------------------------------------------------------------------------------------------------------
 # The record
@@ -805,6 +806,44 @@ def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> JokersK
     )
 
 
+def verdict_of(
+    totals: Mapping[str, int], winner: str, playoff_wins: Mapping[str, int] | None = None, target_wins: int = 3
+) -> Verdict:
+    """Why the game was decided: the most points (rule 9), or the play-off between those tied for the most
+    (rule 9, JK-12; ``playoff_wins`` are the play-off hands each won). JK-E11, Ben and Cat tied on 12:
+
+    >>> verdict_of({"Ann": 8, "Ben": 12, "Cat": 12}, "Ben", {"Ben": 3, "Cat": 1}).reasons["Ben"]
+    'Ben wins the play-off against Cat, 3 play-off hands to 1, after tying for the most points with 12 (rule 9, \
+JK-12).'
+    >>> verdict_of({"Ann": 8, "Ben": 12, "Cat": 10}, "Ben").headline
+    'Ben wins with 12, the most points.'
+    """
+    best = totals[winner]
+    if playoff_wins is None:
+        runner = max((t for n, t in totals.items() if n != winner), default=None)
+        ahead = ""
+        if runner is not None:
+            ahead = f", ahead of {join_names(n for n, t in totals.items() if n != winner and t == runner)} on {runner}"
+        return Verdict(
+            decider=Decider.MOST_POINTS,
+            rulings=["JK-R9"],
+            headline=f"{winner} wins with {best}, the most points.",
+            reasons={winner: f"{winner} wins with the most points, {best}{ahead} (rule 9)."},
+        )
+    others = [name for name in playoff_wins if name != winner]
+    score_line = " and ".join(str(playoff_wins[name]) for name in others)
+    return Verdict(
+        decider=Decider.PLAYOFF,
+        rulings=["JK-R9", "JK-12"],
+        headline=f"{winner} wins the play-off, first to win {target_wins} play-off hands, after tying for the most "
+        f"points with {best}.",
+        reasons={
+            winner: f"{winner} wins the play-off against {join_names(others)}, {playoff_wins[winner]} play-off "
+            f"hands to {score_line}, after tying for the most points with {best} (rule 9, JK-12)."
+        },
+    )
+
+
 def score(record: Record) -> JokersKillResult:
     """Replay a validated record (rules 1-9, JK-1 … JK-13).
 
@@ -867,8 +906,13 @@ def score(record: Record) -> JokersKillResult:
     if state.tied:
         extras["playoff_wins"] = dict(state.playoff_wins)
         extras["playoff"] = [_hand_json(state, hand, state.tied) for hand in state.playoff]
+    verdict = None
+    if finished and state.champion is not None:
+        wins = dict(state.playoff_wins) if state.tied else None
+        verdict = verdict_of(totals, state.champion, wins, options.playoff_wins)
     return JokersKillResult.model_validate(
         {
+            "verdict": verdict,
             "game": record.game,
             "players": players,
             "hands": hands,

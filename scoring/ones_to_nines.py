@@ -30,6 +30,7 @@ from pydantic import BeforeValidator, Field, StrictBool, StrictInt, WithJsonSche
 from scoring.base import HandResult, Model, Pending, PlayerName, RecordBase, Result, check_players, join_names
 from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 __all__ = [
     "DIGITS",
@@ -55,6 +56,7 @@ __all__ = [
     "score",
     "target_for",
     "target_of",
+    "verdict_of",
     "verify_declare_triple",
     "verify_number",
 ]
@@ -609,6 +611,56 @@ class OnesToNinesResult(Result):
     sudden_death_hands: list[OnesToNinesHandResult] = Field(default_factory=list)
 
 
+def verdict_of(totals: Mapping[str, int], target: int, sudden: Sequence[Mapping[str, int]] = ()) -> Verdict | None:
+    """Why the game was decided, or ``None`` before: the lowest total once a total reached the target (rule 7,
+    rule 8, OO-11), or sudden death among those tied for the lowest (rule 9, OO-13, OO-14). OO-E9 and OO-E10:
+
+    >>> print(verdict_of({"A": 7050, "B": 4200, "C": 5100}, 7000).reasons["B"])
+    B wins with the lowest total, 4200, after A reached the target of 7000; next lowest is C with 5100 (rule 7, \
+rule 8).
+    >>> verdict = verdict_of({"A": 7010, "B": 4200, "C": 4200}, 7000, [{"B": 111, "C": 74}])
+    >>> verdict.decider, verdict.headline
+    (<Decider.SUDDEN_DEATH: 'sudden-death'>, 'C wins sudden death, 74 against 111, after tying for the lowest total.')
+    """
+    reached = [name for name, total in totals.items() if total >= target]
+    if not reached:
+        return None
+    low = min(totals.values())
+    tied = [name for name, total in totals.items() if total == low]
+    by = f"after {join_names(reached)} reached the target of {target}"
+    if len(tied) == 1:
+        (winner,) = tied
+        runner = min(total for name, total in totals.items() if name != winner)
+        nexts = join_names(name for name, total in totals.items() if name != winner and total == runner)
+        others = f"next lowest is {nexts} with {runner}"
+        return Verdict(
+            decider=Decider.LOWEST_TOTAL,
+            rulings=["OO-R7", "OO-R8", "OO-11"],
+            headline=f"{winner} wins with the lowest total, {low}: in 1111-9999 the lowest total wins.",
+            reasons={winner: f"{winner} wins with the lowest total, {low}, {by}; {others} (rule 7, rule 8)."},
+        )
+    alive = list(tied)
+    for number, points in enumerate(sudden, start=1):
+        best = min(points[name] for name in alive)
+        lowest = [name for name in alive if points[name] == best]
+        if len(lowest) == 1:
+            (winner,) = lowest
+            beaten = join_names(str(points[name]) for name in alive if name != winner)
+            hands = f"sudden-death hand {number}" if number > 1 else "the sudden-death hand"
+            return Verdict(
+                decider=Decider.SUDDEN_DEATH,
+                rulings=["OO-R9", "OO-13", "OO-14"],
+                headline=f"{winner} wins sudden death, {best} against {beaten}, after tying for the lowest total.",
+                reasons={
+                    winner: f"{winner} wins sudden death: tied with {join_names(n for n in tied if n != winner)} on "
+                    f"the lowest total, {low}, {winner} scored the lowest in {hands}, {best} against {beaten} "
+                    "(rule 9, OO-13)."
+                },
+            )
+        alive = lowest
+    return None
+
+
 def score(record: Record) -> OnesToNinesResult:
     """Replay a validated record: hand scores, running totals, game end, sudden death (rules 4-9).
 
@@ -720,6 +772,7 @@ def score(record: Record) -> OnesToNinesResult:
         )
     pending = Pending(kind="sudden-death", players=tied) if over and not winners else None
     return OnesToNinesResult(
+        verdict=verdict_of(totals, target, sudden) if winners else None,
         game=record.game,
         players=players,
         hands=hands,
