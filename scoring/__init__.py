@@ -28,6 +28,7 @@ from scoring.parts import (
     set_entries,
 )
 from scoring.registry import Game, all_games, get_game, parse, score
+from scoring.standings import Standing, standings
 from scoring.verdict import Decider, Verdict
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "Pending",
     "Result",
     "ScoringError",
+    "Standing",
     "Step",
     "Suit",
     "UnknownPartError",
@@ -63,4 +65,5 @@ __all__ = [
     "record_before",
     "score",
     "set_entries",
+    "standings",
 ]

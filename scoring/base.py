@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -113,6 +113,15 @@ def rulings_of(note: str, game: str) -> list[str]:
     return list(_cited(note, RULING_PREFIXES.get(game, "")))
 
 
+class PartProgress(NamedTuple):
+    """A player's progress in the extra part a tied game plays (:meth:`Result.part_progress`)."""
+
+    text: str
+    """For people: ``"2 play-off wins"``, ``"tie-break 14"``, ``"sudden death 74"``."""
+    rank: tuple[int, ...]
+    """Sorts the tied players once the part has decided: lower is better."""
+
+
 class _Output(BaseModel):
     """A result model: typed fields only (``extra="forbid"``); :attr:`OMIT_NONE` fields are left out of the JSON
     while they are ``None`` (``records.md``: ``pot`` only with Vegas, ``playoff_wins`` once a play-off is due)."""
@@ -183,6 +192,15 @@ class Result(_Output):
     cancelled: bool = False
     verdict: Verdict | None = None
     """Why the game was decided (:class:`~scoring.verdict.Verdict`); ``None`` while it is undecided."""
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """Each player's progress in the play-off, tie-break round or sudden death, for the players in it (empty
+        when there is none). Games with an extra part override this.
+
+        >>> Result(game="x", players=["A"], totals={"A": 0}).part_progress()
+        {}
+        """
+        return {}
 
     HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands",)
     """Fields holding lists of :class:`HandResult` (pruned like the result, :attr:`_Output.OMIT_NONE`)."""

@@ -42,6 +42,7 @@ from pydantic import (
 from scoring.base import (
     HandResult,
     Model,
+    PartProgress,
     Pending,
     PlayerName,
     RecordBase,
@@ -757,6 +758,19 @@ class FeastAndFamineResult(Result):
     def rulings(self) -> list[list[str]]:
         """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
         return [rulings_of(note, self.GAME) for note in self.notes]
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """Each tied leader's score in the last tie-break round (``"tie-break 14"``, ``"tie-break out"``: a Frozen
+        player always has 1 point or more, rule 8.3); the higher score ranks first (FF-12)."""
+        tied = list(self.tiebreaks[0]) if self.tiebreaks else list(self.pending.players if self.pending else [])
+        out: dict[str, PartProgress] = {}
+        for name in tied:
+            if not self.tiebreaks:
+                out[name] = PartProgress("in the tie-break", (0,))
+                continue
+            points = self.tiebreaks[-1][name]
+            out[name] = PartProgress(f"tie-break {points if points else 'out'}", (-points,))
+        return out
 
     @computed_field  # type: ignore[prop-decorator]
     @property

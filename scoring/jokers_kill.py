@@ -31,6 +31,7 @@ from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationEr
 from scoring.base import (
     HandResult,
     Model,
+    PartProgress,
     Pending,
     PlayerName,
     RecordBase,
@@ -785,6 +786,14 @@ class JokersKillResult(Result):
     def rulings(self) -> list[list[str]]:
         """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
         return [rulings_of(note, self.GAME) for note in self.notes]
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first."""
+        wins = self.playoff_wins or {}
+        return {
+            name: PartProgress(f"{count} play-off win{'' if count == 1 else 's'}", (-count,))
+            for name, count in wins.items()
+        }
 
 
 def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> JokersKillHandResult:

@@ -27,7 +27,17 @@ from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import BeforeValidator, Field, StrictBool, StrictInt, WithJsonSchema
 
-from scoring.base import HandResult, Model, Pending, PlayerName, RecordBase, Result, check_players, join_names
+from scoring.base import (
+    HandResult,
+    Model,
+    PartProgress,
+    Pending,
+    PlayerName,
+    RecordBase,
+    Result,
+    check_players,
+    join_names,
+)
 from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
 from scoring.registry import Game
 from scoring.verdict import Decider, Verdict
@@ -609,6 +619,19 @@ class OnesToNinesResult(Result):
     sudden_death: list[dict[str, int]] = Field(default_factory=list)
     """Points per sudden-death hand."""
     sudden_death_hands: list[OnesToNinesHandResult] = Field(default_factory=list)
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """Each sudden-death player's score in the last sudden-death hand they played (``"sudden death 74"``);
+        those who lasted more hands rank first, then the lower score (rule 9, OO-13)."""
+        tied = list(self.sudden_death[0]) if self.sudden_death else list(self.pending.players if self.pending else [])
+        out: dict[str, PartProgress] = {}
+        for name in tied:
+            played = [points[name] for points in self.sudden_death if name in points]
+            if played:
+                out[name] = PartProgress(f"sudden death {played[-1]}", (-len(played), played[-1]))
+            else:
+                out[name] = PartProgress("in sudden death", (0, 0))
+        return out
 
 
 def verdict_of(totals: Mapping[str, int], target: int, sudden: Sequence[Mapping[str, int]] = ()) -> Verdict | None:
