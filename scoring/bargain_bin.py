@@ -69,6 +69,12 @@ KEY = "bargain-bin"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
 HAND_SIZE = 5
+MAX_TARGET = 1000
+"""The highest target a table can set (BB-5 house rule): at most two game points are given a hand, so a target of
+1,000 is 500 hands or more, far beyond any game night (the default is 10)."""
+MAX_VEGAS_UNIT_CENTS = 100_000
+"""The highest Vegas unit (rule 8): $1,000 per card point. A real table plays for cents; the bound keeps the pot a
+number people can read (the largest gap in one hand is about 320 card points)."""
 """Cards dealt to each player (rule 3)."""
 JOKER_VALUE = 20
 """The Joker's value; its player chooses the sign (rule 2, BB-7)."""
@@ -242,14 +248,15 @@ class Options(_Part):
 
     king: Literal[12, 13] = 12
     """The King's value: 12 as printed, or 13 (BB-1)."""
-    target: StrictInt = Field(default=10, ge=1)
-    """Game points that end the game (rule 6, BB-5)."""
+    target: StrictInt = Field(default=10, ge=1, le=MAX_TARGET)
+    """Game points that end the game (rule 6, BB-5): 1 to :data:`MAX_TARGET`."""
     selfless: StrictBool = False
     """Nobody may play a card in front of themselves (BB-7)."""
     joker: StrictBool = False
     """One Joker in the deck, ±20 as its player chooses (BB-7)."""
-    vegas_unit_cents: StrictInt | None = Field(default=None, ge=1)
-    """Vegas Rules: the unit price in cents, or ``None`` for off (rule 8, BB-9…BB-11)."""
+    vegas_unit_cents: StrictInt | None = Field(default=None, ge=1, le=MAX_VEGAS_UNIT_CENTS)
+    """Vegas Rules: the unit price in cents, 1 to :data:`MAX_VEGAS_UNIT_CENTS`, or ``None`` for off (rule 8,
+    BB-9…BB-11)."""
 
     @property
     def vegas(self) -> bool:

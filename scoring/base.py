@@ -37,6 +37,37 @@ PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 """A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
 
 
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters a name may not hold: control characters (Unicode category Cc: NUL, BEL, ESC, CR...) and the bidi
+marks, embeddings, overrides and isolates that reorder the text around them (U+061C, U+200E/F, U+202A-E,
+U+2066-9)."""
+
+
+def check_name(name: str, index: int) -> None:
+    r"""Refuse a player's name with a control or bidi-override character (:class:`InvalidRecordError` naming the
+    seat); ``index`` is the 0-based seat.
+
+    >>> check_name("Ann", 0)
+    >>> for name in ("Ann\x1b[2J", "\u202eBen"):
+    ...     try:
+    ...         check_name(name, 1)
+    ...     except InvalidRecordError as exc:
+    ...         print(exc.message, exc.path)
+    player 2's name 'Ann\x1b[2J' holds a control character (U+001B); a name must be plain text players[1]
+    player 2's name '\u202eBen' holds a text-direction character (U+202E); a name must be plain text players[1]
+    """
+    bad = _UNSAFE.search(name)
+    if bad is None:
+        return
+    char = bad.group()
+    kind = "a control character" if char <= "\x9f" else "a text-direction character"
+    shown = name.encode("unicode_escape").decode("ascii")
+    raise InvalidRecordError(
+        f"player {index + 1}'s name '{shown}' holds {kind} (U+{ord(char):04X}); a name must be plain text",
+        f"players[{index}]",
+    )
+
+
 class Model(BaseModel):
     """Base of every record part: frozen, unknown keys are errors."""
 
@@ -53,7 +84,8 @@ class RecordBase(Model):
     @classmethod
     def _unique_players(cls, players: tuple[str, ...]) -> tuple[str, ...]:
         seen: set[str] = set()
-        for name in players:
+        for index, name in enumerate(players):
+            check_name(name, index)
             if name in seen:
                 raise ValueError(f"{name} is seated twice")
             seen.add(name)
@@ -254,6 +286,20 @@ _TYPE_WORDS = {
 }
 
 
+def _shown(value: Any) -> str:
+    """A refused value for a message; a huge number is described, not printed.
+
+    >>> _shown(7), _shown(10**40)
+    ('7', 'a number of 41 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        try:
+            return f"a number of {len(str(abs(value)))} digits"
+        except ValueError:  # beyond Python's limit for turning an int into text
+            return "a number of more than 4300 digits"
+    return repr(value)
+
+
 def _describe(err: Mapping[str, Any]) -> str:
     kind = err.get("type", "")
     loc = err.get("loc", ())
@@ -277,13 +323,13 @@ def _describe(err: Mapping[str, Any]) -> str:
         return "the game has no players"
     expected_type = _TYPE_WORDS.get(kind)
     if expected_type is not None:
-        return f"'{key}' must be {expected_type}, not {err.get('input')!r}"
+        return f"'{key}' must be {expected_type}, not {_shown(err.get('input'))}"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = ctx.get("ge", ctx.get("gt", ctx.get("le", ctx.get("lt"))))
         word = {"greater_than_equal": "at least", "greater_than": "more than", "less_than_equal": "at most"}.get(
             kind, "less than"
         )
-        return f"'{key}' must be {word} {bound}, not {err.get('input')!r}"
+        return f"'{key}' must be {word} {bound}, not {_shown(err.get('input'))}"
     msg = str(err.get("msg", "is not valid"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, ") :]

@@ -86,13 +86,19 @@ StatusField = Annotated[Status, BeforeValidator(_status_word)]
 """A status in a record: ``"frozen"`` or ``"out"``, in any case."""
 
 
+MAX_CIRCUITS = 100
+"""The most circuits a game can be set to (FF-5 house rule): every player deals once a circuit, and the suggested
+games have 1 to 3."""
+
+
 class Options(Model):
     """The house rules of Feast and Famine (``house-rules.md``)."""
 
     jokers: Annotated[StrictInt, Field(ge=1, le=4)] = 2
     """Jokers shuffled into the 52 cards (FF-1): 1 to 4."""
-    circuits: Annotated[StrictInt, Field(ge=1)] | None = None
-    """Circuits in the game (FF-5); ``None``: 3 for 2–3 players, 2 for 4, 1 for 5 or more."""
+    circuits: Annotated[StrictInt, Field(ge=1, le=MAX_CIRCUITS)] | None = None
+    """Circuits in the game (FF-5), 1 to :data:`MAX_CIRCUITS`; ``None``: 3 for 2–3 players, 2 for 4, 1 for 5 or
+    more."""
     opening_card_counts: StrictBool = True
     """The opening face-up card counts in a Frozen player's total (FF-2)."""
     all_out_nobody_left: Literal["replay", "joint"] = "replay"

@@ -149,6 +149,11 @@ def _whole(value: Any) -> bool:
     return not isinstance(value, bool) and (isinstance(value, int) or (isinstance(value, float) and value.is_integer()))
 
 
+MAX_ROUNDS = 1000
+"""The most rounds a game can be set to (BK-14 house rule): a round takes minutes, and the default is one round per
+player (2 to 9)."""
+
+
 class Options(Model):
     """The house rules of ``house-rules.md`` for Financial Crisis, each with its default ruling.
 
@@ -156,8 +161,8 @@ class Options(Model):
     (<AceRank.HIGH: 'high'>, 2, 3)
     """
 
-    rounds: int | None = Field(default=None, ge=1)
-    """Rounds in a game; ``None`` = one per player (BK-14)."""
+    rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
+    """Rounds in a game, 1 to :data:`MAX_ROUNDS`; ``None`` = one per player (BK-14)."""
     ace: AceRank = AceRank.HIGH
     straights: StraightsRule = StraightsRule.DISJOINT
     ace_in_straights: AceInStraights = AceInStraights.HIGH

@@ -66,6 +66,11 @@ def _joker_count(value: Any) -> Any:
     return value
 
 
+MAX_PLAYOFF_WINS = 100
+"""The most play-off wins a table can ask for (JK-12 house rule): the rules say 3; a play-off to 100 wins is
+already hours of one-card hands."""
+
+
 class Options(Model):
     """The house rules of Jokers Kill (``house-rules.md``); every key is optional.
 
@@ -88,8 +93,8 @@ class Options(Model):
     """A Joker dealt in a tie-break kills the hand (JK-8); "drop": only its receiver drops out."""
     joker_upcard: Literal["dead", "redraw"] = "dead"
     """A Joker turned as the up-card kills the hand (JK-9); "redraw": it is buried and a new up-card turned."""
-    playoff_wins: StrictInt = Field(default=3, ge=1)
-    """Play-off hands a player must win to win the game (rule 9, JK-12)."""
+    playoff_wins: StrictInt = Field(default=3, ge=1, le=MAX_PLAYOFF_WINS)
+    """Play-off hands a player must win to win the game (rule 9, JK-12): 1 to :data:`MAX_PLAYOFF_WINS`."""
 
 
 class Hand(Model):

@@ -182,15 +182,24 @@ ThreeDigits = Annotated[
 # --------------------------------------------------------------------------------------------------- record
 
 
+MAX_TARGET = 1_000_000
+"""The highest target a table can set (rule 7, OO-11 house rule): the defaults are 6,000 to 7,500; a million is
+hundreds of hands of even the worst scores, and keeps every total a number people can read."""
+MAX_TRIPLE_PENALTY = 10_000
+"""The largest three-of-a-kind penalty (OO-6 house rule): more than any hand's distance (the default is 250)."""
+
+
 class Options(Model):
     """House rules of 1111-9999 (house-rules.md)."""
 
-    target: StrictInt | None = Field(default=None, ge=1)
-    """The total that ends the game (rule 7, OO-11); ``None``: by the number of players (:func:`default_target`)."""
+    target: StrictInt | None = Field(default=None, ge=1, le=MAX_TARGET)
+    """The total that ends the game (rule 7, OO-11), 1 to :data:`MAX_TARGET`; ``None``: by the number of players
+    (:func:`default_target`)."""
     score: ScoreMode = ScoreMode.AS_DECLARED
     """Score the number as declared or each player's best arrangement (OO-3)."""
-    triple_penalty: StrictInt = Field(default=250, ge=0)
-    """Added for every holder of three of a kind who was not first to set it down (rule 5.2, OO-6)."""
+    triple_penalty: StrictInt = Field(default=250, ge=0, le=MAX_TRIPLE_PENALTY)
+    """Added for every holder of three of a kind who was not first to set it down (rule 5.2, OO-6): 0 to
+    :data:`MAX_TRIPLE_PENALTY`."""
     triple_rule_in_sudden_death: StrictBool = True
     """Whether the three-of-a-kind rule applies in sudden death (OO-15)."""
 
