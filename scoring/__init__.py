@@ -4,7 +4,7 @@ No user interface, no storage, no I/O (except the command line in ``__main__``).
 :class:`~scoring.base.Result` comes out; every problem is a :class:`~scoring.errors.ScoringError`.
 """
 
-from scoring.base import HandResult, Pending, Result, Step, next_step
+from scoring.base import HandResult, PartProgress, Pending, Result, Step, next_step, rulings_of
 from scoring.cards import JOKER, Card, Suit
 from scoring.errors import (
     DuplicateCardError,
@@ -28,7 +28,7 @@ from scoring.parts import (
     set_entries,
 )
 from scoring.registry import Game, all_games, get_game, parse, score
-from scoring.standings import Standing, standings
+from scoring.standings import Standing, lower_wins, spoken, standings
 from scoring.verdict import Decider, Verdict
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "InvalidCardError",
     "InvalidRecordError",
     "Part",
+    "PartProgress",
     "Pending",
     "Result",
     "ScoringError",
@@ -56,6 +57,7 @@ __all__ = [
     "entries",
     "get_game",
     "hand_word",
+    "lower_wins",
     "next_step",
     "parse",
     "parse_entry_slug",
@@ -63,7 +65,9 @@ __all__ = [
     "part_of_key",
     "part_of_slug",
     "record_before",
+    "rulings_of",
     "score",
     "set_entries",
+    "spoken",
     "standings",
 ]

@@ -1310,7 +1310,8 @@ def score(record: Record) -> BargainBinResult:
                 if unit is not None:
                     _, pot_note = split_pot(sum(paid.values()), winners, totals)
                     notes.append(pot_note)
-        hands.append(BargainBinHandResult(points=points, notes=notes, **extra))
+        # built from values this module computed: no need to validate them again (the hot path of a long game)
+        hands.append(BargainBinHandResult.model_construct(points=points, notes=notes, **extra))
     extras: dict[str, Any] = {"removed": removed, "warned": [name for name in players if name in warned]}
     if unit is not None:
         pot = sum(paid.values())

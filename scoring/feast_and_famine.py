@@ -767,7 +767,11 @@ class FeastAndFamineResult(Result):
 
     def part_progress(self) -> dict[str, PartProgress]:
         """Each tied leader's score in the last tie-break round (``"tie-break 14"``, ``"tie-break out"``: a Frozen
-        player always has 1 point or more, rule 8.3); the higher score ranks first (FF-12)."""
+        player always has 1 point or more, rule 8.3); the higher score ranks first (FF-12). FF-E6 (c):
+
+        >>> FeastAndFamineResult.model_construct(tiebreaks=[{"A": 6, "B": 0}], pending=None).part_progress()["B"]
+        PartProgress(text='tie-break out', rank=(0,))
+        """
         tied = list(self.tiebreaks[0]) if self.tiebreaks else list(self.pending.players if self.pending else [])
         out: dict[str, PartProgress] = {}
         for name in tied:

@@ -793,7 +793,11 @@ class JokersKillResult(Result):
         return [rulings_of(note, self.GAME) for note in self.notes]
 
     def part_progress(self) -> dict[str, PartProgress]:
-        """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first."""
+        """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first.
+
+        >>> JokersKillResult.model_construct(playoff_wins={"Ben": 3, "Cat": 1}).part_progress()["Cat"]
+        PartProgress(text='1 play-off win', rank=(-1,))
+        """
         wins = self.playoff_wins or {}
         return {
             name: PartProgress(f"{count} play-off win{'' if count == 1 else 's'}", (-count,))

@@ -631,7 +631,12 @@ class OnesToNinesResult(Result):
 
     def part_progress(self) -> dict[str, PartProgress]:
         """Each sudden-death player's score in the last sudden-death hand they played (``"sudden death 74"``);
-        those who lasted more hands rank first, then the lower score (rule 9, OO-13)."""
+        those who lasted more hands rank first, then the lower score (rule 9, OO-13). OO-E10:
+
+        >>> OnesToNinesResult.model_construct(sudden_death=[{"B": 111, "C": 74}], pending=None).part_progress()
+        {'B': PartProgress(text='sudden death 111', rank=(-1, 111)), 'C': PartProgress(text='sudden death 74', \
+rank=(-1, 74))}
+        """
         tied = list(self.sudden_death[0]) if self.sudden_death else list(self.pending.players if self.pending else [])
         out: dict[str, PartProgress] = {}
         for name in tied:
