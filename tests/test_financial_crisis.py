@@ -526,10 +526,13 @@ def test_bad_options(options: dict[str, Any], key: str) -> None:
     assert info.value.path == f"options.{key}"
 
 
-def test_any_number_of_rounds_from_one() -> None:
-    """BK-14: ``rounds`` is any whole number ≥ 1 (no upper limit in house-rules.md)."""
-    result = GAME.score(record([], rounds=5000))
-    assert not result.finished and Options(rounds=5000).rounds_for(4) == 5000
+def test_any_number_of_rounds_from_one_to_a_thousand() -> None:
+    """BK-14: ``rounds`` is any whole number ≥ 1, up to 1,000 rounds (issue 14: numbers within sane ranges)."""
+    result = GAME.score(record([], rounds=1000))
+    assert not result.finished and Options(rounds=1000).rounds_for(4) == 1000
+    with pytest.raises(InvalidRecordError) as info:
+        GAME.score(record([], rounds=5000))
+    assert info.value.message == "'rounds' must be at most 1000, not 5000" and info.value.path == "options.rounds"
 
 
 @pytest.mark.parametrize("value", ["yes", 1, "true"])
