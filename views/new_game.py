@@ -480,7 +480,7 @@ class SetUp:
             if field_ is None:
                 continue
             problem = errors.get(option.key)
-            field_.error = problem.split(": ", 1)[-1] if problem else None
+            field_.error = problem.removeprefix(f"{option.label}: ") if problem else None
             if option.kind is OptionKind.MONEY:
                 said = money_feedback(self.values.get(option.key), self.money, empty=option.hint)
                 field_.helper = said.helper or None
