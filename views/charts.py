@@ -161,15 +161,15 @@ def progression_chart(rep: Replay) -> ft.Control:
         min_y=y.bottom,
         max_y=y.top,
         left_axis=fch.ChartAxis(
-            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=False, show_max=False
+            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
         ),
         bottom_axis=fch.ChartAxis(
             title=ft.Text("Hand", size=12),
             labels=_axis_labels(x, upto=max(hands, 1)),
             label_spacing=x.step,
             label_size=24,
-            show_min=False,
-            show_max=False,
+            show_min=True,
+            show_max=True,
         ),
         horizontal_grid_lines=fch.ChartGridLines(interval=y.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
         interactive=True,
@@ -210,7 +210,7 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
         min_y=0,
         max_y=scale.top,
         left_axis=fch.ChartAxis(
-            label_size=36, labels=_axis_labels(scale), label_spacing=scale.step, show_min=False, show_max=False
+            label_size=36, labels=_axis_labels(scale), label_spacing=scale.step, show_min=True, show_max=True
         ),
         bottom_axis=fch.ChartAxis(
             labels=[fch.ChartAxisLabel(value=n, label=ft.Text(name[:8], size=12)) for n, (name, _) in enumerate(shown)],
