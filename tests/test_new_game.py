@@ -101,6 +101,7 @@ def test_a_wrong_stake_greys_out_start_and_the_refusal_goes_once_corrected(servi
     type_in(stake, "a quarter")
     assert stake.error == "'a quarter' is not an amount (for example 0.25, $1.50 or 25¢)"
     assert start_button(view).disabled
+    assert "Not read yet: “Vegas Rules stake per point” (the red line under it says why)." in texts(view)
     reason = "Start is greyed out: fix Vegas Rules stake per point: 'a quarter' is not an amount"
     assert any(t.startswith(reason) for t in texts(view))
     cast(Any, start_button(view)).on_click(None)  # pressed anyway (a stale tap): refused, in words

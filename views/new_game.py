@@ -488,7 +488,8 @@ class SetUp:
         limit = player_limit(self.game, options)
         self.limit_text.value = f"{limit.text} Seat them in the order they sit, clockwise."
         if errors:
-            self.rules_summary.value = f"{next(iter(errors.values()))}."
+            unread = ", ".join(f"“{option.label}”" for option in self.fields if option.key in errors)
+            self.rules_summary.value = f"Not read yet: {unread} (the red line under it says why)."
         else:
             self.rules_summary.value = describe_options(self.fields, options, self.money)
         blockers = [problem for problem in (limit.problem(len(self.seats.names)),) if problem is not None]
