@@ -8,37 +8,20 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import CASES, ROOT
-
-
-def _repository_files() -> list[str]:
-    git = shutil.which("git")
-    if git is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout: the tracked files cannot be listed")
-    listed = subprocess.run(
-        [git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-        timeout=60,
-    ).stdout.decode()
-    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
+from tests.conftest import CASES
+from tests.repo_copy import copy_repository
 
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's files alone in an empty folder (so ``<clone>/../shared`` does not exist)."""
-    target = tmp_path_factory.mktemp("alone") / "card-table-companion"
-    for name in _repository_files():
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, target / name)
+    target = copy_repository(tmp_path_factory.mktemp("alone") / "card-table-companion")
     assert not (target.parent / "shared").exists()
     return target
 
