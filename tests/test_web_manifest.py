@@ -45,6 +45,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
+@pytest.mark.server
 def test_the_manifest_names_the_app(server: AppServer) -> None:
     status, kind, body = _get(server, "/manifest.json")
     assert status == 200 and "json" in kind
@@ -63,6 +64,7 @@ def test_the_manifest_names_the_app(server: AppServer) -> None:
     assert purposes == {"any", "maskable"}
 
 
+@pytest.mark.server
 def test_the_page_has_the_apps_title_icons_and_no_cdn(server: AppServer) -> None:
     status, kind, body = _get(server, "/")
     page = body.decode("utf-8")
