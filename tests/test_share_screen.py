@@ -1,7 +1,7 @@
 """The host's Share screen shows an address, QR code and PIN only when phones can use them.
 
-With ``--share`` it shows them; with sharing off it says how to share and shows no 127.0.0.1 QR code; in the packaged
-app (Flet's app-storage folder set) it says plainly that the live table needs the computer version.
+With ``--share`` it shows them; with sharing off it says how to share and shows no 127.0.0.1 address or QR code; in the
+packaged app (Flet's app-storage folder set) it says plainly that the live table needs the computer version.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ def test_shared_it_shows_the_lan_address_its_qr_code_and_the_pin(tmp_path: Path)
 def test_sharing_off_says_how_to_share_and_shows_no_dead_qr_code(tmp_path: Path) -> None:
     texts, images = shown(LOCAL, tmp_path)
     assert texts[:2] == list(SHARING_OFF_NOTE) and "companion --share" in texts[1]
-    assert images == [] and not any("127.0.0.1" in t or "4 3 2 1" in t for t in texts)
+    assert images == [] and not any("127.0.0.1" in t or "http://" in t for t in texts)
+    assert "4 3 2 1" in texts, "the PIN stays on the host's screen, ready for when the table is shared"
 
 
 def test_the_packaged_app_says_the_live_table_needs_the_computer_version(
@@ -76,4 +77,4 @@ def test_the_packaged_app_says_the_live_table_needs_the_computer_version(
     for address in (LOCAL, SHARED):
         texts, images = shown(address, tmp_path)
         assert texts[:2] == list(PACKAGED_NOTE) and texts[0] == "The live table needs the computer version"
-        assert images == [] and not any("http://" in t for t in texts)
+        assert images == [] and not any("http://" in t or "PIN" in t for t in texts)

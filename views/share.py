@@ -4,7 +4,7 @@ Only the host reaches it (a viewer's page is held to ``/live`` by the shell). Th
 revoking turns every editing phone back into a viewer at once, on the server.
 
 With sharing off (the app listens on this computer only) and in the packaged app (a phone or desktop build, which
-serves no live table), the screen says so plainly and shows no address, QR code or PIN that no phone could use.
+serves no live table), the screen says so plainly and shows no address or QR code that no phone could open.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ PACKAGED_NOTE = (
 SHARING_OFF_NOTE = (
     "Sharing is off",
     "Only this computer can open the app. Start it with 'companion --share' so that phones on the same Wi-Fi can "
-    "follow the game; this screen then shows the address, its QR code and the PIN.",
+    "follow the game; this screen then shows the address and its QR code.",
 )
 
 
@@ -67,16 +67,21 @@ class ShareScreen:
         address = self.live.address
         url = address.live_url(self.session_id)
         parts: list[ft.Control] = []
-        if packaged_app() or not address.shared:
-            self.body.controls = [empty_state(*(PACKAGED_NOTE if packaged_app() else SHARING_OFF_NOTE)), self.message]
+        if packaged_app():
+            self.body.controls = [empty_state(*PACKAGED_NOTE), self.message]
             return
-        parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
-        parts.append(
-            ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
-        )
-        parts.append(
-            ft.Image(src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True)
-        )
+        if not address.shared:
+            parts.append(empty_state(*SHARING_OFF_NOTE))  # and no address or QR code that no phone could open
+        else:
+            parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
+            parts.append(
+                ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
+            )
+            parts.append(
+                ft.Image(
+                    src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True
+                )
+            )
         pin = self.live.pin
         if pin is None:
             pin_text = "No PIN: phones can only watch"
