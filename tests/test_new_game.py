@@ -11,8 +11,8 @@ from typing import Any, cast
 
 import flet as ft
 import pytest
-
 from companion.app import AppServices
+
 from companion.guides import all_guides
 from companion.money import MoneyFormat
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
