@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import flet as ft
 import pytest
-from companion.app import AppServices
+from companion.services import AppServices
 
 from companion.guides import all_guides
 from companion.money import MoneyFormat
