@@ -714,6 +714,78 @@ class BinEntry:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# The entry lifecycle (companion.entry.EntryState)
+
+
+@dataclass(frozen=True)
+class BargainBinState:
+    """A Bargain Bin hand as :class:`companion.entry.EntryState`: a :class:`BinEntry` (live play or quick form).
+
+    >>> from companion.entry import EntryTarget
+    >>> record = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"]}
+    >>> state = BargainBinState.start(record, EntryTarget())
+    >>> state.focus()
+    'receiver/Ann'
+    >>> quick = state.but(state.entry.set_mode(EntryMode.QUICK).set_score("Ann", "3"))
+    >>> BargainBinState.from_draft(record, EntryTarget(), quick.to_draft()).focus()
+    'score/Ben'
+    """
+
+    entry: BinEntry
+
+    @classmethod
+    def start(cls, record: Mapping[str, Any], target: Any = None) -> BargainBinState:
+        return cls(BinEntry.start(record))
+
+    @classmethod
+    def from_hand(cls, record: Mapping[str, Any], target: Any, hand: Mapping[str, Any]) -> BargainBinState:
+        return cls(BinEntry.from_hand(record, hand))
+
+    @classmethod
+    def from_draft(cls, record: Mapping[str, Any], target: Any, draft: Mapping[str, Any]) -> BargainBinState:
+        return cls(BinEntry.from_draft(record, draft))
+
+    def to_draft(self) -> dict[str, Any]:
+        return self.entry.to_draft()
+
+    def to_hand(self) -> dict[str, Any]:
+        return self.entry.to_hand()
+
+    def verify(self) -> None:
+        """Raise :class:`IncompleteHandError` naming what is missing."""
+        self.entry.verify_complete()
+
+    def can_confirm(self) -> bool:
+        return self.entry.can_confirm()
+
+    def focus(self) -> str | None:
+        """Live play: ``receiver/<giver>`` (who the giver's next card goes to), ``value/<giver>`` once the receiver
+        is tapped, ``sign/<giver>`` for a Joker; the quick form: ``score/<name>``, the first total missing or
+        unreadable. ``None`` when the hand is complete."""
+        entry = self.entry
+        if entry.mode is EntryMode.QUICK:
+            typed = dict(entry.scores)
+            for name in entry.score_players():
+                text = typed.get(name, "").strip().replace("−", "-").replace(" ", "")
+                if not text and entry.conduct_of(name) is Action.REMOVE:
+                    continue
+                try:
+                    int(text)
+                except ValueError:
+                    return f"score/{name}"
+            return None
+        giver = entry.giver
+        if giver is None:
+            return None
+        if entry.joker_waiting:
+            return f"sign/{giver}"
+        return f"value/{giver}" if entry.receiver is not None else f"receiver/{giver}"
+
+    def but(self, entry: BinEntry) -> BargainBinState:
+        return replace(self, entry=entry)
+
+
+# --------------------------------------------------------------------------------------------------------------
 # The scoreboard and the end
 
 
