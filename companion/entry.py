@@ -153,8 +153,10 @@ def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, A
 
 
 class IncompleteEntryError(ValueError):
-    """Raised by :meth:`EntryState.verify` when something is missing; each game raises its own subclass of
-    :class:`ValueError` that names what (a card still to deal, a number still to type...)."""
+    """What :meth:`EntryState.verify` raises when something is still missing: each game raises its own subclass
+    whose message names what (a card still to deal, a number still to type, the dealer to choose...). Something
+    entered that the rules refuse is another :class:`ValueError` of the game (often a
+    :class:`scoring.ScoringError`)."""
 
 
 class EntryState(Protocol):
@@ -185,7 +187,8 @@ class EntryState(Protocol):
         ...
 
     def verify(self) -> None:
-        """Raise a :class:`ValueError` subclass of the game saying what is missing or wrong."""
+        """Raise the game's :class:`IncompleteEntryError` saying what is missing, or its :class:`ValueError` saying
+        what is wrong."""
         ...
 
     def can_confirm(self) -> bool:

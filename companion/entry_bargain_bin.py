@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.entry import IncompleteEntryError
 from scoring import Result, ScoringError
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
@@ -76,7 +77,7 @@ class ScoreInputError(EntryError):
     """A quick-form total that is not a whole number."""
 
 
-class IncompleteHandError(EntryError):
+class IncompleteHandError(EntryError, IncompleteEntryError):
     """The hand is confirmed before everything needed is entered."""
 
 

@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
+from companion.entry import IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -65,8 +66,12 @@ class OutcomeError(EntryError):
     """A quick-form value that is not a Frozen total or "out"."""
 
 
-class NoDealerError(EntryError):
+class NoDealerError(EntryError, IncompleteEntryError):
     """The round needs a dealer (or the tie-break a Ghost) before cards can be dealt."""
+
+
+class RoundNotOverError(NotNowError, IncompleteEntryError):
+    """The round is confirmed before everyone is Frozen or Knocked Out."""
 
 
 class Phase(enum.Enum):
@@ -310,7 +315,7 @@ class RoundEntry:
         """The round as the record keeps it (the cards form); raises :class:`NotNowError` until it is over."""
         state = self.state
         if state.phase is not Phase.DONE:
-            raise NotNowError(f"the round is not over yet: {self._need_text(state)}")
+            raise RoundNotOverError(f"the round is not over yet: {self._need_text(state)}")
         cards = {name: list(state.cards[name]) for name in self.who}
         status = {name: state.seats[name].value for name in self.who}
         head: dict[str, Any] = {"ghost": self.dealer} if self.tiebreak else {"dealer": self.dealer}

@@ -40,6 +40,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from companion.entry import IncompleteEntryError
 from scoring import Card, ScoringError, get_game
 from scoring import financial_crisis as fc
 from scoring.cards import Suit
@@ -85,7 +86,7 @@ LAID_OUT = 27
 """Cards laid out in a round; every one of them ends in a pile (rule 4)."""
 
 
-class BankNotCompleteError(IllegalHandError):
+class BankNotCompleteError(IllegalHandError, IncompleteEntryError):
     """The round (or the table's reading) needs the five face-down bank cards first."""
 
 

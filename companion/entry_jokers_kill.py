@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.entry import IncompleteEntryError
 from scoring import Card, Result, ScoringError, get_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
@@ -217,7 +218,7 @@ def card_codes() -> list[str]:
     return [f"{rank}{suit.value}" for rank in RANKS for suit in SUIT_ORDER]
 
 
-class HandIncompleteError(ValueError):
+class HandIncompleteError(IncompleteEntryError):
     """The hand is confirmed before the rules say it is decided, dead or void (the message says what is next)."""
 
 

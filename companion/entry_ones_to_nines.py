@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.entry import IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
@@ -47,7 +48,7 @@ class TripleError(EntryError):
     """A first three-of-a-kind declarer who cannot be recorded (no three of a kind, rule off in sudden death)."""
 
 
-class IncompleteError(EntryError):
+class IncompleteError(EntryError, IncompleteEntryError):
     """The hand is confirmed before the table row and every number are entered."""
 
 

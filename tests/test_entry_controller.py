@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from companion.entry import EntryController, EntryState, EntryTarget, MemoryDrafts, record_before
+from companion.entry import (
+    EntryController,
+    EntryState,
+    EntryTarget,
+    IncompleteEntryError,
+    MemoryDrafts,
+    record_before,
+)
 from companion.entry_bargain_bin import BargainBinState, PadKey
 from companion.entry_feast_and_famine import FeastState
 from companion.entry_financial_crisis import FinancialCrisisState, add_card, select
@@ -257,5 +264,6 @@ def test_verify_says_what_is_missing_with_a_value_error(kind: type[Any], archive
     assert not state.can_confirm() and state.focus() is not None
     with pytest.raises(ValueError) as raised:
         state.verify()
-    assert type(raised.value) is not ValueError, "a specific error of the game"
+    assert isinstance(raised.value, IncompleteEntryError), "the game's own error saying what is missing"
+    assert type(raised.value) is not IncompleteEntryError
     assert str(raised.value)
