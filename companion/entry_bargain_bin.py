@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.entry import IncompleteEntryError
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Result, ScoringError
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
@@ -735,15 +735,15 @@ class BargainBinState:
     entry: BinEntry
 
     @classmethod
-    def start(cls, record: Mapping[str, Any], target: Any = None) -> BargainBinState:
+    def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> BargainBinState:
         return cls(BinEntry.start(record))
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], target: Any, hand: Mapping[str, Any]) -> BargainBinState:
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> BargainBinState:
         return cls(BinEntry.from_hand(record, hand))
 
     @classmethod
-    def from_draft(cls, record: Mapping[str, Any], target: Any, draft: Mapping[str, Any]) -> BargainBinState:
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> BargainBinState:
         return cls(BinEntry.from_draft(record, draft))
 
     def to_draft(self) -> dict[str, Any]:

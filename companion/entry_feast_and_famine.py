@@ -31,7 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
-from companion.entry import IncompleteEntryError
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -673,7 +673,7 @@ class FeastState:
     # --- making one -------------------------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, record: Mapping[str, Any], target: Any) -> FeastState:
+    def start(cls, record: Mapping[str, Any], target: EntryTarget) -> FeastState:
         """A round with nothing entered; the dealer is set when only one player may deal (or, in a tie-break with
         nobody else seated, the dummy Ghost seat, FF-10)."""
         state = cls(dict(record), tiebreak=target.part == "tiebreak")
@@ -684,7 +684,7 @@ class FeastState:
         return state
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], target: Any, hand: Mapping[str, Any]) -> FeastState:
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FeastState:
         """A saved round, to correct it: walked again when its cards can be, else its totals in the quick form."""
         state = cls.start(record, target)
         dealer = hand.get("ghost") if state.tiebreak else hand.get("dealer")
@@ -709,7 +709,7 @@ class FeastState:
         return state
 
     @classmethod
-    def from_draft(cls, record: Mapping[str, Any], target: Any, draft: Mapping[str, Any]) -> FeastState:
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> FeastState:
         """What :meth:`to_draft` kept; :class:`EntryError` when it is not a round of this game."""
         mode = draft.get("mode", WALK)
         values = draft.get("values") or {}

@@ -40,7 +40,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from companion.entry import IncompleteEntryError
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Card, ScoringError, get_game
 from scoring import financial_crisis as fc
 from scoring.cards import Suit
@@ -604,15 +604,17 @@ class FinancialCrisisState:
     draft: RoundDraft
 
     @classmethod
-    def start(cls, record: Mapping[str, Any], target: Any = None) -> FinancialCrisisState:
+    def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> FinancialCrisisState:
         return cls(dict(record), RoundDraft.empty(record))
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], target: Any, hand: Mapping[str, Any]) -> FinancialCrisisState:
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FinancialCrisisState:
         return cls(dict(record), RoundDraft.from_hand(record, hand))
 
     @classmethod
-    def from_draft(cls, record: Mapping[str, Any], target: Any, draft: Mapping[str, Any]) -> FinancialCrisisState:
+    def from_draft(
+        cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]
+    ) -> FinancialCrisisState:
         """What :meth:`to_draft` kept (the round so far and the pile being entered), checked again."""
         return cls(dict(record), RoundDraft.from_json(record, draft))
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.entry import IncompleteEntryError
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Card, Result, ScoringError, get_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
@@ -256,13 +256,13 @@ class JokersKillState:
     draft: Draft = field(default_factory=empty_draft)
 
     @classmethod
-    def start(cls, record: Mapping[str, Any], target: Any = None) -> JokersKillState:
+    def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> JokersKillState:
         state = cls(dict(record), empty_draft())
         state.need()  # the record can be entered (raises ScoringError otherwise)
         return state
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], target: Any, hand: Mapping[str, Any]) -> JokersKillState:
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> JokersKillState:
         """A saved hand, to correct it; one that no longer fits the record starts empty."""
         state = cls(dict(record), from_hand(hand))
         try:
@@ -272,7 +272,7 @@ class JokersKillState:
         return state
 
     @classmethod
-    def from_draft(cls, record: Mapping[str, Any], target: Any, draft: Mapping[str, Any]) -> JokersKillState:
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> JokersKillState:
         """What :meth:`to_draft` kept; :class:`DraftUnreadableError` (or the :class:`ScoringError`) when it no
         longer fits ``record``."""
         try:

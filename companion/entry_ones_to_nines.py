@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.entry import IncompleteEntryError
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
@@ -384,15 +384,15 @@ class OnesToNinesState:
     entry: HandEntry
 
     @classmethod
-    def start(cls, record: Mapping[str, Any], target: Any) -> OnesToNinesState:
+    def start(cls, record: Mapping[str, Any], target: EntryTarget) -> OnesToNinesState:
         return cls(HandEntry.start(record, sudden_death=target.part == "sudden_death"))
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], target: Any, hand: Mapping[str, Any]) -> OnesToNinesState:
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> OnesToNinesState:
         return cls(HandEntry.of_hand(cls.start(record, target).entry, hand))
 
     @classmethod
-    def from_draft(cls, record: Mapping[str, Any], target: Any, draft: Mapping[str, Any]) -> OnesToNinesState:
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> OnesToNinesState:
         """What :meth:`to_draft` kept (digits that no longer fit the deck are left out)."""
         if not isinstance(draft.get("numbers", {}), Mapping):
             raise EntryError("the hand kept from before cannot be read")
