@@ -14,8 +14,8 @@ from typing import Any, cast
 import flet as ft
 import pytest
 
-from companion.app import AppServices
 from companion.guides import all_guides, get_guide
+from companion.services import AppServices
 from companion.settings import Theme
 from scoring import registry
 from tests.conftest import RULES
@@ -49,8 +49,9 @@ class FakePage:
 
 
 @pytest.fixture
-def services(tmp_path: Path) -> AppServices:
-    return AppServices.open(tmp_path / "data")
+def services(tmp_path: Path) -> Iterator[AppServices]:
+    with AppServices.open(tmp_path / "data") as opened:
+        yield opened
 
 
 def shell_for(services: AppServices, route: str) -> tuple[Shell, FakePage]:

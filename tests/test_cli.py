@@ -27,7 +27,9 @@ import scoring
 from companion import cli
 from scoring.__main__ import main as scoring_main
 from storage import MAX_IMPORT_BYTES, Archive, SessionStatus, StorageWriteError, record_fingerprint
-from storage.cli_support import JOURNAL, apply_import, check_import_file, folder_in_use, plan_import
+from storage.imports import apply_import, check_import_file, plan_import
+from storage.layout import JOURNAL
+from storage.locking import folder_in_use
 from tests.conftest import CASES, ROOT
 from tests.matching import mismatches
 

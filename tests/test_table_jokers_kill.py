@@ -12,7 +12,6 @@ from typing import Any, cast
 import flet as ft
 import pytest
 
-from companion.app import AppServices
 from companion.config import DataDirError
 from companion.entry_jokers_kill import (
     HandCompleteError,
@@ -26,6 +25,7 @@ from companion.entry_jokers_kill import (
     remove_last,
     slots,
 )
+from companion.services import AppServices
 from scoring import DuplicateCardError, InvalidCardError, get_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
@@ -401,12 +401,10 @@ def test_continue_is_empty_at_first_and_new_game_lists_every_game(services: AppS
 def test_a_locked_data_folder_is_a_one_line_start_up_error(tmp_path: Path) -> None:
     first = AppServices.open(tmp_path / "data")
     try:
-        again = AppServices.open(tmp_path / "data")  # the same process shares the open archive
-        assert again.archive is first.archive and again.sessions is first.sessions
-        script = Path(sys.executable).with_name("companion")
-        command = [str(script)] if script.exists() else [sys.executable, "-m", "companion"]
+        with pytest.raises(DataDirError, match="already using the data folder"):
+            AppServices.open(tmp_path / "data")  # one AppServices per folder, in this process too
         done = subprocess.run(
-            [*command, "--data-dir", str(tmp_path / "data"), "--no-browser", "--port", "1"],
+            [sys.executable, "-m", "app", "--data-dir", str(tmp_path / "data"), "--no-browser", "--port", "1"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -421,12 +419,12 @@ def test_a_locked_data_folder_is_a_one_line_start_up_error(tmp_path: Path) -> No
 
 
 def test_an_archive_that_cannot_open_is_a_start_up_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.app
+    import companion.services
 
     def locked(folder: Path) -> None:
         raise ArchiveLockedError(f"another Card Table Companion is already using the data folder {folder}")
 
-    monkeypatch.setattr(companion.app, "Archive", locked)
+    monkeypatch.setattr(companion.services, "Archive", locked)
     with pytest.raises(DataDirError, match="already using the data folder"):
         AppServices.open(tmp_path / "elsewhere")
 

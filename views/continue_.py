@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.records import SessionStatus, SessionSummary
 from scoring import ScoringError, get_game
-from storage import SessionStatus, SessionSummary
 from views.context import ViewContext
 from views.widgets import big_button, empty_state, nav_tile, screen
 
@@ -14,7 +14,7 @@ from views.widgets import big_button, empty_state, nav_tile, screen
 def describe(summary: SessionSummary) -> tuple[str, str]:
     """Title and subtitle of a session's row.
 
-    >>> from storage import SessionStatus, SessionSummary
+    >>> from companion.records import SessionStatus, SessionSummary
     >>> describe(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
     ...                         "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
     ('Jokers Kill: Ann, Ben', '12 hands · play-off to play · last change 2026-01-02 10:30')

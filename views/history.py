@@ -30,9 +30,9 @@ from companion.history import (
     when_text,
 )
 from companion.players import Resolver
-from companion.stats import game_name, warm_up
+from companion.records import Archive, SessionDoc, SessionStatus, StorageError
+from companion.stats import game_name
 from scoring import ScoringError, all_games
-from storage import Archive, SessionDoc, SessionStatus, StorageError
 from views.charts import progression_chart
 from views.context import ViewContext
 from views.table.screen import TableView
@@ -165,7 +165,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         ctx.navigate(f"/history/{session_id}")
 
     fill(False)
-    warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
+    ctx.services.stats.warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
     links = ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),

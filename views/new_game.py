@@ -31,8 +31,8 @@ from typing import Any
 import flet as ft
 
 from companion.guides import UnknownGameError, get_guide
+from companion.records import StorageError
 from scoring import ScoringError, all_games, get_game
-from storage import StorageError
 from views.context import ViewContext
 from views.table.entry import refresh, table_ui
 from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen

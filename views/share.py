@@ -1,7 +1,8 @@
 """The host's Share screen (``/share``, ``/share/<id>``): the address phones open, its QR code, and the PIN.
 
 Only the host reaches it (a viewer's page is held to ``/live`` by the shell). The PIN can be made anew or revoked;
-revoking turns every editing phone back into a viewer at once, on the server.
+revoking turns every editing phone back into a viewer at once, on the server. The refused PIN tries are shown
+(how many, when the last one was, from which addresses), and whether phones must wait before the next try.
 """
 
 from __future__ import annotations
@@ -10,9 +11,16 @@ from typing import Any
 
 import flet as ft
 
-from companion.sharing import Access, LiveTable, Role, SharingError, live_table_for, qr_png
+from companion.sharing import (
+    Access,
+    LiveTable,
+    PinTries,
+    Role,
+    SharingError,
+    duration_text,
+    qr_png,
+)
 from views.context import ViewContext
-from views.live import seat_of
 from views.table.entry import refresh
 from views.widgets import big_button, empty_state, paragraph, screen
 
@@ -22,7 +30,7 @@ class ShareScreen:
 
     def __init__(self, ctx: ViewContext, session_id: str | None) -> None:
         self.ctx = ctx
-        self.live: LiveTable = live_table_for(ctx.services)
+        self.live: LiveTable = ctx.services.live
         self.session_id = session_id
         self.body = ft.Column(spacing=12)
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
@@ -71,6 +79,8 @@ class ShareScreen:
                     font_family="monospace",
                 )
             )
+        tries = tries_text(self.live.pin_tries())
+        parts.append(ft.Text(tries, size=16, semantics_label=tries))
         buttons: list[ft.Control] = [big_button("New PIN", self.new_pin, icon=ft.Icons.REFRESH)]
         if pin is not None:
             buttons.append(big_button("Revoke PIN", self.revoke_pin, icon=ft.Icons.BLOCK))
@@ -80,7 +90,8 @@ class ShareScreen:
 
     def access(self) -> Access:
         """This page's access (checked again by the live table: only the host may change the PIN)."""
-        seat = seat_of(self.ctx.page)
+        state = self.ctx.state
+        seat = state.seat if state is not None else None
         return seat.access if seat is not None else Access(Role.VIEWER)
 
     def new_pin(self, _: Any = None) -> None:
@@ -104,6 +115,32 @@ class ShareScreen:
     def show(self) -> None:
         self.rebuild()
         refresh(self.body)
+
+
+def tries_text(tries: PinTries, shown: int = 3) -> str:
+    """What the host reads about refused PIN tries.
+
+    >>> tries_text(PinTries())
+    'No refused PIN tries.'
+    >>> import datetime
+    >>> last = datetime.datetime(2026, 5, 1, 21, 4, 13)
+    >>> text = tries_text(PinTries(7, 6, last, (("10.0.0.7", 5), ("10.0.0.8", 1), ("a", 1), ("b", 1)), wait_s=61))
+    >>> first, second = text.split(". ")
+    >>> first
+    'Refused PIN tries: 7, the last at 21:04:13, from 10.0.0.7 (5), 10.0.0.8 (1), a (1) and 1 more'
+    >>> second
+    'Phones wait 2 min before the next try; a new PIN lifts the wait.'
+    """
+    if tries.refused == 0:
+        return "No refused PIN tries."
+    where = ", ".join(f"{client} ({count})" for client, count in tries.clients[:shown])
+    if len(tries.clients) > shown:
+        where += f" and {len(tries.clients) - shown} more"
+    when = f", the last at {tries.last:%H:%M:%S}" if tries.last is not None else ""
+    text = f"Refused PIN tries: {tries.refused}{when}, from {where}."
+    if tries.wait_s > 0:
+        text += f" Phones wait {duration_text(tries.wait_s)} before the next try; a new PIN lifts the wait."
+    return text
 
 
 def build_share(ctx: ViewContext, params: dict[str, str]) -> ft.View:

@@ -74,11 +74,8 @@ def find_free_port() -> int:
 
 
 def companion_command() -> list[str]:
-    """The installed ``companion`` script next to this Python, else ``python -m companion``."""
-    script = Path(sys.executable).with_name("companion")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "companion"]
+    """``python -m app``: the same ``app.main:main`` that the installed ``companion`` script runs."""
+    return [sys.executable, "-m", "app"]
 
 
 class AppServer:
