@@ -11,11 +11,11 @@ from typing import Any, cast
 
 import flet as ft
 import pytest
-from companion.services import AppServices
 
 from companion.guides import all_guides
 from companion.money import MoneyFormat
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
+from companion.services import AppServices
 from scoring import ScoringError, all_games, get_game
 from tests.test_app_views import FakePage, walk
 from tests.test_table_jokers_kill import assert_accessible, buttons, tap, texts
