@@ -81,7 +81,7 @@ def test_a_refused_entry_is_said_in_words_and_nothing_is_added(services: AppServ
     view = page.views[-1]
     by_tooltip(view, "Paid by Ann").on_click(None)
     by_tooltip(view, "To Ben").on_click(None)
-    amount = next(c for c in controls(view) if isinstance(c, ft.TextField) and c.label == "Amount")
+    amount: Any = next(c for c in controls(view) if isinstance(c, ft.TextField) and c.label == "Amount")
     amount.value = "1.234"
     amount.on_change(type("E", (), {"control": amount})())
     assert "Amount: '1.234' has more than two decimals: amounts are in whole cents." in texts(view)
