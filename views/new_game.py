@@ -216,6 +216,13 @@ class SetUp:
         self.game = game
         self.info = get_game(game)
         self.seats = Seating()
+        self.night = ctx.services.nights.current()
+        """The open game night, which this game will join; its players are seated to begin with."""
+        if self.night is not None:
+            limit = self.info.max_players or len(self.night.players)
+            for name in self.night.players[:limit]:
+                if self.seats.can_add(name):
+                    self.seats.add(name)
         self.fields = option_fields(game)
         self.values: dict[str, Any] = {f.key: f.default for f in self.fields}
         self.seat_list = ft.Column(spacing=4)
@@ -261,6 +268,7 @@ class SetUp:
             [
                 heading("Players, clockwise"),
                 paragraph(f"{self.info.name} is for {span} players. Seat them in the order they sit, clockwise."),
+                *([paragraph(f"This game joins tonight's night, {self.night.name}.")] if self.night else []),
                 self.seat_list,
                 ft.Row(
                     [

@@ -114,9 +114,18 @@ def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         max_length=100,
         height=TAP + 24,
     )
+    seat_button = ft.OutlinedButton(
+        content="Seat player", tooltip="Seat player", height=TAP, on_click=lambda _: add(state["typed"]), disabled=True
+    )
+
+    def typed(event: Any) -> None:
+        state["typed"] = str(event.control.value or "")
+        seat_button.disabled = not state["typed"].strip()
+        _refresh(seat_button)
+
     player_field = ft.TextField(
         label="New player name",
-        on_change=lambda e: state.__setitem__("typed", str(e.control.value or "")),
+        on_change=typed,
         on_submit=lambda _: add(state["typed"]),
         max_length=MAX_NAME,
         expand=True,
@@ -136,7 +145,7 @@ def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         seats.controls = [
             ft.Row(
                 [
-                    ft.Text(f"{i + 1}. {name}", size=18, expand=True, semantics_label=f"Tonight {i + 1}: {name}"),
+                    ft.Text(f"{i + 1}. {name}", size=18, expand=True, semantics_label=f"Seat {i + 1}: {name}"),
                     icon_button(ft.Icons.CLOSE, f"Remove {name}", _click(remove, name)),
                 ]
             )
@@ -163,7 +172,9 @@ def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         seated.append(clean)
         player_field.value = ""
         state["typed"] = ""
+        seat_button.disabled = True
         _refresh(player_field)
+        _refresh(seat_button)
         _say(message, "")
         redraw()
 
@@ -193,9 +204,7 @@ def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             ft.Row(
                 [
                     player_field,
-                    ft.OutlinedButton(
-                        content="Seat player", tooltip="Seat player", height=TAP, on_click=lambda _: add(state["typed"])
-                    ),
+                    seat_button,
                 ]
             ),
             roster,
@@ -272,7 +281,7 @@ class NightScreen:
         ]
         if night.is_open:
             actions.append(big_button("New game for tonight", lambda _: self.ctx.navigate("/new"), icon=ft.Icons.ADD))
-        out.append(ft.Row(actions, wrap=True))
+        out += [ft.Row([b]) for b in actions]
         out += self.games_section()
         out += self.settle_section(settlement, book.net, fmt)
         out += self.ledger_section(fmt)
@@ -370,12 +379,17 @@ class NightScreen:
         return ft.Row(
             [
                 ft.Text(text, size=18, expand=True, semantics_label=text),
-                ft.FilledButton(
-                    content="Mark paid",
-                    tooltip=f"Mark paid: {text}",
-                    height=TAP,
-                    on_click=self.on(
-                        lambda: self.nights.mark_paid(night.id, t.payer, t.receiver, t.amount), f"Paid: {text}."
+                ft.Semantics(  # the button's own name is its text; this one says which transfer
+                    label=f"Mark paid: {text}",
+                    button=True,
+                    container=True,
+                    content=ft.FilledButton(
+                        content="Mark paid",
+                        tooltip=f"Mark paid: {text}",
+                        height=TAP,
+                        on_click=self.on(
+                            lambda: self.nights.mark_paid(night.id, t.payer, t.receiver, t.amount), f"Paid: {text}."
+                        ),
                     ),
                 ),
             ]
@@ -418,10 +432,11 @@ class NightScreen:
 
         def draw() -> None:
             payer_row.controls = [
-                _choice(p, entry["payer"] == p, _click(choose, "payer", p), f"Paid by {p}") for p in night.players
+                _choice(f"Paid by {p}", entry["payer"] == p, _click(choose, "payer", p), f"Paid by {p}")
+                for p in night.players
             ]
             receiver_row.controls = [
-                _choice(p, entry["receiver"] == p, _click(choose, "receiver", p), f"To {p}")
+                _choice(f"To {p}", entry["receiver"] == p, _click(choose, "receiver", p), f"To {p}")
                 for p in night.players
                 if p != entry["payer"]
             ] + [
@@ -517,7 +532,7 @@ class NightScreen:
             buttons.append(big_button("Close the night", self.on(lambda: self.nights.close(night.id), "Closed.")))
         else:
             buttons.append(big_button("Reopen the night", self.on(lambda: self.nights.reopen(night.id), "Reopened.")))
-        out.append(ft.Row(buttons, wrap=True))
+        out += [ft.Row([b]) for b in buttons]
         out.append(
             ft.Row(
                 [
@@ -525,7 +540,7 @@ class NightScreen:
                         "Export the night",
                         lambda _: self.save("json"),
                         icon=ft.Icons.SAVE_ALT,
-                        tooltip="Export the night to the exports folder",
+                        tooltip="Export the night",
                     )
                 ]
             )
@@ -632,7 +647,7 @@ def build_recap(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     copy_button = ft.FilledButton(
         content="Copy the recap",
         icon=ft.Icons.CONTENT_COPY,
-        tooltip="Copy the recap as text",
+        tooltip="Copy the recap",
         height=TAP,
         expand=True,
         on_click=copied,
