@@ -1,4 +1,4 @@
-"""``companion list|show|export|import|backup|restore``: the archive from the command line.
+"""``companion list|show|export|import|backup|restore|nights|show-night``: the archive from the command line.
 
 Every command takes ``--data-dir`` (default: the app's data folder) and prints plain text, or JSON with
 ``--json``. Problems are one line on standard error and a non-zero exit status, never a traceback:
@@ -98,7 +98,7 @@ STATUSES = [status.value for status in SessionStatus]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``companion <command> ...`` for the six archive commands."""
+    """The parser of ``companion <command> ...`` for the archive commands."""
     common = _Parser(add_help=False)
     common.add_argument(
         "--data-dir",
@@ -134,6 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("restore", parents=[common], help="replace the archive by a backup (the current one is kept)")
     p.add_argument("file", metavar="FILE")
+
+    sub.add_parser("nights", parents=[common], help="list the game nights, newest first")
+    p = sub.add_parser("show-night", parents=[common], help="show a game night: its games, ledger, settle-up, recap")
+    p.add_argument("id", help=f"the night id (or its first {MIN_PREFIX}+ characters)")
     return parser
 
 
@@ -445,6 +449,7 @@ class _FileOutcome:
     refused: int = 0
     message: str = ""
     ids: list[str] = field(default_factory=list)
+    nights: int = 0
 
 
 def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
@@ -452,7 +457,14 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
 
     Every file is read and checked through scoring before the archive is opened, so bad files alone never
     touch the data folder."""
-    from storage.imports import ImportFileRefusedError, apply_import, check_import_file, plan_import
+    from storage.imports import (
+        ImportFileRefusedError,
+        ImportReport,
+        apply_import,
+        apply_nights,
+        check_import_file,
+        plan_import,
+    )
 
     outcomes: list[_FileOutcome] = []
     checked = []
@@ -473,6 +485,13 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
                     outcome.refused = len(plan.docs)
                     outcome.message = f"{file.name} was not imported: {exc}; nothing from this file was added"
                 outcome.ids = [doc.id for doc in plan.docs] if outcome.imported else []
+                if file.nights and not outcome.message:
+                    added = ImportReport()
+                    try:
+                        apply_nights(archive.nights, file, plan, added)
+                    except StorageError as exc:
+                        outcome.message = f"the game nights of {file.name} could not be saved: {exc}"
+                    outcome.nights = added.nights
                 outcomes.append(outcome)
     outcomes.sort(key=lambda o: args.files.index(o.file))
     totals = {key: sum(getattr(o, key) for o in outcomes) for key in ("imported", "skipped", "refused")}
@@ -484,7 +503,9 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
     else:
         for outcome in outcomes:
             if not outcome.message:
-                ctx.print(f"{Path(outcome.file).name}: {outcome.imported} imported, {outcome.skipped} skipped.")
+                count = outcome.nights
+                nights = f", {count} game night{'s' if count != 1 else ''}" if count else ""
+                ctx.print(f"{Path(outcome.file).name}: {outcome.imported} imported, {outcome.skipped} skipped{nights}.")
         ctx.print(
             f"Imported {totals['imported']} session{'s' if totals['imported'] != 1 else ''}, "
             f"skipped {totals['skipped']}, refused {totals['refused']}."
@@ -538,6 +559,126 @@ def cmd_restore(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _money(ctx: Context) -> Any:
+    """The currency setting of the data folder (read only; the default if it cannot be read)."""
+    from companion.settings import Settings
+    from storage.settings import SettingsStore
+
+    try:
+        return Settings.from_dict(SettingsStore(ctx.data_dir, read_only=True).all()).money
+    except (StorageError, OSError, ValueError):
+        from companion.money import MoneyFormat
+
+        return MoneyFormat()
+
+
+def _nights(archive: Archive) -> list[Any]:
+    from companion.night import Night, NightError
+
+    out = []
+    for doc in archive.nights.list():
+        with contextlib.suppress(NightError):
+            out.append(Night.from_doc(doc))
+    return out
+
+
+def _resolve_night(archive: Archive, wanted: str) -> Any:
+    nights = _nights(archive)
+    exact = [n for n in nights if n.id == wanted]
+    matches = exact or [n for n in nights if len(wanted) >= MIN_PREFIX and n.id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise CliError(f"{wanted!r} is the start of {len(matches)} night ids; give more of it")
+    raise CliError(f"there is no game night {wanted!r} in {archive.data_dir} (see '{PROG} nights')")
+
+
+def _night_records(archive: Archive, night: Any) -> dict[str, Any]:
+    records: dict[str, Any] = {}
+    for sid in night.sessions:
+        with contextlib.suppress(StorageError):
+            records[sid] = archive.load_session(sid).record
+    return records
+
+
+def cmd_nights(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion nights``: one line per game night (id, name, date, games, players, open or closed)."""
+    with _reading(ctx) as archive:
+        nights = _nights(archive)
+        for problem in archive.nights.problems:
+            ctx.note(problem)
+    if ctx.as_json:
+        ctx.print_json(
+            [
+                {k: n.to_doc()[k] for k in ("id", "name", "started", "closed", "status", "players", "sessions")}
+                for n in nights
+            ]
+        )
+        return ExitCode.OK
+    if not nights:
+        ctx.print("No game nights saved yet.")
+        return ExitCode.OK
+    rows = [["ID", "NAME", "DATE", "GAMES", "PLAYERS", "STATUS"]]
+    for n in nights:
+        rows.append([n.id, n.name, _local(n.started), str(len(n.sessions)), _names(n.players), n.status.value])
+    for line in _table(rows):
+        ctx.print(line)
+    return ExitCode.OK
+
+
+def cmd_show_night(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion show-night ID``: the night's games, its ledger entries, who pays whom, and the recap."""
+    from companion.night import recap, recap_text
+
+    fmt = _money(ctx)
+    with _reading(ctx) as archive:
+        night = _resolve_night(archive, args.id)
+        summary = recap(night, _night_records(archive, night))
+    if ctx.as_json:
+        ctx.print_json(
+            {
+                "night": night.to_doc(),
+                "games": [
+                    {
+                        "number": g.number,
+                        "session": g.session_id,
+                        "game": g.game,
+                        "winners": list(g.winners),
+                        "verdict": g.verdict,
+                    }
+                    for g in summary.games
+                ],
+                "wins": summary.wins,
+                "money": summary.money,
+                "settle_up": [
+                    {"payer": t.payer, "receiver": t.receiver, "amount": t.amount, "paid": t.paid}
+                    for t in summary.settlement.transfers
+                ],
+                "problems": list(summary.problems),
+            }
+        )
+        return ExitCode.OK
+    ctx.print(f"{night.name}  (night {night.id}, {night.status.value})")
+    ctx.print(f"Started {_local(night.started)}; players: {_names(night.players)}")
+    ctx.print()
+    ctx.print("Games:")
+    for g in summary.games:
+        ctx.print(f"  {g.number}. {g.name} (session {g.session_id}): {g.verdict}")
+    if not summary.games:
+        ctx.print("  (none yet)")
+    if night.entries:
+        ctx.print()
+        ctx.print("Ledger entries:")
+        for entry in night.entries:
+            ctx.print(f"  {entry.describe(fmt)}")
+    for problem in summary.problems:
+        ctx.note(problem)
+    ctx.print()
+    for line in recap_text(summary, fmt).split("\n"):
+        ctx.print(line)
+    return ExitCode.OK
+
+
 COMMANDS: dict[str, Callable[[Context, argparse.Namespace], int]] = {
     "list": cmd_list,
     "show": cmd_show,
@@ -545,4 +686,6 @@ COMMANDS: dict[str, Callable[[Context, argparse.Namespace], int]] = {
     "import": cmd_import,
     "backup": cmd_backup,
     "restore": cmd_restore,
+    "nights": cmd_nights,
+    "show-night": cmd_show_night,
 }

@@ -1,8 +1,9 @@
 """The app's services: one object per running app that owns everything the screens share. No Flet in here.
 
 :class:`AppServices` holds the data folder, the settings service, the session archive, the live sessions, the
-players roster, the live table (sharing, the PIN) and the statistics cache. It is built once, by the composition
-root (:mod:`app.main`), and handed to every page; nothing in the app keeps per-app state in a module-global.
+players roster, the live table (sharing, the PIN), the statistics cache and the game nights. It is built once, by
+the composition root (:mod:`app.main`), and handed to every page; nothing in the app keeps per-app state in a
+module-global.
 
 >>> import tempfile, pathlib
 >>> services = AppServices.open(pathlib.Path(tempfile.mkdtemp()) / "data")
@@ -23,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from companion.config import DataDirError, ensure_data_dir
+from companion.night_service import NightService
 from companion.players import PlayerDirectory
 from companion.session import SessionService
 from companion.settings import SettingsService
@@ -50,6 +52,8 @@ class AppServices:
     """The live table: where the app is shared, the PIN, which game ``/live`` shows."""
     stats: OutcomeCache
     """The statistics cache of this data folder (each game's outcome, kept until its record changes)."""
+    nights: NightService
+    """The game nights: the open night (which every game started joins), its ledger, settle-up and recap."""
 
     @classmethod
     def open(cls, data_dir: Path, *, address: ShareAddress | None = None, pin: str | None = None) -> AppServices:
@@ -73,6 +77,7 @@ class AppServices:
             players=PlayerDirectory(archive),
             live=LiveTable(sessions, address=address, pin=pin),
             stats=OutcomeCache(folder / CACHE_FILE),
+            nights=NightService(archive, sessions, settings),
         )
 
     def close(self) -> None:

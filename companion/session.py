@@ -582,6 +582,12 @@ class SessionService:
         self.archive = archive
         self._open: dict[str, TableSession] = {}
         self._lock = threading.RLock()
+        self._started: list[Listener] = []
+
+    def on_start(self, hook: Listener) -> None:
+        """Call ``hook(session)`` after every :meth:`start` (the game nights add a game to the open night). A hook
+        that fails is logged; the game is started all the same."""
+        self._started.append(hook)
 
     def start(
         self,
@@ -601,6 +607,11 @@ class SessionService:
         session = TableSession(self.archive, doc, result)
         with self._lock:
             self._open[doc.id] = session
+        for hook in list(self._started):
+            try:
+                hook(session)
+            except Exception:  # the game is saved and started; what the hook did not do is its own to report
+                _log.warning("a hook on starting a game failed", exc_info=True)
         return session
 
     def open(self, session_id: str) -> TableSession:

@@ -29,6 +29,7 @@ Layout of a data folder::
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 
 from storage.backup import auto_backup, backup, list_backups, restore
@@ -38,6 +39,7 @@ from storage.exports import check_output_path, export_sessions, write_output
 from storage.imports import ImportReport, import_bytes, import_file
 from storage.journal import Progress, replay
 from storage.layout import SESSION_TABLE, SESSIONS, shard_of
+from storage.nights import NightStore, export_nights
 
 __all__ = ["SESSIONS", "SESSION_TABLE", "Archive", "open_archive", "shard_of"]
 
@@ -60,26 +62,55 @@ class Archive(ArchiveCore):
         if note is not None:
             self.note(note)
 
+    @cached_property
+    def nights(self) -> NightStore:
+        """The game nights of this data folder (``nights.json``, :mod:`storage.nights`): one store per archive,
+        opened on first use, in the archive's read-only mode."""
+        return NightStore.of(self)
+
     # --- export, import, backups ------------------------------------------------------------------------------
 
-    def export_sessions(self, ids: Iterable[str] | None = None, fmt: str = "json") -> bytes:
-        """Export some sessions (or all) as JSON (record plus metadata) or CSV (a row per hand per player)."""
-        return export_sessions(self, ids, fmt)
+    def export_sessions(
+        self, ids: Iterable[str] | None = None, fmt: str = "json", *, nights: Iterable[str] | None = None
+    ) -> bytes:
+        """Export some sessions (or all) as JSON (record plus metadata) or CSV (a row per hand per player).
 
-    def write_export(self, target: Path, ids: Iterable[str] | None = None, fmt: str = "json") -> Path:
+        A JSON export carries game nights under ``"nights"``: the nights ``nights`` if given; otherwise every
+        night when every session is exported, else the nights whose games are all among ``ids``."""
+        wanted = None if ids is None else list(ids)
+        docs = None
+        if fmt == "json":
+            docs = self._export_nights(wanted, nights)
+        return export_sessions(self, wanted, fmt, nights=docs)
+
+    def _export_nights(self, ids: list[str] | None, nights: Iterable[str] | None) -> list[dict[str, object]]:
+        if nights is not None:
+            return export_nights(self.nights, list(nights))
+        if ids is None:
+            return export_nights(self.nights)
+        chosen = set(ids)
+        return [doc for doc in export_nights(self.nights) if doc["sessions"] and set(doc["sessions"]) <= chosen]
+
+    def write_export(
+        self, target: Path, ids: Iterable[str] | None = None, fmt: str = "json", *, nights: Iterable[str] | None = None
+    ) -> Path:
         """Export to the file ``target``: refused (:class:`~storage.errors.OutputPathError`) inside the data
         folder (but its ``exports/``) and onto anything but a regular file or a new path."""
         check_output_path(target, self.data_dir)
-        return write_output(target, self.export_sessions(ids, fmt), self.data_dir)
+        return write_output(target, self.export_sessions(ids, fmt, nights=nights), self.data_dir)
 
     def import_file(self, path: Path | str, progress: Progress | None = None) -> ImportReport:
         """Import a file exported by this app, or bare game records, through the journaled pipeline
-        (:func:`storage.imports.import_file`): all or nothing, even if the process is killed."""
-        return import_file(self, Path(path), progress)
+        (:func:`storage.imports.import_file`): all or nothing, even if the process is killed. The file's game
+        nights are added after its games (``report.nights``)."""
+        return import_file(self, Path(path), progress, nights=self._night_store())
 
     def import_bytes(self, name: str, data: bytes, progress: Progress | None = None) -> ImportReport:
         """Import the bytes of a file called ``name`` (picked in a browser); see :meth:`import_file`."""
-        return import_bytes(self, name, data, progress)
+        return import_bytes(self, name, data, progress, nights=self._night_store())
+
+    def _night_store(self) -> NightStore | None:
+        return None if self.read_only else self.nights
 
     def backup(self, dest: Path | str | None = None, progress: Progress | None = None) -> Path:
         """A zip of the whole archive in ``dest`` (a file; a folder, or a path ending with ``/``, gets a dated zip

@@ -72,8 +72,15 @@ def _docs(archive: ArchiveCore, ids: Iterable[str] | None) -> list[SessionDoc]:
     return [archive.load_session(sid) for sid in wanted]
 
 
-def export_sessions(archive: ArchiveCore, ids: Iterable[str] | None = None, fmt: str = "json") -> bytes:
-    """The sessions ``ids`` (all when ``None``, newest first) as JSON or CSV bytes (UTF-8)."""
+def export_sessions(
+    archive: ArchiveCore,
+    ids: Iterable[str] | None = None,
+    fmt: str = "json",
+    *,
+    nights: list[dict[str, Any]] | None = None,
+) -> bytes:
+    """The sessions ``ids`` (all when ``None``, newest first) as JSON or CSV bytes (UTF-8); a JSON export carries
+    ``nights`` (night documents, :func:`storage.nights.export_nights`) under its ``"nights"`` key when given."""
     if fmt not in ("json", "csv"):
         raise ExportFormatError(f"cannot export as {fmt!r}: choose json or csv")
     docs = _docs(archive, ids)
@@ -84,6 +91,8 @@ def export_sessions(archive: ArchiveCore, ids: Iterable[str] | None = None, fmt:
             "exported_at": utc_now(),
             "sessions": [doc.to_stored() for doc in docs],
         }
+        if nights is not None:
+            payload["nights"] = nights
         return safe_json(payload, indent=1).encode("utf-8")
     return _csv(docs)
 

@@ -44,6 +44,7 @@ from storage.journal import Progress, add_players, drop
 from storage.journal import write as write_journal
 from storage.limits import MAX_DIGITS, MAX_IMPORT_BYTES, MAX_LOG_ENTRIES, MAX_NAME, MAX_PLAYERS, MAX_TITLE, check_text
 from storage.models import LogEntry, SessionDoc, SessionStatus, check_id, migrate, new_id, record_fingerprint
+from storage.nights import NightStore, import_nights, read_nights
 
 EXPORT_FORMAT = "card-table-companion/sessions"
 """The ``format`` of this app's JSON exports."""
@@ -60,6 +61,7 @@ __all__ = [
     "ImportPlan",
     "ImportReport",
     "apply_import",
+    "apply_nights",
     "check_import_bytes",
     "check_import_file",
     "entries_of",
@@ -88,6 +90,12 @@ class ImportReport:
     messages: list[str] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     """Ids of the sessions imported."""
+    id_map: dict[str, str] = field(default_factory=dict)
+    """Each saved session of the file (by the id it had there) → its id in this archive: the id it was imported
+    under (a new one if its id was taken), or the id of the same game already there (skipped)."""
+    nights: int = 0
+    """Game nights imported (the file's ``"nights"``, :mod:`storage.nights`)."""
+    night_ids: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -111,6 +119,8 @@ class CheckedFile:
 
     name: str
     games: tuple[CheckedGame, ...]
+    nights: tuple[dict[str, Any], ...] = ()
+    """The file's game nights, checked by :func:`storage.nights.read_nights` (an export of this app only)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,9 @@ class ImportPlan:
     """Games already in the archive (or twice in the file)."""
     players: dict[str, str] = field(default_factory=dict)
     """Names new to the roster → the ids they will get."""
+    id_map: dict[str, str] = field(default_factory=dict)
+    """The file's session ids → the ids those games have in the archive once the plan is applied (see
+    :attr:`ImportReport.id_map`)."""
 
 
 # --- step 1: read and check a file --------------------------------------------------------------------------
@@ -178,8 +191,14 @@ def check_import_bytes(name: str, raw: bytes) -> CheckedFile:
         raise ImportFileRefusedError(name, "it is nested too deeply to hold game records") from None
     except ValueError as exc:  # a number Python refuses to read
         raise ImportFileRefusedError(name, f"it holds a value that cannot be read ({exc})") from None
+    nights: list[dict[str, Any]] = []
+    if isinstance(data, dict) and data.get("format") == EXPORT_FORMAT and "nights" in data:
+        try:
+            nights = read_nights(data["nights"])
+        except ImportRefusedError as exc:
+            raise ImportFileRefusedError(name, str(exc)) from None
     try:
-        entries = entries_of(data)
+        entries = entries_of(data) if data_has_games(data) or not nights else []
     except (ValueError, StorageError, KeyError, TypeError) as exc:
         reason = str(exc) if isinstance(exc, ValueError | StorageError) else "a saved session in it is incomplete"
         raise ImportFileRefusedError(name, reason) from None
@@ -210,7 +229,13 @@ def check_import_bytes(name: str, raw: bytes) -> CheckedFile:
             except StorageError as exc:
                 raise ImportFileRefusedError(name, f"{label}: {exc}", len(entries)) from None
         games.append(CheckedGame(record, stored, SessionStatus.of(result), tuple(result.winners)))
-    return CheckedFile(name, tuple(games))
+    return CheckedFile(name, tuple(games), tuple(nights))
+
+
+def data_has_games(data: Any) -> bool:
+    """Whether a parsed file is anything but an export of this app with an empty session list (an export of a
+    game night without games holds only the night)."""
+    return not (isinstance(data, dict) and data.get("format") == EXPORT_FORMAT and data.get("sessions") == [])
 
 
 def check_limits(record: dict[str, Any], stored: dict[str, Any] | None) -> None:
@@ -279,16 +304,19 @@ def plan_import(archive: ArchiveCore, checked: CheckedFile) -> ImportPlan:
     """The sessions that ``checked`` adds to ``archive``: games already there (same record) are skipped; a saved
     session keeps its id unless the archive already has another session with that id."""
     summaries = archive.list_sessions()
-    known = {summary.fingerprint for summary in summaries}
+    known = {summary.fingerprint: summary.id for summary in summaries}
     taken = {summary.id for summary in summaries}
     docs: list[SessionDoc] = []
+    id_map: dict[str, str] = {}
     skipped = 0
     for game in checked.games:
         fingerprint = record_fingerprint(game.record)
+        exported_id = game.stored.get("id") if game.stored is not None else None
         if fingerprint in known:
             skipped += 1
+            if isinstance(exported_id, str):
+                id_map.setdefault(exported_id, known[fingerprint])
             continue
-        known.add(fingerprint)
         update = {"status": game.status, "winners": list(game.winners)}
         if game.stored is not None:
             doc = SessionDoc.from_stored(game.stored).model_copy(update=update)
@@ -297,6 +325,9 @@ def plan_import(archive: ArchiveCore, checked: CheckedFile) -> ImportPlan:
         else:
             doc = SessionDoc.new(game.record, status=game.status, winners=list(game.winners))
         taken.add(doc.id)
+        known[fingerprint] = doc.id
+        if isinstance(exported_id, str):
+            id_map.setdefault(exported_id, doc.id)
         docs.append(doc)
     names = sorted({p for doc in docs for p in doc.players})
     known_ids = archive.players.ids_of(names)
@@ -307,7 +338,7 @@ def plan_import(archive: ArchiveCore, checked: CheckedFile) -> ImportPlan:
         players[name] = uuid.uuid4().hex[:12]
     ids = {**known_ids, **players}
     docs = [doc.model_copy(update={"player_ids": {p: ids[p] for p in doc.players if p in ids}}) for doc in docs]
-    return ImportPlan(checked.name, tuple(docs), skipped, players)
+    return ImportPlan(checked.name, tuple(docs), skipped, players, id_map)
 
 
 # --- step 3: apply, with a journal --------------------------------------------------------------------------
@@ -342,19 +373,44 @@ def apply_import(archive: ArchiveCore, plan: ImportPlan, progress: Progress | No
     return len(written)
 
 
-def import_file(archive: ArchiveCore, path: Path, progress: Progress | None = None) -> ImportReport:
+def apply_nights(store: NightStore, checked: CheckedFile, plan: ImportPlan, report: ImportReport) -> None:
+    """After :func:`apply_import`: add the file's game nights (:func:`storage.nights.import_nights`, one durable
+    write), their games mapped to the ids they have in this archive (``plan.id_map``); the counts and the words go
+    into ``report``. A game night is not part of the import journal: if the process dies between the games and the
+    nights, importing the file again skips the games and adds the nights.
+
+    Raises :class:`~storage.atomic.StorageWriteError` (or :class:`~storage.errors.ArchiveReadOnlyError`) if the
+    nights cannot be written; the games stay imported."""
+    if not checked.nights:
+        return
+    done = import_nights(store, list(checked.nights), plan.id_map)
+    report.nights = done.imported
+    report.night_ids = list(done.ids)
+    report.messages.extend(done.messages)
+
+
+def import_file(
+    archive: ArchiveCore, path: Path, progress: Progress | None = None, *, nights: NightStore | None = None
+) -> ImportReport:
     """Import the games in ``path`` (this app's JSON export, one session or many, or bare game records) through
-    the journaled pipeline; nothing raises for bad input: the report says what happened."""
-    return _import(archive, Path(path).name or str(path), lambda: check_import_file(Path(path)), progress)
+    the journaled pipeline; nothing raises for bad input: the report says what happened. With ``nights`` (the
+    archive's night store), the file's game nights are imported too (:func:`apply_nights`)."""
+    return _import(archive, Path(path).name or str(path), lambda: check_import_file(Path(path)), progress, nights)
 
 
-def import_bytes(archive: ArchiveCore, name: str, data: bytes, progress: Progress | None = None) -> ImportReport:
+def import_bytes(
+    archive: ArchiveCore, name: str, data: bytes, progress: Progress | None = None, *, nights: NightStore | None = None
+) -> ImportReport:
     """Like :func:`import_file`, for a file received as bytes (picked in a browser) called ``name``."""
-    return _import(archive, name, lambda: check_import_bytes(name, data), progress)
+    return _import(archive, name, lambda: check_import_bytes(name, data), progress, nights)
 
 
 def _import(
-    archive: ArchiveCore, name: str, check: Callable[[], CheckedFile], progress: Progress | None
+    archive: ArchiveCore,
+    name: str,
+    check: Callable[[], CheckedFile],
+    progress: Progress | None,
+    nights: NightStore | None = None,
 ) -> ImportReport:
     report = ImportReport()
     if archive.read_only:
@@ -382,10 +438,16 @@ def _import(
         return report
     report.skipped = plan.skipped
     report.ids = [doc.id for doc in plan.docs] if report.imported else []
+    report.id_map = dict(plan.id_map)
     if report.imported:
         report.messages.append(f"{report.imported} game{'s' if report.imported != 1 else ''} imported from {name}.")
     if report.skipped:
         report.messages.append(
             f"{report.skipped} game{'s were' if report.skipped != 1 else ' was'} already in the archive and skipped."
         )
+    if nights is not None and checked.nights:
+        try:
+            apply_nights(nights, checked, plan, report)
+        except StorageError as exc:
+            report.messages.append(f"the game nights of {name} could not be saved ({exc}); its games are imported")
     return report

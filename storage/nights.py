@@ -56,7 +56,7 @@ from storage.errors import ArchiveReadOnlyError, ImportRefusedError, SchemaVersi
 from storage.models import check_id, new_id
 
 if TYPE_CHECKING:
-    from storage.archive import Archive
+    from storage.core import ArchiveCore
 
 NIGHTS_FILE = "nights.json"
 NIGHTS_TABLE = "nights"
@@ -284,7 +284,7 @@ class NightStore:
         self.reload()
 
     @classmethod
-    def of(cls, archive: Archive) -> NightStore:
+    def of(cls, archive: ArchiveCore) -> NightStore:
         """The nights beside an open archive (same folder, its set-aside helper, its read-only mode)."""
         return cls(archive.data_dir, set_aside=archive.set_aside, read_only=archive.read_only)
 

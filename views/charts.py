@@ -135,6 +135,11 @@ def _legend(names: Sequence[str]) -> ft.Control:
     )
 
 
+def legend(names: Sequence[str]) -> ft.Control:
+    """A colour swatch and the name of each series, in the charts' colours."""
+    return _legend(names)
+
+
 def progression_chart(rep: Replay) -> ft.Control:
     """A line per player: their total after each hand."""
     series = progression_series(rep)

@@ -169,6 +169,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     links = ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
+            ft.Row([big_button("By game night", lambda _: ctx.navigate("/history/nights"), icon=ft.Icons.NIGHTLIFE)]),
             ft.Row(
                 [
                     big_button(

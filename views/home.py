@@ -30,5 +30,12 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         ft.Row([big_button(label, opener(route), icon=icon, primary=primary)])
         for label, route, icon, primary in HOME_ITEMS
     ]
+    tonight = ctx.services.nights.current()
+    night = (
+        big_button(f"Tonight: {tonight.name}", opener(f"/nights/{tonight.id}"), icon=ft.Icons.NIGHTLIFE)
+        if tonight is not None
+        else big_button("Start a game night", opener("/nights/new"), icon=ft.Icons.NIGHTLIFE)
+    )
+    buttons.insert(1, ft.Row([night]))  # below New game: a game started now joins the open night
     intro = paragraph("Keep score for card games played with real cards.")
     return screen(ctx, "Card Table Companion", [intro, *buttons], home=True)

@@ -323,6 +323,13 @@ class SetUp:
         self.info = get_game(game)
         self.money = _money_format(ctx)
         self.seats = Seating()
+        self.night = ctx.services.nights.current()
+        """The open game night, which this game will join; its players are seated to begin with."""
+        if self.night is not None:
+            limit = self.info.max_players or len(self.night.players)
+            for name in self.night.players[:limit]:
+                if self.seats.can_add(name):
+                    self.seats.add(name)
         self.fields = option_fields(game, self.money)
         self.values: dict[str, Any] = {f.key: f.default for f in self.fields}
         self.inputs: dict[str, ft.TextField] = {}
@@ -373,6 +380,7 @@ class SetUp:
             [
                 heading("Players, clockwise"),
                 self.limit_text,
+                *([paragraph(f"This game joins tonight's night, {self.night.name}.")] if self.night else []),
                 self.seat_list,
                 ft.Row(
                     [

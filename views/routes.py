@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from views import continue_, history, home, live, new_game, players, rules, settings, share, stats, transfer
+from views import continue_, history, home, live, new_game, nights, players, rules, settings, share, stats, transfer
 from views.routing import Route
 from views.table import screen as table
 
@@ -23,11 +23,17 @@ ROUTES: tuple[Route, ...] = (
     Route("/continue/:id/:entry", table.build_correction, "Correct a hand"),
     Route("/history", history.build_list, "History"),
     Route("/history/transfer", transfer.build, "Export and backup"),
+    Route("/history/nights", nights.build_list, "Game nights"),  # before :id, which would take it
     Route("/history/:id", history.build_session, "Session"),
     Route("/history/:id/:entry", history.build_correction, "Correct a hand"),
     Route("/players", players.build_list, "Players"),
     Route("/players/:id", players.build_player, "Player"),
     Route("/stats", stats.build, "Statistics"),
+    Route("/stats/nights", nights.build_stats, "Game nights"),
+    Route("/nights", nights.build_list, "Game nights"),
+    Route("/nights/new", nights.build_start, "Start a game night"),  # before :id
+    Route("/nights/:id", nights.build_night, "Game night"),
+    Route("/nights/:id/recap", nights.build_recap, "Recap"),
     Route("/rules", rules.build_index, "Rules"),
     Route("/rules/:game", rules.build_game, "Rules"),
     Route("/settings", settings.build, "Settings"),

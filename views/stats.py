@@ -24,7 +24,7 @@ from companion.stats import (
 from scoring import all_games
 from views.charts import wins_chart
 from views.context import ViewContext
-from views.widgets import TAP, empty_state, heading, paragraph, screen
+from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
 ALL = "all"
 
@@ -142,4 +142,5 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         tooltip="Game",
     )
     fill(False)
-    return screen(ctx, "Statistics", [ft.Container(game, padding=ft.Padding.only(top=8)), body])
+    nights = ft.Row([big_button("Game nights", lambda _: ctx.navigate("/stats/nights"), icon=ft.Icons.NIGHTLIFE)])
+    return screen(ctx, "Statistics", [nights, ft.Container(game, padding=ft.Padding.only(top=8)), body])
