@@ -162,6 +162,9 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
                 ensure_port_free(host, port)
             except StartupError as exc:
                 return _fail(str(exc))
+        damage = services.damage.message()  # also the banner on Home, until it is dismissed there
+        if damage:
+            notes.append(damage)
         live = services.live
         if live.address.shared:
             notes.append(f"sharing on the network: phones open {live.address.live_url()} (PIN {live.pin})")

@@ -13,6 +13,8 @@ root (:mod:`app.main`), and handed to every page; nothing in the app keeps per-a
 (True, True)
 >>> services.live.sessions is services.sessions, services.live.address.shared
 (True, False)
+>>> services.damage.message()  # nothing was set aside
+''
 >>> services.close()
 """
 
@@ -23,12 +25,14 @@ from pathlib import Path
 from types import TracebackType
 
 from companion.config import DataDirError, ensure_data_dir
+from companion.damage import DamageReport
 from companion.players import PlayerDirectory
 from companion.session import SessionService
 from companion.settings import SettingsService
 from companion.sharing import LiveTable, ShareAddress
 from companion.stats import CACHE_FILE, OutcomeCache
 from storage import Archive, StorageError
+from storage.settings import SettingsStore
 
 
 @dataclass(eq=False)
@@ -50,6 +54,9 @@ class AppServices:
     """The live table: where the app is shared, the PIN, which game ``/live`` shows."""
     stats: OutcomeCache
     """The statistics cache of this data folder (each game's outcome, kept until its record changes)."""
+    damage: DamageReport
+    """The files set aside in ``damaged/`` that the user has not dismissed yet (the banner on Home): the archive's
+    and the settings' notices, taken once for the whole app, so every tab shows the same banner."""
 
     @classmethod
     def open(cls, data_dir: Path, *, address: ShareAddress | None = None, pin: str | None = None) -> AppServices:
@@ -59,11 +66,17 @@ class AppServices:
         ``address`` is where the server listens (see :meth:`ShareAddress.listening`); ``pin`` fixes the PIN
         (tests), else a new one is made."""
         folder = ensure_data_dir(data_dir)
-        settings = SettingsService.open(folder)
         try:
             archive = Archive(folder)
         except StorageError as exc:  # locked by another app, or not writable: one line at start-up
             raise DataDirError(str(exc)) from None
+        try:
+            # One set of notices: a damaged settings.json is told in the same banner as the archive's files.
+            settings = SettingsService(SettingsStore(folder, notices=archive.damage))
+            settings.current()  # read it now: a damaged file is set aside (and told) before the first page
+        except BaseException:
+            archive.close()
+            raise
         sessions = SessionService(archive)
         return cls(
             data_dir=folder,
@@ -73,6 +86,7 @@ class AppServices:
             players=PlayerDirectory(archive),
             live=LiveTable(sessions, address=address, pin=pin),
             stats=OutcomeCache(folder / CACHE_FILE),
+            damage=DamageReport(archive.damage),
         )
 
     def close(self) -> None:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from companion.drafts import draft_check
 from scoring import Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
@@ -610,7 +611,8 @@ class SessionService:
                 return self._open[session_id]
             doc = self.archive.load_session(session_id)
             result = get_game(doc.game).score(doc.record)
-            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log))
+            # A draft that is not of its game's shape is set aside (reported on Home); the game opens without it.
+            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=draft_check(doc.game))
             session = TableSession(self.archive, doc, result, drafts=drafts)
             self._open[session_id] = session
             return session
