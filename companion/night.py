@@ -755,22 +755,14 @@ class Recap:
 
 
 def verdict_of(result: Result) -> str:
-    """The game's verdict sentence: the result's ``verdict.headline`` where scoring gives one, else a plain
-    sentence from its winners.
+    """The game's verdict sentence: the result's ``verdict.headline`` once scoring has decided (or cancelled) the
+    game, else what the table plays next.
 
-    >>> verdict_of(Result(game="jokers-kill", players=["Ann", "Ben"], totals={}, finished=True, winners=["Ann"]))
-    'Ann wins'
+    >>> verdict_of(Result(game="jokers-kill", players=["Ann", "Ben"], totals={}, finished=False))
+    'Not over yet (0 hands played)'
     """
-    verdict = getattr(result, "verdict", None)
-    headline = verdict.get("headline") if isinstance(verdict, Mapping) else getattr(verdict, "headline", None)
-    if isinstance(headline, str) and headline.strip():
-        return headline.strip()
-    if result.cancelled:
-        return (
-            "Cancelled: nobody wins"
-            + (", every payment is refunded" if getattr(result, "payments", None) else "")
-            + " (BB-14)"
-        )
+    if result.verdict is not None:  # decided or cancelled: scoring says why (scoring.verdict)
+        return result.verdict.headline
     if result.finished:
         return f"{join_names(result.winners)} {'wins' if len(result.winners) == 1 else 'win'}"
     if result.pending is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator, Mapping
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -33,7 +32,7 @@ from companion.night import (
     settle,
     verdict_of,
 )
-from scoring import Result, get_game
+from scoring import Decider, Result, Verdict, get_game
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
 STAMP = "2026-12-04T12:00:00.000Z"  # noon UTC: the 4th on any clock from UTC−11 to UTC+11
@@ -159,7 +158,9 @@ def test_a_cancelled_game_contributes_its_refunds() -> None:
     assert money.net == dict.fromkeys(P4, 0)
     assert "refunded" in money.note and "BB-14" in money.note
     assert book.net == NET_1  # the cancelled game's payments all came back
-    assert recap(n, {"s1": GAME_1, "cancelled": CANCELLED}).games[1].verdict.startswith("Cancelled: nobody wins")
+    said = recap(n, {"s1": GAME_1, "cancelled": CANCELLED}).games[1].verdict
+    assert said == get_game("bargain-bin").score(CANCELLED).verdict.headline  # scoring's verdict, word for word
+    assert "nobody wins and every payment is refunded" in said
 
 
 def test_removing_a_game_re_derives_the_ledger() -> None:
@@ -474,14 +475,17 @@ def test_recap_games_winners_wins_money_and_streak() -> None:
     r = recap(n, records)
     assert [g.winners for g in r.games] == [("Ann", "Dan"), ("Ann", "Dan"), ("Ann", "Cat"), ("Ben", "Cat")]
     assert [g.name for g in r.games] == ["Bargain Bin"] * 4
-    assert r.games[0].verdict == "Ann and Dan win"
+    assert r.games[0].verdict == "Ann and Dan win: both reached the target of 1 game point in the same hand."
     assert r.wins == {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 2}
     assert [(s.player, s.length, s.first, s.last) for s in r.streaks] == [("Ann", 3, 1, 3)]
     assert r.money == ledger(n, records).net and sum(r.money.values()) == 0
     assert apply(r.money, r.settlement.outstanding) == dict.fromkeys(P4, 0)
 
     text = recap_text(r, MoneyFormat())
-    assert text.startswith("Friday · Fri 4 Dec 2026\n\nGames\n1. Bargain Bin: Ann and Dan win\n")
+    assert text.startswith(
+        "Friday · Fri 4 Dec 2026\n\nGames\n1. Bargain Bin: Ann and Dan win: both reached the target of 1 game point"
+        " in the same hand.\n"
+    )
     assert "\nWins\nAnn: 3\nCat: 2\nDan: 2\nBen: 1\n" in text
     assert f"Ben: {format_money(r.money['Ben'], signed=True)}" in text
     assert "\nWho pays whom tonight\n" in text
@@ -501,9 +505,8 @@ def test_streaks_skip_games_not_over_and_break_on_a_cancelled_one() -> None:
 
 def test_verdict_comes_from_the_result_when_scoring_gives_one() -> None:
     base = {"game": "jokers-kill", "players": ["Ann", "Ben"], "totals": {}, "finished": True, "winners": ["Ann"]}
-    said = SimpleNamespace(headline="Ann wins the play-off (JK-7)", reasons=["…"])
+    said = Verdict(decider=Decider.PLAYOFF, rulings=["JK-7"], headline="Ann wins the play-off (JK-7)")
     assert verdict_of(Result(**base, verdict=said)) == "Ann wins the play-off (JK-7)"
-    assert verdict_of(Result(**base, verdict={"headline": "Ann wins on the tie-break"})) == "Ann wins on the tie-break"
     assert verdict_of(Result(**base)) == "Ann wins"
     assert verdict_of(Result(**{**base, "finished": False, "winners": []})) == "Not over yet (0 hands played)"
     pending = Result(

@@ -349,6 +349,7 @@ def test_house_rule_fields_come_from_the_record_model() -> None:
     assert set(fields) == {"jokers", "upcard_to_prize", "ace_upcard_matches_ace", "joker_in_tiebreak",
                            "joker_upcard", "playoff_wins"}  # fmt: skip
     assert fields["jokers"].choices == (0, 2, 4)
+    assert fields["jokers"].explanation == "Default: no Jokers. Or: 2 Jokers or 4 Jokers (JK-11)."
     assert fields["joker_in_tiebreak"].explanation == "Default: kills the hand. Or: only that player drops out (JK-8)."
     assert chosen_options(list(fields.values()), {"jokers": "4", "upcard_to_prize": False, "playoff_wins": ""}) == {
         "jokers": 4,
@@ -380,7 +381,8 @@ def test_new_game_seats_players_and_starts(services: AppServices) -> None:
     jokers = next(c for c, _ in walk(view) if isinstance(c, ft.Dropdown) and c.label == "Jokers in the deck")
     jokers.value = "2"
     cast(Any, jokers).on_select(type("E", (), {"control": jokers})())
-    assert "House rules changed: Jokers in the deck 2." in texts(view)
+    assert [o.text for o in jokers.options] == ["No Jokers", "2 Jokers", "4 Jokers"], "plain words, keys kept"
+    assert "House rules changed: Jokers in the deck: 2 Jokers." in texts(view)
     tap(view, "Start game")
     assert page.navigated[-1].startswith("/continue/")
     table = services.sessions.open(page.navigated[-1].rsplit("/", 1)[1])

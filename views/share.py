@@ -3,14 +3,20 @@
 Only the host reaches it (a viewer's page is held to ``/live`` by the shell). The PIN can be made anew or revoked;
 revoking turns every editing phone back into a viewer at once, on the server. The refused PIN tries are shown
 (how many, when the last one was, from which addresses), and whether phones must wait before the next try.
+
+With sharing off (the app listens on this computer only) and in the packaged app (a phone or desktop build, which
+serves no live table), the screen says so plainly and shows no address or QR code that no phone could open.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import Any
 
 import flet as ft
 
+from companion.config import PACKAGED_DATA_ENV
 from companion.sharing import (
     Access,
     LiveTable,
@@ -23,6 +29,26 @@ from companion.sharing import (
 from views.context import ViewContext
 from views.table.entry import refresh
 from views.widgets import big_button, empty_state, paragraph, screen
+
+PACKAGED_NOTE = (
+    "The live table needs the computer version",
+    "This app keeps the score on this device only. For every player to follow the game on their own phone, run "
+    "Card Table Companion on a computer on the same Wi-Fi with 'companion --share' and open its Share screen.",
+)
+SHARING_OFF_NOTE = (
+    "Sharing is off",
+    "Only this computer can open the app. Start it with 'companion --share' so that phones on the same Wi-Fi can "
+    "follow the game; this screen then shows the address and its QR code.",
+)
+
+
+def packaged_app(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this is the packaged app (Flet gives it an app-storage folder), which serves no live table.
+
+    >>> packaged_app({"FLET_APP_STORAGE_DATA": "/data/user/0/org.cardtablecompanion/files"}), packaged_app({})
+    (True, False)
+    """
+    return bool((os.environ if environ is None else environ).get(PACKAGED_DATA_ENV))
 
 
 class ShareScreen:
@@ -49,21 +75,21 @@ class ShareScreen:
         address = self.live.address
         url = address.live_url(self.session_id)
         parts: list[ft.Control] = []
+        if packaged_app():
+            self.body.controls = [empty_state(*PACKAGED_NOTE), self.message]
+            return
         if not address.shared:
+            parts.append(empty_state(*SHARING_OFF_NOTE))  # and no address or QR code that no phone could open
+        else:
+            parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
             parts.append(
-                empty_state(
-                    "Sharing is off",
-                    "Only this computer can open the app. Start it with 'companion --share' so that phones on the "
-                    "same Wi-Fi can follow the game.",
+                ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
+            )
+            parts.append(
+                ft.Image(
+                    src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True
                 )
             )
-        parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
-        parts.append(
-            ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
-        )
-        parts.append(
-            ft.Image(src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True)
-        )
         pin = self.live.pin
         if pin is None:
             pin_text = "No PIN: phones can only watch"
