@@ -130,16 +130,17 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
     args = build_parser().parse_args(args_list)
 
     # Imported here so that `companion --help` and the archive commands stay fast.
-    from app.serve import Presentation, desktop_available, display_available, serve
+    from app.serve import Presentation, desktop_problem, display_available, serve
     from app.signals import on_stop
     from companion.services import AppServices
     from companion.sharing import ShareAddress
 
     notes: list[str] = []
     wants_desktop = args.desktop or (prefer_desktop and not args.no_browser)
-    if args.desktop and not desktop_available():
-        notes.append("no desktop window here (Flet's desktop client or a display is missing); serving the browser view")
-    if wants_desktop and desktop_available():
+    no_window = desktop_problem() if wants_desktop else None
+    if args.desktop and no_window is not None:
+        notes.append(f"no desktop window here: {no_window}; serving the browser view")
+    if wants_desktop and no_window is None:
         presentation = Presentation.DESKTOP
     elif args.no_browser or not display_available():
         presentation = Presentation.SERVER
@@ -162,6 +163,9 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
                 ensure_port_free(host, port)
             except StartupError as exc:
                 return _fail(str(exc))
+        damage = services.damage.message()  # also the banner on Home, until it is dismissed there
+        if damage:
+            notes.append(damage)
         live = services.live
         if live.address.shared:
             notes.append(f"sharing on the network: phones open {live.address.live_url()} (PIN {live.pin})")
@@ -180,6 +184,8 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
         except KeyboardInterrupt:  # Ctrl+C while serving: a clean stop
             return 0
         except OSError as exc:  # the port was taken between the check and the start, or the network refused
+            if presentation is Presentation.DESKTOP:  # the client was there (checked above) but would not start
+                return _fail(f"could not open the desktop window: {exc.strerror or exc}")
             return _fail(f"could not start the server on {host}:{port}: {exc.strerror or exc}")
         return 0
     finally:

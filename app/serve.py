@@ -11,8 +11,10 @@ import contextlib
 import importlib.util
 import os
 import sys
+import tarfile
 import threading
 import time
+import zipfile
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -48,6 +50,30 @@ def desktop_available() -> bool:
     if os.name == "posix" and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         return os.uname().sysname == "Darwin"
     return True
+
+
+DESKTOP_EXTRA = "pip install 'card-table-companion[desktop]'"
+"""What brings Flet's desktop client (the ``desktop`` extra: ``flet-desktop``)."""
+
+
+def desktop_problem() -> str | None:
+    """Why no native window can be opened here, in a few words (``None``: it can). Fetches Flet's desktop client
+    now if it is not on this computer yet (a one-time download, ``FLET_CLIENT_URL`` overrides where from), so that
+    a failed download is said in one line and the browser view served instead, rather than failing the start."""
+    if importlib.util.find_spec("flet_desktop") is None:
+        return f"Flet's desktop client is not installed ({DESKTOP_EXTRA})"
+    if not desktop_available():
+        return "there is no display"
+    if os.environ.get("FLET_VIEW_PATH") or os.environ.get("FLET_PLATFORM"):
+        return None  # a client of its own (a developer's build, or the packaged app's)
+    import flet_desktop
+
+    try:
+        flet_desktop.ensure_client_cached()
+    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError) as exc:
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        return f"Flet's desktop client could not be fetched ({reason})"
+    return None
 
 
 def display_available() -> bool:

@@ -495,7 +495,11 @@ def export_to_folder(archive: Archive, fmt: str, folder: FsPath | None = None) -
     return target
 
 
-def import_path(archive: Archive, text: str) -> ImportReport:
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``, called from the thread doing the work as it advances (the app shows a bar)."""
+
+
+def import_path(archive: Archive, text: str, progress: Progress | None = None) -> ImportReport:
     """Import the file whose path was typed (``~`` allowed); a report says what happened, nothing raises."""
     cleaned = text.strip().strip('"').strip("'")
     report = ImportReport()
@@ -508,24 +512,51 @@ def import_path(archive: Archive, text: str) -> ImportReport:
         report.refused = 1
         report.messages.append(f"{path} is a folder; type the path of a file inside it.")
         return report
-    result: ImportReport = archive.import_file(path)
+    result: ImportReport = archive.import_file(path, progress)
     return result
 
 
-def import_bytes(archive: Archive, name: str, data: bytes) -> ImportReport:
-    """Import a file received as bytes (picked in the browser): kept in the data folder's ``imports`` first."""
+def keep_picked(archive: Archive, name: str, data: bytes) -> FsPath:
+    """Keep a file received as bytes (picked in the browser, ``name`` as the browser gave it) in the data folder's
+    ``imports``, under a dated name that cannot leave that folder; returns where (raises
+    :class:`~storage.atomic.StorageWriteError`)."""
     folder = archive.data_dir / IMPORTS
-    safe = _SAFE_NAME.sub("-", FsPath(name).name).strip("-.") or "import.json"
+    safe = _SAFE_NAME.sub("-", FsPath(name).name).strip("-.") or "picked"
     target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{safe}"
+    n = 1
+    while target.exists():
+        target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{n}-{safe}"
+        n += 1
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(target, data, durable=False)
+    except OSError as exc:
+        raise StorageWriteError(folder, exc) from exc
+    atomic_write_bytes(target, data, durable=False)
+    return target
+
+
+def import_bytes(archive: Archive, name: str, data: bytes, progress: Progress | None = None) -> ImportReport:
+    """Import a file received as bytes (picked in the browser): kept in the data folder's ``imports`` first."""
+    try:
+        target = keep_picked(archive, name, data)
     except (OSError, StorageWriteError) as exc:
         report = ImportReport(refused=1)
         report.messages.append(f"{name} could not be kept for importing: {exc}")
         return report
-    result: ImportReport = archive.import_file(target)
+    result: ImportReport = archive.import_file(target, progress)
     return result
+
+
+def restore_bytes(archive: Archive, name: str, data: bytes, progress: Progress | None = None) -> int:
+    """Restore a backup received as bytes (picked in the browser): checked whole before anything is replaced, the
+    current state backed up first (:meth:`storage.Archive.restore`); returns the number of sessions. The copy kept
+    for the restore is removed afterwards. Raises :class:`~storage.StorageError` saying why nothing was restored."""
+    target = keep_picked(archive, name, data)
+    try:
+        count: int = archive.restore(target, progress)
+    finally:
+        target.unlink(missing_ok=True)
+    return count
 
 
 __all__ = [
@@ -545,7 +576,9 @@ __all__ = [
     "filter_sessions",
     "import_bytes",
     "import_path",
+    "keep_picked",
     "replay",
+    "restore_bytes",
     "row_of",
     "when_text",
 ]

@@ -14,6 +14,8 @@ module-global.
 (True, True)
 >>> services.live.sessions is services.sessions, services.live.address.shared
 (True, False)
+>>> services.damage.message()  # nothing was set aside
+''
 >>> services.close()
 """
 
@@ -24,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 
 from companion.config import DataDirError, ensure_data_dir
+from companion.damage import DamageReport
 from companion.night_service import NightService
 from companion.players import PlayerDirectory
 from companion.session import SessionService
@@ -31,6 +34,7 @@ from companion.settings import SettingsService
 from companion.sharing import LiveTable, ShareAddress
 from companion.stats import CACHE_FILE, OutcomeCache
 from storage import Archive, StorageError
+from storage.settings import SettingsStore
 
 
 @dataclass(eq=False)
@@ -54,6 +58,9 @@ class AppServices:
     """The statistics cache of this data folder (each game's outcome, kept until its record changes)."""
     nights: NightService
     """The game nights: the open night (which every game started joins), its ledger, settle-up and recap."""
+    damage: DamageReport
+    """The files set aside in ``damaged/`` that the user has not dismissed yet (the banner on Home): the archive's
+    and the settings' notices, taken once for the whole app, so every tab shows the same banner."""
 
     @classmethod
     def open(cls, data_dir: Path, *, address: ShareAddress | None = None, pin: str | None = None) -> AppServices:
@@ -63,11 +70,17 @@ class AppServices:
         ``address`` is where the server listens (see :meth:`ShareAddress.listening`); ``pin`` fixes the PIN
         (tests), else a new one is made."""
         folder = ensure_data_dir(data_dir)
-        settings = SettingsService.open(folder)
         try:
             archive = Archive(folder)
         except StorageError as exc:  # locked by another app, or not writable: one line at start-up
             raise DataDirError(str(exc)) from None
+        try:
+            # One set of notices: a damaged settings.json is told in the same banner as the archive's files.
+            settings = SettingsService(SettingsStore(folder, notices=archive.damage))
+            settings.current()  # read it now: a damaged file is set aside (and told) before the first page
+        except BaseException:
+            archive.close()
+            raise
         sessions = SessionService(archive)
         return cls(
             data_dir=folder,
@@ -78,6 +91,7 @@ class AppServices:
             live=LiveTable(sessions, address=address, pin=pin),
             stats=OutcomeCache(folder / CACHE_FILE),
             nights=NightService(archive, sessions, settings),
+            damage=DamageReport(archive.damage),
         )
 
     def close(self) -> None:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from companion.drafts import draft_check
 from scoring import Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
@@ -233,6 +234,10 @@ class _Snapshot:
     description: str
 
 
+DraftWatcher = Callable[[str | None], None]
+"""Told when writing a session's drafts starts failing (why) or works again (``None``)."""
+
+
 @dataclass
 class TableSession:
     """One game at the table: its saved document, the derived result, and undo/redo history.
@@ -255,6 +260,7 @@ class TableSession:
     _undo: list[_Snapshot] = field(default_factory=list)
     _redo: list[_Snapshot] = field(default_factory=list)
     _listeners: list[Listener] = field(default_factory=list)
+    _draft_watchers: list[DraftWatcher] = field(default_factory=list)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- reading -------------------------------------------------------------------------------------------
@@ -327,10 +333,36 @@ class TableSession:
     def _persist_drafts(self) -> None:
         if self.archive.read_only:
             return
+        before = self.draft_write_error
         try:
             self.archive.save_drafts(self.id, self.drafts, stamp=len(self.doc.log))
-        except StorageError:
-            _log.warning("the hands being entered could not be written to disk; they are kept in memory", exc_info=True)
+        except StorageError as exc:  # one line, no traceback: the drafts stay in memory (storage logs a full disk)
+            _log.warning("the hands being entered are kept in memory only: %s", exc)
+        after = self.draft_write_error
+        if after != before:
+            for watcher in list(self._draft_watchers):
+                watcher(after)
+
+    @property
+    def draft_write_error(self) -> str | None:
+        """Why the hands being entered could not be written to disk the last time (a full disk...), ``None`` when
+        they were: they are then kept in memory only, and a restart of the app would lose them."""
+        if self.archive.read_only:
+            return None
+        return self.archive.draft_write_error(self.id)
+
+    def watch_drafts(self, watcher: DraftWatcher) -> Callable[[], None]:
+        """Call ``watcher(problem)`` on the thread of the tap when writing the drafts starts failing (``problem``
+        says why) or works again (``None``); returns a function that stops it."""
+        with self._lock:
+            self._draft_watchers.append(watcher)
+
+        def stop() -> None:
+            with self._lock:
+                if watcher in self._draft_watchers:
+                    self._draft_watchers.remove(watcher)
+
+        return stop
 
     def draft(self, target: str = "new") -> dict[str, Any] | None:
         """The hand being entered for ``target``, if any (a copy)."""
@@ -621,7 +653,8 @@ class SessionService:
                 return self._open[session_id]
             doc = self.archive.load_session(session_id)
             result = get_game(doc.game).score(doc.record)
-            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log))
+            # A draft that is not of its game's shape is set aside (reported on Home); the game opens without it.
+            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=draft_check(doc.game))
             session = TableSession(self.archive, doc, result, drafts=drafts)
             self._open[session_id] = session
             return session

@@ -309,6 +309,11 @@ def test_an_invalid_set_up_is_refused(service: SessionService) -> None:
     assert service.unfinished() == []
 
 
+def jk_draft(up: str | None, cards: dict[str, str] | None = None) -> dict[str, Any]:
+    """A Jokers Kill hand being entered, as its entry screen keeps it."""
+    return {"up": up, "buried": [], "cards": dict(cards or {}), "tiebreaks": []}
+
+
 def test_drafts_are_kept_per_target(table: TableSession) -> None:
     table.set_draft({"up": "9S"})
     table.set_draft({"up": "8S"}, "hands/0")
@@ -324,13 +329,13 @@ def test_a_half_entered_hand_survives_a_restart(tmp_path: Path) -> None:
     with Archive(tmp_path / "data") as archive:
         table = SessionService(archive).start("jokers-kill", PLAYERS)
         table.add_hand(H1)
-        table.set_draft({"up": "8S", "cards": {"Ann": "2H"}})
-        table.set_draft({"up": "9S"}, "hands/0")
+        table.set_draft(jk_draft("8S", {"Ann": "2H"}))
+        table.set_draft(jk_draft("9S"), "hands/0")
         session_id = table.id
     with Archive(tmp_path / "data") as archive:
         again = SessionService(archive).open(session_id)
-        assert again.draft() == {"up": "8S", "cards": {"Ann": "2H"}}
-        assert again.draft("hands/0") == {"up": "9S"}
+        assert again.draft() == jk_draft("8S", {"Ann": "2H"})
+        assert again.draft("hands/0") == jk_draft("9S")
         again.set_draft(None)
         again.set_draft(None, "hands/0")
         assert not (tmp_path / "data" / "drafts" / f"{session_id}.drafts.json").exists(), "nothing left to keep"
@@ -341,11 +346,26 @@ def test_a_half_entered_hand_survives_a_restart(tmp_path: Path) -> None:
 def test_a_draft_kept_while_hands_are_confirmed_follows_the_game(tmp_path: Path) -> None:
     with Archive(tmp_path / "data") as archive:
         table = SessionService(archive).start("jokers-kill", PLAYERS)
-        table.set_draft({"up": "8S"}, "hands/0")
+        table.set_draft(jk_draft("8S"), "hands/0")
         table.add_hand(H1)  # confirmed while the correction is still being entered
         session_id = table.id
     with Archive(tmp_path / "data") as archive:
-        assert SessionService(archive).open(session_id).draft("hands/0") == {"up": "8S"}
+        assert SessionService(archive).open(session_id).draft("hands/0") == jk_draft("8S")
+
+
+def test_a_draft_its_entry_screen_cannot_read_is_set_aside_and_the_game_opens(tmp_path: Path) -> None:
+    with Archive(tmp_path / "data") as archive:
+        table = SessionService(archive).start("jokers-kill", PLAYERS)
+        table.set_draft(jk_draft("8S"))
+        table.set_draft({"up": "9S", "cards": {}}, "hands/0")  # no 'buried', no 'tiebreaks': the screen reads both
+        session_id = table.id
+    path = tmp_path / "data" / "drafts" / f"{session_id}.drafts.json"
+    with Archive(tmp_path / "data") as archive:
+        again = SessionService(archive).open(session_id)
+        assert again.drafts == {} and again.hands == []
+        (notice,) = archive.take_damage_notices()
+        assert notice.name == f"drafts/{session_id}.drafts.json" and "lacks 'buried', 'tiebreaks'" in notice.why
+        assert not path.exists() and notice.kept_as is not None and notice.kept_as.exists()
 
 
 def test_drafts_of_an_older_state_are_dropped(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The home screen: one large button per part of the app."""
+"""The home screen: one large button per part of the app, under the banner about damaged files set aside (if any)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 import flet as ft
 
 from views.context import ViewContext
-from views.widgets import big_button, paragraph, screen
+from views.widgets import TAP, big_button, paragraph, screen
 
 HOME_ITEMS: tuple[tuple[str, str, ft.IconData, bool], ...] = (
     ("New game", "/new", ft.Icons.ADD_CIRCLE, True),
@@ -18,6 +18,48 @@ HOME_ITEMS: tuple[tuple[str, str, ft.IconData, bool], ...] = (
     ("Settings", "/settings", ft.Icons.SETTINGS, False),
 )
 """(label, route, icon, primary) of each home button, in order."""
+DISMISS_DAMAGE = "Dismiss the notice about damaged files"
+"""The accessible label of the banner's one button."""
+
+
+def damage_banner(ctx: ViewContext) -> ft.Control | None:
+    """ "2 damaged files were set aside in damaged/: …" with one dismiss button, while the app has files set aside
+    that the user has not dismissed (the same banner in every tab: :class:`companion.damage.DamageReport`)."""
+    message = ctx.services.damage.message()
+    if not message:
+        return None
+    banner = ft.Container(
+        bgcolor=ft.Colors.ERROR_CONTAINER,
+        border_radius=12,
+        padding=ft.Padding.all(12),
+    )
+
+    def dismiss(_: object) -> None:
+        ctx.services.damage.dismiss()
+        banner.visible = False
+        ctx.page.update()
+
+    banner.content = ft.Row(
+        [
+            ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ON_ERROR_CONTAINER),
+            ft.Text(
+                message + ". Nothing else was changed; the rest of the data folder opened.",
+                size=16,
+                color=ft.Colors.ON_ERROR_CONTAINER,
+                selectable=True,
+                expand=True,
+                semantics_label=message,
+            ),
+            ft.Semantics(
+                label=DISMISS_DAMAGE,
+                button=True,
+                container=True,
+                content=ft.TextButton(content="Dismiss", on_click=dismiss, tooltip=DISMISS_DAMAGE, height=TAP),
+            ),
+        ],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+    return banner
 
 
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -38,4 +80,6 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     )
     buttons.insert(1, ft.Row([night]))  # below New game: a game started now joins the open night
     intro = paragraph("Keep score for card games played with real cards.")
-    return screen(ctx, "Card Table Companion", [intro, *buttons], home=True)
+    banner = damage_banner(ctx)
+    top = [banner] if banner is not None else []
+    return screen(ctx, "Card Table Companion", [*top, intro, *buttons], home=True)

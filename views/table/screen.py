@@ -52,6 +52,9 @@ class TableView:
         self.game = get_game(session.game)
         self.ui = table_ui(session.game)
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
+        self.draft_notice = ft.Text("", size=14, italic=True, visible=False)
+        """One line while the hand being entered cannot be written to disk (a full disk): kept in memory only."""
+        self.drafts_changed(session.draft_write_error)
         self.body = ft.Column(spacing=12)
         self.rendered = -1
         self._draw_lock = threading.RLock()
@@ -134,7 +137,7 @@ class TableView:
         else:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
             right.append(self._entry(target))
-        right.append(self.message)
+        right.extend([self.message, self.draft_notice])
         hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles)
         return [
             ft.ResponsiveRow(
@@ -156,6 +159,7 @@ class TableView:
             ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT),
             self._entry(target),
             self.message,
+            self.draft_notice,
         ]
 
     def _entry(self, target: EntryTarget) -> ft.Control:
@@ -217,6 +221,14 @@ class TableView:
         self.message.visible = bool(text)
         self.message.semantics_label = f"Problem: {text}" if text else None
         # no update() here: the tap's handler is followed by Flet's automatic update of the page
+
+    def drafts_changed(self, problem: str | None) -> None:
+        """Writing the hand being entered failed (``problem``) or works again (``None``); called on the tap's
+        thread, whose handler is followed by Flet's update of the page."""
+        text = f"The hand being entered is kept in this app only (not on disk: {problem})." if problem else ""
+        self.draft_notice.value = text
+        self.draft_notice.visible = bool(problem)
+        self.draft_notice.semantics_label = text or None
 
     def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
         """Make the entry for ``target`` (the next hand or extra-part entry, or a correction) on the version this
@@ -282,8 +294,14 @@ class TableView:
             run(self.show)
 
         unsubscribe = self.session.subscribe(changed)
+        unwatch = self.session.watch_drafts(self.drafts_changed)
+
+        def stop() -> None:
+            unsubscribe()
+            unwatch()
+
         if self.ctx.state is not None:
-            self.ctx.state.follow(unsubscribe)
+            self.ctx.state.follow(stop)
 
 
 def parent_of(path: str) -> str:
@@ -308,7 +326,10 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     if target.index is None or target.index >= len(session.part(target.part)):
         raise ValueError(f"This game has no {target.label}.")
     table = TableView(ctx, session, target)
-    return table.view()
+    view = table.view()
+    if ctx.state is not None and _normal(ctx.page.route) == ctx.path:
+        ctx.state.follow(session.watch_drafts(table.drafts_changed))
+    return view
 
 
 def _normal(route: str | None) -> str:
