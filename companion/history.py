@@ -27,7 +27,6 @@ from typing import Any
 from companion.entry import EntryTarget
 from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, get_game, standings
-from scoring.bargain_bin import BargainBinResult
 from scoring.base import join_names
 from scoring.cards import Card
 from scoring.feast_and_famine import FeastAndFamineResult
@@ -404,8 +403,8 @@ def replay(record: Mapping[str, Any]) -> Replay:
 
 
 def _game_notes(result: Result) -> list[str]:
-    """The notes a game's result keeps about the game as a whole (Jokers Kill, Feast and Famine, Bargain Bin)."""
-    if isinstance(result, JokersKillResult | FeastAndFamineResult | BargainBinResult):
+    """The notes a game's result keeps about the game as a whole (Jokers Kill, Feast and Famine)."""
+    if isinstance(result, JokersKillResult | FeastAndFamineResult):
         return list(result.notes)
     return []
 
