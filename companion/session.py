@@ -164,7 +164,7 @@ class Edit:
     entry: Any = None
     """The entry to add or the corrected entry; for :attr:`EditKind.SET_PART`, the part's whole value (``None``
     removes it)."""
-    part: str = "hands"
+    part: str = Part.HANDS.key
     """The record key of the part: ``hands`` or an extra part (:class:`scoring.parts.Part`; a ``Part`` given here
     is kept as its key)."""
     index: int | None = None
@@ -182,13 +182,15 @@ class Edit:
             raise InvalidEditError("say which hand to correct")
 
     @classmethod
-    def add(cls, entry: Mapping[str, Any], *, part: str | Part = "hands", expected_version: int | None = None) -> Edit:
+    def add(
+        cls, entry: Mapping[str, Any], *, part: str | Part = Part.HANDS, expected_version: int | None = None
+    ) -> Edit:
         """Append ``entry`` to ``part`` (the next hand, or the next play-off hand...)."""
         return cls(EditKind.ADD, dict(entry), _key(part), None, expected_version)
 
     @classmethod
     def replace(
-        cls, index: int, entry: Mapping[str, Any], *, part: str | Part = "hands", expected_version: int | None = None
+        cls, index: int, entry: Mapping[str, Any], *, part: str | Part = Part.HANDS, expected_version: int | None = None
     ) -> Edit:
         """Correct entry ``index`` (0-based) of ``part``."""
         return cls(EditKind.REPLACE, dict(entry), _key(part), index, expected_version)
@@ -275,7 +277,7 @@ class TableSession:
 
     @property
     def hands(self) -> list[dict[str, Any]]:
-        return list(self.record.get("hands", []))
+        return entries(self.record, Part.HANDS)
 
     @property
     def step(self) -> Step:
@@ -421,11 +423,10 @@ class TableSession:
                 record[part.key] = copy.deepcopy(edit.entry)
             return record, edit.description or f"{part.word}s set"
         if kind is EditKind.REMOVE_LAST:
-            hands = list(record.get("hands", []))
+            hands = entries(record, Part.HANDS)
             if not hands:
-                raise NoSuchHandError("there is no hand to remove")
-            record["hands"] = hands[:-1]
-            return record, f"hand {len(hands)} removed"
+                raise NoSuchHandError(f"there is no {Part.HANDS.word} to remove")
+            return set_entries(record, Part.HANDS, hands[:-1]), f"{Part.HANDS.label(len(hands) - 1)} removed"
         made = entries(record, part)
         entry = dict(edit.entry)
         # set_entries writes the form records.md shows: a Feast and Famine tie-break of one round is one object,
