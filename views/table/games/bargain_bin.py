@@ -30,7 +30,7 @@ from companion.entry_bargain_bin import (
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, controller, refresh
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 PAD_WIDTH = 60
@@ -239,8 +239,9 @@ class BinPanel:
         parts += self._live_parts() if live else self._quick_parts()
         parts += self._vegas_parts()
         parts += self._conduct_parts()
-        parts.append(self._actions())
+        docked(self.ectx, self._actions())
         self.body.controls = parts
+        refresh(self.ectx.dock)
 
     def _prompt(self) -> str:
         entry = self.entry
