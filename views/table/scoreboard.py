@@ -99,7 +99,8 @@ def verdict(result: Result) -> tuple[str, list[str]] | None:
     True
     >>> title, lines = verdict(get_game("bargain-bin").score({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
     ...     "options": {"target": 1}, "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}))
-    >>> print(title); print("\n".join(lines))  # doctest: +ELLIPSIS
+    >>> for line in [title, *lines]:  # doctest: +ELLIPSIS
+    ...     print(line)
     A and D win the game
     A and D win: both reached the target of 1 game point in the same hand.
     A ...

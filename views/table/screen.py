@@ -271,10 +271,12 @@ class TableView:
     # -- actions --------------------------------------------------------------------------------------------
 
     def report(self, text: str | None) -> None:
+        if (self.message.value or "") == (text or ""):
+            return
         self.message.value = text or ""
         self.message.visible = bool(text)
         self.message.semantics_label = f"Problem: {text}" if text else None
-        # no update() here: the tap's handler is followed by Flet's automatic update of the page
+        refresh(self.message)
 
     def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
         """Make the entry for ``target`` (the next hand or extra-part entry, or a correction) on the version this
@@ -307,19 +309,20 @@ class TableView:
             self.session.retry_save()
         except SaveFailedError as exc:
             self.report(str(exc))
-        self.show()
+        self.show(force=True)
 
     def open_hand(self, line: HandLine) -> None:
         self.ctx.navigate(f"{self.ctx.path}/{line.slug}")
 
-    def show(self) -> None:
-        """Redraw the body now (when the session changed since it was drawn)."""
+    def show(self, *, force: bool = False) -> None:
+        """Redraw now, when the session changed since it was drawn (or ``force``: its save state changed)."""
         with self._draw_lock:
-            if self.rendered == self.session.version and self.body.controls:
-                refresh(self.body)
-                return
+            if self.rendered == self.session.version and not force:
+                return  # already drawn (the tap's handler and the session's listener both ask)
             self.rebuild()
-            refresh(self.body)
+            for part in (self.save_area, self.strip.control, self.banner.control, self.entry_area, self.dock):
+                refresh(part)
+            refresh(self.scroller)
             refresh(self.undo_button)
             refresh(self.redo_button)
 

@@ -17,7 +17,7 @@ from companion.entry_jokers_kill import JokersKillState, card_codes, prompt
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, controller, docked
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import MIN_TAP, TAP, icon_button, suit_colour_value
 
 
@@ -111,18 +111,24 @@ class CardPicker:
     def state(self) -> JokersKillState:
         return self.ctl.state
 
-    def redraw(self) -> None:
+    def redraw(self) -> list[ft.Control]:
+        """Bring the controls up to the hand's state, in place; returns the ones that changed (a card tap sends
+        only those: the prompt, the hand's places, the cards whose state changed, the actions)."""
         state = self.state
         need = state.need()
+        changed: list[ft.Control] = [self.prompt, self.slot_row, self.actions]
         self.prompt.value = prompt(need)
         self.prompt.semantics_label = f"Next: {prompt(need)}"
         legal = state.legal_cards()
         for code, button in self.buttons.items():
             enabled = code in legal
+            if button.disabled == (not enabled):
+                continue
             button.disabled = not enabled
             text = button.content
             if isinstance(text, ft.Text):
                 text.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+            changed.append(button)
         chips: list[ft.Control] = []
         places = state.slots()
         for slot in places:
@@ -144,6 +150,12 @@ class CardPicker:
         inner = self.remove.content if isinstance(self.remove, ft.Semantics) else None
         if isinstance(inner, ft.IconButton):
             inner.disabled = not any(slot.card for slot in places)
+        return changed
+
+    def _send(self, changed: list[ft.Control]) -> None:
+        """Send just these controls (an explicit update also spares the page Flet's automatic whole-page diff)."""
+        for control in changed:
+            refresh(control)
 
     # -- taps -----------------------------------------------------------------------------------------------
 
@@ -155,7 +167,7 @@ class CardPicker:
                 self.ectx.report(str(exc))
                 return
             self.ectx.report(None)
-            self.redraw()
+            self._send(self.redraw())
 
     def tap(self, code: str) -> None:
         self.change(lambda state: state.place(code))
@@ -169,7 +181,7 @@ class CardPicker:
     def clear_all(self, _: Any = None) -> None:
         with self._lock:
             self.ctl.restart()
-            self.redraw()
+            self._send(self.redraw())
 
     def confirm_hand(self, _: Any = None) -> None:
         with self._lock:
