@@ -18,7 +18,6 @@ from companion.entry_bargain_bin import (
     EntryError,
     EntryMode,
     PadKey,
-    deciding_notes,
     end_headline,
     explain_keys,
     money,
@@ -525,32 +524,17 @@ def extras(session: TableSession) -> list[tuple[str, str]]:
     return pot_lines(session.result)
 
 
-def _why_panel(notes: list[str]) -> ft.Control | None:
-    """How the game ended, in the rules' words (the last hand's deciding notes)."""
-    if not notes:
-        return None
-    return ft.Column(
-        [
-            ft.Text("How it was decided", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
-            *[ft.Text(note, size=16, semantics_label=note) for note in notes],
-        ],
-        spacing=4,
-    )
-
-
 def build_end(session: TableSession) -> ft.Control | None:
-    """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers)."""
+    """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers). Why the game
+    ended is the screen's banner (the verdict)."""
     result = session.result
-    why = deciding_notes(result)
     lines = money_lines(result)
     if not lines:
-        return _why_panel(why)
-    why_panel = _why_panel(why)
+        return None
     headline = end_headline(result)
     moves = transfers(result)
     settle = moves or ["Nobody owes anybody anything."]
     body: list[ft.Control] = [
-        *([why_panel] if why_panel is not None else []),
         ft.Text("Money", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label="Money"),
         ft.Text(headline, size=17, semantics_label=headline),
         *[ft.Text(line.text, size=16, semantics_label=line.text) for line in lines],
