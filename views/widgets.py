@@ -35,7 +35,7 @@ _SUIT_COLOURS = {
 SUIT_NAMES = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 
 
-def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], None], *, size: int = TAP) -> ft.Control:
+def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:
     """An icon-only button, ``size`` (:data:`TAP`) pixels square, labelled ``label`` for screen readers and tests.
 
     (A tooltip alone does not give an icon button an accessible name in the browser view, so it is wrapped in

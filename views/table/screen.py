@@ -122,7 +122,7 @@ class TableView:
         board_column = ft.Column(
             [self.back_button, self.board.control, self.hands],
             spacing=12,
-            key=ft.ScrollKey(board_key),
+            key=board_key,
             col={"xs": 12, "lg": 5},
         )
         self._board_key = board_key
