@@ -46,6 +46,7 @@ from typing import Any
 
 from scoring import Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
+from scoring.parts import Part, hand_word
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
 
 _log = logging.getLogger(__name__)
@@ -419,13 +420,13 @@ class TableSession:
                 record.pop(key, None)
             else:
                 record[key] = copy.deepcopy(edit.entry)
-            return record, edit.description or f"{_part_word(key)}s set"
+            return record, edit.description or f"{_part_word(key, self.game)}s set"
         if kind is EditKind.REMOVE_LAST:
             hands = list(record.get("hands", []))
             if not hands:
                 raise NoSuchHandError("there is no hand to remove")
             record["hands"] = hands[:-1]
-            return record, f"hand {len(hands)} removed"
+            return record, f"{_part_word('hands', self.game)} {len(hands)} removed"
         if key != "hands":
             self._check_part(key)
         entries = self._entries(record, key)
@@ -435,14 +436,14 @@ class TableSession:
                 record["hands"] = [*entries, entry]
             else:  # a Feast and Famine tie-break of one round is one object, a list once replayed (records.md)
                 record[key] = entry if key in _OBJECT_WHEN_ONE and not entries else [*entries, entry]
-            return record, f"{_part_word(key)} {len(entries) + 1} entered"
+            return record, f"{_part_word(key, self.game)} {len(entries) + 1} entered"
         index = edit.index if edit.index is not None else -1
         if not 0 <= index < len(entries):
-            raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
+            raise NoSuchHandError(f"there is no {_part_word(key, self.game)} {index + 1} in this game")
         change = describe_change(entries[index], entry)
         entries[index] = entry
         record[key] = entries if key == "hands" or isinstance(record.get(key), list) else entries[0]
-        return record, f"{_part_word(key)} {index + 1} corrected: {change}"
+        return record, f"{_part_word(key, self.game)} {index + 1} corrected: {change}"
 
     def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
         """Replace the record with ``record`` as a whole (host-side tools; a page makes an :class:`Edit`): scored
@@ -569,10 +570,12 @@ _OBJECT_WHEN_ONE = frozenset({"tiebreak"})
 """Extra parts that records.md writes as one object while they have one entry."""
 
 
-def _part_word(key: str) -> str:
-    return {"playoff": "play-off hand", "tiebreak": "tie-break round", "sudden_death": "sudden-death hand"}.get(
-        key, "hand"
-    )
+def _part_word(key: str, game: str = "") -> str:
+    """What ``game`` calls one entry of part ``key`` (``round`` in Financial Crisis and Feast and Famine)."""
+    try:
+        return Part(key).word_for(game)
+    except ValueError:
+        return hand_word(game)
 
 
 class SessionService:

@@ -436,7 +436,7 @@ def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(tmp_path: 
         row: Any = tile.content
         notes = row.subtitle.value
         assert "Ann wins the game with the highest tie-break score, 7" in notes, "the same why as for a hand"
-        assert "Hand 2: no points. Tap to correct" in labelled
+        assert "Round 2: no points. Tap to correct" in labelled, "a round is called a round in the hand list"
         row.on_click(None)
         assert page.navigated[-1] == f"/continue/{session.id}/tiebreak-1"
 
@@ -620,5 +620,20 @@ def test_the_dealer_chosen_by_the_table_is_said_under_the_standings(tmp_path: An
         _button(view, "Refuse").on_click(None)
         _button(view, "Confirm round").on_click(None)
         assert dict(extras(session))["Dealer"] == "Ann", "round 2: the rotation names the dealer"
+    finally:
+        services.close()
+
+
+def test_a_round_is_called_a_round_in_the_hand_list_the_standings_and_the_undo(tmp_path: Any) -> None:
+    from views.table.scoreboard import hand_lines, standings
+
+    services, session, _ = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
+    try:
+        session.add_hand({"dealer": "Ben", "outcome": {"Ann": 12, "Ben": "out"}})
+        assert session.undo_description == "round 1 entered"
+        assert [line.title for line in hand_lines(session.result)] == ["Round 1"]
+        assert standings(session.result)[0].label == "1. Ann: 12 points (last round +12)"
+        labels = [c.tooltip for c in _controls(services_view(services, session)) if getattr(c, "tooltip", None)]
+        assert "Round 1: Ann +12. Tap to correct" in labels, labels
     finally:
         services.close()

@@ -141,7 +141,7 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     standing(page, "Ann", 7)
     standing(page, "Ben", 2)
     # A correction from the hand list: 6♠ was not in Ann's pile after all.
-    wait_button(page, r"^Hand 1: Ann \+7, Ben \+2").click()
+    wait_button(page, r"^Round 1: Ann \+7, Ben \+2").click()
     page.wait_for_url(re.compile(r"/hand-1$"))
     wait_text(page, r"^Correct round 1 of 2$")
     wait_text(page, r"^Next: Tap each card of Ann's pile \(8 so far\)$")

@@ -68,7 +68,8 @@ class TableView:
     # -- building -------------------------------------------------------------------------------------------
 
     def view(self) -> ft.View:
-        title = self.game.name if self.target is None else f"{self.game.name}: correct {self.target.label}"
+        correcting = self.target.label_for(self.session.game) if self.target is not None else ""
+        title = self.game.name if self.target is None else f"{self.game.name}: correct {correcting}"
         ctx = self.ctx
         appbar = ft.AppBar(
             title=ft.Text(title, semantics_label=title),
@@ -116,7 +117,8 @@ class TableView:
     def _table_parts(self) -> list[ft.Control]:
         session = self.session
         result = session.result
-        extras = self.ui.extras(session) if self.ui is not None and self.ui.extras is not None else []
+        money = self.ctx.settings.money
+        extras = self.ui.extras(session, money) if self.ui is not None and self.ui.extras is not None else []
         left: list[ft.Control] = []
         verdict = verdict_panel(result)
         if verdict is not None:
@@ -125,7 +127,7 @@ class TableView:
         right: list[ft.Control] = []
         step = session.step
         if step is Step.FINISHED:
-            end = self.ui.end(session) if self.ui is not None and self.ui.end is not None else None
+            end = self.ui.end(session, money) if self.ui is not None and self.ui.end is not None else None
             if end is not None:
                 right.append(end)
             right.append(
@@ -135,7 +137,7 @@ class TableView:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
             right.append(self._entry(target))
         right.append(self.message)
-        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles)
+        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money)
         return [
             ft.ResponsiveRow(
                 [

@@ -17,6 +17,7 @@ import flet as ft
 
 from companion import entry_ones_to_nines as entry_oo
 from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry, OnesToNinesState
+from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS
@@ -27,7 +28,7 @@ PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md
 """Three digit keys a row, like a phone's keypad."""
 
 
-def extras(session: TableSession) -> list[tuple[str, str]]:
+def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """The target (lowest total wins) and, after a hand, everyone's best arrangement of it."""
     result = session.result
     out = [("Target", f"{getattr(result, 'target', '?')} ends the game; lowest total wins")]
