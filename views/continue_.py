@@ -1,46 +1,42 @@
-"""Continue: the games still being played (or waiting for their play-off), newest first; tap one to go back to
-its table exactly where it was left."""
+"""Continue: the games still being played (or waiting for their play-off), newest first, a page at a time; tap one
+to go back to its table exactly where it was left."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
-from scoring import ScoringError, get_game
-from storage import SessionStatus, SessionSummary
+from companion.history import unfinished_row
 from views.context import ViewContext
+from views.paging import Paged
 from views.widgets import big_button, empty_state, nav_tile, screen
 
 
-def describe(summary: SessionSummary) -> tuple[str, str]:
-    """Title and subtitle of a session's row.
+def row_texts(summary: Any) -> tuple[str, str]:
+    """Title and subtitle of a session's row (see :func:`companion.history.unfinished_row`).
 
-    >>> from storage import SessionStatus, SessionSummary
-    >>> describe(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
-    ...                         "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
-    ('Jokers Kill: Ann, Ben', '12 hands · play-off to play · last change 2026-01-02 10:30')
+    >>> from types import SimpleNamespace
+    >>> row_texts(SimpleNamespace(game="jokers-kill", title=None, players=("Ann", "Ben"), status="in-progress",
+    ...                           updated_at="2026-01-02T10:30:00Z", hands=2))
+    ('Jokers Kill: Ann, Ben', '2 hands · in progress · last change 2026-01-02 10:30')
     """
-    try:
-        name = get_game(summary.game).name
-    except ScoringError:
-        name = summary.game
-    title = summary.title or f"{name}: {', '.join(summary.players)}"
-    state = {SessionStatus.PENDING: "play-off to play"}.get(summary.status, "in progress")
-    if summary.status is SessionStatus.PENDING and summary.game != "jokers-kill":
-        state = "extra part to play"
-    when = summary.updated_at.replace("T", " ")[:16]
-    hands = f"{summary.hands} hand{'s' if summary.hands != 1 else ''}"
-    return title, f"{hands} · {state} · last change {when}"
+    return unfinished_row(summary)
 
 
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """``/continue``: every unfinished game."""
-    rows: list[ft.Control] = []
-    for summary in ctx.services.sessions.unfinished():
-        title, subtitle = describe(summary)
-        rows.append(nav_tile(ctx, title, subtitle, f"/continue/{summary.id}", icon=ft.Icons.PLAY_ARROW))
-    if not rows:
-        rows = [
+    """``/continue``: the unfinished games, the newest first page of them, more on request."""
+
+    def tile(summary: Any) -> ft.Control:
+        title, subtitle = row_texts(summary)
+        return nav_tile(ctx, title, subtitle, f"/continue/{summary.id}", icon=ft.Icons.PLAY_ARROW)
+
+    def nothing() -> list[ft.Control]:
+        return [
             empty_state("No unfinished games", "A game you start is listed here until it is decided."),
             ft.Row([big_button("New game", lambda _: ctx.navigate("/new"), icon=ft.Icons.ADD_CIRCLE, primary=True)]),
         ]
-    return screen(ctx, "Continue", rows)
+
+    listing: Paged[Any] = Paged(tile, noun="unfinished game", empty=nothing, show_count="if-any")
+    listing.show(ctx.services.sessions.unfinished())
+    return screen(ctx, "Continue", listing.controls)

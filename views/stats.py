@@ -25,6 +25,7 @@ from scoring import all_games
 from storage import Archive
 from views.charts import wins_chart
 from views.context import ViewContext
+from views.paging import Paged
 from views.widgets import TAP, empty_state, heading, paragraph, screen
 
 ALL = "all"
@@ -108,10 +109,28 @@ def stats_controls(
     controls.append(heading("Players"))
     if game is not None and game in LOWEST_WINS:
         controls.append(paragraph("In 1111-9999 the lowest total wins, so the best result is the lowest."))
-    controls += [player_block(p, key, on_open) for p in stats.players]
+    players: Paged[PlayerStats] = Paged(
+        lambda p: player_block(p, key, on_open),
+        noun="player",
+        empty=list,
+        show_count="if-cut",
+        first="first",
+        spacing=8,
+    )
+    players.show(stats.players)
+    controls += players.controls
     controls.append(heading("Head-to-head"))
     controls.append(paragraph("Who finished ahead of whom in the games both played."))
-    controls += [ft.Text(head_to_head_text(h), size=14) for h in stats.head_to_head if h.player < h.opponent]
+    pairs: Paged[HeadToHead] = Paged(
+        lambda h: ft.Text(head_to_head_text(h), size=14),
+        noun="pairing",
+        empty=list,
+        show_count="if-cut",
+        first="first",
+        spacing=8,
+    )
+    pairs.show([h for h in stats.head_to_head if h.player < h.opponent])
+    controls += pairs.controls
     return controls, stats
 
 
