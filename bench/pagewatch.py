@@ -82,14 +82,30 @@ INIT_SCRIPT = r"""
     const re = new RegExp(pattern);
     return [...document.querySelectorAll('flt-semantics')].map(labelOf).filter((l) => re.test(l));
   };
+  // Buttons matching a label pattern: their label, centre and whether they are greyed out.
+  B.buttons = (pattern) => {
+    const re = new RegExp(pattern);
+    const out = [];
+    for (const node of document.querySelectorAll('flt-semantics[role=button]')) {
+      let label = labelOf(node);
+      if (!label && node.parentElement) label = (node.parentElement.getAttribute('aria-label') || '').trim();
+      if (!re.test(label)) continue;
+      const box = node.getBoundingClientRect();
+      out.push({label, x: box.x + box.width / 2, y: box.y + box.height / 2,
+                disabled: node.getAttribute('aria-disabled') === 'true'});
+    }
+    return out;
+  };
+  // Watch for a label matching `pattern` that is not one of `differs` (a label, or a list of them).
   B.arm = (pattern, differs) => {
     if (B.observer) B.observer.disconnect();
     const re = new RegExp(pattern);
+    const old = new Set(differs === null || differs === undefined ? [] : [].concat(differs));
     B.hit = null; B.painted = null; B.label = null;
     const check = () => {
       for (const node of document.querySelectorAll('flt-semantics')) {
         const label = labelOf(node);
-        if (re.test(label) && label !== differs) {
+        if (re.test(label) && !old.has(label)) {
           B.hit = performance.now(); B.label = label;
           B.observer.disconnect(); B.observer = null;
           requestAnimationFrame(() => { B.painted = performance.now(); });
@@ -218,8 +234,9 @@ def counters(page: Any) -> dict[str, int]:
     return result
 
 
-def arm(page: Any, pattern: str, differs: str | None = None) -> dict[str, int]:
-    """Start watching for a label matching ``pattern`` (other than ``differs``); returns the counters now."""
+def arm(page: Any, pattern: str, differs: str | Sequence[str] | None = None) -> dict[str, int]:
+    """Start watching for a label matching ``pattern`` (other than ``differs``: one label or several); returns the
+    counters now."""
     before = counters(page)
     page.evaluate("([p, d]) => __bench.arm(p, d)", [pattern, differs])
     return before
@@ -264,11 +281,24 @@ def centre(page: Any, locator: Any) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def tap_and_wait(page: Any, xy: tuple[float, float], pattern: str, differs: str | None = None) -> Sample:
-    """Tap at ``xy`` and measure until a label matching ``pattern`` (other than ``differs``) is painted."""
-    before = arm(page, pattern, differs)
+def labels(page: Any, pattern: str) -> list[str]:
+    """The labels in the semantics tree matching ``pattern`` now."""
+    found: list[str] = page.evaluate("(p) => __bench.labels(p)", pattern)
+    return found
+
+
+def buttons(page: Any, pattern: str) -> list[dict[str, Any]]:
+    """The buttons whose label matches ``pattern``: ``label``, centre ``x``/``y`` and ``disabled``."""
+    found: list[dict[str, Any]] = page.evaluate("(p) => __bench.buttons(p)", pattern)
+    return found
+
+
+def tap_until_changed(page: Any, xy: tuple[float, float], pattern: str, quiet_ms: int = 80) -> Sample:
+    """Tap at ``xy`` and measure until a label matching ``pattern`` that was not there before is painted (the
+    prompt moved on, a new standings line...)."""
+    before = arm(page, pattern, labels(page, pattern))
     page.mouse.click(*xy)
-    return settled(page, before)
+    return settled(page, before, quiet_ms=quiet_ms)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
