@@ -16,6 +16,7 @@ from companion.app import APP_TITLE, AppServices
 from companion.settings import Settings, Theme
 from views import live
 from views.context import ViewContext
+from views.keep_awake import KeepAwake
 from views.not_found import build_not_found
 from views.routes import ROUTES
 from views.routing import Route, find_route, normalise, parent_path, stack_paths
@@ -48,6 +49,8 @@ class Shell:
         self._unsubscribe: Callable[[], None] | None = None
         self._lock = threading.RLock()
         self.seat: live.Seat | None = None
+        self.keep_awake: KeepAwake | None = None
+        """The page's wakelock: on while a game's table is shown, unless Settings turn it off."""
         """This page's access to the live table; a viewer's page is held to the live view (``views/live.py``)."""
 
     def start(self) -> None:
@@ -55,6 +58,7 @@ class Shell:
         page = self.page
         page.title = APP_TITLE
         self.seat = live.attach(page, self.services)
+        self.keep_awake = KeepAwake(page)
         apply_theme(page, self.services.settings.current())
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
@@ -105,6 +109,8 @@ class Shell:
             self.page.views.clear()
             self.page.views.extend(views)
             self.page.update()
+            if self.keep_awake is not None:
+                self.keep_awake.follow(self.page.route or "/", keep_awake=settings.keep_awake)
 
     def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
         self.render()
