@@ -39,6 +39,7 @@ from bench.pagewatch import (  # noqa: E402
     app_server,
     buttons,
     find_free_port,
+    labels,
     launch,
     median,
     percentile,
@@ -62,6 +63,8 @@ SEEDED_HANDS = 59
 
 PROMPT = r"^Next: "
 """The entry panels' prompt (``Next: Ann plays: who gets the card?``): it moves on with every card taken."""
+HAND_PLAYED = r"^Next: Every card is played"
+"""Bargain Bin's prompt once the hand's last card is in."""
 STANDING = r"^\d+\. .+: -?\d+ points?"
 """A standings line of the scoreboard (``1. Ann: 7 points (last hand +2)``)."""
 RECEIVER = r"^To .+ \(-?\d+\)$"
@@ -167,11 +170,8 @@ def bargain_bin_hand(page: Any, alt: Alternator, values: Series, confirms: Serie
     """One Bargain Bin hand by live play: each card a receiver tap and a value tap (the first ``measured_values``
     value taps are measured, each after a trivial tap), then Confirm (measured)."""
     card = 0
-    while True:
-        receivers = [b for b in buttons(page, RECEIVER) if not b["disabled"]]
-        if not receivers:
-            break
-        tap_until_changed(page, (receivers[0]["x"], receivers[0]["y"]), PROMPT)
+    while not labels(page, HAND_PLAYED):
+        tap_until_changed(page, button_at(page, RECEIVER), PROMPT)
         xy = button_at(page, VALUE_KEY)
         if card < measured_values:
             alt.tap()
