@@ -1,6 +1,6 @@
 """Live table load test: viewers follow the game while the host enters hands (loopback only, bounded in time).
 
-Set-up: the real app (``views.shell`` over one :class:`~companion.app.AppServices`) served in this process on
+Set-up: the real app (``views.shell`` over one :class:`~companion.services.AppServices`) served in this process on
 127.0.0.1 by Flet's own web server; a Financial Crisis game of 4 players. Two kinds of viewer:
 
 * ``pages`` (the default): real Chromium pages (one browser, small phone viewports) that open ``/live`` and are
@@ -52,9 +52,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # tests/ is a package at the project root
     sys.path.insert(0, str(ROOT))
 
-from companion.app import ASSETS_DIR, AppServices  # noqa: E402
+from app.serve import ASSETS_DIR  # noqa: E402
+from companion.services import AppServices  # noqa: E402
 from companion.session import TableSession  # noqa: E402
-from companion.sharing import HOST, Access, Edit, Role, configure  # noqa: E402
+from companion.sharing import HOST, Access, Edit, Role, ShareAddress  # noqa: E402
 from tests.generators.financial_crisis import random_hand  # noqa: E402
 from views.table.scoreboard import standings  # noqa: E402
 
@@ -206,9 +207,9 @@ def live_app(data_dir: Path | None = None) -> Iterator[tuple[AppServices, InProc
     """The app served on loopback with one Financial Crisis game started and made live."""
     with tempfile.TemporaryDirectory(prefix="live-bench-") as tmp:
         folder = data_dir or Path(tmp) / "data"
-        services = AppServices.open(folder)
         port = free_port()
-        live = configure(services, bind_host="127.0.0.1", port=port)
+        services = AppServices.open(folder, address=ShareAddress.listening("127.0.0.1", port))
+        live = services.live
         session = services.sessions.start("financial-crisis", PLAYERS, options={"rounds": 1000})
         live.show(session.id)
         server = InProcessServer(services, port)
@@ -231,10 +232,8 @@ def _hands(count: int, seed: int = 8) -> list[dict[str, Any]]:
 
 def _enter(services: AppServices, session: TableSession, hand: dict[str, Any]) -> float:
     """The host enters one hand; returns the wall-clock moment (ms) it asked for it."""
-    from companion.sharing import live_table_for
-
     sent = time.time() * 1000
-    live_table_for(services).apply_as(HOST, session.id, Edit.add(hand, expected_version=session.version))
+    services.live.apply_as(HOST, session.id, Edit.add(hand, expected_version=session.version))
     return sent
 
 

@@ -185,9 +185,9 @@ class Served:
 
 
 def app_server(port: int, data_dir: Path, log: Path) -> Served:
-    """The real app: ``python -m companion --port P --data-dir D --no-browser``."""
+    """The real app: ``python -m app --port P --data-dir D --no-browser`` (the ``companion`` command)."""
     return Served(
-        [sys.executable, "-m", "companion", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"], port, log
+        [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"], port, log
     )
 
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from companion.app import AppServices  # noqa: E402
+from companion.services import AppServices  # noqa: E402
 from tests.browser.helpers import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,

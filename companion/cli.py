@@ -6,6 +6,10 @@ Every command takes ``--data-dir`` (default: the app's data folder) and prints p
 * ``0`` done; ``1`` refused (a bad file, an unknown id, a data folder that is locked or cannot be written, or any
   unexpected failure); ``2`` a wrong command line (unknown option, missing argument).
 
+Every text printed goes through :func:`terminal_safe`, so no control or bidi-override character from a title, a
+name or a path reaches the terminal (they are shown as ``\\xNN`` / ``\\uNNNN``). Files of the data folder set
+aside because they could not be read are reported once, as one line on standard error.
+
 ``list``, ``show``, ``export`` and ``backup -o FILE`` only read: they open the archive read-only, so they change
 no byte of the data folder and also work while the app is running (they then say so on standard error and show
 what is saved on disk at that moment). ``import``, ``restore`` and ``backup`` into the data folder's ``backups/``
@@ -31,18 +35,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import enum
-import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
-from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
+from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, describe_damage, open_archive
 from storage.atomic import StorageWriteError
+from storage.exports import check_output_path, safe_json, write_output
+from storage.limits import escape_char, is_unsafe_char
 
 PROG = "companion"
 TRACEBACK_ENV = "CTC_CLI_TRACEBACK"
@@ -141,18 +145,33 @@ class Context:
     as_json: bool
     out: Any = field(default_factory=lambda: sys.stdout)
     err: Any = field(default_factory=lambda: sys.stderr)
+    notes_shown: int = 0
+    """How many of the archive's notes have been printed."""
 
     def print(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write(terminal_safe(text) + "\n")
 
     def print_json(self, data: Any) -> None:
-        self.out.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        self.out.write(safe_json(data, indent=1) + "\n")
 
     def note(self, text: str) -> None:
-        self.err.write(f"{PROG}: {text}\n")
+        self.err.write(f"{PROG}: {terminal_safe(_one_line(text))}\n")
 
     def error(self, text: str) -> None:
-        self.err.write(f"{PROG}: error: {_one_line(text)}\n")
+        self.err.write(f"{PROG}: error: {terminal_safe(_one_line(text))}\n")
+
+
+def terminal_safe(text: object) -> str:
+    """``text`` with every control character (NUL, ESC, BEL, CR, newline, C1 controls...) and bidi control
+    replaced by a visible escape, so that nothing printed can move the cursor, clear the screen or reorder text.
+
+    >>> terminal_safe("Ann\\x1b[2J\\u202eBen\\r")
+    'Ann\\\\x1b[2J\\\\u202eBen\\\\x0d'
+    """
+    text = str(text)
+    if not any(is_unsafe_char(c) for c in text):
+        return text
+    return "".join(escape_char(c) if is_unsafe_char(c) else c for c in text)
 
 
 def _one_line(text: str) -> str:
@@ -197,8 +216,6 @@ def main(argv: Sequence[str]) -> int:
 @contextlib.contextmanager
 def _reading(ctx: Context) -> Iterator[Archive]:
     """The archive, read-only (changes nothing on disk); says so when a running app is using it."""
-    from storage.cli_support import open_archive
-
     _check_folder(ctx)
     archive = open_archive(ctx.data_dir, write=False)
     try:
@@ -207,26 +224,34 @@ def _reading(ctx: Context) -> Iterator[Archive]:
                 f"the app is using {ctx.data_dir}; showing what is saved on disk now (opened read-only, "
                 "nothing is changed)"
             )
-        for problem in archive.problems:
-            ctx.note(problem)
+        _report(ctx, archive)
         yield archive
     finally:
+        _report(ctx, archive)
         archive.close()
 
 
 @contextlib.contextmanager
 def _writing(ctx: Context) -> Iterator[Archive]:
     """The archive, locked for writing; :class:`CliError` if the folder is not usable."""
-    from storage.cli_support import open_archive
-
     _check_folder(ctx)
     archive = open_archive(ctx.data_dir, write=True)
     try:
-        for problem in archive.problems:
-            ctx.note(problem)
+        _report(ctx, archive)
         yield archive
     finally:
+        _report(ctx, archive)
         archive.close()
+
+
+def _report(ctx: Context, archive: Archive) -> None:
+    """Print, once each, the archive's notes and its damaged files (one line for all of them)."""
+    for note in archive.notes[ctx.notes_shown :]:
+        ctx.note(note)
+    ctx.notes_shown = len(archive.notes)
+    line = describe_damage(archive.take_damage_notices())
+    if line:
+        ctx.note(line)
 
 
 def _check_folder(ctx: Context) -> None:
@@ -386,6 +411,8 @@ def cmd_export(ctx: Context, args: argparse.Namespace) -> int:
         raise CliError("give session ids or --all, not both")
     if not args.all and not args.ids:
         raise CliError(f"say which sessions to export: their ids, or --all (see '{PROG} list')")
+    if args.output != "-":  # refused before anything is read: inside the data folder, onto a device, a link...
+        check_output_path(Path(args.output), ctx.data_dir)
     with _reading(ctx) as archive:
         ids = None if args.all else list(dict.fromkeys(_resolve(archive, wanted) for wanted in args.ids))
         data = archive.export_sessions(ids, args.format)
@@ -393,42 +420,21 @@ def cmd_export(ctx: Context, args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.flush()
         out = getattr(ctx.out, "buffer", None)
+        if args.format == "csv" and getattr(ctx.out, "isatty", lambda: False)():
+            out = None  # a terminal: through terminal_safe (JSON exports escape such characters already)
+            data = "\n".join(terminal_safe(line) for line in data.decode("utf-8").split("\n")).encode("utf-8")
         if out is not None:
             out.write(data)
             out.flush()
         else:
             ctx.out.write(data.decode("utf-8"))
         return ExitCode.OK
-    target = _write_output(Path(args.output).expanduser(), data)
+    target = write_output(Path(args.output), data, ctx.data_dir)
     if ctx.as_json:
         ctx.print_json({"file": str(target), "format": args.format, "sessions": count})
     else:
         ctx.print(f"Exported {count} session{'s' if count != 1 else ''} to {target} ({args.format}).")
     return ExitCode.OK
-
-
-def _write_output(target: Path, data: bytes) -> Path:
-    """Write ``data`` to ``target`` atomically (a failed write leaves no half file); :class:`OutputFileError`."""
-    target = target.absolute()
-    if target.is_dir():
-        raise OutputFileError(f"cannot write {target}: it is a folder; give a file name")
-    tmp = ""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-        tmp = ""
-    except OSError as exc:
-        reason = "the folder does not exist" if isinstance(exc, FileNotFoundError) else exc.strerror or str(exc)
-        raise OutputFileError(f"cannot write {target}: {reason}") from None
-    finally:
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-    return target
 
 
 @dataclass
@@ -446,7 +452,7 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
 
     Every file is read and checked through scoring before the archive is opened, so bad files alone never
     touch the data folder."""
-    from storage.cli_support import ImportFileRefusedError, apply_import, check_import_file, plan_import
+    from storage.imports import ImportFileRefusedError, apply_import, check_import_file, plan_import
 
     outcomes: list[_FileOutcome] = []
     checked = []
@@ -487,20 +493,23 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
-    """``companion backup [-o FILE]``: a zip of the whole archive (to ``backups/`` by default)."""
+    """``companion backup [-o FILE|DIR/]``: a zip of the whole archive (to ``backups/`` by default). A folder (one
+    that exists, or any path ending with ``/``, created if need be) gets a new dated zip inside it on every run."""
     if args.output is None:
         with _writing(ctx) as archive:
             path = archive.backup()
             count = len(archive)
     else:
-        dest = Path(args.output).expanduser().absolute()
-        if not dest.is_dir() and not dest.parent.is_dir():
+        text = os.path.expanduser(args.output)
+        dest = Path(text).absolute()
+        into_folder = text.endswith(("/", os.sep)) or dest.is_dir()
+        if not into_folder and not dest.parent.is_dir():
             raise OutputFileError(f"cannot write {dest}: the folder {dest.parent} does not exist")
         if not ctx.data_dir.is_dir():
             raise CliError(f"there is no data folder {ctx.data_dir} to back up")
         with _reading(ctx) as archive:
             try:
-                path = archive.backup(dest)
+                path = archive.backup(f"{dest}{os.sep}" if into_folder else dest)
             except StorageWriteError as exc:
                 raise OutputFileError(f"cannot write the backup: {exc.cause.strerror or exc.cause}") from None
             count = len(archive)
@@ -513,12 +522,12 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_restore(ctx: Context, args: argparse.Namespace) -> int:
     """``companion restore FILE``: replace the archive by a backup; the current state is backed up first."""
-    from storage.backup import _check
+    from storage.backup import check_backup, restore
 
     source = Path(args.file).expanduser().absolute()
-    _check(source)  # a bad backup is refused before the data folder is even opened
+    checked = check_backup(source)  # a bad backup is refused before the data folder is even opened
     with _writing(ctx) as archive:
-        count = archive.restore(source)
+        count = restore(archive, checked)
         kept = next((p for p in archive.list_backups() if p.name.startswith("pre-restore-")), None)
     if ctx.as_json:
         ctx.print_json({"restored": count, "previous_state": str(kept) if kept else None})

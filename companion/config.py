@@ -22,6 +22,8 @@ from pathlib import Path
 
 import platformdirs
 
+APP_TITLE = "Card Table Companion"
+"""The app's name as people see it (window and tab title)."""
 APP_NAME = "card-table-companion"
 """The folder name under the platform's user-data folder."""
 DEFAULT_HOST = "127.0.0.1"

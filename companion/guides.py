@@ -30,6 +30,17 @@ class HouseRule:
     alternatives: str
     ruling: str
     """The ruling in the rules file that settles it (for example ``BB-1``)."""
+    choices: tuple[tuple[object, str], ...] = ()
+    """For a rule chosen from a few values: each record value with the plain words a drop-down shows for it (the
+    value stays the record's; the words are what a player reads)."""
+
+    def word(self, value: object) -> str:
+        """The plain words for one of the rule's values (the value itself when the rule has no words for it).
+
+        >>> get_guide("jokers-kill").options[3].word("dead")
+        'Kills the hand'
+        """
+        return next((words for choice, words in self.choices if choice == value), str(value))
 
 
 @dataclass(frozen=True)
@@ -107,11 +118,17 @@ _GUIDES: tuple[GameGuide, ...] = (
             ),
         ),
         options=(
-            HouseRule("king", "Value of a King", "12", "13", "BB-1"),
+            HouseRule("king", "Value of a King", "12", "13", "BB-1", ((12, "12"), (13, "13"))),
             HouseRule("target", "Game points to win", "10", "any number from 1", "BB-5"),
             HouseRule("selfless", "Selfless: never play a card in front of yourself", "off", "on", "BB-7"),
             HouseRule("joker", "Add one Joker worth plus or minus 20", "off", "on", "BB-7"),
-            HouseRule("vegas_unit_cents", "Vegas Rules stake per point", "off", "a stake in cents", "BB-8"),
+            HouseRule(
+                "vegas_unit_cents",
+                "Vegas Rules stake per point",
+                "off",
+                "a stake per point, such as 0.25 or 25¢",
+                "BB-8",
+            ),
         ),
     ),
     GameGuide(
@@ -155,15 +172,34 @@ _GUIDES: tuple[GameGuide, ...] = (
         ),
         options=(
             HouseRule("rounds", "Number of rounds", "one per player", "any number from 1", "BK-14"),
-            HouseRule("ace", "The Ace", "a ranked card above the King", "a plain 1", "BK-1"),
+            HouseRule(
+                "ace",
+                "The Ace",
+                "a ranked card above the King",
+                "a plain 1",
+                "BK-1",
+                (("high", "A ranked card above the King"), ("one", "A plain 1, not ranked")),
+            ),
             HouseRule(
                 "straights",
                 "Repeated ranks in straights",
                 "best split into separate straights",
                 "repeats ignored",
                 "BK-8",
+                (("disjoint", "Best split into separate straights"), ("distinct", "Repeated ranks ignored")),
             ),
-            HouseRule("ace_in_straights", "The Ace in straights", "high (Q-K-A)", "low (A-2-3) or both", "BK-9"),
+            HouseRule(
+                "ace_in_straights",
+                "The Ace in straights",
+                "high (Q-K-A)",
+                "low (A-2-3) or both",
+                "BK-9",
+                (
+                    ("high", "High (Q-K-A)"),
+                    ("low", "Low (A-2-3)"),
+                    ("both", "Both ways (Q-K-A and A-2-3, never K-A-2)"),
+                ),
+            ),
             HouseRule("worthless_ranked_in_rest", "Worthless ranked cards join the rest", "yes", "no", "BK-5"),
             HouseRule(
                 "ranked_loss_when_not_valuable",
@@ -171,14 +207,23 @@ _GUIDES: tuple[GameGuide, ...] = (
                 "0, into the rest",
                 "minus 1",
                 "BK-4",
+                ((0, "0, into the rest"), (-1, "Minus 1, not in the rest")),
             ),
-            HouseRule("most_rest_tie", "Tie for most cards in the rest", "nobody scores", "all tied score 1", "BK-11"),
+            HouseRule(
+                "most_rest_tie",
+                "Tie for most cards in the rest",
+                "nobody scores",
+                "all tied score 1",
+                "BK-11",
+                (("nobody", "Nobody scores"), ("all", "All tied score 1")),
+            ),
             HouseRule(
                 "clubs_tie_for_most",
                 "Banks show 2♣, 2 of one suit, 1 of another",
                 "the 2-card suit loses",
                 "the 1-card suit loses",
                 "BK-12",
+                (("set-aside", "The 2-card suit loses"), ("reverse", "The 1-card suit loses")),
             ),
             HouseRule(
                 "one_club_two_two",
@@ -186,6 +231,7 @@ _GUIDES: tuple[GameGuide, ...] = (
                 "both pair suits lose",
                 "the missing suit loses",
                 "BK-12",
+                (("both", "Both pair suits lose"), ("absent", "The missing suit loses")),
             ),
             HouseRule("max_players", "Most players allowed", "4", "up to 9", "BK-15"),
         ),
@@ -229,6 +275,7 @@ _GUIDES: tuple[GameGuide, ...] = (
                 "replay",
                 "joint winners",
                 "FF-10",
+                (("replay", "Replay the tie-break round"), ("joint", "Joint winners")),
             ),
         ),
     ),
@@ -269,7 +316,12 @@ _GUIDES: tuple[GameGuide, ...] = (
                 "target", "Target total", "7,500 / 7,000 / 6,500 / 6,000 by players", "any number from 1", "OO-11"
             ),
             HouseRule(
-                "score", "Which number is scored", "the number set down", "each player's best arrangement", "OO-3"
+                "score",
+                "Which number is scored",
+                "the number set down",
+                "each player's best arrangement",
+                "OO-3",
+                (("as-declared", "The number set down"), ("best", "Each player's best arrangement")),
             ),
             HouseRule("triple_penalty", "Penalty for a late three of a kind", "250", "any number from 0", "OO-6"),
             HouseRule("triple_rule_in_sudden_death", "Three of a kind rule in sudden death", "on", "off", "OO-15"),
@@ -315,7 +367,14 @@ _GUIDES: tuple[GameGuide, ...] = (
             ),
         ),
         options=(
-            HouseRule("jokers", "Jokers in the deck", "none", "2 or 4", "JK-11"),
+            HouseRule(
+                "jokers",
+                "Jokers in the deck",
+                "no Jokers",
+                "2 or 4 Jokers",
+                "JK-11",
+                ((0, "No Jokers"), (2, "2 Jokers"), (4, "4 Jokers")),
+            ),
             HouseRule("upcard_to_prize", "The up-card goes to the winner's prize pile", "yes", "no", "JK-2"),
             HouseRule("ace_upcard_matches_ace", "A player's Ace matches an Ace up-card", "yes", "no", "JK-1"),
             HouseRule(
@@ -324,8 +383,16 @@ _GUIDES: tuple[GameGuide, ...] = (
                 "kills the hand",
                 "only that player drops out",
                 "JK-8",
+                (("dead", "Kills the hand"), ("drop", "Only that player drops out")),
             ),
-            HouseRule("joker_upcard", "A Joker turned up", "kills the hand", "bury it and turn another", "JK-9"),
+            HouseRule(
+                "joker_upcard",
+                "A Joker turned up",
+                "kills the hand",
+                "bury it and turn another",
+                "JK-9",
+                (("dead", "Kills the hand"), ("redraw", "Bury it and turn another")),
+            ),
             HouseRule("playoff_wins", "Hands to win a play-off", "3", "any number from 1", "JK-12"),
         ),
     ),

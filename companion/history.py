@@ -407,7 +407,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
             )
         )
     steps.extend(_extra_steps(record, full))
-    notes = (full.model_extra or {}).get("notes")
+    notes = getattr(full, "notes", None)  # Jokers Kill and Feast and Famine results have game notes
     return Replay(
         game=game,
         players=tuple(full.players),

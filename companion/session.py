@@ -23,6 +23,14 @@ A whole game through the service (JK-E2 then JK-E4):
 >>> _ = table.undo()
 >>> table.result.totals["Ann"], service.open(table.id) is table
 (2, True)
+
+Every change is an :class:`Edit`, made with :meth:`TableSession.make` (the methods ``add_hand``, ``undo``... are
+shorthands for it); :meth:`TableSession.verify` and :meth:`TableSession.can_make` check one without making it:
+
+>>> table.can_make(Edit.redo()), table.can_make(Edit.redo(expected_version=table.version - 1))
+(True, False)
+>>> table.make(Edit.remove_last(expected_version=table.version)).totals
+{'Ann': 0, 'Ben': 0, 'Cat': 0}
 >>> archive.close()
 """
 
@@ -32,7 +40,8 @@ import copy
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from scoring import Result, ScoringError, Step, get_game, next_step
@@ -62,6 +71,10 @@ class NoSuchHandError(IndexError):
 
 class UnknownPartError(ValueError):
     """A top-level record part that is not one of :data:`EXTRA_PARTS`."""
+
+
+class InvalidEditError(ValueError):
+    """An :class:`Edit` that does not say enough to be made (an entry to add without the entry...)."""
 
 
 class SaveFailedError(Exception):
@@ -114,6 +127,104 @@ def describe_change(old: Any, new: Any) -> str:
             sep = " " if key in before and key in after else ": "
             parts.append(f"{key}{sep}{was} → {now}")
     return "; ".join(parts) if parts else "no change"
+
+
+class EditKind(StrEnum):
+    """The changes a page (the host's table, a phone with the PIN, History's correction) can ask for."""
+
+    ADD = "add"
+    """Append the next hand (or the next entry of an extra part such as a play-off)."""
+    REPLACE = "replace"
+    """Correct an entry already made (everything after it is re-derived)."""
+    REMOVE_LAST = "remove-last"
+    """Take the last hand away."""
+    UNDO = "undo"
+    """Take back the last change."""
+    REDO = "redo"
+    """Make again what the last undo took back."""
+    SET_PART = "set-part"
+    """Set (or remove) a whole extra part of the record at once: a tie-break, sudden death, a play-off."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change asked for by a page, made on the version of the game that page showed (``expected_version``;
+    ``None`` applies to whatever is current). Made with :meth:`TableSession.make`.
+
+    >>> Edit.add({"up": "9S"}, expected_version=4)
+    Edit(kind=<EditKind.ADD: 'add'>, entry={'up': '9S'}, part='hands', index=None, expected_version=4)
+    >>> Edit.undo().at(7).expected_version
+    7
+    >>> Edit(EditKind.REPLACE, {"up": "9S"})
+    Traceback (most recent call last):
+    ...
+    companion.session.InvalidEditError: say which hand to correct
+    """
+
+    kind: EditKind
+    entry: Any = None
+    """The entry to add or the corrected entry; for :attr:`EditKind.SET_PART`, the part's whole value (``None``
+    removes it)."""
+    part: str = "hands"
+    """``hands`` or an extra part (:data:`EXTRA_PARTS`)."""
+    index: int | None = None
+    """Which entry a correction replaces (0-based)."""
+    expected_version: int | None = None
+    """The version the page showed: an edit made on an older one is refused with :class:`StaleEditError`."""
+    description: str | None = field(default=None, compare=False, repr=False)
+    """For :attr:`EditKind.SET_PART`: the edit log's line (the other kinds word their own)."""
+
+    def __post_init__(self) -> None:
+        if self.kind in (EditKind.ADD, EditKind.REPLACE) and not isinstance(self.entry, Mapping):
+            raise InvalidEditError("there is no entry to add" if self.kind is EditKind.ADD else "there is no entry")
+        if self.kind is EditKind.REPLACE and self.index is None:
+            raise InvalidEditError("say which hand to correct")
+
+    @classmethod
+    def add(cls, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None) -> Edit:
+        """Append ``entry`` to ``part`` (the next hand, or the next play-off hand...)."""
+        return cls(EditKind.ADD, dict(entry), part, None, expected_version)
+
+    @classmethod
+    def replace(
+        cls, index: int, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None
+    ) -> Edit:
+        """Correct entry ``index`` (0-based) of ``part``."""
+        return cls(EditKind.REPLACE, dict(entry), part, index, expected_version)
+
+    correct = replace
+
+    @classmethod
+    def undo(cls, *, expected_version: int | None = None) -> Edit:
+        return cls(EditKind.UNDO, expected_version=expected_version)
+
+    @classmethod
+    def redo(cls, *, expected_version: int | None = None) -> Edit:
+        return cls(EditKind.REDO, expected_version=expected_version)
+
+    @classmethod
+    def remove_last(cls, *, expected_version: int | None = None) -> Edit:
+        return cls(EditKind.REMOVE_LAST, expected_version=expected_version)
+
+    @classmethod
+    def set_part(cls, part: str, value: Any, description: str, *, expected_version: int | None = None) -> Edit:
+        """Set extra part ``part`` to ``value`` (``None`` removes it), logged as ``description``."""
+        return cls(EditKind.SET_PART, copy.deepcopy(value), part, None, expected_version, description)
+
+    def at(self, version: int | None) -> Edit:
+        """The same edit, made on ``version``."""
+        return replace(self, expected_version=version)
+
+
+EDIT_REFUSALS: tuple[type[Exception], ...] = (
+    StaleEditError,
+    NothingToUndoError,
+    NoSuchHandError,
+    UnknownPartError,
+    InvalidEditError,
+    ScoringError,
+)
+"""What :meth:`TableSession.make` raises when it refuses an edit (nothing changed)."""
 
 
 @dataclass
@@ -247,22 +358,95 @@ class TableSession:
 
     def verify_hand(self, hand: Mapping[str, Any]) -> Result:
         """Score the record with ``hand`` appended, without changing anything (raises :class:`ScoringError`)."""
-        record = self.record
-        record["hands"] = [*record.get("hands", []), dict(hand)]
-        return self.preview(record)
+        return self.verify(Edit.add(hand))
 
     def can_add_hand(self, hand: Mapping[str, Any]) -> bool:
+        return self.can_make(Edit.add(hand))
+
+    def verify(self, edit: Edit) -> Result:
+        """The result ``edit`` would give, without changing anything; raises what :meth:`make` would raise
+        (:data:`EDIT_REFUSALS`: stale, nothing to undo, no such hand, an impossible hand...)."""
+        with self._lock:
+            self._check_version(edit.expected_version)
+            record, _ = self._plan(edit)
+            return self.preview(record)
+
+    def can_make(self, edit: Edit) -> bool:
+        """Whether :meth:`make` would make ``edit`` now (for greying out a control)."""
         try:
-            self.verify_hand(hand)
-        except ScoringError:
+            self.verify(edit)
+        except EDIT_REFUSALS:
             return False
         return True
 
     # --- changing ------------------------------------------------------------------------------------------
 
+    def make(self, edit: Edit) -> Result:
+        """Make ``edit``: the new record is derived from the current one, scored (an impossible one is refused
+        with its :class:`ScoringError` and nothing changes), saved and logged. Undo returns to the record before.
+
+        Refusals (nothing changed) are :data:`EDIT_REFUSALS`; :class:`SaveFailedError` means the change is made
+        and kept in memory but the disk refused it."""
+        with self._lock:  # derive the new record from the current one and save it in one step
+            self._check_version(edit.expected_version)
+            record, description = self._plan(edit)
+            result = self.preview(record)
+            current = self.record
+            saved = self._commit(record, result, description)
+            if edit.kind is EditKind.UNDO:
+                self._redo.append(_Snapshot(current, self._undo.pop().description))
+            elif edit.kind is EditKind.REDO:
+                self._undo.append(_Snapshot(current, self._redo.pop().description))
+            else:
+                self._undo.append(_Snapshot(current, description))
+                self._redo.clear()
+        self._notify()
+        self._raise_unsaved(saved)
+        return result
+
+    def _plan(self, edit: Edit) -> tuple[Record, str]:
+        """The record ``edit`` would make and its edit-log line (the session's errors if it cannot be made)."""
+        kind, key = edit.kind, edit.part
+        if kind is EditKind.UNDO or kind is EditKind.REDO:
+            stack = self._undo if kind is EditKind.UNDO else self._redo
+            if not stack:
+                raise NothingToUndoError(f"there is nothing to {kind.value}")
+            return copy.deepcopy(stack[-1].record), f"{kind.value}: {stack[-1].description}"
+        record = self.record
+        if kind is EditKind.SET_PART:
+            self._check_part(key)
+            if edit.entry is None:
+                record.pop(key, None)
+            else:
+                record[key] = copy.deepcopy(edit.entry)
+            return record, edit.description or f"{_part_word(key)}s set"
+        if kind is EditKind.REMOVE_LAST:
+            hands = list(record.get("hands", []))
+            if not hands:
+                raise NoSuchHandError("there is no hand to remove")
+            record["hands"] = hands[:-1]
+            return record, f"hand {len(hands)} removed"
+        if key != "hands":
+            self._check_part(key)
+        entries = self._entries(record, key)
+        entry = copy.deepcopy(dict(edit.entry))
+        if kind is EditKind.ADD:
+            if key == "hands":
+                record["hands"] = [*entries, entry]
+            else:  # a Feast and Famine tie-break of one round is one object, a list once replayed (records.md)
+                record[key] = entry if key in _OBJECT_WHEN_ONE and not entries else [*entries, entry]
+            return record, f"{_part_word(key)} {len(entries) + 1} entered"
+        index = edit.index if edit.index is not None else -1
+        if not 0 <= index < len(entries):
+            raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
+        change = describe_change(entries[index], entry)
+        entries[index] = entry
+        record[key] = entries if key == "hands" or isinstance(record.get(key), list) else entries[0]
+        return record, f"{_part_word(key)} {index + 1} corrected: {change}"
+
     def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
-        """Replace the record with ``record`` (scored first; refused with :class:`ScoringError` if invalid),
-        save it, and log ``description``. Undo returns to the previous record."""
+        """Replace the record with ``record`` as a whole (host-side tools; a page makes an :class:`Edit`): scored
+        first, saved, logged as ``description``. Undo returns to the previous record."""
         with self._lock:
             self._check_version(expected_version)
             result = self.preview(record)
@@ -275,74 +459,32 @@ class TableSession:
         return result
 
     def add_hand(self, hand: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
-        """Append a hand (or round)."""
-        with self._lock:  # derive the new record from the current one and save it in one step
-            record = self.record
-            record["hands"] = [*record.get("hands", []), dict(hand)]
-            return self.apply(record, f"hand {len(record['hands'])} entered", expected_version=expected_version)
+        """Append a hand (or round): ``make(Edit.add(hand))``."""
+        return self.make(Edit.add(hand, expected_version=expected_version))
 
     def replace_hand(self, index: int, hand: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
         """Correct hand ``index`` (0-based); everything after it is re-derived."""
-        with self._lock:  # derive the new record from the current one and save it in one step
-            record = self.record
-            hands = list(record.get("hands", []))
-            if not 0 <= index < len(hands):
-                raise NoSuchHandError(f"there is no hand {index + 1} in this game")
-            change = describe_change(hands[index], dict(hand))
-            hands[index] = dict(hand)
-            record["hands"] = hands
-            return self.apply(record, f"hand {index + 1} corrected: {change}", expected_version=expected_version)
+        return self.make(Edit.replace(index, hand, expected_version=expected_version))
 
     def remove_last_hand(self, *, expected_version: int | None = None) -> Result:
-        with self._lock:  # derive the new record from the current one and save it in one step
-            record = self.record
-            hands = list(record.get("hands", []))
-            if not hands:
-                raise NoSuchHandError("there is no hand to remove")
-            record["hands"] = hands[:-1]
-            return self.apply(record, f"hand {len(hands)} removed", expected_version=expected_version)
+        return self.make(Edit.remove_last(expected_version=expected_version))
 
     def set_part(self, key: str, value: Any, description: str, *, expected_version: int | None = None) -> Result:
         """Set (or, with ``None``, remove) a top-level part of the record: a tie-break, sudden death, play-off."""
-        with self._lock:  # derive the new record from the current one and save it in one step
-            record = self.record
-            if value is None:
-                record.pop(key, None)
-            else:
-                record[key] = copy.deepcopy(value)
-            return self.apply(record, description, expected_version=expected_version)
+        return self.make(Edit.set_part(key, value, description, expected_version=expected_version))
 
     def append_part(self, key: str, entry: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
         """Append an entry to an extra part (a Jokers Kill play-off hand, a 1111-9999 sudden-death hand, a Feast and
         Famine tie-break round). A Feast and Famine tie-break of one round is saved as one object, and becomes a
         list of rounds when a round is replayed (records.md)."""
-        with self._lock:  # derive the new record from the current one and save it in one step
-            self._check_part(key)
-            record = self.record
-            entries = self._entries(record, key)
-            added = copy.deepcopy(dict(entry))
-            record[key] = added if key in _OBJECT_WHEN_ONE and not entries else [*entries, added]
-            description = f"{_part_word(key)} {len(entries) + 1} entered"
-            return self.apply(record, description, expected_version=expected_version)
+        return self.make(Edit.add(entry, part=key, expected_version=expected_version))
 
     def replace_part(
         self, key: str, index: int, entry: Mapping[str, Any], *, expected_version: int | None = None
     ) -> Result:
         """Correct entry ``index`` (0-based) of ``hands`` or of an extra part. A part saved as one object (a Feast
         and Famine tie-break of one round, ``records.md``) stays one object."""
-        if key == "hands":
-            return self.replace_hand(index, entry, expected_version=expected_version)
-        self._check_part(key)
-        with self._lock:  # derive the new record from the current one and save it in one step
-            record = self.record
-            entries = self._entries(record, key)
-            if not 0 <= index < len(entries):
-                raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
-            change = describe_change(entries[index], dict(entry))
-            entries[index] = copy.deepcopy(dict(entry))
-            record[key] = entries if isinstance(record.get(key), list) else entries[0]
-            description = f"{_part_word(key)} {index + 1} corrected: {change}"
-            return self.apply(record, description, expected_version=expected_version)
+        return self.make(Edit.replace(index, entry, part=key, expected_version=expected_version))
 
     @staticmethod
     def _check_part(key: str) -> None:
@@ -358,33 +500,11 @@ class TableSession:
 
     def undo(self, *, expected_version: int | None = None) -> Result:
         """Take back the last change (it can be redone)."""
-        with self._lock:
-            self._check_version(expected_version)
-            if not self._undo:
-                raise NothingToUndoError("there is nothing to undo")
-            snap = self._undo.pop()
-            current = self.record
-            result = self.preview(snap.record)
-            saved = self._commit(snap.record, result, f"undo: {snap.description}")
-            self._redo.append(_Snapshot(current, snap.description))
-        self._notify()
-        self._raise_unsaved(saved)
-        return result
+        return self.make(Edit.undo(expected_version=expected_version))
 
     def redo(self, *, expected_version: int | None = None) -> Result:
         """Make again the change that the last undo took back."""
-        with self._lock:
-            self._check_version(expected_version)
-            if not self._redo:
-                raise NothingToUndoError("there is nothing to redo")
-            snap = self._redo.pop()
-            current = self.record
-            result = self.preview(snap.record)
-            saved = self._commit(snap.record, result, f"redo: {snap.description}")
-            self._undo.append(_Snapshot(current, snap.description))
-        self._notify()
-        self._raise_unsaved(saved)
-        return result
+        return self.make(Edit.redo(expected_version=expected_version))
 
     def retry_save(self) -> None:
         """Save again a change that could not be written before (raises :class:`SaveFailedError` again if the

@@ -11,6 +11,8 @@ Views read :class:`Settings` and change it only through :class:`SettingsService`
 <Theme.DARK: 'dark'>
 >>> service.can_set_theme("purple")
 False
+>>> service.set_money({"currency": "EUR", "locale": "de_DE", "decimal": ",", "group": "."}).money.currency
+'EUR'
 >>> suit_colour("♦", four_colour=True).value
 'blue'
 >>> suit_colour("♦", four_colour=False).value
@@ -21,12 +23,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from companion.money import MoneyError, MoneyFormat
 from storage.settings import SettingsStore
 
 _log = logging.getLogger(__name__)
@@ -38,6 +41,10 @@ class SettingsError(ValueError):
 
 class InvalidThemeError(SettingsError):
     """A theme name that is not ``light``, ``dark`` or ``system``."""
+
+
+class InvalidMoneyFormatError(SettingsError):
+    """A currency and number format the app does not accept (an unknown currency, twice the same mark...)."""
 
 
 class Theme(StrEnum):
@@ -95,6 +102,8 @@ class Settings:
     four_colour_suits: bool = False
     keep_awake: bool = True
     """Keep the screen on while a game is at the table (a long hand must not let the phone go dark)."""
+    money: MoneyFormat = field(default_factory=MoneyFormat)
+    """Currency and number format (stakes are in minor units underneath); US dollars, ``$1,234.56``, by default."""
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:
@@ -106,6 +115,7 @@ class Settings:
             theme=Theme(theme) if isinstance(theme, str) and theme in Theme._value2member_map_ else Theme.SYSTEM,
             four_colour_suits=four if isinstance(four, bool) else False,
             keep_awake=awake if isinstance(awake, bool) else True,
+            money=MoneyFormat.from_stored(raw.get("money")),  # absent (older settings.json) or damaged: the default
         )
 
 
@@ -176,6 +186,29 @@ class SettingsService:
             raise SettingsError(f"keeping the screen on is on or off, not {on!r}")
         return self._save(keep_awake=on)
 
+    # -- currency and number format ------------------------------------------------------------------------------
+
+    def verify_money(self, fmt: MoneyFormat | Mapping[str, Any]) -> MoneyFormat:
+        """The :class:`MoneyFormat` for ``fmt``, or :class:`InvalidMoneyFormatError` saying what is wrong."""
+        if isinstance(fmt, MoneyFormat):
+            return fmt
+        try:
+            return MoneyFormat.from_dict(fmt)
+        except MoneyError as exc:
+            raise InvalidMoneyFormatError(str(exc)) from None
+
+    def can_set_money(self, fmt: MoneyFormat | Mapping[str, Any]) -> bool:
+        """Whether :meth:`set_money` would accept ``fmt``."""
+        try:
+            self.verify_money(fmt)
+        except InvalidMoneyFormatError:
+            return False
+        return True
+
+    def set_money(self, fmt: MoneyFormat | Mapping[str, Any]) -> Settings:
+        """Save the currency and number format; returns the new settings."""
+        return self._save(money=self.verify_money(fmt))
+
     # -- listeners -----------------------------------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -194,6 +227,8 @@ class SettingsService:
         with self._lock:
             new = replace(self.current(), **changes)
             for key, value in changes.items():
+                if isinstance(value, MoneyFormat):
+                    value = value.to_dict()
                 self._store.set(key, value.value if isinstance(value, Theme) else value)
             listeners = list(self._listeners)
         for listener in listeners:

@@ -9,13 +9,14 @@ the address to give out, draws its QR code, keeps the PIN, and decides what each
   again at once.
 
 Every change a live page makes goes through :meth:`LiveTable.apply_as`, which checks the page's :class:`Access`
-on the server: a viewer that sends events by hand still cannot change anything.
+on the server (a viewer that sends events by hand still cannot change anything) and then makes the
+:class:`~companion.session.Edit` with :meth:`~companion.session.TableSession.make`, as the host's table does.
 
 >>> import tempfile, pathlib
 >>> from storage import Archive
 >>> from companion.session import SessionService
 >>> archive = Archive(pathlib.Path(tempfile.mkdtemp()))
->>> live = LiveTable(SessionService(archive), pin="2468")
+>>> live = LiveTable(SessionService(archive), pin="246810")
 >>> table = live.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
 >>> hand = {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}
 >>> phone = access_for(client_ip="192.168.1.20", page_url="http://192.168.1.5:8550", route="/live")
@@ -25,7 +26,7 @@ on the server: a viewer that sends events by hand still cannot change anything.
 Traceback (most recent call last):
 ...
 companion.sharing.NotAllowedError: this phone can only watch the game: enter the host's PIN to make changes
->>> editor = live.enter_pin(phone, "2468")
+>>> editor = live.enter_pin(phone, "246810")
 >>> live.apply_as(editor, table.id, Edit.add(hand, expected_version=table.version)).totals["Ann"]
 2
 >>> live.revoke_pin(HOST)
@@ -42,28 +43,34 @@ import secrets
 import socket
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
+from companion.session import EditKind as EditKind
 from companion.session import SessionService, TableSession
 from scoring import Result
 from storage import SessionStatus, StorageError
-
-if TYPE_CHECKING:
-    from companion.app import AppServices
 
 _log = logging.getLogger(__name__)
 
 PIN_LENGTHS = range(4, 7)
 """A PIN has 4 to 6 digits."""
-DEFAULT_PIN_LENGTH = 4
+DEFAULT_PIN_LENGTH = 6
+"""A new PIN has 6 digits: a million PINs to guess from."""
 MAX_PIN_TRIES = 5
-"""Wrong PINs in a row (per device) before it must wait."""
-PIN_LOCK_SECONDS = 30.0
+"""Wrong PINs at one table (from every device together) that need no wait; after that each wrong PIN makes every
+device wait before the next try, twice as long each time."""
+PIN_WAIT_SECONDS = 30.0
+"""The wait after the :data:`MAX_PIN_TRIES`-th wrong PIN (then 60 s, 120 s, ...)."""
+MAX_PIN_WAIT_SECONDS = 3600.0
+"""The longest wait between two tries (a new PIN from the host lifts any wait)."""
+MAX_TRACKED_CLIENTS = 100
+"""Addresses whose refused tries are counted one by one; more are counted together (memory stays bounded)."""
 LIVE_PATH = "/live"
 """The viewer address: ``/live`` follows the host's current game, ``/live/<id>`` one game."""
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
@@ -82,7 +89,7 @@ class WrongPinError(SharingError):
 
 
 class PinLockedError(SharingError):
-    """Too many wrong PINs from this device: it must wait before trying again."""
+    """Too many wrong PINs at this table: every device must wait before the next try."""
 
 
 class NoPinError(SharingError):
@@ -120,7 +127,7 @@ class Access:
 
     role: Role
     client: str = ""
-    """The device's address (its IP), for the per-device PIN attempt limit."""
+    """The device's address (its IP), shown to the host with each refused PIN try."""
     pin_epoch: int = 0
     """For an editor: which PIN it entered. Revoking or renewing the PIN makes older epochs worthless."""
 
@@ -228,79 +235,107 @@ def verify_pin_format(text: str) -> str:
     return pin
 
 
-# --- edits -----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PinLimits:
+    """How wrong PINs are limited at one table (the defaults are the app's), and what that means for a guesser.
+
+    >>> limits = PinLimits()
+    >>> [limits.wait(n) for n in range(1, 9)], limits.wait(12), limits.wait(10**9)
+    ([0.0, 0.0, 0.0, 0.0, 30.0, 60.0, 120.0, 240.0], 3600.0, 3600.0)
+    """
+
+    free_tries: int = MAX_PIN_TRIES
+    first_wait: float = PIN_WAIT_SECONDS
+    max_wait: float = MAX_PIN_WAIT_SECONDS
+
+    def wait(self, wrong: int) -> float:
+        """Seconds every device must wait for the next try after ``wrong`` wrong PINs at the table."""
+        if wrong < self.free_tries:
+            return 0.0
+        return float(min(self.first_wait * 2 ** min(wrong - self.free_tries, 64), self.max_wait))
+
+    def seconds_before_try(self, tries: int) -> float:
+        """The least time from the first try to try number ``tries`` (every try before it wrong), however many
+        devices or addresses make them: the waits are for the table.
+
+        >>> [PinLimits().seconds_before_try(k) for k in (1, 5, 6, 7, 9, 10, 12, 13)]
+        [0.0, 0.0, 30.0, 90.0, 450.0, 930.0, 3810.0, 7410.0]
+        """
+        total, wrong = 0.0, 1
+        while wrong < tries:
+            wait = self.wait(wrong)
+            if wait >= self.max_wait:  # from here on every wait is the longest one
+                return total + (tries - wrong) * self.max_wait
+            total += wait
+            wrong += 1
+        return total
+
+    def tries_within(self, seconds: float) -> int:
+        """How many PINs anyone can try at one table within ``seconds`` of the first try.
+
+        >>> PinLimits().tries_within(600), PinLimits().tries_within(24 * 3600)
+        (9, 34)
+        """
+        high = 2
+        while self.seconds_before_try(high) <= seconds:
+            high *= 2
+        low = 1  # seconds_before_try(low) <= seconds < seconds_before_try(high)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self.seconds_before_try(middle) <= seconds:
+                low = middle
+            else:
+                high = middle
+        return low
+
+    def expected_seconds(self, digits: int = DEFAULT_PIN_LENGTH) -> float:
+        """The mean time to find a random PIN of ``digits`` digits by trying each PIN once, in any order (the
+        PIN is equally likely to be found at each try k: the mean of :meth:`seconds_before_try` over k).
+
+        >>> round(PinLimits().expected_seconds() / (365.25 * 24 * 3600))  # years
+        57
+        """
+        space = 10**digits
+        knee = 1  # from try `knee` on, each try comes max_wait after the one before
+        while knee < space and self.wait(knee) < self.max_wait:
+            knee += 1
+        head = sum(self.seconds_before_try(k) for k in range(1, knee + 1))
+        rest = space - knee
+        tail = rest * self.seconds_before_try(knee) + self.max_wait * rest * (rest + 1) / 2
+        return (head + tail) / space
 
 
-class EditKind(StrEnum):
-    """The changes a live page can ask for."""
+def duration_text(seconds: float) -> str:
+    """A wait as people say it.
 
-    ADD = "add"
-    """Append the next hand (or the next entry of an extra part such as a play-off)."""
-    REPLACE = "replace"
-    """Correct an entry already made (everything after it is re-derived)."""
-    REMOVE_LAST = "remove-last"
-    """Take the last hand away."""
-    UNDO = "undo"
-    """Take back the last change."""
-    REDO = "redo"
-    """Make again what the last undo took back."""
+    >>> duration_text(30), duration_text(61), duration_text(3600), duration_text(7300)
+    ('30 s', '2 min', '1 h', '2 h 2 min')
+    """
+    seconds = max(0, int(-(-seconds // 1)))  # whole seconds, rounded up
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = -(-seconds // 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h" if minutes == 0 else f"{hours} h {minutes} min"
 
 
 @dataclass(frozen=True)
-class Edit:
-    """One change asked for by a page, made on the version of the game that page showed.
+class PinTries:
+    """The refused PIN tries at this table, for the host's Share screen."""
 
-    >>> Edit.add({"up": "9S"}, expected_version=4)
-    Edit(kind=<EditKind.ADD: 'add'>, entry={'up': '9S'}, part='hands', index=None, expected_version=4)
-    """
-
-    kind: EditKind
-    entry: Mapping[str, Any] | None = None
-    part: str = "hands"
-    index: int | None = None
-    expected_version: int | None = None
-    """The version the page showed; ``None`` applies to whatever is current (host-side tools only)."""
-
-    @classmethod
-    def add(cls, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None) -> Edit:
-        return cls(EditKind.ADD, dict(entry), part, None, expected_version)
-
-    @classmethod
-    def replace(
-        cls, index: int, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None
-    ) -> Edit:
-        return cls(EditKind.REPLACE, dict(entry), part, index, expected_version)
-
-    @classmethod
-    def undo(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.UNDO, expected_version=expected_version)
-
-    @classmethod
-    def redo(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.REDO, expected_version=expected_version)
-
-    @classmethod
-    def remove_last(cls, *, expected_version: int | None = None) -> Edit:
-        return cls(EditKind.REMOVE_LAST, expected_version=expected_version)
-
-    def make(self, session: TableSession) -> Result:
-        """Make this change on ``session`` (the session's own errors: stale, invalid, nothing to undo...)."""
-        version = self.expected_version
-        if self.kind is EditKind.ADD:
-            if self.entry is None:
-                raise SharingError("there is no hand to add")
-            if self.part == "hands":
-                return session.add_hand(self.entry, expected_version=version)
-            return session.append_part(self.part, self.entry, expected_version=version)
-        if self.kind is EditKind.REPLACE:
-            if self.entry is None or self.index is None:
-                raise SharingError("say which hand to correct and what it should be")
-            return session.replace_part(self.part, self.index, self.entry, expected_version=version)
-        if self.kind is EditKind.REMOVE_LAST:
-            return session.remove_last_hand(expected_version=version)
-        if self.kind is EditKind.UNDO:
-            return session.undo(expected_version=version)
-        return session.redo(expected_version=version)
+    refused: int = 0
+    """Tries refused since the app started: wrong PINs, and tries made while every device had to wait."""
+    wrong: int = 0
+    """Wrong PINs since the current PIN was made (they decide the wait)."""
+    last: datetime | None = None
+    """When the last try was refused (local time)."""
+    clients: tuple[tuple[str, int], ...] = ()
+    """Each address that made refused tries and how many, most recent first (``"other"`` past
+    :data:`MAX_TRACKED_CLIENTS` addresses)."""
+    wait_s: float = 0.0
+    """Seconds until the next try is taken (0: a PIN can be tried now)."""
 
 
 # --- addresses and QR codes ------------------------------------------------------------------------------------
@@ -353,6 +388,17 @@ class ShareAddress:
             return self.lan or "127.0.0.1"
         return self.bind_host
 
+    @classmethod
+    def listening(cls, bind_host: str, port: int) -> ShareAddress:
+        """Where a server listening on ``bind_host``:``port`` can be reached (on all interfaces, ``companion
+        --share``: the LAN address is looked up once, here).
+
+        >>> ShareAddress.listening("127.0.0.1", 8600)
+        ShareAddress(bind_host='127.0.0.1', port=8600, lan=None)
+        """
+        lan = lan_address() if bind_host in ("0.0.0.0", "::", "", "*") else None
+        return cls(bind_host, port, lan)
+
     def live_url(self, session_id: str | None = None) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         path = LIVE_PATH if session_id is None else f"{LIVE_PATH}/{session_id}"
@@ -379,12 +425,6 @@ def qr_png(text: str, *, scale: int = 8) -> bytes:
 LiveListener = Callable[["LiveTable"], None]
 
 
-@dataclass
-class _Tries:
-    failures: deque[float] = field(default_factory=deque)
-    locked_until: float = 0.0
-
-
 class LiveTable:
     """Sharing state for one app: the address, the PIN, which game is live; gates every change made from a page.
 
@@ -399,8 +439,10 @@ class LiveTable:
         pin: str | None = None,
         pin_length: int = DEFAULT_PIN_LENGTH,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], datetime] = lambda: datetime.now().astimezone(),
         max_tries: int = MAX_PIN_TRIES,
-        lock_seconds: float = PIN_LOCK_SECONDS,
+        lock_seconds: float = PIN_WAIT_SECONDS,
+        max_wait_seconds: float = MAX_PIN_WAIT_SECONDS,
     ) -> None:
         self.sessions = sessions
         self.address = address or ShareAddress()
@@ -409,9 +451,15 @@ class LiveTable:
         self._epoch = 1
         self._pin_length = pin_length
         self._clock = clock
-        self._max_tries = max_tries
-        self._lock_seconds = lock_seconds
-        self._tries: dict[str, _Tries] = {}
+        self._wall_clock = wall_clock
+        self.limits = PinLimits(max_tries, lock_seconds, max_wait_seconds)
+        self._wrong = 0
+        """Wrong PINs since the current PIN was made, from every device together."""
+        self._next_try_at = 0.0
+        self._refused = 0
+        self._refused_by: Counter[str] = Counter()
+        self._recent: list[str] = []
+        self._last_refused: datetime | None = None
         self._current: str | None = None
         self._listeners: list[LiveListener] = []
 
@@ -432,6 +480,7 @@ class LiveTable:
         with self._lock:
             self._pin = generate_pin(length or self._pin_length)
             self._epoch += 1
+            self._wrong, self._next_try_at = 0, 0.0  # the guesses made so far say nothing about the new PIN
             pin = self._pin
         self._notify()
         return pin
@@ -448,32 +497,57 @@ class LiveTable:
         """The access of a viewer that typed ``text``: an editor if it is the PIN.
 
         Raises :class:`InvalidPinError` (not 4–6 digits), :class:`NoPinError` (revoked), :class:`WrongPinError`,
-        or :class:`PinLockedError` after :data:`MAX_PIN_TRIES` wrong PINs from one device (for a while).
+        or :class:`PinLockedError`. Wrong PINs are counted for the table, not per device: after
+        :data:`MAX_PIN_TRIES` of them every further wrong PIN makes *every* device wait before the next try, twice
+        as long each time (30 s, 60 s, 120 s, ... up to :data:`MAX_PIN_WAIT_SECONDS`); a try during the wait is
+        refused without being compared, even the right PIN. A new PIN from the host starts the count again.
         """
         if access.role is Role.HOST:
             return access
         pin = verify_pin_format(text)
         with self._lock:
             now = self._clock()
-            tries = self._tries.setdefault(access.client, _Tries())
-            if now < tries.locked_until:
-                wait = int(tries.locked_until - now) + 1
-                raise PinLockedError(f"too many wrong PINs from this device: try again in {wait} s")
+            if now < self._next_try_at:
+                self._note_refused(access.client)
+                wait = duration_text(self._next_try_at - now)
+                raise PinLockedError(f"too many wrong PINs at this table: try again in {wait}")
             if self._pin is None:
                 raise NoPinError("the host has turned editing off (no PIN at the moment)")
             if not secrets.compare_digest(pin, self._pin):
-                tries.failures.append(now)
-                while tries.failures and now - tries.failures[0] > self._lock_seconds * 4:
-                    tries.failures.popleft()
-                if len(tries.failures) >= self._max_tries:
-                    tries.failures.clear()
-                    tries.locked_until = now + self._lock_seconds
+                self._wrong += 1
+                self._note_refused(access.client)
+                wait_s = self.limits.wait(self._wrong)
+                self._next_try_at = now + wait_s
+                if wait_s > 0:
                     raise PinLockedError(
-                        f"too many wrong PINs from this device: try again in {int(self._lock_seconds)} s"
+                        f"that is not the PIN, and there were too many wrong PINs at this table: "
+                        f"try again in {duration_text(wait_s)}"
                     )
                 raise WrongPinError("that is not the PIN the host shows")
-            tries.failures.clear()
             return Access(Role.EDITOR, access.client, self._epoch)
+
+    def _note_refused(self, client: str) -> None:
+        """Count a refused try from ``client`` for the Share screen (called with the lock held)."""
+        self._refused += 1
+        self._last_refused = self._wall_clock()
+        key = client or "unknown"
+        if key not in self._refused_by and len(self._refused_by) >= MAX_TRACKED_CLIENTS:
+            key = "other"
+        self._refused_by[key] += 1
+        if key in self._recent:
+            self._recent.remove(key)
+        self._recent.insert(0, key)
+
+    def pin_tries(self) -> PinTries:
+        """The refused tries so far and the wait now (what the host's Share screen shows)."""
+        with self._lock:
+            return PinTries(
+                refused=self._refused,
+                wrong=self._wrong,
+                last=self._last_refused,
+                clients=tuple((key, self._refused_by[key]) for key in self._recent),
+                wait_s=max(0.0, self._next_try_at - self._clock()),
+            )
 
     def can_edit(self, access: Access) -> bool:
         try:
@@ -509,18 +583,16 @@ class LiveTable:
         (the page shows the newest state and asks again), a scoring error for an impossible hand.
         """
         self.verify_edit(access)
-        session = self.session_for(access, session_id)
-        return edit.make(session)
+        return self.session_for(access, session_id).make(edit)
 
     def can_apply(self, access: Access, session_id: str, edit: Edit) -> bool:
-        """Whether :meth:`apply_as` would be allowed now (for greying out controls; the game may still refuse)."""
+        """Whether :meth:`apply_as` would make ``edit`` now (for greying out controls)."""
         if not self.can_edit(access):
             return False
         try:
-            self.open(session_id)
-        except NoLiveGameError:
+            return self.session_for(access, session_id).can_make(edit)
+        except SharingError:
             return False
-        return True
 
     # -- which game is live --------------------------------------------------------------------------------
 
@@ -596,28 +668,3 @@ class LiveTable:
                 with self._lock:
                     if listener in self._listeners:
                         self._listeners.remove(listener)
-
-
-# --- one LiveTable per app ---------------------------------------------------------------------------------------
-
-_TABLES: list[tuple[Any, LiveTable]] = []
-_TABLES_LOCK = threading.Lock()
-
-
-def live_table_for(services: AppServices) -> LiveTable:
-    """The app's :class:`LiveTable` (created on first use, one per :class:`~companion.app.AppServices`)."""
-    with _TABLES_LOCK:
-        for owner, live in _TABLES:
-            if owner is services:
-                return live
-        live = LiveTable(services.sessions)
-        _TABLES.append((services, live))
-        return live
-
-
-def configure(services: AppServices, *, bind_host: str, port: int) -> LiveTable:
-    """Record where the server listens (``companion --share`` binds all interfaces) and return the live table."""
-    live = live_table_for(services)
-    lan = lan_address() if bind_host in ("0.0.0.0", "::", "", "*") else None
-    live.address = ShareAddress(bind_host, port, lan)
-    return live

@@ -129,6 +129,7 @@ class OutcomeCache:
         """session id → (fingerprint, outcome or None when it cannot be replayed), built from the entries."""
         self._lock = threading.RLock()
         self._loaded = False
+        self._warming = False
         self.problems: list[str] = []
         """Games left out by the last :meth:`outcomes` because they cannot be replayed (a damaged record), in words."""
 
@@ -213,6 +214,27 @@ class OutcomeCache:
             self._stats[game] = (signature, stats)
             return stats
 
+    def warm_up(self, archive: Archive, aliases: Mapping[str, str] | None = None) -> threading.Thread | None:
+        """Fill this cache and its statistics in a background thread (called when History opens, so that
+        Statistics opens at once); ``None`` if one is already running."""
+        with self._lock:
+            if self._warming:
+                return None
+            self._warming = True
+
+        def run() -> None:
+            try:
+                self.statistics(archive, aliases=aliases)
+            except (StorageError, ScoringError, OSError):
+                pass  # the screen will report it when it opens
+            finally:
+                with self._lock:
+                    self._warming = False
+
+        thread = threading.Thread(target=run, name="stats-warm-up", daemon=True)
+        thread.start()
+        return thread
+
     def _compute(self, archive: Archive, summary: SessionSummary) -> dict[str, Any]:
         try:
             doc = archive.load_session(summary.id)
@@ -246,20 +268,6 @@ def _outcome(summary: SessionSummary, entry: Mapping[str, Any]) -> Outcome | Non
         )
     except (KeyError, TypeError, ValueError):
         return None
-
-
-_CACHES: dict[Path, OutcomeCache] = {}
-_CACHES_LOCK = threading.Lock()
-
-
-def cache_for(archive: Archive) -> OutcomeCache:
-    """The one outcome cache of an archive's data folder (shared by every page of the app)."""
-    key = archive.data_dir.resolve()
-    with _CACHES_LOCK:
-        cache = _CACHES.get(key)
-        if cache is None:
-            cache = _CACHES[key] = OutcomeCache(key / CACHE_FILE)
-        return cache
 
 
 # --- statistics ----------------------------------------------------------------------------------------------
@@ -417,40 +425,15 @@ def statistics(
     game: str | None = None,
     resolve: Resolve | None = None,
     aliases: Mapping[str, str] | None = None,
+    cache: OutcomeCache | None = None,
 ) -> Statistics:
-    """Statistics over every finished game of ``archive`` (through its :func:`cache_for` outcome cache). Names go
-    through ``aliases`` (remembered result) or ``resolve`` (computed afresh)."""
-    cache = cache_for(archive)
+    """Statistics over every finished game of ``archive``, through ``cache`` (default: a new cache on the data
+    folder's cache file; the app passes its own, :attr:`companion.services.AppServices.stats`). Names go through
+    ``aliases`` (remembered result) or ``resolve`` (computed afresh)."""
+    source = cache if cache is not None else OutcomeCache(archive.data_dir / CACHE_FILE)
     if resolve is not None:
-        return compute(cache.outcomes(archive), resolve=resolve, game=game)
-    return cache.statistics(archive, game=game, aliases=aliases)
-
-
-_WARMING: set[Path] = set()
-
-
-def warm_up(archive: Archive, aliases: Mapping[str, str] | None = None) -> threading.Thread | None:
-    """Fill the archive's outcome cache and statistics in a background thread (called when History opens, so that
-    Statistics opens at once); ``None`` if one is already running for this archive."""
-    cache = cache_for(archive)
-    key = archive.data_dir.resolve()
-    with _CACHES_LOCK:
-        if key in _WARMING:
-            return None
-        _WARMING.add(key)
-
-    def run() -> None:
-        try:
-            cache.statistics(archive, aliases=aliases)
-        except (StorageError, ScoringError, OSError):
-            pass  # the screen will report it when it opens
-        finally:
-            with _CACHES_LOCK:
-                _WARMING.discard(key)
-
-    thread = threading.Thread(target=run, name="stats-warm-up", daemon=True)
-    thread.start()
-    return thread
+        return compute(source.outcomes(archive), resolve=resolve, game=game)
+    return source.statistics(archive, game=game, aliases=aliases)
 
 
 def format_rate(rate: float) -> str:

@@ -4,7 +4,7 @@ No user interface, no storage, no I/O (except the command line in ``__main__``).
 :class:`~scoring.base.Result` comes out; every problem is a :class:`~scoring.errors.ScoringError`.
 """
 
-from scoring.base import HandResult, Pending, Result, Step, next_step
+from scoring.base import HandResult, PartProgress, Pending, Result, Step, next_step, rulings_of
 from scoring.cards import JOKER, Card, Suit
 from scoring.errors import (
     DuplicateCardError,
@@ -14,26 +14,60 @@ from scoring.errors import (
     ScoringError,
     UnknownPlayerError,
 )
+from scoring.parts import (
+    EXTRA_PARTS,
+    Part,
+    UnknownPartError,
+    entries,
+    hand_word,
+    parse_entry_slug,
+    part_for_step,
+    part_of_key,
+    part_of_slug,
+    record_before,
+    set_entries,
+)
 from scoring.registry import Game, all_games, get_game, parse, score
+from scoring.standings import Standing, lower_wins, spoken, standings
+from scoring.verdict import Decider, Verdict
 
 __all__ = [
+    "EXTRA_PARTS",
     "JOKER",
     "Card",
+    "Decider",
     "DuplicateCardError",
     "Game",
     "HandResult",
     "IllegalHandError",
     "InvalidCardError",
     "InvalidRecordError",
+    "Part",
+    "PartProgress",
     "Pending",
     "Result",
     "ScoringError",
+    "Standing",
     "Step",
     "Suit",
+    "UnknownPartError",
     "UnknownPlayerError",
+    "Verdict",
     "all_games",
+    "entries",
     "get_game",
+    "hand_word",
+    "lower_wins",
     "next_step",
     "parse",
+    "parse_entry_slug",
+    "part_for_step",
+    "part_of_key",
+    "part_of_slug",
+    "record_before",
+    "rulings_of",
     "score",
+    "set_entries",
+    "spoken",
+    "standings",
 ]

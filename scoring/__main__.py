@@ -43,6 +43,8 @@ def _read(source: str) -> Any:
         ) from None
     except RecursionError:
         raise InvalidRecordError(f"{name} is nested too deeply to be a game record", "") from None
+    except ValueError:  # a number of more than 4,300 digits: no game record holds one
+        raise InvalidRecordError(f"{name} holds a number too long to be part of a game record", "") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,7 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import (
     BeforeValidator,
@@ -63,11 +63,18 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 KEY = "bargain-bin"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
 HAND_SIZE = 5
+MAX_TARGET = 1000
+"""The highest target a table can set (BB-5 house rule): at most two game points are given a hand, so a target of
+1,000 is 500 hands or more, far beyond any game night (the default is 10)."""
+MAX_VEGAS_UNIT_CENTS = 100_000
+"""The highest Vegas unit (rule 8): $1,000 per card point. A real table plays for cents; the bound keeps the pot a
+number people can read (the largest gap in one hand is about 320 card points)."""
 """Cards dealt to each player (rule 3)."""
 JOKER_VALUE = 20
 """The Joker's value; its player chooses the sign (rule 2, BB-7)."""
@@ -241,14 +248,15 @@ class Options(_Part):
 
     king: Literal[12, 13] = 12
     """The King's value: 12 as printed, or 13 (BB-1)."""
-    target: StrictInt = Field(default=10, ge=1)
-    """Game points that end the game (rule 6, BB-5)."""
+    target: StrictInt = Field(default=10, ge=1, le=MAX_TARGET)
+    """Game points that end the game (rule 6, BB-5): 1 to :data:`MAX_TARGET`."""
     selfless: StrictBool = False
     """Nobody may play a card in front of themselves (BB-7)."""
     joker: StrictBool = False
     """One Joker in the deck, ±20 as its player chooses (BB-7)."""
-    vegas_unit_cents: StrictInt | None = Field(default=None, ge=1)
-    """Vegas Rules: the unit price in cents, or ``None`` for off (rule 8, BB-9…BB-11)."""
+    vegas_unit_cents: StrictInt | None = Field(default=None, ge=1, le=MAX_VEGAS_UNIT_CENTS)
+    """Vegas Rules: the unit price in cents, 1 to :data:`MAX_VEGAS_UNIT_CENTS`, or ``None`` for off (rule 8,
+    BB-9…BB-11)."""
 
     @property
     def vegas(self) -> bool:
@@ -903,6 +911,45 @@ def _validate_hand(hand: Hand, index: int, players: tuple[str, ...], removed: li
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Results
+
+
+class BargainBinHandResult(HandResult):
+    """One Bargain Bin hand: game points (0/1, rule 5), every player's card points, and under Vegas the cents each
+    paid into the bin (rule 8, BB-9)."""
+
+    GAME: ClassVar[str] = KEY
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"payments"})
+
+    card_points: dict[str, int]
+    """Each player's card points (rule 4); 0 with no cards."""
+    payments: dict[str, int] | None = None
+    """Vegas only: cents each player paid after this hand (rule 8, BB-9, BB-13); left out without Vegas."""
+
+
+class BargainBinResult(Result):
+    """A Bargain Bin game: ``totals`` are game points; ``removed``/``warned`` the conduct so far (rule 9); under
+    Vegas Rules also the money (rule 8, BB-10, BB-11; all in cents, left out without Vegas)."""
+
+    GAME: ClassVar[str] = KEY
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"payments", "pot", "payouts", "net"})
+
+    hands: list[BargainBinHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    removed: list[str] = Field(default_factory=list)
+    """Players removed so far, in seating order (rule 9.2, BB-13)."""
+    warned: list[str] = Field(default_factory=list)
+    """Players warned so far, in seating order (rule 9.1, BB-12)."""
+    payments: dict[str, int] | None = None
+    """Vegas: the total each player paid in."""
+    pot: int | None = None
+    """Vegas: everything paid in so far."""
+    payouts: dict[str, int] | None = None
+    """Vegas: what each player takes from the bin at the end (all 0 until then; refunds when cancelled)."""
+    net: dict[str, int] | None = None
+    """Vegas: payouts − payments."""
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Scoring
 
 
@@ -1028,6 +1075,104 @@ def winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int) 
     )
 
 
+def verdict_of(
+    totals: Mapping[str, int], eligible: Iterable[str], target: int, removed: Iterable[str] = ()
+) -> Verdict | None:
+    """Why the game was decided once someone has reached ``target`` (rule 7, BB-6, BB-13), or ``None`` before.
+
+    ``eligible`` are the players not removed, in seating order; ``removed`` the players removed (BB-13: they
+    cannot win and are not "the next highest"). Examples BB-E9 and BB-E8:
+
+    >>> verdict = verdict_of({"Ivy": 10, "Hal": 7, "Gus": 4, "Fay": 2}, ["Fay", "Gus", "Hal", "Ivy"], 10)
+    >>> verdict.decider, verdict.headline
+    (<Decider.NEXT_HIGHEST: 'next-highest'>, 'Hal and Ivy win: Ivy reached the target of 10 game points and Hal has \
+the next-highest total, 7.')
+    >>> print(verdict.reasons["Hal"])
+    Hal wins as the next-highest, 7 game points, after Ivy reached the target of 10 (rule 7).
+    >>> verdict_of({"A": 10, "B": 8, "C": 8, "D": 6}, "ABCD", 10).reasons
+    {'A': 'A wins alone by reaching the target, 10 game points: B and C share the next-highest total, 8, so \
+neither wins (rule 7).'}
+    >>> verdict_of({"A": 10, "B": 10, "C": 7, "D": 5}, "ABCD", 10).decider
+    <Decider.BOTH_REACHED: 'both-reached'>
+    """
+    names = list(eligible)
+    reached = [name for name in names if totals[name] >= target]
+    if not reached:
+        return None
+    out = list(removed)
+    bb13 = ["BB-13"] if out else []
+    if len(reached) >= 2:
+        a, b = reached[:2]
+        return Verdict(
+            decider=Decider.BOTH_REACHED,
+            rulings=["BB-R7", "BB-6"],
+            headline=f"{a} and {b} win: both reached the target of {_points(target)} in the same hand.",
+            reasons={
+                name: f"{name} wins with {_points(totals[name])}, reaching the target in the same hand as "
+                f"{b if name == a else a} (rule 7, BB-6)."
+                for name in reached
+            },
+        )
+    first = reached[0]
+    rest = [name for name in names if name != first]
+    if not rest:
+        return Verdict(
+            decider=Decider.TARGET_ALONE,
+            rulings=["BB-R6", "BB-R7", "BB-13"],
+            headline=f"{first} wins alone: nobody else is left in the game.",
+            reasons={
+                first: f"{first} wins alone by reaching the target, {_points(totals[first])}: every other player "
+                "was removed (rule 7, BB-13)."
+            },
+        )
+    second = max(totals[name] for name in rest)
+    seconds = [name for name in rest if totals[name] == second]
+    if len(seconds) == 1:
+        other = seconds[0]
+        winners = [name for name in names if name in (first, other)]
+        return Verdict(
+            decider=Decider.NEXT_HIGHEST,
+            rulings=["BB-R6", "BB-R7", *bb13],
+            headline=f"{join_names(winners)} win: {first} reached the target of {_points(target)} and {other} "
+            f"has the next-highest total, {second}.",
+            reasons={
+                name: (
+                    f"{first} wins by reaching the target, {_points(totals[first])} (rule 6, rule 7)."
+                    if name == first
+                    else f"{other} wins as the next-highest, {_points(second)}, after {first} reached the target "
+                    f"of {target} (rule 7{', BB-13' if out else ''})."
+                )
+                for name in winners
+            },
+        )
+    return Verdict(
+        decider=Decider.TARGET_ALONE,
+        rulings=["BB-R6", "BB-R7", *bb13],
+        headline=f"{first} wins alone: {join_names(seconds)} share the next-highest total, {second}.",
+        reasons={
+            first: f"{first} wins alone by reaching the target, {_points(totals[first])}: {join_names(seconds)} "
+            f"share the next-highest total, {second}, so {'neither' if len(seconds) == 2 else 'none of them'} wins "
+            f"(rule 7{', BB-13' if out else ''})."
+        },
+    )
+
+
+def cancelled_verdict(removed: list[str], players: int, vegas: bool) -> Verdict:
+    """The verdict of a cancelled game (rule 9.3, BB-14). BB-E11:
+
+    >>> cancelled_verdict(["B", "D"], 4, True).headline
+    'The game is cancelled: B and D have been removed, 2 removals in a game of 4 players; nobody wins and \
+every payment is refunded.'
+    """
+    refund = " and every payment is refunded" if vegas else ""
+    return Verdict(
+        decider=Decider.CANCELLED,
+        rulings=["BB-R9.3", "BB-14"],
+        headline=f"The game is cancelled: {join_names(removed)} have been removed, {len(removed)} removals in a game "
+        f"of {players} players; nobody wins{refund}.",
+    )
+
+
 def vegas_payments(card_points: Mapping[str, int], ranked: Iterable[str], unit: int) -> tuple[dict[str, int], str]:
     """What each player pays into the bin after a hand, in cents, and why (rule 8, BB-9, BB-13).
 
@@ -1086,7 +1231,7 @@ def split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[
     return out, text
 
 
-def score(record: Record) -> Result:
+def score(record: Record) -> BargainBinResult:
     """Replay a Bargain Bin record: game points per hand, totals, winners, Vegas money, removals.
 
     Example BB-E10 with target 1 (two winners split the pot):
@@ -1106,7 +1251,7 @@ def score(record: Record) -> Result:
     paid = zeros(players)
     removed: list[str] = []
     warned: list[str] = []
-    hands: list[HandResult] = []
+    hands: list[BargainBinHandResult] = []
     finished = cancelled = False
     winners: list[str] = []
     threshold = cancel_threshold(len(players))
@@ -1165,7 +1310,8 @@ def score(record: Record) -> Result:
                 if unit is not None:
                     _, pot_note = split_pot(sum(paid.values()), winners, totals)
                     notes.append(pot_note)
-        hands.append(HandResult(points=points, notes=notes, **extra))
+        # built from values this module computed: no need to validate them again (the hot path of a long game)
+        hands.append(BargainBinHandResult.model_construct(points=points, notes=notes, **extra))
     extras: dict[str, Any] = {"removed": removed, "warned": [name for name in players if name in warned]}
     if unit is not None:
         pot = sum(paid.values())
@@ -1180,7 +1326,14 @@ def score(record: Record) -> Result:
             "payouts": payouts,
             "net": {name: payouts[name] - paid[name] for name in players},
         }
-    return Result(
+    verdict: Verdict | None = None
+    if cancelled:
+        verdict = cancelled_verdict(removed, len(players), unit is not None)
+    elif finished:
+        eligible = [name for name in players if name not in removed]
+        verdict = verdict_of(totals, eligible, options.target, removed)
+    return BargainBinResult(
+        verdict=verdict,
         game=KEY,
         players=list(players),
         hands=hands,
@@ -1206,6 +1359,8 @@ GAME = Game(
 __all__ = [
     "GAME",
     "Action",
+    "BargainBinHandResult",
+    "BargainBinResult",
     "BinCard",
     "Conduct",
     "Hand",
@@ -1217,6 +1372,7 @@ __all__ = [
     "can_play",
     "can_receive",
     "cancel_threshold",
+    "cancelled_verdict",
     "card_value",
     "hand_card_points",
     "legal_cards",
@@ -1227,6 +1383,7 @@ __all__ = [
     "settle_up",
     "split_pot",
     "vegas_payments",
+    "verdict_of",
     "verify_play",
     "verify_receive",
     "winners_of",

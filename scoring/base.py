@@ -7,11 +7,20 @@ record and converts every pydantic error into a :class:`~scoring.errors.ScoringE
 
 from __future__ import annotations
 
-import enum
+import re
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from scoring.errors import (
     DuplicateCardError,
@@ -21,9 +30,42 @@ from scoring.errors import (
     path_of,
     where,
 )
+from scoring.parts import Part, Step, part_for_step
+from scoring.verdict import Verdict
 
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 """A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters a name may not hold: control characters (Unicode category Cc: NUL, BEL, ESC, CR...) and the bidi
+marks, embeddings, overrides and isolates that reorder the text around them (U+061C, U+200E/F, U+202A-E,
+U+2066-9)."""
+
+
+def check_name(name: str, index: int) -> None:
+    r"""Refuse a player's name with a control or bidi-override character (:class:`InvalidRecordError` naming the
+    seat); ``index`` is the 0-based seat.
+
+    >>> check_name("Ann", 0)
+    >>> for name in ("Ann\x1b[2J", "\u202eBen"):
+    ...     try:
+    ...         check_name(name, 1)
+    ...     except InvalidRecordError as exc:
+    ...         print(exc.message, exc.path)
+    player 2's name 'Ann\x1b[2J' holds a control character (U+001B); a name must be plain text players[1]
+    player 2's name '\u202eBen' holds a text-direction character (U+202E); a name must be plain text players[1]
+    """
+    bad = _UNSAFE.search(name)
+    if bad is None:
+        return
+    char = bad.group()
+    kind = "a control character" if char <= "\x9f" else "a text-direction character"
+    shown = name.encode("unicode_escape").decode("ascii")
+    raise InvalidRecordError(
+        f"player {index + 1}'s name '{shown}' holds {kind} (U+{ord(char):04X}); a name must be plain text",
+        f"players[{index}]",
+    )
 
 
 class Model(BaseModel):
@@ -42,7 +84,8 @@ class RecordBase(Model):
     @classmethod
     def _unique_players(cls, players: tuple[str, ...]) -> tuple[str, ...]:
         seen: set[str] = set()
-        for name in players:
+        for index, name in enumerate(players):
+            check_name(name, index)
             if name in seen:
                 raise ValueError(f"{name} is seated twice")
             seen.add(name)
@@ -55,20 +98,121 @@ class Pending(Model):
     kind: Literal["tiebreak", "sudden-death", "playoff"]
     players: list[str]
 
+    @property
+    def part(self) -> Part:
+        """The record part the pending entries go to.
 
-class HandResult(BaseModel):
-    """What one hand gave. Games add their own keys (``card_points``, ``winner``, ...)."""
+        >>> Pending(kind="sudden-death", players=["Ben", "Cat"]).part
+        <Part.SUDDEN_DEATH: 'sudden_death'>
+        """
+        return part_for_step(Step(self.kind))
 
-    model_config = ConfigDict(extra="allow")
+
+RULING_PREFIXES = {
+    "bargain-bin": "BB",
+    "financial-crisis": "BK",
+    "feast-and-famine": "FF",
+    "1111-9999": "OO",
+    "jokers-kill": "JK",
+}
+"""The prefix of each game's ruling ids in ``shared/rules/<game>.md`` (``BB-2``, ``BK-14``, ``FF-11``...)."""
+
+_RULING = re.compile(r"\b(?:BB|BK|FF|OO|JK)-\d+\b")
+_RULE = re.compile(r"\brules? (\d+(?:\.\d+)*)(?:[-–](\d+(?:\.\d+)*))?")
+
+
+def _cited(note: str, prefix: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for match in _RULE.finditer(note):
+        found.extend(f"{prefix}-R{number}" for number in match.groups() if number)
+    found.extend(_RULING.findall(note))
+    return tuple(dict.fromkeys(found))
+
+
+def rulings_of(note: str, game: str) -> list[str]:
+    """The ids of the rules and rulings a note applies, in the order cited: a ruling keeps its id from the rules
+    file (``BB-2``); a numbered rule of the rules file's section 1 is ``<prefix>-R<number>`` (``BB-R5.2`` is rule
+    5.2 of Bargain Bin). Every note a game writes cites what it applies in this form, so these ids are the data
+    and the prose is for people.
+
+    >>> rulings_of("A and B tie for the highest score (12): both get one game point (rule 5.2, BB-2)", "bargain-bin")
+    ['BB-R5.2', 'BB-2']
+    >>> rulings_of("Card points: A 1 (rule 2, rule 4, BB-1)", "bargain-bin")
+    ['BB-R2', 'BB-R4', 'BB-1']
+    >>> rulings_of("Up-card 5♠; Ann 7♥, Ben 9♦.", "jokers-kill")
+    []
+    """
+    return list(_cited(note, RULING_PREFIXES.get(game, "")))
+
+
+class PartProgress(NamedTuple):
+    """A player's progress in the extra part a tied game plays (:meth:`Result.part_progress`)."""
+
+    text: str
+    """For people: ``"2 play-off wins"``, ``"tie-break 14"``, ``"sudden death 74"``."""
+    rank: tuple[int, ...]
+    """Sorts the tied players once the part has decided: lower is better."""
+
+
+class _Output(BaseModel):
+    """A result model: typed fields only (``extra="forbid"``); :attr:`OMIT_NONE` fields are left out of the JSON
+    while they are ``None`` (``records.md``: ``pot`` only with Vegas, ``playoff_wins`` once a play-off is due)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset()
+    GAME: ClassVar[str] = ""
+    """The game key, for the prefix of rule ids (:func:`rulings_of`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_computed(cls, data: Any) -> Any:
+        """Accept a result's own JSON back: its computed keys (``rulings``) are derived again, not read."""
+        if isinstance(data, dict) and any(key in data for key in cls.model_computed_fields):
+            return {key: value for key, value in data.items() if key not in cls.model_computed_fields}
+        return data
+
+    def _pruned(self, data: dict[str, Any]) -> dict[str, Any]:
+        for key in self.OMIT_NONE:
+            if key in data and data[key] is None:
+                del data[key]
+        return data
+
+
+class HandResult(_Output):
+    """What one hand (or one entry of an extra part) gave; each game's subclass adds its own fields.
+
+    ``rulings`` runs parallel to ``notes``: ``rulings[i]`` lists the ids of the rules and rulings that note ``i``
+    applies (:func:`rulings_of`), so a screen picks notes by id, never by their words.
+
+    >>> hand = HandResult(points={"A": 1}, notes=["A scores (rule 5)", "no citation"])
+    >>> hand.rulings
+    [['-R5'], []]
+    """
 
     points: dict[str, int]
     notes: list[str] = Field(default_factory=list)
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rulings(self) -> list[list[str]]:
+        """One list of rule and ruling ids per note (``BB-R7``, ``BB-13``...), in the notes' order."""
+        prefix = RULING_PREFIXES.get(self.GAME, "")
+        return [list(_cited(note, prefix)) for note in self.notes]
 
-class Result(BaseModel):
-    """The result of replaying a record (``records.md``, "Result"). Games add their own keys."""
+    def noted(self, *ids: str) -> list[str]:
+        """The notes that apply any of these rule or ruling ids.
 
-    model_config = ConfigDict(extra="allow")
+        >>> HandResult(points={}, notes=["x (rule 7)", "y (BB-10)", "z"]).noted("-R7", "BB-10")
+        ['x (rule 7)', 'y (BB-10)']
+        """
+        wanted = set(ids)
+        return [note for note, cited in zip(self.notes, self.rulings, strict=True) if wanted & set(cited)]
+
+
+class Result(_Output):
+    """The result of replaying a record (``records.md``, "Result"). Each game has its own subclass with its own
+    fields (``BargainBinResult``...); nothing else is accepted."""
 
     game: str
     players: list[str]
@@ -78,6 +222,20 @@ class Result(BaseModel):
     winners: list[str] = Field(default_factory=list)
     pending: Pending | None = None
     cancelled: bool = False
+    verdict: Verdict | None = None
+    """Why the game was decided (:class:`~scoring.verdict.Verdict`); ``None`` while it is undecided."""
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """Each player's progress in the play-off, tie-break round or sudden death, for the players in it (empty
+        when there is none). Games with an extra part override this.
+
+        >>> Result(game="x", players=["A"], totals={"A": 0}).part_progress()
+        {}
+        """
+        return {}
+
+    HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands",)
+    """Fields holding lists of :class:`HandResult` (pruned like the result, :attr:`_Output.OMIT_NONE`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as plain JSON data, exactly as ``python -m scoring score`` prints it.
@@ -85,22 +243,13 @@ class Result(BaseModel):
         >>> Result(game="jokers-kill", players=["Ann", "Ben"], totals={"Ann": 2, "Ben": 0}).to_json()["totals"]
         {'Ann': 2, 'Ben': 0}
         """
-        return self.model_dump(mode="json")
-
-
-class Step(enum.Enum):
-    """What the table must play next."""
-
-    HAND = "hand"
-    """Another ordinary hand (or round)."""
-    TIEBREAK = "tiebreak"
-    """The tie-break that the rules prescribe (Feast and Famine's Ghost round)."""
-    SUDDEN_DEATH = "sudden-death"
-    """A sudden-death hand (1111-9999)."""
-    PLAYOFF = "playoff"
-    """A play-off hand (Jokers Kill)."""
-    FINISHED = "finished"
-    """Nothing: the game is decided or cancelled."""
+        data = self._pruned(self.model_dump(mode="json"))
+        for key in self.HAND_LISTS:
+            models = getattr(self, key, None) or []
+            for model, item in zip(models, data.get(key) or [], strict=False):
+                if model.OMIT_NONE:
+                    model._pruned(item)
+        return data
 
 
 def next_step(result: Result) -> Step:
@@ -137,6 +286,20 @@ _TYPE_WORDS = {
 }
 
 
+def _shown(value: Any) -> str:
+    """A refused value for a message; a huge number is described, not printed.
+
+    >>> _shown(7), _shown(10**40)
+    ('7', 'a number of 41 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        try:
+            return f"a number of {len(str(abs(value)))} digits"
+        except ValueError:  # beyond Python's limit for turning an int into text
+            return "a number of more than 4300 digits"
+    return repr(value)
+
+
 def _describe(err: Mapping[str, Any]) -> str:
     kind = err.get("type", "")
     loc = err.get("loc", ())
@@ -160,13 +323,13 @@ def _describe(err: Mapping[str, Any]) -> str:
         return "the game has no players"
     expected_type = _TYPE_WORDS.get(kind)
     if expected_type is not None:
-        return f"'{key}' must be {expected_type}, not {err.get('input')!r}"
+        return f"'{key}' must be {expected_type}, not {_shown(err.get('input'))}"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = ctx.get("ge", ctx.get("gt", ctx.get("le", ctx.get("lt"))))
         word = {"greater_than_equal": "at least", "greater_than": "more than", "less_than_equal": "at most"}.get(
             kind, "less than"
         )
-        return f"'{key}' must be {word} {bound}, not {err.get('input')!r}"
+        return f"'{key}' must be {word} {bound}, not {_shown(err.get('input'))}"
     msg = str(err.get("msg", "is not valid"))
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, ") :]

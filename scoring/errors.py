@@ -7,6 +7,11 @@ player understands and a ``path`` into the record (``"hands[2].cards.Ann[1]"``).
 
 from __future__ import annotations
 
+from scoring.parts import Part
+
+_PLACES = (Part.HANDS, Part.SUDDEN_DEATH, Part.PLAYOFF, Part.TIEBREAK)
+"""The parts an error's path can point into (their words name the place, :attr:`Part.word`)."""
+
 
 class ScoringError(ValueError):
     """A record that cannot be scored. ``message`` is for people, ``path`` points into the record."""
@@ -73,14 +78,6 @@ def path_of(loc: tuple[int | str, ...] | list[int | str]) -> str:
     return out
 
 
-_PLACES = {
-    "hands": "hand",
-    "sudden_death": "sudden-death hand",
-    "playoff": "play-off hand",
-    "tiebreak": "tie-break round",
-}
-
-
 def where(path: str) -> str:
     """Say in words where a path points, for messages.
 
@@ -91,11 +88,11 @@ def where(path: str) -> str:
     >>> where("options.king")
     ''
     """
-    for key, word in _PLACES.items():
-        if path.startswith(f"{key}["):
-            index = path[len(key) + 1 : path.index("]")]
+    for part in _PLACES:
+        if path.startswith(f"{part.key}["):
+            index = path[len(part.key) + 1 : path.index("]")]
             if index.isdigit():
-                return f" in {word} {int(index) + 1}"
+                return f" in {part.word} {int(index) + 1}"
     if path.startswith("tiebreak"):
         return " in the tie-break"
     return ""

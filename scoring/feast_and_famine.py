@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     BeforeValidator,
@@ -36,16 +36,19 @@ from pydantic import (
     Tag,
     ValidationError,
     WithJsonSchema,
+    computed_field,
 )
 
 from scoring.base import (
     HandResult,
     Model,
+    PartProgress,
     Pending,
     PlayerName,
     RecordBase,
     Result,
     join_names,
+    rulings_of,
     validation_error,
     zeros,
 )
@@ -59,6 +62,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 DECK_VALUE = 340
 """What all 52 cards are worth together (4 × (1 + 2 + … + 10 + 10 + 10 + 10)): no hand can total more."""
@@ -82,13 +86,19 @@ StatusField = Annotated[Status, BeforeValidator(_status_word)]
 """A status in a record: ``"frozen"`` or ``"out"``, in any case."""
 
 
+MAX_CIRCUITS = 100
+"""The most circuits a game can be set to (FF-5 house rule): every player deals once a circuit, and the suggested
+games have 1 to 3."""
+
+
 class Options(Model):
     """The house rules of Feast and Famine (``house-rules.md``)."""
 
     jokers: Annotated[StrictInt, Field(ge=1, le=4)] = 2
     """Jokers shuffled into the 52 cards (FF-1): 1 to 4."""
-    circuits: Annotated[StrictInt, Field(ge=1)] | None = None
-    """Circuits in the game (FF-5); ``None``: 3 for 2–3 players, 2 for 4, 1 for 5 or more."""
+    circuits: Annotated[StrictInt, Field(ge=1, le=MAX_CIRCUITS)] | None = None
+    """Circuits in the game (FF-5), 1 to :data:`MAX_CIRCUITS`; ``None``: 3 for 2–3 players, 2 for 4, 1 for 5 or
+    more."""
     opening_card_counts: StrictBool = True
     """The opening face-up card counts in a Frozen player's total (FF-2)."""
     all_out_nobody_left: Literal["replay", "joint"] = "replay"
@@ -590,7 +600,196 @@ def _tiebreak_verdict(
     return None, notes, False
 
 
-def score(record: Record) -> Result:
+def _ahead(totals: Mapping[str, int], winner: str) -> str:
+    rest = [total for name, total in totals.items() if name != winner]
+    if not rest:
+        return ""
+    runner = max(rest)
+    return f", ahead of {join_names(n for n, t in totals.items() if n != winner and t == runner)} on {runner}"
+
+
+def outright_verdict(totals: Mapping[str, int], winner: str) -> Verdict:
+    """The verdict of a game won outright: the highest running total after the last round (rule 7).
+
+    >>> outright_verdict({"Ann": 40, "Ben": 52, "Cat": 31}, "Ben").reasons["Ben"]
+    'Ben wins with the highest running total, 52, ahead of Ann on 40 (rule 7).'
+    """
+    return Verdict(
+        decider=Decider.MOST_POINTS,
+        rulings=["FF-R7"],
+        headline=f"{winner} wins with {totals[winner]}, the highest running total.",
+        reasons={
+            winner: f"{winner} wins with the highest running total, {totals[winner]}{_ahead(totals, winner)} (rule 7)."
+        },
+    )
+
+
+def tiebreak_verdict(
+    points: Mapping[str, int],
+    status: Mapping[str, str],
+    lead: int,
+    totals: Mapping[str, int],
+    joint_when_nobody_left: bool = False,
+) -> Verdict | None:
+    """Why a tie-break round decided the game (rule 8.3, FF-10 … FF-13), or ``None`` when it must be replayed.
+
+    ``points`` and ``status`` (``"frozen"``/``"out"``) are the tied leaders' in this round, ``lead`` the total they
+    were tied on, ``totals`` every player's running total. FF-E6 (a) and (d):
+
+    >>> print(tiebreak_verdict({"A": 17, "B": 19}, {"A": "frozen", "B": "frozen"}, 85,
+    ...                        {"A": 85, "B": 85, "C": 60, "D": 41}).reasons["B"])
+    B wins the tie-break round: tied with A for the lead on 85, B Froze on 19, beating A's 17 (rule 8.3, FF-12).
+    >>> verdict = tiebreak_verdict({"A": 0, "B": 0}, {"A": "out", "B": "out"}, 85, {"A": 85, "B": 85, "C": 60,
+    ...                            "D": 41})
+    >>> verdict.decider, verdict.rulings
+    (<Decider.ALL_KNOCKED_OUT: 'all-knocked-out'>, ['FF-R8.3', 'FF-11'])
+    >>> print(verdict.reasons["C"])
+    C wins with the next-highest running total, 60: A and B, tied for the lead on 85, were all Knocked Out in the \
+tie-break round and drop to 0 (rule 8.3, FF-11).
+    """
+    tied = list(points)
+    frozen = [name for name in tied if status[name] == "frozen"]
+    out = [name for name in tied if status[name] != "frozen"]
+    if frozen:
+        best = max(points[name] for name in frozen)
+        top = [name for name in frozen if points[name] == best]
+        if len(top) == 1:
+            (winner,) = top
+            others = [name for name in tied if name != winner]
+            beaten = [f"{name}'s {points[name]}" for name in frozen if name != winner]
+            why = f", beating {join_names(beaten)}" if beaten else ""
+            if out:
+                why += f"{' while' if beaten else ', while'} {join_names(out)} {'was' if len(out) == 1 else 'were'} "
+                why += "Knocked Out"
+            return Verdict(
+                decider=Decider.TIEBREAK,
+                rulings=["FF-R8.3", "FF-12"],
+                headline=f"{winner} wins the tie-break round with {best}, after tying for the lead on {lead}.",
+                reasons={
+                    winner: f"{winner} wins the tie-break round: tied with {join_names(others)} for the lead on "
+                    f"{lead}, {winner} Froze on {best}{why} (rule 8.3, FF-12)."
+                },
+            )
+        return Verdict(
+            decider=Decider.JOINT,
+            rulings=["FF-R8.3", "FF-13"],
+            headline=f"{join_names(top)} are joint winners: tied for the lead on {lead}, they Froze on {best} each "
+            "in the tie-break round.",
+            reasons={
+                name: f"{name} is a joint winner: tied for the lead on {lead}, then equal highest in the tie-break "
+                f"round, {best} (rule 8.3, FF-13)."
+                for name in top
+            },
+        )
+    rest = {name: total for name, total in totals.items() if name not in points}
+    leaders = join_names(tied)
+    if rest:
+        best = max(rest.values())
+        top = [name for name, total in rest.items() if total == best]
+        because = f"{leaders}, tied for the lead on {lead}, were all Knocked Out in the tie-break round and drop to 0"
+        if len(top) == 1:
+            (winner,) = top
+            return Verdict(
+                decider=Decider.ALL_KNOCKED_OUT,
+                rulings=["FF-R8.3", "FF-11"],
+                headline=f"{winner} wins with {best}: every tied leader was Knocked Out in the tie-break round.",
+                reasons={
+                    winner: f"{winner} wins with the next-highest running total, {best}: {because} (rule 8.3, FF-11)."
+                },
+            )
+        return Verdict(
+            decider=Decider.JOINT,
+            rulings=["FF-R8.3", "FF-11"],
+            headline=f"{join_names(top)} are joint winners on {best}: every tied leader was Knocked Out in the "
+            "tie-break round.",
+            reasons={
+                name: f"{name} is a joint winner with the next-highest running total, {best}, shared with "
+                f"{join_names(t for t in top if t != name)}: {because} (rule 8.3, FF-11)."
+                for name in top
+            },
+        )
+    if not joint_when_nobody_left:
+        return None
+    return Verdict(
+        decider=Decider.JOINT,
+        rulings=["FF-10"],
+        headline=f"{leaders} are joint winners: all were Knocked Out in the tie-break round and nobody else is "
+        "left (house rule).",
+        reasons={
+            name: f"{name} is a joint winner: tied for the lead on {lead}, all were Knocked Out in the tie-break "
+            "round and nobody else is left to win, so under the house rule the tied players share the win (FF-10)."
+            for name in tied
+        },
+    )
+
+
+class FeastAndFamineHandResult(HandResult):
+    """One Feast and Famine round: round scores (frozen: card total; out: 0, rule 6), its dealer and circuit, and
+    each player's status."""
+
+    GAME: ClassVar[str] = "feast-and-famine"
+
+    dealer: str
+    circuit: int
+    """1-based circuit of this round (rule 3)."""
+    status: dict[str, str]
+    """Each player ``"frozen"`` or ``"out"`` (Knocked Out)."""
+
+
+class FeastAndFamineResult(Result):
+    """A Feast and Famine game: running totals, the rounds left, and the tie-break (rule 8, FF-9 … FF-13).
+
+    ``notes`` (with ``rulings`` parallel to them) say how the main game ended; ``tiebreak_notes`` (with
+    ``tiebreak_rulings``) explain each tie-break round."""
+
+    GAME: ClassVar[str] = "feast-and-famine"
+
+    hands: list[FeastAndFamineHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    tiebreak: dict[str, int] | None = None
+    """The last tie-break round's points, ``null`` before one is played."""
+    tiebreaks: list[dict[str, int]] = Field(default_factory=list)
+    """The points of every tie-break round played (FF-10: a round may be replayed)."""
+    tiebreak_notes: list[list[str]] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    main_totals: dict[str, int]
+    """The totals at the end of the main game (``totals`` drop the tied leaders to 0 after an all-out tie-break,
+    FF-11)."""
+    rounds: int
+    """Rounds in the main game (players × circuits, rule 3, FF-5)."""
+    rounds_left: int
+    next_dealer: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rulings(self) -> list[list[str]]:
+        """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
+        return [rulings_of(note, self.GAME) for note in self.notes]
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """Each tied leader's score in the last tie-break round (``"tie-break 14"``, ``"tie-break out"``: a Frozen
+        player always has 1 point or more, rule 8.3); the higher score ranks first (FF-12). FF-E6 (c):
+
+        >>> FeastAndFamineResult.model_construct(tiebreaks=[{"A": 6, "B": 0}], pending=None).part_progress()["B"]
+        PartProgress(text='tie-break out', rank=(0,))
+        """
+        tied = list(self.tiebreaks[0]) if self.tiebreaks else list(self.pending.players if self.pending else [])
+        out: dict[str, PartProgress] = {}
+        for name in tied:
+            if not self.tiebreaks:
+                out[name] = PartProgress("in the tie-break", (0,))
+                continue
+            points = self.tiebreaks[-1][name]
+            out[name] = PartProgress(f"tie-break {points if points else 'out'}", (-points,))
+        return out
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tiebreak_rulings(self) -> list[list[list[str]]]:
+        """The rule and ruling ids of each of ``tiebreak_notes``, round by round."""
+        return [[rulings_of(note, self.GAME) for note in notes] for notes in self.tiebreak_notes]
+
+
+def score(record: Record) -> FeastAndFamineResult:
     """Replay a validated record: round scores, running totals, the end of the game and the tie-break (rules 6–8).
 
     FF-E6 (c): A and B tied on 85; in the tie-break A Freezes on 6 and B is Knocked Out → A wins.
@@ -615,7 +814,7 @@ def score(record: Record) -> Result:
         raise InvalidRecordError("Feast and Famine needs at least 2 players (FF-4)", "players")
     total = total_rounds(record)
     totals = zeros(players)
-    hands: list[HandResult] = []
+    hands: list[FeastAndFamineHandResult] = []
     for index, hand in enumerate(record.hands):
         path = f"hands[{index}]"
         number = index + 1
@@ -646,7 +845,7 @@ def score(record: Record) -> Result:
         if number == total:
             notes.append(f"That was the last round ({_rounds_phrase(len(players), options)}, rule 3, FF-5).")
         hands.append(
-            HandResult(
+            FeastAndFamineHandResult(
                 points=dict(rnd.points),
                 notes=notes,
                 dealer=hand.dealer,
@@ -656,6 +855,7 @@ def score(record: Record) -> Result:
         )
 
     game_notes: list[str] = []
+    game_verdict: Verdict | None = None
     winners: list[str] = []
     pending: Pending | None = None
     finished = False
@@ -677,6 +877,7 @@ def score(record: Record) -> Result:
         if len(tied) == 1:
             winners = tied
             finished = True
+            game_verdict = outright_verdict(totals, tied[0])
             game_notes.append(f"{tied[0]} wins with {best}, the highest running total (rule 7).")
             if rounds:
                 raise IllegalHandError(
@@ -717,6 +918,14 @@ def score(record: Record) -> Result:
                     tnotes.append("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
                 tnotes.extend(_round_notes(rnd, tied, options, tiebreak=True))
                 decided, verdict, zero = _tiebreak_verdict(rnd, tied, record, totals)
+                if decided is not None:
+                    game_verdict = tiebreak_verdict(
+                        {name: rnd.points[name] for name in tied},
+                        {name: rnd.status[name].value for name in tied},
+                        best,
+                        totals,
+                        record.options.all_out_nobody_left == "joint",
+                    )
                 tnotes.extend(verdict)
                 tiebreaks.append({name: rnd.points[name] for name in tied})
                 tiebreak_notes.append(tnotes)
@@ -728,7 +937,8 @@ def score(record: Record) -> Result:
             else:
                 winners = [name for name in players if name in decided]
                 finished = True
-    return Result(
+    return FeastAndFamineResult(
+        verdict=game_verdict if finished else None,
         game=record.game,
         players=players,
         hands=hands,

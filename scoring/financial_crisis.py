@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, StrictBool, WithJsonSchema, field_validator
 
@@ -35,6 +35,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 __all__ = [
     "GAME",
@@ -72,6 +73,7 @@ __all__ = [
     "score",
     "score_pile",
     "validate",
+    "verdict_of",
     "verify_add_card",
     "verify_add_round",
     "verify_bank",
@@ -147,6 +149,11 @@ def _whole(value: Any) -> bool:
     return not isinstance(value, bool) and (isinstance(value, int) or (isinstance(value, float) and value.is_integer()))
 
 
+MAX_ROUNDS = 1000
+"""The most rounds a game can be set to (BK-14 house rule): a round takes minutes, and the default is one round per
+player (2 to 9)."""
+
+
 class Options(Model):
     """The house rules of ``house-rules.md`` for Financial Crisis, each with its default ruling.
 
@@ -154,8 +161,8 @@ class Options(Model):
     (<AceRank.HIGH: 'high'>, 2, 3)
     """
 
-    rounds: int | None = Field(default=None, ge=1)
-    """Rounds in a game; ``None`` = one per player (BK-14)."""
+    rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
+    """Rounds in a game, 1 to :data:`MAX_ROUNDS`; ``None`` = one per player (BK-14)."""
     ace: AceRank = AceRank.HIGH
     straights: StraightsRule = StraightsRule.DISJOINT
     ace_in_straights: AceInStraights = AceInStraights.HIGH
@@ -1089,7 +1096,39 @@ def _most_rest_note(sizes: Mapping[str, int], bonus: Mapping[str, int], options:
     return f"{join_names(leaders)} share the most cards in the rest ({top}): nobody gets the point (BK-11)."
 
 
-def _score_hand(record: Record, hand: Hand) -> HandResult:
+class FinancialCrisisHandResult(HandResult):
+    """One Financial Crisis round: its score (rules 8-11), the bank reading used (loss suits, whether ranked cards
+    are valuable, BK-12, BK-13) and each player's breakdown, rest and straights."""
+
+    GAME: ClassVar[str] = "financial-crisis"
+
+    loss_suits: list[str]
+    """The loss suits used, as letters in S H D order (rule 6, BK-12)."""
+    ranked_valuable: bool
+    """Whether ranked cards were valuable (rule 7, BK-13)."""
+    breakdown: dict[str, dict[str, int]]
+    """Each player's points from each rule: clubs, ranked, losses, straights, rest (a card count), most_rest."""
+    reading: str
+    """Why the bank reads this way, in words."""
+    overridden: bool
+    """The table overrode the computed reading (BK-12)."""
+    rest_cards: dict[str, list[str]]
+    """Each player's rest (BK-6)."""
+    straights: dict[str, list[list[str]]]
+    """Each player's straights, the best split (BK-7 … BK-10)."""
+
+
+class FinancialCrisisResult(Result):
+    """A Financial Crisis game: ``totals`` are the sums of round scores; ``rounds`` the game's length (BK-14)."""
+
+    GAME: ClassVar[str] = "financial-crisis"
+
+    hands: list[FinancialCrisisHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    rounds: int
+    """Rounds in the game (``options.rounds``, by default the number of players, BK-14)."""
+
+
+def _score_hand(record: Record, hand: Hand) -> FinancialCrisisHandResult:
     options = record.options
     reading = apply_override(read_bank(hand.bank, options), hand.override)
     notes = [f"Bank {_labels(hand.bank)}. {reading.loss_reason}", reading.valuable_reason]
@@ -1101,7 +1140,7 @@ def _score_hand(record: Record, hand: Hand) -> HandResult:
         notes.extend(_pile_notes(name, pile, options))
     notes.append(_most_rest_note(sizes, bonus, options))
     points = {name: part.total for name, part in parts.items()}
-    return HandResult(
+    return FinancialCrisisHandResult(
         points=points,
         notes=notes,
         loss_suits=reading.loss_letters,
@@ -1114,7 +1153,46 @@ def _score_hand(record: Record, hand: Hand) -> HandResult:
     )
 
 
-def score(record: Record) -> Result:
+def verdict_of(totals: Mapping[str, int], rounds: int) -> Verdict:
+    """Why a finished game was decided: the highest total wins, equal highest totals are joint winners (rule 12,
+    BK-14). BK-E6 as a one-round game:
+
+    >>> verdict = verdict_of({"Ann": 9, "Ben": 3, "Cat": 8}, 1)
+    >>> verdict.decider, verdict.reasons
+    (<Decider.MOST_POINTS: 'most-points'>, {'Ann': 'Ann wins with the highest total, 9, ahead of Cat on 8 (rule 12, \
+BK-14).'})
+    >>> verdict_of({"Ann": 9, "Ben": 9, "Cat": 8}, 3).headline
+    'Ann and Ben are joint winners: they share the highest total, 9, after 3 rounds.'
+    """
+    top = max(totals.values())
+    winners = [name for name, total in totals.items() if total == top]
+    rest = [total for total in totals.values() if total != top]
+    after = f"after {rounds} round{'s' if rounds != 1 else ''}"
+    if len(winners) == 1:
+        (winner,) = winners
+        runner = max(rest, default=None)
+        ahead = ""
+        if runner is not None:
+            ahead = f", ahead of {join_names(n for n, t in totals.items() if t == runner)} on {runner}"
+        return Verdict(
+            decider=Decider.MOST_POINTS,
+            rulings=["BK-R12", "BK-14"],
+            headline=f"{winner} wins with {top}, the highest total {after}.",
+            reasons={winner: f"{winner} wins with the highest total, {top}{ahead} (rule 12, BK-14)."},
+        )
+    return Verdict(
+        decider=Decider.JOINT,
+        rulings=["BK-R12", "BK-14"],
+        headline=f"{join_names(winners)} are joint winners: they share the highest total, {top}, {after}.",
+        reasons={
+            name: f"{name} is a joint winner with {join_names(w for w in winners if w != name)}: equal highest "
+            f"totals, {top}, share the win (rule 12, BK-14)."
+            for name in winners
+        },
+    )
+
+
+def score(record: Record) -> FinancialCrisisResult:
     """Validate and replay a whole record (BK-14: ``rounds`` rounds, highest total wins, ties are joint winners).
 
     BK-E6 as a one-round game:
@@ -1153,7 +1231,8 @@ def score(record: Record) -> Result:
             )
         if hands:
             hands[-1].notes.append(end)
-    return Result(
+    return FinancialCrisisResult(
+        verdict=verdict_of(totals, rounds) if finished else None,
         game=record.game,
         players=players,
         hands=hands,

@@ -24,19 +24,21 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, model_validator
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, ValidationError, computed_field, model_validator
 
 from scoring.base import (
     HandResult,
     Model,
+    PartProgress,
     Pending,
     PlayerName,
     RecordBase,
     Result,
     join_names,
     parse_record,
+    rulings_of,
     validation_error,
     zeros,
 )
@@ -50,6 +52,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 # ---------------------------------------------------------------------------------------------------------------
 # The record
@@ -61,6 +64,11 @@ def _joker_count(value: Any) -> Any:
     if type(value) is not int:
         raise InvalidRecordError(f"'jokers' must be 0, 2 or 4, not {value!r}")
     return value
+
+
+MAX_PLAYOFF_WINS = 100
+"""The most play-off wins a table can ask for (JK-12 house rule): the rules say 3; a play-off to 100 wins is
+already hours of one-card hands."""
 
 
 class Options(Model):
@@ -85,8 +93,8 @@ class Options(Model):
     """A Joker dealt in a tie-break kills the hand (JK-8); "drop": only its receiver drops out."""
     joker_upcard: Literal["dead", "redraw"] = "dead"
     """A Joker turned as the up-card kills the hand (JK-9); "redraw": it is buried and a new up-card turned."""
-    playoff_wins: StrictInt = Field(default=3, ge=1)
-    """Play-off hands a player must win to win the game (rule 9, JK-12)."""
+    playoff_wins: StrictInt = Field(default=3, ge=1, le=MAX_PLAYOFF_WINS)
+    """Play-off hands a player must win to win the game (rule 9, JK-12): 1 to :data:`MAX_PLAYOFF_WINS`."""
 
 
 class Hand(Model):
@@ -737,12 +745,72 @@ def _totals(state: _State) -> dict[str, int]:
     return {name: points[name] + bonus[name] for name in state.players}
 
 
-def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> HandResult:
+class JokersKillHandResult(HandResult):
+    """One Jokers Kill hand (or play-off hand): 3, 2 or 1 points to its winner (rule 4), the up-card, and the
+    prize piles it filled (rule 5, JK-2)."""
+
+    GAME: ClassVar[str] = "jokers-kill"
+
+    winner: str | None
+    dead: bool
+    """A Joker killed the hand (rule 6, JK-8, JK-9)."""
+    void: bool
+    """The tie-break could not be dealt (JK-7)."""
+    up: str
+    cards_left: int
+    """Cards of the deck left after this hand."""
+    prize: dict[str, list[str]]
+    """The cards each player collected in this hand."""
+
+
+class JokersKillResult(Result):
+    """A Jokers Kill game: ``totals`` = hand points + prize-pile bonus (rule 8); the play-off once the deck is used
+    up with a tie for the most (rule 9, JK-12). ``notes`` (with ``rulings``) say how the game ended."""
+
+    GAME: ClassVar[str] = "jokers-kill"
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"playoff_wins", "playoff"})
+    HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands", "playoff")
+
+    hands: list[JokersKillHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    prize: dict[str, list[str]]
+    """Each player's prize pile, in the order collected."""
+    bonus: dict[str, int]
+    """K♥ +2, J♠ +1, J♥ +1, −1 per Joker (rule 8)."""
+    hand_points: dict[str, int]
+    winner: str | None = None
+    cards_left: int
+    hands_left: int
+    notes: list[str] = Field(default_factory=list)
+    playoff_wins: dict[str, int] | None = None
+    """Play-off hands won; present once a play-off is pending or played (JK-12)."""
+    playoff: list[JokersKillHandResult] | None = None
+    """The play-off hands' results; present once a play-off is pending or played."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rulings(self) -> list[list[str]]:
+        """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
+        return [rulings_of(note, self.GAME) for note in self.notes]
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first.
+
+        >>> JokersKillResult.model_construct(playoff_wins={"Ben": 3, "Cat": 1}).part_progress()["Cat"]
+        PartProgress(text='1 play-off win', rank=(-1,))
+        """
+        wins = self.playoff_wins or {}
+        return {
+            name: PartProgress(f"{count} play-off win{'' if count == 1 else 's'}", (-count,))
+            for name, count in wins.items()
+        }
+
+
+def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> JokersKillHandResult:
     need = hand.need
     points = zeros(players)
     if need.winner is not None:
         points[need.winner] = need.points
-    return HandResult.model_validate(
+    return JokersKillHandResult.model_validate(
         {
             "points": points,
             "notes": list(need.notes),
@@ -756,7 +824,45 @@ def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> HandRes
     )
 
 
-def score(record: Record) -> Result:
+def verdict_of(
+    totals: Mapping[str, int], winner: str, playoff_wins: Mapping[str, int] | None = None, target_wins: int = 3
+) -> Verdict:
+    """Why the game was decided: the most points (rule 9), or the play-off between those tied for the most
+    (rule 9, JK-12; ``playoff_wins`` are the play-off hands each won). JK-E11, Ben and Cat tied on 12:
+
+    >>> verdict_of({"Ann": 8, "Ben": 12, "Cat": 12}, "Ben", {"Ben": 3, "Cat": 1}).reasons["Ben"]
+    'Ben wins the play-off against Cat, 3 play-off hands to 1, after tying for the most points with 12 (rule 9, \
+JK-12).'
+    >>> verdict_of({"Ann": 8, "Ben": 12, "Cat": 10}, "Ben").headline
+    'Ben wins with 12, the most points.'
+    """
+    best = totals[winner]
+    if playoff_wins is None:
+        runner = max((t for n, t in totals.items() if n != winner), default=None)
+        ahead = ""
+        if runner is not None:
+            ahead = f", ahead of {join_names(n for n, t in totals.items() if n != winner and t == runner)} on {runner}"
+        return Verdict(
+            decider=Decider.MOST_POINTS,
+            rulings=["JK-R9"],
+            headline=f"{winner} wins with {best}, the most points.",
+            reasons={winner: f"{winner} wins with the most points, {best}{ahead} (rule 9)."},
+        )
+    others = [name for name in playoff_wins if name != winner]
+    score_line = " and ".join(str(playoff_wins[name]) for name in others)
+    return Verdict(
+        decider=Decider.PLAYOFF,
+        rulings=["JK-R9", "JK-12"],
+        headline=f"{winner} wins the play-off, first to win {target_wins} play-off hands, after tying for the most "
+        f"points with {best}.",
+        reasons={
+            winner: f"{winner} wins the play-off against {join_names(others)}, {playoff_wins[winner]} play-off "
+            f"hands to {score_line}, after tying for the most points with {best} (rule 9, JK-12)."
+        },
+    )
+
+
+def score(record: Record) -> JokersKillResult:
     """Replay a validated record (rules 1-9, JK-1 … JK-13).
 
     ``hands[i].points`` gives 3, 2 or 1 to the hand's winner and 0 to everyone else (all 0 when dead or void);
@@ -818,8 +924,13 @@ def score(record: Record) -> Result:
     if state.tied:
         extras["playoff_wins"] = dict(state.playoff_wins)
         extras["playoff"] = [_hand_json(state, hand, state.tied) for hand in state.playoff]
-    return Result.model_validate(
+    verdict = None
+    if finished and state.champion is not None:
+        wins = dict(state.playoff_wins) if state.tied else None
+        verdict = verdict_of(totals, state.champion, wins, options.playoff_wins)
+    return JokersKillResult.model_validate(
         {
+            "verdict": verdict,
             "game": record.game,
             "players": players,
             "hands": hands,

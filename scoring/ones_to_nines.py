@@ -23,13 +23,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import BeforeValidator, Field, StrictBool, StrictInt, WithJsonSchema
 
-from scoring.base import HandResult, Model, Pending, PlayerName, RecordBase, Result, check_players, join_names
+from scoring.base import (
+    HandResult,
+    Model,
+    PartProgress,
+    Pending,
+    PlayerName,
+    RecordBase,
+    Result,
+    check_players,
+    join_names,
+)
 from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
 from scoring.registry import Game
+from scoring.verdict import Decider, Verdict
 
 __all__ = [
     "DIGITS",
@@ -55,6 +66,7 @@ __all__ = [
     "score",
     "target_for",
     "target_of",
+    "verdict_of",
     "verify_declare_triple",
     "verify_number",
 ]
@@ -170,15 +182,24 @@ ThreeDigits = Annotated[
 # --------------------------------------------------------------------------------------------------- record
 
 
+MAX_TARGET = 1_000_000
+"""The highest target a table can set (rule 7, OO-11 house rule): the defaults are 6,000 to 7,500; a million is
+hundreds of hands of even the worst scores, and keeps every total a number people can read."""
+MAX_TRIPLE_PENALTY = 10_000
+"""The largest three-of-a-kind penalty (OO-6 house rule): more than any hand's distance (the default is 250)."""
+
+
 class Options(Model):
     """House rules of 1111-9999 (house-rules.md)."""
 
-    target: StrictInt | None = Field(default=None, ge=1)
-    """The total that ends the game (rule 7, OO-11); ``None``: by the number of players (:func:`default_target`)."""
+    target: StrictInt | None = Field(default=None, ge=1, le=MAX_TARGET)
+    """The total that ends the game (rule 7, OO-11), 1 to :data:`MAX_TARGET`; ``None``: by the number of players
+    (:func:`default_target`)."""
     score: ScoreMode = ScoreMode.AS_DECLARED
     """Score the number as declared or each player's best arrangement (OO-3)."""
-    triple_penalty: StrictInt = Field(default=250, ge=0)
-    """Added for every holder of three of a kind who was not first to set it down (rule 5.2, OO-6)."""
+    triple_penalty: StrictInt = Field(default=250, ge=0, le=MAX_TRIPLE_PENALTY)
+    """Added for every holder of three of a kind who was not first to set it down (rule 5.2, OO-6): 0 to
+    :data:`MAX_TRIPLE_PENALTY`."""
     triple_rule_in_sudden_death: StrictBool = True
     """Whether the three-of-a-kind rule applies in sudden death (OO-15)."""
 
@@ -579,7 +600,105 @@ def _lowest(totals: Mapping[str, int], names: Sequence[str]) -> list[str]:
     return [name for name in names if totals[name] == low]
 
 
-def score(record: Record) -> Result:
+class OnesToNinesHandResult(HandResult):
+    """One 1111-9999 hand (or sudden-death hand): each player's score (rule 4, rule 5), their table number
+    (OO-1) and the best number their cards allowed (OO-3)."""
+
+    GAME: ClassVar[str] = "1111-9999"
+    OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"totals"})
+
+    best: dict[str, dict[str, str | int] | None]
+    """``{"number", "score"}``: the plain distance of the best arrangement; ``null`` for a first declarer whose
+    number was left out."""
+    targets: dict[str, str]
+    """Each player's table number, read from their side (OO-1)."""
+    totals: dict[str, int] | None = None
+    """Main-game hands only: the running totals after this hand."""
+
+
+class OnesToNinesResult(Result):
+    """A 1111-9999 game: running totals (lowest wins, rule 8), the target (rule 7, OO-11) and sudden death
+    (rule 9, OO-13, OO-14: not added to the totals)."""
+
+    GAME: ClassVar[str] = "1111-9999"
+    HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands", "sudden_death_hands")
+
+    hands: list[OnesToNinesHandResult] = Field(default_factory=list)  # type: ignore[assignment]
+    target: int
+    sudden_death: list[dict[str, int]] = Field(default_factory=list)
+    """Points per sudden-death hand."""
+    sudden_death_hands: list[OnesToNinesHandResult] = Field(default_factory=list)
+
+    def part_progress(self) -> dict[str, PartProgress]:
+        """Each sudden-death player's score in the last sudden-death hand they played (``"sudden death 74"``);
+        those who lasted more hands rank first, then the lower score (rule 9, OO-13). OO-E10:
+
+        >>> OnesToNinesResult.model_construct(sudden_death=[{"B": 111, "C": 74}], pending=None).part_progress()
+        {'B': PartProgress(text='sudden death 111', rank=(-1, 111)), 'C': PartProgress(text='sudden death 74', \
+rank=(-1, 74))}
+        """
+        tied = list(self.sudden_death[0]) if self.sudden_death else list(self.pending.players if self.pending else [])
+        out: dict[str, PartProgress] = {}
+        for name in tied:
+            played = [points[name] for points in self.sudden_death if name in points]
+            if played:
+                out[name] = PartProgress(f"sudden death {played[-1]}", (-len(played), played[-1]))
+            else:
+                out[name] = PartProgress("in sudden death", (0, 0))
+        return out
+
+
+def verdict_of(totals: Mapping[str, int], target: int, sudden: Sequence[Mapping[str, int]] = ()) -> Verdict | None:
+    """Why the game was decided, or ``None`` before: the lowest total once a total reached the target (rule 7,
+    rule 8, OO-11), or sudden death among those tied for the lowest (rule 9, OO-13, OO-14). OO-E9 and OO-E10:
+
+    >>> print(verdict_of({"A": 7050, "B": 4200, "C": 5100}, 7000).reasons["B"])
+    B wins with the lowest total, 4200, after A reached the target of 7000; next lowest is C with 5100 (rule 7, \
+rule 8).
+    >>> verdict = verdict_of({"A": 7010, "B": 4200, "C": 4200}, 7000, [{"B": 111, "C": 74}])
+    >>> verdict.decider, verdict.headline
+    (<Decider.SUDDEN_DEATH: 'sudden-death'>, 'C wins sudden death, 74 against 111, after tying for the lowest total.')
+    """
+    reached = [name for name, total in totals.items() if total >= target]
+    if not reached:
+        return None
+    low = min(totals.values())
+    tied = [name for name, total in totals.items() if total == low]
+    by = f"after {join_names(reached)} reached the target of {target}"
+    if len(tied) == 1:
+        (winner,) = tied
+        runner = min(total for name, total in totals.items() if name != winner)
+        nexts = join_names(name for name, total in totals.items() if name != winner and total == runner)
+        others = f"next lowest is {nexts} with {runner}"
+        return Verdict(
+            decider=Decider.LOWEST_TOTAL,
+            rulings=["OO-R7", "OO-R8", "OO-11"],
+            headline=f"{winner} wins with the lowest total, {low}: in 1111-9999 the lowest total wins.",
+            reasons={winner: f"{winner} wins with the lowest total, {low}, {by}; {others} (rule 7, rule 8)."},
+        )
+    alive = list(tied)
+    for number, points in enumerate(sudden, start=1):
+        best = min(points[name] for name in alive)
+        lowest = [name for name in alive if points[name] == best]
+        if len(lowest) == 1:
+            (winner,) = lowest
+            beaten = join_names(str(points[name]) for name in alive if name != winner)
+            hands = f"sudden-death hand {number}" if number > 1 else "the sudden-death hand"
+            return Verdict(
+                decider=Decider.SUDDEN_DEATH,
+                rulings=["OO-R9", "OO-13", "OO-14"],
+                headline=f"{winner} wins sudden death, {best} against {beaten}, after tying for the lowest total.",
+                reasons={
+                    winner: f"{winner} wins sudden death: tied with {join_names(n for n in tied if n != winner)} on "
+                    f"the lowest total, {low}, {winner} scored the lowest in {hands}, {best} against {beaten} "
+                    "(rule 9, OO-13)."
+                },
+            )
+        alive = lowest
+    return None
+
+
+def score(record: Record) -> OnesToNinesResult:
     """Replay a validated record: hand scores, running totals, game end, sudden death (rules 4-9).
 
     Each hand is checked before it is scored (records.md "Validation"; a false ``first_triple`` is an error, OO-10);
@@ -605,7 +724,7 @@ def score(record: Record) -> Result:
     options = record.options
     target = target_of(options, len(players))
     totals = dict.fromkeys(players, 0)
-    hands: list[HandResult] = []
+    hands: list[OnesToNinesHandResult] = []
     over = False
     ended = ""
     for i, hand in enumerate(record.hands):
@@ -634,7 +753,7 @@ def score(record: Record) -> Result:
                     "(rule 8, rule 9)."
                 )
         hands.append(
-            HandResult(
+            OnesToNinesHandResult(
                 points=scored.points,
                 notes=notes,
                 best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
@@ -645,7 +764,7 @@ def score(record: Record) -> Result:
     tied = _lowest(totals, players) if over else []
     winners: list[str] = tied if len(tied) == 1 else []
     sudden: list[dict[str, int]] = []
-    sudden_hands: list[HandResult] = []
+    sudden_hands: list[OnesToNinesHandResult] = []
     for j, hand_sd in enumerate(record.sudden_death):
         path, label = f"sudden_death[{j}]", f"sudden-death hand {j + 1}"
         if not over:
@@ -681,7 +800,7 @@ def score(record: Record) -> Result:
         tied = low
         sudden.append(scored.points)
         sudden_hands.append(
-            HandResult(
+            OnesToNinesHandResult(
                 points=scored.points,
                 notes=notes,
                 best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
@@ -689,7 +808,8 @@ def score(record: Record) -> Result:
             )
         )
     pending = Pending(kind="sudden-death", players=tied) if over and not winners else None
-    return Result(
+    return OnesToNinesResult(
+        verdict=verdict_of(totals, target, sudden) if winners else None,
         game=record.game,
         players=players,
         hands=hands,
@@ -722,6 +842,12 @@ class _OnesToNines(Game):
 
 
 GAME: Game = _OnesToNines(
-    key="1111-9999", name="1111-9999", min_players=2, max_players=8, record_model=Record, scorer=score
+    key="1111-9999",
+    name="1111-9999",
+    min_players=2,
+    max_players=8,
+    record_model=Record,
+    scorer=score,
+    lower_wins=True,
 )
 """1111-9999 in the registry."""

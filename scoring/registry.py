@@ -18,6 +18,7 @@ from typing import Any
 
 from scoring.base import RecordBase, Result, parse_record
 from scoring.errors import InvalidRecordError
+from scoring.parts import hand_word
 
 _MODULES = {
     "bargain-bin": "scoring.bargain_bin",
@@ -69,6 +70,22 @@ class Game:
     record_model: type[RecordBase]
     scorer: Callable[[Any], Result]
     """Scores a validated record of ``record_model``."""
+    lower_wins: bool = False
+    """The direction of the game's totals, declared once for every screen: ``True`` when the lowest total wins
+    (1111-9999, rule 8), ``False`` when the highest does (the other four games).
+
+    >>> [game.key for game in all_games() if game.lower_wins]
+    ['1111-9999']
+    """
+
+    @property
+    def hand_word(self) -> str:
+        """What this game's rules call one entry of the main game (:func:`scoring.parts.hand_word`).
+
+        >>> get_game("feast-and-famine").hand_word, get_game("jokers-kill").hand_word
+        ('round', 'hand')
+        """
+        return hand_word(self.key)
 
     def parse(self, data: Any) -> RecordBase:
         """Validate raw record data for this game (raises :class:`~scoring.errors.ScoringError`).

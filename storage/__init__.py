@@ -1,13 +1,16 @@
 """Durable storage for Card Table Companion, on TinyDB.
 
 Every write is crash-safe (:mod:`storage.atomic`); sessions live one per file with a sharded index
-(:mod:`storage.archive`), so a save costs the same however large the archive grows. Session documents are
-versioned pydantic models migrated step by step on load (:mod:`storage.models`). Export, import
-(:mod:`storage.transfer`) and rolling backups (:mod:`storage.backup`) complete the set.
+(:mod:`storage.core`), so a save costs the same however large the archive grows. Session documents are
+versioned pydantic models migrated step by step on load (:mod:`storage.models`). Export (:mod:`storage.exports`),
+the journaled import (:mod:`storage.imports`, :mod:`storage.journal`) and rolling backups (:mod:`storage.backup`)
+complete the set; :class:`Archive` (:mod:`storage.archive`) puts them together. Files that cannot be read are set
+aside and reported once (:mod:`storage.damage`).
 """
 
-from storage.archive import Archive
+from storage.archive import Archive, open_archive
 from storage.atomic import AtomicJSONStorage, StorageWriteError
+from storage.damage import DamageNotice, describe_damage
 from storage.errors import (
     ArchiveLockedError,
     ArchiveReadOnlyError,
@@ -16,14 +19,19 @@ from storage.errors import (
     DuplicatePlayerError,
     ExportFormatError,
     ImportRefusedError,
+    InputLimitError,
     InvalidPlayerNameError,
     InvalidSessionError,
+    LockFileError,
+    OutputPathError,
     PlayerNotFoundError,
     SchemaVersionError,
     SessionDamagedError,
     SessionNotFoundError,
     StorageError,
 )
+from storage.imports import ImportFileRefusedError, ImportReport
+from storage.limits import MAX_IMPORT_BYTES
 from storage.models import (
     SCHEMA_VERSION,
     LogEntry,
@@ -35,7 +43,6 @@ from storage.models import (
     record_fingerprint,
 )
 from storage.roster import Roster
-from storage.transfer import MAX_IMPORT_BYTES, ImportReport
 
 __all__ = [
     "MAX_IMPORT_BYTES",
@@ -46,13 +53,18 @@ __all__ = [
     "ArchiveUnwritableError",
     "AtomicJSONStorage",
     "BackupError",
+    "DamageNotice",
     "DuplicatePlayerError",
     "ExportFormatError",
+    "ImportFileRefusedError",
     "ImportRefusedError",
     "ImportReport",
+    "InputLimitError",
     "InvalidPlayerNameError",
     "InvalidSessionError",
+    "LockFileError",
     "LogEntry",
+    "OutputPathError",
     "Player",
     "PlayerNotFoundError",
     "Roster",
@@ -64,6 +76,8 @@ __all__ = [
     "SessionSummary",
     "StorageError",
     "StorageWriteError",
+    "describe_damage",
     "migrate",
+    "open_archive",
     "record_fingerprint",
 ]

@@ -11,13 +11,14 @@ import contextlib
 import errno as errno_codes
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
 
-from storage.errors import StorageError
+from storage.errors import StorageError, UnreadableFileError
 
 
 class StorageWriteError(OSError, StorageError):
@@ -102,11 +103,66 @@ def atomic_write_json(path: Path, data: Any, *, durable: bool = True) -> None:
     atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_regular_bytes(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of ``path``, read only if it is a regular file: a folder, FIFO, device or socket in its place (or
+    a read refused) raises :class:`~storage.errors.UnreadableFileError`; never blocks on a FIFO. With ``limit``,
+    at most ``limit + 1`` bytes are read (so a caller sees that the file is too long without reading all of it).
+
+    :class:`FileNotFoundError` if there is nothing at ``path``.
+
+    >>> import tempfile
+    >>> read_regular_bytes(Path(tempfile.mkdtemp()))
+    Traceback (most recent call last):
+    ...
+    storage.errors.UnreadableFileError: it is a folder, not a file
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:
+        raise UnreadableFileError("it is a folder, not a file") from None
+    except OSError as exc:
+        raise UnreadableFileError(f"it cannot be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFileError(f"it is {_kind(info.st_mode)}, not a file")
+        chunks: list[bytes] = []
+        remaining = None if limit is None else limit + 1
+        while remaining is None or remaining > 0:
+            chunk = os.read(fd, 1 << 20 if remaining is None else min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if remaining is not None:
+                remaining -= len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UnreadableFileError(f"it cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
 class AtomicJSONStorage(Storage):
     """A TinyDB storage that never leaves a half-written file (see :func:`atomic_write_bytes`).
 
     A missing file reads as an empty database; a damaged one raises :class:`json.JSONDecodeError` (or
-    :class:`UnicodeDecodeError`) so that the caller can set it aside.
+    :class:`UnicodeDecodeError`), and a folder or an unreadable entry in its place
+    :class:`~storage.errors.UnreadableFileError`, so that the caller can set it aside.
     """
 
     def __init__(
@@ -119,7 +175,7 @@ class AtomicJSONStorage(Storage):
 
     def read(self) -> dict[str, dict[str, Any]] | None:
         try:
-            raw = self.path.read_bytes()
+            raw = read_regular_bytes(self.path)
         except FileNotFoundError:
             return None
         if not raw:

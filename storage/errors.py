@@ -63,3 +63,20 @@ class BackupError(StorageError):
 
 class ExportFormatError(StorageError, ValueError):
     """An export format other than ``json`` or ``csv``."""
+
+
+class InputLimitError(StorageError, ValueError):
+    """Input beyond a bound of :mod:`storage.limits` (too long, too many, a control character); names the field."""
+
+
+class UnreadableFileError(StorageError):
+    """A file of the data folder that cannot be read as one: a folder, a FIFO or a device in its place, or a read
+    refused (permission). Set aside like a damaged file."""
+
+
+class LockFileError(StorageError):
+    """The data folder's lock file is not a plain file (a symbolic link, a folder): the folder is not opened."""
+
+
+class OutputPathError(StorageError):
+    """An export or backup target that is refused: inside the data folder, or not a regular file or a new path."""

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from storage.errors import InvalidSessionError, SchemaVersionError
+from storage.limits import MAX_TITLE, check_text
 
 SCHEMA_VERSION = 2
 """The session document version this app writes."""
@@ -143,6 +144,9 @@ class SessionDoc(BaseModel):
     record: dict[str, Any]
     log: list[LogEntry] = Field(default_factory=list)
     title: str | None = None
+    player_ids: dict[str, str] = Field(default_factory=dict)
+    """name → roster id of each player when the session was saved (so that a rebuilt roster keeps the ids).
+    Absent from documents saved before it was added; optional, so no schema version bump."""
 
     @classmethod
     def new(
@@ -156,6 +160,8 @@ class SessionDoc(BaseModel):
     ) -> SessionDoc:
         """A new document for ``record`` (raises :class:`InvalidSessionError` if it has no game or players)."""
         check_record_shape(record)
+        if title is not None:
+            check_text(title, field="session title", limit=MAX_TITLE)
         now = utc_now()
         return cls(
             id=check_id(session_id) if session_id is not None else new_id(),

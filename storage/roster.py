@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,10 @@ from storage.errors import (
     InvalidPlayerNameError,
     PlayerNotFoundError,
 )
+from storage.limits import MAX_NAME, is_unsafe_char
 from storage.models import Player, utc_now
 
-MAX_NAME = 40
+__all__ = ["MAX_NAME", "Roster", "check_roster_data", "clean_name", "name_key", "player_id_for"]
 
 
 def name_key(name: str) -> str:
@@ -56,7 +57,51 @@ def clean_name(name: Any) -> str:
         raise InvalidPlayerNameError("a player's name is empty")
     if len(cleaned) > MAX_NAME:
         raise InvalidPlayerNameError(f"the name {cleaned!r} is longer than {MAX_NAME} characters")
+    if any(is_unsafe_char(char) for char in cleaned):
+        raise InvalidPlayerNameError(
+            f"the name {cleaned!r} holds a control or bidi-override character; those are not allowed in a name"
+        )
     return cleaned
+
+
+def player_id_for(name: str) -> str:
+    """The id a rebuilt roster gives a name that no session recorded an id for (sessions saved before ids were
+    kept in them): derived from the name, so every rebuild gives the same id.
+
+    >>> player_id_for("Ann") == player_id_for(" ann ") != player_id_for("Ben")
+    True
+    """
+    import hashlib
+
+    return "n" + hashlib.sha1(name_key(name).encode("utf-8")).hexdigest()[:11]
+
+
+def check_roster_data(data: Any) -> None:
+    """Raise :class:`ValueError` unless ``data`` (a parsed ``players.json``) is a roster: a ``players`` table of
+    ``{id, name, created_at[, history, merged_into]}`` rows.
+
+    >>> check_roster_data({"players": {"1": {"id": "a", "name": "Ann", "created_at": "2026"}}})
+    >>> check_roster_data({"players": [1, 2]})
+    Traceback (most recent call last):
+    ...
+    ValueError: the players table is not a table of players
+    """
+    if not isinstance(data, dict):
+        raise ValueError("the roster is not a JSON object")
+    table = data.get("players", {})
+    if not isinstance(table, dict):
+        raise ValueError("the players table is not a table of players")
+    for key, row in table.items():
+        if not isinstance(row, dict):
+            raise ValueError(f"player row {key} is not an object")
+        for field in ("id", "name", "created_at"):
+            if not isinstance(row.get(field), str):
+                raise ValueError(f"player row {key} has no {field}")
+        history = row.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+            raise ValueError(f"player row {key} has a history that is not a list of names")
+        if row.get("merged_into") is not None and not isinstance(row["merged_into"], str):
+            raise ValueError(f"player row {key} is merged into something that is not a player id")
 
 
 class Roster:
@@ -72,9 +117,21 @@ class Roster:
         """player id → (TinyDB doc id, stored data), merged players included."""
         self.reload()
 
+    @classmethod
+    def empty(cls, path: Path, lock: threading.RLock) -> Roster:
+        """A read-only roster in memory with nobody in it (for a read-only archive whose roster is unreadable)."""
+        roster = cls.__new__(cls)
+        roster.path = Path(path)
+        roster._lock = lock
+        roster._read_only = True
+        roster._players = {}
+        return roster
+
     def reload(self) -> None:
-        """Read the roster file (raises :class:`json.JSONDecodeError` if it is damaged)."""
+        """Read the roster file (raises :class:`json.JSONDecodeError`, :class:`ValueError`,
+        :class:`~storage.errors.UnreadableFileError` if it is damaged or not a file)."""
         with self._lock:
+            check_roster_data(self._db.storage.read() or {})
             self._table.clear_cache()
             self._players = {str(doc["id"]): (doc.doc_id, dict(doc)) for doc in self._table.all()}
 
@@ -131,22 +188,40 @@ class Roster:
         if self._read_only:
             raise ArchiveReadOnlyError("the archive is open read-only: players cannot be changed")
 
-    def add(self, name: str) -> Player:
-        """Add a player (refuses a near-duplicate with :class:`DuplicatePlayerError`)."""
+    def add(self, name: str, *, player_id: str | None = None, history: tuple[str, ...] = ()) -> Player:
+        """Add a player (refuses a near-duplicate with :class:`DuplicatePlayerError`); ``player_id`` keeps an id
+        known from elsewhere (a session, an import journal) unless another player has it."""
         with self._lock:
             self._writable()
             cleaned = self.verify_add(name)
-            player_id = uuid.uuid4().hex[:12]
-            data: dict[str, Any] = {"id": player_id, "name": cleaned, "created_at": utc_now(), "history": []}
+            if player_id is None or player_id in self._players:
+                player_id = uuid.uuid4().hex[:12]
+            data: dict[str, Any] = {
+                "id": player_id,
+                "name": cleaned,
+                "created_at": utc_now(),
+                "history": list(history),
+            }
             doc_id = self._table.insert(data)
             self._players[player_id] = (doc_id, data)
             return self._player(data)
 
-    def ensure(self, name: str) -> Player:
-        """The player matching ``name``, added first if there is none."""
+    def ensure(self, name: str, *, player_id: str | None = None) -> Player:
+        """The player matching ``name``, added first (with ``player_id`` if it is free) if there is none."""
         with self._lock:
             found = self.find(name)
-            return found if found is not None else self.add(name)
+            return found if found is not None else self.add(name, player_id=player_id)
+
+    def ids_of(self, names: Iterable[str]) -> dict[str, str]:
+        """``name → player id`` for those of ``names`` that are in the roster."""
+        with self._lock:
+            by_key = {name_key(d["name"]): pid for pid, (_, d) in self._players.items() if not d.get("merged_into")}
+        out = {}
+        for name in names:
+            pid = by_key.get(name_key(name)) if isinstance(name, str) else None
+            if pid is not None:
+                out[name] = pid
+        return out
 
     def _update(self, changes: dict[str, Callable[[MutableMapping[str, Any]], None]]) -> None:
         """Apply per-player changes in one write, then mirror them in memory."""

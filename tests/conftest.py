@@ -1,4 +1,10 @@
-"""Shared fixtures and paths for the test suite."""
+"""Shared fixtures and paths for the test suite.
+
+The conformance cases live in the repository, under ``tests/cases/<game>/*.json``, so a clone tests itself. A
+folder of extra cases may sit beside the project (``../shared/cases``, or the folder named by the environment
+variable ``CTC_SHARED``): its files are *added* to the repository's, by file name; a file the repository already has
+is never replaced by the outside copy.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,29 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CTC_SHARED", ROOT.parent / "shared"))
-CASES = SHARED / "cases"
+CASES = ROOT / "tests" / "cases"
+"""The repository's own conformance cases (the ones every clone runs)."""
+SHARED = Path(os.environ.get("CTC_SHARED") or ROOT.parent / "shared")
+"""An optional folder beside the project with more cases (``SHARED/cases``) and the rules it was written from."""
+SHARED_CASES = SHARED / "cases"
 RULES = SHARED / "rules"
+"""The rules files beside the project, when there are any (the repository's own: ``docs/rules/``)."""
+
+
+def case_files(own: Path = CASES, extra: Path = SHARED_CASES) -> list[Path]:
+    """Every conformance case: the repository's, plus each file of ``extra`` whose ``<game>/<name>`` it lacks.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     own, extra = Path(tmp, "own"), Path(tmp, "extra")
+    ...     for path in (own / "g" / "01.json", extra / "g" / "01.json", extra / "g" / "02.json"):
+    ...         path.parent.mkdir(parents=True, exist_ok=True)
+    ...         _ = path.write_text("{}")
+    ...     [str(p.relative_to(tmp)) for p in case_files(own, extra)]
+    ['own/g/01.json', 'extra/g/02.json']
+    """
+    files = {path.relative_to(own).as_posix(): path for path in own.glob("*/*.json")}
+    if extra.is_dir() and extra.resolve() != own.resolve():
+        for path in extra.glob("*/*.json"):
+            files.setdefault(path.relative_to(extra).as_posix(), path)
+    return [files[name] for name in sorted(files)]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import __main__ as entry
+from app import cli as entry
 from companion.config import (
     DataDirError,
     InvalidPortError,
@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def companion_command() -> list[str]:
-    script = Path(sys.executable).with_name("companion")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "companion"]
+    """``python -m app``: the same ``app.main:main`` that the installed ``companion`` script runs."""
+    return [sys.executable, "-m", "app"]
 
 
 @pytest.fixture
@@ -86,9 +86,9 @@ def free_port() -> int:
 def test_in_process_errors_do_not_start_a_server(
     busy_port: int, file_in_the_way: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert entry.main(["--port", str(busy_port), "--data-dir", str(tmp_path), "--no-browser"]) == 2
+    assert entry.run(["--port", str(busy_port), "--data-dir", str(tmp_path), "--no-browser"]) == 2
     assert "already in use" in capsys.readouterr().err
-    assert entry.main(["--data-dir", str(file_in_the_way), "--no-browser"]) == 2
+    assert entry.run(["--data-dir", str(file_in_the_way), "--no-browser"]) == 2
     assert "cannot create the data folder" in capsys.readouterr().err
 
 
@@ -120,7 +120,7 @@ def test_archive_commands_go_to_companion_cli(monkeypatch: pytest.MonkeyPatch) -
             return 3
 
     monkeypatch.setattr(entry.importlib, "import_module", lambda name: FakeCli)
-    assert entry.main(["export", "abc", "--to", "x.json"]) == 3
+    assert entry.run(["export", "abc", "--to", "x.json"]) == 3
     assert seen == [["export", "abc", "--to", "x.json"]]
 
 
@@ -131,7 +131,7 @@ def test_missing_archive_commands_are_one_line(
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
     monkeypatch.setattr(entry.importlib, "import_module", missing)
-    assert entry.main(["list"]) == 2
+    assert entry.run(["list"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "'list' is not available" in err[0]
 

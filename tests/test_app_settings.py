@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import AppServices
+from companion.services import AppServices
 from companion.settings import (
     InvalidThemeError,
     Settings,
@@ -24,13 +24,14 @@ def test_defaults_on_a_fresh_folder(tmp_path: Path) -> None:
 
 
 def test_changes_survive_reopening(tmp_path: Path) -> None:
-    services = AppServices.open(tmp_path / "data")
-    services.settings.set_theme(Theme.DARK)
-    services.settings.set_four_colour_suits(True)
-    reopened = AppServices.open(tmp_path / "data")
-    assert reopened.settings.current() == Settings(theme=Theme.DARK, four_colour_suits=True)
-    services.settings.set_theme("light")
-    assert AppServices.open(tmp_path / "data").settings.current().theme is Theme.LIGHT
+    with AppServices.open(tmp_path / "data") as services:
+        services.settings.set_theme(Theme.DARK)
+        services.settings.set_four_colour_suits(True)
+    with AppServices.open(tmp_path / "data") as reopened:
+        assert reopened.settings.current() == Settings(theme=Theme.DARK, four_colour_suits=True)
+        reopened.settings.set_theme("light")
+    with AppServices.open(tmp_path / "data") as again:
+        assert again.settings.current().theme is Theme.LIGHT
 
 
 def test_invalid_theme_is_refused_and_nothing_changes(tmp_path: Path) -> None:
@@ -85,7 +86,8 @@ def test_four_colour_suits() -> None:
 
 
 def test_automatic_backup_is_made_once_a_day(tmp_path: Path) -> None:
-    from companion.app import AppServices, auto_backup_once
+    from app.serve import auto_backup_once
+    from companion.services import AppServices
 
     services = AppServices.open(tmp_path / "data")
     try:

@@ -27,8 +27,11 @@ import scoring
 from companion import cli
 from scoring.__main__ import main as scoring_main
 from storage import MAX_IMPORT_BYTES, Archive, SessionStatus, StorageWriteError, record_fingerprint
-from storage.cli_support import JOURNAL, apply_import, check_import_file, folder_in_use, plan_import
+from storage.imports import apply_import, check_import_file, plan_import
+from storage.layout import JOURNAL
+from storage.locking import folder_in_use
 from tests.conftest import CASES, ROOT
+from tests.conftest import case_files as all_case_files
 from tests.matching import mismatches
 
 COMPANION = Path(sys.executable).with_name("companion")
@@ -44,7 +47,7 @@ def tracebacks_in_tests(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def case_files() -> list[Path]:
-    return sorted(CASES.glob("*/*.json"))
+    return all_case_files()
 
 
 def valid_cases() -> list[tuple[Path, dict[str, Any]]]:

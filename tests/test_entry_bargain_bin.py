@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.app import AppServices
 from companion.entry_bargain_bin import (
     JOKER_KEY,
     BinEntry,
@@ -32,6 +31,7 @@ from companion.entry_bargain_bin import (
     pot_lines,
     transfers,
 )
+from companion.services import AppServices
 from scoring import ScoringError, get_game
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import Action, Sign

@@ -273,7 +273,7 @@ def test_actions_of_tiebreak_with_ghost() -> None:
 
 def _screen(tmp_path: Any, players: list[str], options: dict[str, Any]) -> tuple[Any, Any, Any]:
     """A started game's table screen built by the shell on a fake page: (services, session, top view)."""
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")
@@ -361,7 +361,7 @@ def test_quick_form_names_the_problem_and_keeps_the_entry(tmp_path: Any) -> None
 def test_correcting_a_walked_round_and_a_quick_round(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")
@@ -415,7 +415,7 @@ def _type(field: Any, value: str) -> None:
 def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")
@@ -468,7 +468,7 @@ def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(tmp_path: 
 def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothing(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")

@@ -187,7 +187,7 @@ def test_setup_hook_chooses_sides() -> None:
 def test_new_game_screen_starts_with_the_sides(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")
@@ -213,7 +213,7 @@ def test_new_game_screen_starts_with_the_sides(tmp_path: Any) -> None:
 def test_table_panel_digit_pad_triple_and_sudden_death(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import INTERACTIVE, label_of, shell_for
     from tests.test_app_views import walk as walk_controls
 
@@ -247,7 +247,7 @@ def test_table_panel_digit_pad_triple_and_sudden_death(tmp_path: Any) -> None:
 def test_sudden_death_panel(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")
@@ -271,7 +271,7 @@ def test_sudden_death_panel(tmp_path: Any) -> None:
 
 
 def test_correcting_a_hand(tmp_path: Any) -> None:
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")
@@ -299,7 +299,7 @@ def test_correcting_a_hand(tmp_path: Any) -> None:
 def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path: Any) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import shell_for
 
     services = AppServices.open(tmp_path / "data")

@@ -154,7 +154,7 @@ def test_nobody_deals_after_the_last_round() -> None:
 def test_first_dealer_of_each_circuit_is_free() -> None:
     hands = [outcome_hand(d, Ann=1, Ben=1, Cat=1) for d in ["Ben", "Cat", "Ann", "Ann", "Ben", "Cat"]]
     result = GAME.score({"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"], "hands": hands})
-    assert [h.model_extra["circuit"] for h in result.hands if h.model_extra] == [1, 1, 1, 2, 2, 2]
+    assert [h.model_dump()["circuit"] for h in result.hands] == [1, 1, 1, 2, 2, 2]
     assert "the table chooses (rule 4)" in result.hands[3].notes[0]
 
 
@@ -352,7 +352,7 @@ def test_tie_sets_pending() -> None:
     assert result.totals == {"Ann": 85, "Ben": 85, "Cat": 60, "Dan": 41}
     assert not result.finished and result.winners == []
     assert result.pending is not None and result.pending.players == ["Ann", "Ben"]
-    assert any("tied for the lead" in note for note in result.model_extra["notes"])  # type: ignore[index]
+    assert any("tied for the lead" in note for note in result.to_json()["notes"])
 
 
 @pytest.mark.parametrize(
@@ -369,7 +369,7 @@ def test_tiebreak_outcomes_ff_e6(outcome: dict[str, Any], winners: list[str], to
     assert result.finished and result.pending is None
     assert result.winners == winners
     assert list(result.totals.values()) == totals
-    extra = result.model_extra or {}
+    extra = result.to_json()
     assert extra["tiebreak"] == {k: (0 if v == "out" else v) for k, v in outcome.items()}
     assert extra["tiebreaks"] == [extra["tiebreak"]]
     assert extra["main_totals"] == {"Ann": 85, "Ben": 85, "Cat": 60, "Dan": 41}
@@ -402,7 +402,7 @@ def test_frozen_on_zero_beats_knocked_out() -> None:
     }
     result = GAME.score(raw)
     assert result.winners == ["Ann"]
-    assert (result.model_extra or {})["tiebreak"] == {"Ann": 0, "Ben": 0}
+    assert result.to_json()["tiebreak"] == {"Ann": 0, "Ben": 0}
 
 
 def test_two_player_dummy_ghost_ff_e8() -> None:
@@ -420,8 +420,8 @@ def test_two_player_all_out_replay_ff10() -> None:
     replayed = [{"outcome": {"Ann": "out", "Ben": "out"}}, {"outcome": {"Ann": "out", "Ben": 4}}]
     result = GAME.score(two_player_tie(tiebreak=replayed))
     assert result.finished and result.winners == ["Ben"]
-    assert (result.model_extra or {})["tiebreaks"] == [{"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 4}]
-    assert (result.model_extra or {})["tiebreak"] == {"Ann": 0, "Ben": 4}
+    assert result.to_json()["tiebreaks"] == [{"Ann": 0, "Ben": 0}, {"Ann": 0, "Ben": 4}]
+    assert result.to_json()["tiebreak"] == {"Ann": 0, "Ben": 4}
 
 
 def test_two_player_all_out_joint_house_rule() -> None:
@@ -542,13 +542,13 @@ def test_registry_finds_the_game() -> None:
 
 def check_invariants(raw: dict[str, Any]) -> None:
     result = GAME.score(raw)
-    extra = result.model_extra or {}
+    extra = result.to_json()
     players = raw["players"]
     assert list(result.totals) == players
     sums = {name: sum(hand.points[name] for hand in result.hands) for name in players}
     assert extra["main_totals"] == sums  # totals are the sum of the round points (before an all-out tie-break)
     for hand in result.hands:
-        status = (hand.model_extra or {})["status"]
+        status = hand.model_dump()["status"]
         assert all(hand.points[name] == 0 for name in players if status[name] == "out")
         assert all(hand.points[name] >= 0 for name in players)
     assert result.winners == [name for name in players if name in result.winners]

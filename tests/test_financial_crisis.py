@@ -8,6 +8,7 @@ import functools
 import itertools
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,7 +49,7 @@ from scoring.financial_crisis import (
     verify_add_round,
     verify_bank,
 )
-from tests.conftest import RULES
+from tests.conftest import ROOT, RULES
 from tests.generators.financial_crisis import random_record
 
 SYMBOL_SUIT = {"♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS}
@@ -70,10 +71,14 @@ def cards(text: str) -> list[Card]:
 # ------------------------------------------------------------------------------------- the 56 bank patterns (§3.3)
 
 
-def _pattern_rows() -> list[tuple[int, dict[Suit, int], set[Suit], set[Suit], str]]:
+PATTERN_TABLE = ROOT / "tests" / "fixtures" / "scoring" / "financial-crisis-bank-patterns.md"
+"""The 56-row table of rules §3.3, kept in the repository."""
+
+
+def _pattern_rows(table: Path = PATTERN_TABLE) -> list[tuple[int, dict[Suit, int], set[Suit], set[Suit], str]]:
     """The 56-row table of rules §3.3: number, counts, default (reading A), reading B, status."""
     rows = []
-    text = (RULES / "financial-crisis.md").read_text(encoding="utf-8")
+    text = table.read_text(encoding="utf-8")
     for line in text.splitlines():
         match = re.match(r"^\| (\d+) \| (\d) \| (\d) \| (\d) \| (\d) \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$", line)
         if not match:
@@ -100,6 +105,14 @@ def test_the_rules_table_has_all_56_compositions() -> None:
     assert sorted(row[0] for row in PATTERN_ROWS) == list(range(1, 57))
     compositions = {tuple(row[1].values()) for row in PATTERN_ROWS}
     assert len(compositions) == 56 and all(sum(c) == 5 for c in compositions)
+
+
+def test_the_repository_table_is_the_rules_table() -> None:
+    """When the rules files are beside the project, the repository's copy of §3.3 says the same."""
+    rules = RULES / "financial-crisis.md"
+    if not rules.is_file():
+        pytest.skip(f"no rules file at {rules}: the repository's copy is the reference")
+    assert _pattern_rows(rules) == PATTERN_ROWS
 
 
 def test_pattern_table_covers_all_16_classes() -> None:
@@ -526,10 +539,13 @@ def test_bad_options(options: dict[str, Any], key: str) -> None:
     assert info.value.path == f"options.{key}"
 
 
-def test_any_number_of_rounds_from_one() -> None:
-    """BK-14: ``rounds`` is any whole number ≥ 1 (no upper limit in house-rules.md)."""
-    result = GAME.score(record([], rounds=5000))
-    assert not result.finished and Options(rounds=5000).rounds_for(4) == 5000
+def test_any_number_of_rounds_from_one_to_a_thousand() -> None:
+    """BK-14: ``rounds`` is any whole number ≥ 1, up to 1,000 rounds (issue 14: numbers within sane ranges)."""
+    result = GAME.score(record([], rounds=1000))
+    assert not result.finished and Options(rounds=1000).rounds_for(4) == 1000
+    with pytest.raises(InvalidRecordError) as info:
+        GAME.score(record([], rounds=5000))
+    assert info.value.message == "'rounds' must be at most 1000, not 5000" and info.value.path == "options.rounds"
 
 
 @pytest.mark.parametrize("value", ["yes", 1, "true"])

@@ -351,7 +351,7 @@ def test_export_to_folder_then_import_elsewhere(tmp_path: Path) -> None:
 def test_session_screens_build_with_labels_and_large_targets(tmp_path: Path) -> None:
     import flet as ft
 
-    from companion.app import AppServices
+    from companion.services import AppServices
     from tests.test_app_views import INTERACTIVE, label_of, shell_for, walk
 
     services = AppServices.open(tmp_path / "data")

@@ -12,7 +12,7 @@ import flet as ft
 import pytest
 
 import views.keep_awake
-from companion.app import AppServices
+from companion.services import AppServices
 from companion.settings import Settings, SettingsService
 from tests.test_table_jokers_kill import buttons, render
 from views.keep_awake import KeepAwake

@@ -12,8 +12,8 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.app import AppServices
 from companion.history import PAGE_SIZE
+from companion.services import AppServices
 from storage import SessionStatus
 from tests.test_table_jokers_kill import buttons, render, tap, texts
 from views.paging import SHOW_MORE, Paged

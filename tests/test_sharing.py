@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.app import AppServices
+from companion.services import AppServices
 from companion.session import NothingToUndoError, SessionService, StaleEditError, TableSession
 from companion.sharing import (
     HOST,
+    MAX_TRACKED_CLIENTS,
     Access,
     Edit,
     EditKind,
@@ -23,15 +26,15 @@ from companion.sharing import (
     NoLiveGameError,
     NoPinError,
     NotAllowedError,
+    PinLimits,
     PinLockedError,
+    PinTries,
     Role,
     ShareAddress,
     WrongPinError,
     access_for,
-    configure,
     generate_pin,
     is_live_path,
-    live_table_for,
     qr_png,
     verify_pin_format,
 )
@@ -89,6 +92,7 @@ def every_edit(version: int) -> list[Edit]:
         Edit.undo(expected_version=version),
         Edit.redo(expected_version=version),
         Edit.add({"winner": "Ann"}, part="playoff", expected_version=version),
+        Edit.set_part("playoff", None, "play-off removed", expected_version=version),
     ]
 
 
@@ -129,7 +133,7 @@ def test_the_right_pin_makes_a_viewer_an_editor_and_a_wrong_one_does_not(live: L
     assert live.can_edit(editor) and not live.can_edit(PHONE)
 
 
-def test_too_many_wrong_pins_lock_the_device_for_a_while(live: LiveTable, clock: FakeClock) -> None:
+def test_too_many_wrong_pins_make_every_device_wait(live: LiveTable, clock: FakeClock) -> None:
     for _ in range(2):
         with pytest.raises(WrongPinError):
             live.enter_pin(PHONE, "0000")
@@ -138,9 +142,144 @@ def test_too_many_wrong_pins_lock_the_device_for_a_while(live: LiveTable, clock:
     with pytest.raises(PinLockedError):  # even the right PIN waits: no guessing by brute force
         live.enter_pin(PHONE, "4711")
     other = Access(Role.VIEWER, "192.168.1.21")
-    assert live.enter_pin(other, "4711").role is Role.EDITOR, "another device is not locked"
-    clock.now += 31
+    with pytest.raises(PinLockedError, match="at this table"):  # the wait is the table's, not the device's
+        live.enter_pin(other, "4711")
+    clock.now += 29
+    with pytest.raises(PinLockedError, match="try again in 1 s"):
+        live.enter_pin(other, "4711")
+    clock.now += 1
+    assert live.enter_pin(other, "4711").role is Role.EDITOR
     assert live.enter_pin(PHONE, "4711").role is Role.EDITOR
+
+
+def test_after_the_free_tries_each_wrong_pin_doubles_the_wait(archive: Archive, clock: FakeClock) -> None:
+    live = LiveTable(SessionService(archive), pin="471100", clock=clock)  # the app's own limits
+    waits = []
+    for n in range(1, 13):
+        try:
+            live.enter_pin(Access(Role.VIEWER, f"10.0.0.{n}"), f"{n:06d}")
+            raise AssertionError("a wrong PIN was taken")
+        except WrongPinError:
+            waits.append(0)
+        except PinLockedError:
+            waits.append(round(live.pin_tries().wait_s))
+        clock.now += live.pin_tries().wait_s
+    assert waits == [0, 0, 0, 0, 30, 60, 120, 240, 480, 960, 1920, 3600]
+    assert waits[4:-1] == [PinLimits().wait(n) for n in range(5, 12)]
+
+
+def test_a_try_during_the_wait_is_refused_without_being_compared_and_does_not_lengthen_it(
+    live: LiveTable, clock: FakeClock
+) -> None:
+    for pin in ("0000", "0001", "0002"):
+        with contextlib.suppress(WrongPinError, PinLockedError):
+            live.enter_pin(PHONE, pin)
+    assert live.pin_tries().wait_s == 30 and live.pin_tries().wrong == 3
+    for _ in range(20):
+        with pytest.raises(PinLockedError):
+            live.enter_pin(PHONE, "4711")
+        clock.now += 1
+    tries = live.pin_tries()
+    assert tries.wrong == 3 and tries.refused == 23 and tries.wait_s == 10
+
+
+def test_a_malformed_pin_is_not_counted_as_a_try(live: LiveTable) -> None:
+    for text in ("12", "abcd", "1234567"):
+        with pytest.raises(InvalidPinError):
+            live.enter_pin(PHONE, text)
+    assert live.pin_tries() == PinTries()
+
+
+def test_a_new_pin_lifts_the_wait_and_starts_the_count_again(live: LiveTable, clock: FakeClock) -> None:
+    for pin in ("0000", "0001", "0002"):
+        with contextlib.suppress(WrongPinError, PinLockedError):
+            live.enter_pin(PHONE, pin)
+    assert live.pin_tries().wait_s > 0
+    pin = live.new_pin(HOST)
+    tries = live.pin_tries()
+    assert tries.wait_s == 0 and tries.wrong == 0 and tries.refused == 3, "the host still sees the refused tries"
+    assert live.enter_pin(PHONE, pin).role is Role.EDITOR
+
+
+def test_the_host_sees_how_many_tries_were_refused_when_and_from_where(archive: Archive, clock: FakeClock) -> None:
+    moments = iter(datetime(2026, 5, 1, 21, 0, second, tzinfo=UTC) for second in range(60))
+    live = LiveTable(SessionService(archive), pin="471100", clock=clock, wall_clock=lambda: next(moments))
+    assert live.pin_tries() == PinTries(), "nothing refused yet"
+    for client, pin in [("10.0.0.7", "000000"), ("10.0.0.8", "000001"), ("10.0.0.7", "000002")]:
+        with pytest.raises(WrongPinError):
+            live.enter_pin(Access(Role.VIEWER, client), pin)
+    live.enter_pin(Access(Role.VIEWER, "10.0.0.9"), "471100")  # the right PIN is not a refused try
+    tries = live.pin_tries()
+    assert tries.refused == 3 and tries.wrong == 3
+    assert tries.clients == (("10.0.0.7", 2), ("10.0.0.8", 1)), "most recent first, with counts"
+    assert tries.last == datetime(2026, 5, 1, 21, 0, 2, tzinfo=UTC)
+
+
+def test_the_addresses_kept_for_the_host_are_bounded(archive: Archive, clock: FakeClock) -> None:
+    live = LiveTable(SessionService(archive), pin="471100", clock=clock, max_tries=10**6)
+    for n in range(MAX_TRACKED_CLIENTS + 50):
+        with pytest.raises(WrongPinError):
+            live.enter_pin(Access(Role.VIEWER, f"10.{n // 250}.{n % 250}.1"), "000000")
+    tries = live.pin_tries()
+    assert len(tries.clients) == MAX_TRACKED_CLIENTS + 1 and dict(tries.clients)["other"] == 50
+    assert sum(count for _, count in tries.clients) == tries.refused == MAX_TRACKED_CLIENTS + 50
+
+
+# --- brute force ----------------------------------------------------------------------------------------------
+
+
+def attack(live: LiveTable, clock: FakeClock, *, seconds: float, addresses: int, every_s: float) -> int:
+    """A guesser that tries a new PIN every ``every_s`` seconds for ``seconds``, each try from the next of
+    ``addresses`` client addresses; returns how many of its PINs the table compared with the real one."""
+    compared = 0
+    start = clock.now
+    n = 0
+    while clock.now - start <= seconds:
+        address = f"10.{(n % addresses) // 250}.{(n % addresses) % 250}.1"
+        wrong_before = live.pin_tries().wrong
+        with contextlib.suppress(WrongPinError, PinLockedError):
+            live.enter_pin(Access(Role.VIEWER, address), f"{n:06d}")
+        compared += live.pin_tries().wrong - wrong_before
+        n += 1
+        clock.now += every_s
+    return compared
+
+
+@pytest.mark.parametrize(("addresses", "every_s"), [(1, 1.0), (600, 1.0), (5000, 0.1), (50, 0.05)])
+def test_in_ten_minutes_a_guesser_gets_nine_tries_however_many_addresses_it_uses(
+    archive: Archive, clock: FakeClock, addresses: int, every_s: float
+) -> None:
+    live = LiveTable(SessionService(archive), pin="999999", clock=clock)  # the app's limits
+    compared = attack(live, clock, seconds=600, addresses=addresses, every_s=every_s)
+    assert compared == PinLimits().tries_within(600) == 9
+    assert live.pin_tries().refused > compared, "the tries made during the waits were refused uncompared"
+
+
+def test_a_guesser_that_waits_exactly_as_told_gets_no_more() -> None:
+    limits = PinLimits()
+    clock = FakeClock()
+    tries_at = []
+    wrong = 0
+    start = clock.now
+    while clock.now - start <= 24 * 3600:
+        tries_at.append(clock.now - start)
+        wrong += 1
+        clock.now += limits.wait(wrong)
+    assert len(tries_at) == limits.tries_within(24 * 3600) == 34
+    assert tries_at[:10] == [limits.seconds_before_try(k) for k in range(1, 11)]
+
+
+def test_the_readme_states_the_brute_force_figures_of_the_default_limits() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("## Security", 1)[1].split("\n## ", 1)[0].split())
+    limits = PinLimits()
+    year = 365.25 * 24 * 3600
+    expected = round(limits.expected_seconds() / year)
+    worst = round(limits.seconds_before_try(10**6) / year)
+    assert (expected, worst) == (57, 114)
+    assert f"about {expected} years" in section and f"{worst} years" in section
+    assert f"{limits.tries_within(600)} PINs in the first 10 minutes" in section
+    assert f"{limits.tries_within(24 * 3600)} in a whole day" in section
 
 
 def test_revoking_the_pin_makes_every_editor_a_viewer_again(live: LiveTable, table: TableSession) -> None:
@@ -385,18 +524,15 @@ def test_qr_code_is_a_png_that_grows_with_its_text() -> None:
     assert len(long) > len(short)
 
 
-def test_one_live_table_per_app_and_configure_sets_its_address(tmp_path: Path) -> None:
-    services = AppServices.open(tmp_path / "data")
-    try:
-        live = live_table_for(services)
-        assert live_table_for(services) is live
-        assert configure(services, bind_host="127.0.0.1", port=8600) is live
+def test_the_app_owns_one_live_table_and_knows_where_it_listens(tmp_path: Path) -> None:
+    with AppServices.open(tmp_path / "data", address=ShareAddress.listening("127.0.0.1", 8600)) as services:
+        live = services.live
+        assert live.sessions is services.sessions
         assert live.address == ShareAddress("127.0.0.1", 8600) and not live.address.shared
-        configure(services, bind_host="0.0.0.0", port=8600)
-        assert live.address.shared and live.address.live_url().endswith(":8600/live")
-        assert live.pin is not None and len(live.pin) == 4
-    finally:
-        services.close()
+        assert live.pin is not None and len(live.pin) == 6 and live.pin.isdigit(), "a new table's PIN has 6 digits"
+    with AppServices.open(tmp_path / "data", address=ShareAddress.listening("0.0.0.0", 8600)) as shared:
+        assert shared.live.address.shared and shared.live.address.live_url().endswith(":8600/live")
+        assert shared.live is not live, "a new app has its own live table"
 
 
 # --- the server-side gate of the pages (no browser: the shell and the live screen with a fake page) -------------
@@ -475,7 +611,7 @@ def test_a_phone_asking_for_any_screen_gets_only_the_live_view(app: AppServices)
     old = app.sessions.start("jokers-kill", ["Zed", "Yan"])
     table = app.sessions.start("jokers-kill", PLAYERS)
     table.add_hand(HAND_ANN)
-    live_table_for(app).show(table.id)
+    app.live.show(table.id)
     shell, page = start_page(app, "/", "192.168.1.20", "http://192.168.1.5:8550")
     assert shell.seat is not None and shell.seat.access.role is Role.VIEWER
     for route in ("/", f"/continue/{table.id}", f"/history/{old.id}", "/settings", f"/live/{old.id}", "/share"):
@@ -492,7 +628,7 @@ def test_a_phone_asking_for_any_screen_gets_only_the_live_view(app: AppServices)
 def test_the_hosts_browser_gets_the_whole_app_and_makes_its_game_live(app: AppServices) -> None:
     app.sessions.start("jokers-kill", ["Zed", "Yan"])
     table = app.sessions.start("jokers-kill", PLAYERS)
-    live = live_table_for(app)
+    live = app.live
     shell, page = start_page(app, f"/continue/{table.id}", "127.0.0.1", "http://127.0.0.1:8550")
     assert shell.seat is not None and shell.seat.access.role is Role.HOST
     assert len(page.views) > 1 and not page.navigated
@@ -508,7 +644,7 @@ def test_a_live_screen_follows_changes_and_refuses_edits_after_the_pin_is_revoke
     from views.live import LiveScreen, Seat
 
     table = app.sessions.start("jokers-kill", PLAYERS)
-    live = live_table_for(app)
+    live = app.live
     live.show(table.id)
     page = FakePage("/live", "10.0.0.5", "http://10.0.0.1:8550/live")
     seat = Seat(cast(ft.Page, page), app, Access(Role.VIEWER, "10.0.0.5"))
@@ -554,7 +690,7 @@ def test_a_long_game_lists_the_recent_hands_until_the_viewer_asks_for_all(app: A
     rng = random.Random(3)
     for _ in range(RECENT_HANDS + 2):
         table.add_hand(random_hand(rng, players, spell=False))
-    live_table_for(app).show(table.id)
+    app.live.show(table.id)
     page = FakePage("/live", "10.0.0.5", "http://10.0.0.1:8550/live")
     seat = Seat(cast(ft.Page, page), app, Access(Role.VIEWER, "10.0.0.5"))
     ctx = ViewContext(page=cast(ft.Page, page), services=app, settings=app.settings.current(), path="/live")
@@ -598,7 +734,7 @@ def _controls(control: Any) -> list[Any]:
 
 
 def test_sharing_on_the_network_is_never_the_default() -> None:
-    from companion.__main__ import build_parser
+    from app.cli import build_parser
     from companion.config import DEFAULT_HOST
 
     plain = build_parser().parse_args([])
@@ -613,3 +749,21 @@ def test_the_examples_in_the_sharing_module_hold() -> None:
 
     outcome = doctest.testmod(companion.sharing, optionflags=doctest.ELLIPSIS)
     assert outcome.attempted > 10 and outcome.failed == 0
+
+
+def test_the_hosts_share_screen_shows_the_refused_pin_tries(app: AppServices) -> None:
+    table = app.sessions.start("jokers-kill", PLAYERS)
+    live = app.live
+    live.show(table.id)
+    _, page = start_page(app, "/share", "127.0.0.1", "http://127.0.0.1:8550")
+    assert "No refused PIN tries." in all_texts(page.views[-1])
+    wrong = "000000" if live.pin != "000000" else "111111"
+    for client in ["10.0.0.7", "10.0.0.8", "10.0.0.7", "10.0.0.9", "10.0.0.7"]:
+        with contextlib.suppress(WrongPinError, PinLockedError):
+            live.enter_pin(Access(Role.VIEWER, client), wrong)
+    _, page = start_page(app, "/share", "127.0.0.1", "http://127.0.0.1:8550")
+    shown = [t for t in all_texts(page.views[-1]) if t.startswith("Refused PIN tries")]
+    assert len(shown) == 1, all_texts(page.views[-1])
+    assert shown[0].startswith("Refused PIN tries: 5, the last at ")
+    assert "from 10.0.0.7 (3), 10.0.0.9 (1), 10.0.0.8 (1)." in shown[0]
+    assert "Phones wait 30 s before the next try; a new PIN lifts the wait." in shown[0]

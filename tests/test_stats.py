@@ -14,7 +14,6 @@ from companion.stats import (
     CACHE_FILE,
     Outcome,
     OutcomeCache,
-    cache_for,
     compute,
     format_average,
     format_rate,
@@ -224,11 +223,12 @@ def test_damaged_record_is_left_out_with_a_message(tmp_path: Path) -> None:
         assert len(cache.problems) == 1 and cache.problems[0].startswith("Broken is left out of the statistics")
 
 
-def test_cache_for_is_one_per_folder(tmp_path: Path) -> None:
-    with Archive(tmp_path / "a") as a:
-        assert cache_for(a) is cache_for(a)
-        with Archive(tmp_path / "b") as b:
-            assert cache_for(a) is not cache_for(b)
+def test_the_app_owns_one_outcome_cache_of_its_folder(tmp_path: Path) -> None:
+    from companion.services import AppServices
+
+    with AppServices.open(tmp_path / "a") as a, AppServices.open(tmp_path / "b") as b:
+        assert a.stats is a.stats and a.stats is not b.stats
+        assert a.stats.path == (tmp_path / "a" / CACHE_FILE) and b.stats.path == (tmp_path / "b" / CACHE_FILE)
 
 
 def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path) -> None:
@@ -262,12 +262,11 @@ def test_remembered_statistics_follow_new_games_and_renames(tmp_path: Path) -> N
 
 
 def test_warm_up_fills_the_cache_in_the_background(tmp_path: Path) -> None:
-    from companion.stats import warm_up
-
     with Archive(tmp_path / "data") as archive:
         save_scored(archive, ONES_RECORD)
-        thread = warm_up(archive)
+        cache = OutcomeCache(tmp_path / "data" / CACHE_FILE)
+        thread = cache.warm_up(archive)
         assert thread is not None
         thread.join(timeout=30)
         assert (tmp_path / "data" / CACHE_FILE).exists()
-        assert cache_for(archive).statistics(archive).player("Ben").wins == 1
+        assert cache.statistics(archive).player("Ben").wins == 1

@@ -199,3 +199,40 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_hand(tmp_path: Path) ->
             assert not (folder / "damaged").exists()
     assert kills_mid_run == KILLS
     assert total_acks > KILLS  # the children really were saving when killed
+
+
+# --- drafts on a full disk: quiet ----------------------------------------------------------------------------
+
+
+def test_drafts_on_a_full_disk_log_one_line_per_change_of_state_and_no_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from companion.session import SessionService
+
+    archive = Archive(tmp_path / "data")
+    table = SessionService(archive).start("jokers-kill", ["Ann", "Ben", "Cat"])
+    real = storage.atomic.atomic_write_bytes
+    full = {"on": True}
+
+    def maybe_full(path: Path, data: bytes, *, durable: bool = True) -> None:
+        if full["on"] and path.name.endswith(".drafts.json"):
+            raise StorageWriteError(path, OSError(errno.ENOSPC, "No space left on device"))
+        real(path, data, durable=durable)
+
+    monkeypatch.setattr(storage.atomic, "atomic_write_bytes", maybe_full)
+    caplog.set_level("DEBUG")
+    for n in range(20):  # twenty taps on a full disk
+        table.set_draft({"up": f"{2 + n % 8}S"})
+    assert table.draft() == {"up": "5S"}  # kept in memory
+    assert archive.draft_write_error(table.id) is not None and "the disk is full" in archive.draft_write_error(table.id)
+    records = [r for r in caplog.records if "hands being entered" in r.getMessage()]
+    assert len(records) == 1 and records[0].levelname == "WARNING" and "the disk is full" in records[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records), "a traceback was logged"
+    full["on"] = False
+    table.set_draft({"up": "6S"})
+    table.set_draft({"up": "7S"})
+    records = [r for r in caplog.records if "hands being entered" in r.getMessage()]
+    assert len(records) == 2 and "written to disk again" in records[1].getMessage()
+    assert archive.draft_write_error(table.id) is None
+    assert archive.load_drafts(table.id, stamp=len(table.doc.log)) == {"new": {"up": "7S"}}
+    archive.close()

@@ -201,7 +201,7 @@ def test_import_is_all_or_nothing(tmp_path: Path, records: list[dict[str, Any]])
     with Archive(tmp_path / "a") as archive:
         report = archive.import_file(path)
         assert (report.imported, report.refused) == (0, 1)
-        assert "game 3 is not valid" in report.messages[0] and "appears twice" in report.messages[0]
+        assert "game 3 of 3 is not valid" in report.messages[0] and "appears twice" in report.messages[0]
         assert archive.list_sessions() == []
 
 

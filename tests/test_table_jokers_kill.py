@@ -12,8 +12,8 @@ from typing import Any, cast
 import flet as ft
 import pytest
 
-from companion.app import AppServices
 from companion.config import DataDirError
+from companion.services import AppServices
 from scoring import DuplicateCardError, InvalidCardError, get_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
@@ -349,6 +349,7 @@ def test_house_rule_fields_come_from_the_record_model() -> None:
     assert set(fields) == {"jokers", "upcard_to_prize", "ace_upcard_matches_ace", "joker_in_tiebreak",
                            "joker_upcard", "playoff_wins"}  # fmt: skip
     assert fields["jokers"].choices == (0, 2, 4)
+    assert fields["jokers"].explanation == "Default: no Jokers. Or: 2 Jokers or 4 Jokers (JK-11)."
     assert fields["joker_in_tiebreak"].explanation == "Default: kills the hand. Or: only that player drops out (JK-8)."
     assert chosen_options(list(fields.values()), {"jokers": "4", "upcard_to_prize": False, "playoff_wins": ""}) == {
         "jokers": 4,
@@ -380,7 +381,8 @@ def test_new_game_seats_players_and_starts(services: AppServices) -> None:
     jokers = next(c for c, _ in walk(view) if isinstance(c, ft.Dropdown) and c.label == "Jokers in the deck")
     jokers.value = "2"
     cast(Any, jokers).on_select(type("E", (), {"control": jokers})())
-    assert "House rules changed: Jokers in the deck 2." in texts(view)
+    assert [o.text for o in jokers.options] == ["No Jokers", "2 Jokers", "4 Jokers"], "plain words, keys kept"
+    assert "House rules changed: Jokers in the deck: 2 Jokers." in texts(view)
     tap(view, "Start game")
     assert page.navigated[-1].startswith("/continue/")
     table = services.sessions.open(page.navigated[-1].rsplit("/", 1)[1])
@@ -401,12 +403,10 @@ def test_continue_is_empty_at_first_and_new_game_lists_every_game(services: AppS
 def test_a_locked_data_folder_is_a_one_line_start_up_error(tmp_path: Path) -> None:
     first = AppServices.open(tmp_path / "data")
     try:
-        again = AppServices.open(tmp_path / "data")  # the same process shares the open archive
-        assert again.archive is first.archive and again.sessions is first.sessions
-        script = Path(sys.executable).with_name("companion")
-        command = [str(script)] if script.exists() else [sys.executable, "-m", "companion"]
+        with pytest.raises(DataDirError, match="already using the data folder"):
+            AppServices.open(tmp_path / "data")  # one AppServices per folder, in this process too
         done = subprocess.run(
-            [*command, "--data-dir", str(tmp_path / "data"), "--no-browser", "--port", "1"],
+            [sys.executable, "-m", "app", "--data-dir", str(tmp_path / "data"), "--no-browser", "--port", "1"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -421,12 +421,12 @@ def test_a_locked_data_folder_is_a_one_line_start_up_error(tmp_path: Path) -> No
 
 
 def test_an_archive_that_cannot_open_is_a_start_up_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.app
+    import companion.services
 
     def locked(folder: Path) -> None:
         raise ArchiveLockedError(f"another Card Table Companion is already using the data folder {folder}")
 
-    monkeypatch.setattr(companion.app, "Archive", locked)
+    monkeypatch.setattr(companion.services, "Archive", locked)
     with pytest.raises(DataDirError, match="already using the data folder"):
         AppServices.open(tmp_path / "elsewhere")
 

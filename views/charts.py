@@ -7,6 +7,7 @@ read a canvas), with a legend in text beside it. Colours are mid-tone so that th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import flet as ft
 import flet_charts as fch
@@ -28,6 +29,73 @@ PALETTE = (
     ft.Colors.INDIGO_300,
 )
 CHART_HEIGHT = 240
+LABEL_GAP = 28
+"""The least distance in pixels between two axis labels' centres: a 12-point label is about 16 px tall (and a
+hand number about 16 px wide), so labels this far apart never touch."""
+PLOT_HEIGHT = CHART_HEIGHT - 48
+"""The height of a chart's plot area: the chart less its bottom axis (labels and title)."""
+PLOT_WIDTH = 260
+"""The narrowest plot area the bottom axis is laid out for: a 360 px phone less the margins and the left axis."""
+
+
+@dataclass(frozen=True)
+class AxisScale:
+    """An axis from ``bottom`` to ``top`` with a label every ``step``; both ends are multiples of the step, so the
+    end labels fall on the same grid as the others (a top label at the highest value, say 86, would sit on 80)."""
+
+    bottom: int
+    top: int
+    step: int
+
+    @property
+    def values(self) -> list[int]:
+        """
+        >>> AxisScale(0, 100, 20).values
+        [0, 20, 40, 60, 80, 100]
+        """
+        return list(range(self.bottom, self.top + 1, self.step))
+
+
+def axis_scale(low: int, high: int, length: float, *, gap: float = LABEL_GAP, headroom: bool = True) -> AxisScale:
+    """The smallest step of 1, 2 or 5 × 10ⁿ whose labels on an axis ``length`` px long, spanning at least ``low``
+    to ``high``, are ``gap`` px apart or more. With ``headroom`` the top is above ``high`` (a point at the very top
+    is not cut in half); the bottom is 0 unless ``low`` is negative.
+
+    >>> axis_scale(0, 86, PLOT_HEIGHT)
+    AxisScale(bottom=0, top=100, step=20)
+    >>> axis_scale(-7, 12, PLOT_HEIGHT)
+    AxisScale(bottom=-10, top=15, step=5)
+    >>> axis_scale(0, 7250, PLOT_HEIGHT).step, axis_scale(0, 3, PLOT_HEIGHT).step
+    (2000, 1)
+    >>> axis_scale(0, 0, PLOT_HEIGHT)
+    AxisScale(bottom=0, top=1, step=1)
+    """
+    slots = max(int(length // gap), 1)
+    """The most intervals that fit."""
+    magnitude = 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * magnitude
+            bottom = 0 if low >= 0 else -((-low + step - 1) // step) * step
+            top = (high // step + 1) * step if headroom else max(-(-high // step) * step, step)
+            if (top - bottom) // step <= slots:
+                return AxisScale(bottom, top, step)
+        magnitude *= 10
+
+
+def nice_step(low: int, high: int, length: float, *, gap: float = LABEL_GAP) -> int:
+    """The label step of :func:`axis_scale`: labels ``gap`` px apart or more on an axis ``length`` px long.
+
+    >>> nice_step(0, 86, 192), nice_step(0, 86, 600), nice_step(0, 60, 260)
+    (20, 5, 10)
+    """
+    return axis_scale(low, high, length, gap=gap).step
+
+
+def _axis_labels(scale: AxisScale, upto: int | None = None) -> list[fch.ChartAxisLabel]:
+    return [
+        fch.ChartAxisLabel(value=v, label=ft.Text(str(v), size=12)) for v in scale.values if upto is None or v <= upto
+    ]
 
 
 def colour(n: int) -> str:
@@ -73,7 +141,8 @@ def progression_chart(rep: Replay) -> ft.Control:
     hands = max((len(points) for points in series.values()), default=1) - 1
     values = [v for points in series.values() for v in points] or [0]
     low, high = min(values), max(values)
-    pad = max(1, (high - low) // 10)
+    y = axis_scale(low, high, PLOT_HEIGHT)
+    x = axis_scale(0, max(hands, 1), PLOT_WIDTH, headroom=False)
     words = "; ".join(
         f"{name}: {', '.join(str(v) for v in points[1:]) or 'no hands'}" for name, points in series.items()
     )
@@ -89,17 +158,20 @@ def progression_chart(rep: Replay) -> ft.Control:
         ],
         min_x=0,
         max_x=max(hands, 1),
-        min_y=low - pad if low < 0 else 0,
-        max_y=high + pad,
-        left_axis=fch.ChartAxis(label_size=44),
+        min_y=y.bottom,
+        max_y=y.top,
+        left_axis=fch.ChartAxis(
+            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
+        ),
         bottom_axis=fch.ChartAxis(
             title=ft.Text("Hand", size=12),
-            labels=[fch.ChartAxisLabel(value=x, label=ft.Text(str(x), size=12)) for x in range(hands + 1)]
-            if hands <= 20
-            else [],
+            labels=_axis_labels(x, upto=max(hands, 1)),
+            label_spacing=x.step,
             label_size=24,
+            show_min=True,
+            show_max=True,
         ),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        horizontal_grid_lines=fch.ChartGridLines(interval=y.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
         interactive=True,
         expand=True,
     )
@@ -116,6 +188,7 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
     """A bar per player (the ``limit`` with most wins): their wins."""
     shown = list(wins)[:limit]
     top = max((w for _, w in shown), default=0)
+    scale = axis_scale(0, top, PLOT_HEIGHT)
     words = "; ".join(f"{name} {count}" for name, count in shown) or "no finished games"
     chart = fch.BarChart(
         groups=[
@@ -135,13 +208,15 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
             for n, (name, count) in enumerate(shown)
         ],
         min_y=0,
-        max_y=top + 1,
-        left_axis=fch.ChartAxis(label_size=36, label_spacing=max(1, (top + 1) // 5)),
+        max_y=scale.top,
+        left_axis=fch.ChartAxis(
+            label_size=36, labels=_axis_labels(scale), label_spacing=scale.step, show_min=True, show_max=True
+        ),
         bottom_axis=fch.ChartAxis(
             labels=[fch.ChartAxisLabel(value=n, label=ft.Text(name[:8], size=12)) for n, (name, _) in enumerate(shown)],
             label_size=28,
         ),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        horizontal_grid_lines=fch.ChartGridLines(interval=scale.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
         interactive=True,
         expand=True,
     )

@@ -1,13 +1,44 @@
-"""What every screen builder receives: the page, the app's services and the current settings."""
+"""What every screen builder receives: the page, the app's services, the current settings and the page's own
+state (kept by its shell)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import flet as ft
 
-from companion.app import AppServices
+from companion.services import AppServices
 from companion.settings import Settings
+from views.seat import Seat
+
+
+@dataclass(eq=False)
+class PageState:
+    """What belongs to one page (browser tab) and lives as long as its :class:`~views.shell.Shell`: its seat at
+    the live table and how to stop following the game its table screen shows."""
+
+    seat: Seat | None = None
+    """Decided when the shell starts (from where the page connects and the address it opened)."""
+    _unfollow: Callable[[], None] | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def follow(self, unsubscribe: Callable[[], None]) -> None:
+        """The table screen now follows a game (``unsubscribe`` stops it): the one it followed before stops."""
+        with self._lock:
+            previous, self._unfollow = self._unfollow, unsubscribe
+        if previous is not None:
+            previous()
+
+    def release(self) -> None:
+        """The page closed: stop following anything."""
+        with self._lock:
+            previous, self._unfollow = self._unfollow, None
+        if previous is not None:
+            previous()
+        if self.seat is not None:
+            self.seat.release()
 
 
 @dataclass(frozen=True)
@@ -21,6 +52,8 @@ class ViewContext:
     """The path of the screen being built (``/rules/jokers-kill``)."""
     back_to: str | None = None
     """Where Back goes, when not simply one level up (a "Not found" screen goes to the last screen that exists)."""
+    state: PageState | None = None
+    """This page's own state (``None`` for a screen built outside a shell, e.g. in a unit test)."""
 
     def navigate(self, route: str) -> None:
         """Go to ``route`` (from a synchronous handler); the shell rebuilds the screens."""

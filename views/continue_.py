@@ -3,23 +3,22 @@ to go back to its table exactly where it was left."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import flet as ft
 
 from companion.history import unfinished_row
+from companion.records import SessionSummary
 from views.context import ViewContext
 from views.paging import Paged
 from views.widgets import big_button, empty_state, nav_tile, screen
 
 
-def row_texts(summary: Any) -> tuple[str, str]:
+def row_texts(summary: SessionSummary) -> tuple[str, str]:
     """Title and subtitle of a session's row (see :func:`companion.history.unfinished_row`).
 
-    >>> from types import SimpleNamespace
-    >>> row_texts(SimpleNamespace(game="jokers-kill", title=None, players=("Ann", "Ben"), status="in-progress",
-    ...                           updated_at="2026-01-02T10:30:00Z", hands=2))
-    ('Jokers Kill: Ann, Ben', '2 hands · in progress · last change 2026-01-02 10:30')
+    >>> from companion.records import SessionStatus, SessionSummary
+    >>> row_texts(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
+    ...                          "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
+    ('Jokers Kill: Ann, Ben', '12 hands · play-off to play · last change 2026-01-02 10:30')
     """
     return unfinished_row(summary)
 
@@ -27,7 +26,7 @@ def row_texts(summary: Any) -> tuple[str, str]:
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/continue``: the unfinished games, the newest first page of them, more on request."""
 
-    def tile(summary: Any) -> ft.Control:
+    def tile(summary: SessionSummary) -> ft.Control:
         title, subtitle = row_texts(summary)
         return nav_tile(ctx, title, subtitle, f"/continue/{summary.id}", icon=ft.Icons.PLAY_ARROW)
 
@@ -37,6 +36,6 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             ft.Row([big_button("New game", lambda _: ctx.navigate("/new"), icon=ft.Icons.ADD_CIRCLE, primary=True)]),
         ]
 
-    listing: Paged[Any] = Paged(tile, noun="unfinished game", empty=nothing, show_count="if-any")
+    listing: Paged[SessionSummary] = Paged(tile, noun="unfinished game", empty=nothing, show_count="if-any")
     listing.show(ctx.services.sessions.unfinished())
     return screen(ctx, "Continue", listing.controls)

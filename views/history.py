@@ -32,10 +32,10 @@ from companion.history import (
     when_text,
 )
 from companion.players import Resolver
-from companion.session import StaleEditError
-from companion.stats import game_name, warm_up
+from companion.records import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
+from companion.session import Edit, StaleEditError
+from companion.stats import game_name
 from scoring import ScoringError, all_games
-from storage import Archive, SessionDoc, SessionStatus, StorageError
 from views.charts import progression_chart
 from views.context import ViewContext
 from views.paging import Paged
@@ -93,7 +93,9 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             )
         ]
 
-    listing: Paged[Any] = Paged(lambda s: session_tile(row_of(s), open_session), noun="session", empty=nothing)
+    listing: Paged[SessionSummary] = Paged(
+        lambda s: session_tile(row_of(s), open_session), noun="session", empty=nothing
+    )
 
     game = ft.Dropdown(
         label="Game",
@@ -159,7 +161,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         fill(True)
 
     fill(False)
-    warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
+    ctx.services.stats.warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
     links = ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
@@ -359,7 +361,7 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             return
         try:
             session = ctx.services.sessions.open(doc.id)
-            session.replace_hand(index, corrected())
+            session.make(Edit.replace(index, corrected()))
         except (ScoringError, HandFieldError, StaleEditError, IndexError, StorageError) as exc:
             problem.value = exc.message if isinstance(exc, ScoringError) else str(exc)
             problem.update()

@@ -1,11 +1,11 @@
 """The live view (``/live``, ``/live/<id>``): every player follows the game on their own phone.
 
-A page's :class:`Seat` is decided on the server when the page connects (:func:`companion.sharing.access_for`):
-the host's browser gets the whole app; any other page is a viewer held to this one screen (the shell asks
-:func:`locked_views` for every route such a page asks for, so typing another address, or sending a route change
-by hand, shows this screen again and nothing else of the archive). A viewer that enters the host's PIN becomes an
-editor: it gets the game's entry panel and Undo, and every change it makes goes through
-:meth:`companion.sharing.LiveTable.apply_as`, which checks the seat's access on the server.
+A page's :class:`~views.seat.Seat` is decided on the server when the page connects
+(:func:`companion.sharing.access_for`): the host's browser gets the whole app; any other page is a viewer held to
+this one screen (the shell asks :func:`locked_views` for every route such a page asks for, so typing another
+address, or sending a route change by hand, shows this screen again and nothing else of the archive). A viewer
+that enters the host's PIN becomes an editor: it gets the game's entry panel and Undo, and every change it makes
+goes through :meth:`companion.sharing.LiveTable.apply_as`, which checks the seat's access on the server.
 
 The screen follows the live game: it subscribes to the session (and to the PIN) and redraws on the page's own
 executor within a moment of every change, as the shell does for settings.
@@ -16,29 +16,27 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import flet as ft
 
-from companion.app import AppServices
-from companion.session import NoSuchHandError, NothingToUndoError, SaveFailedError, StaleEditError, TableSession
+from companion.session import TableSession
 from companion.sharing import (
     LIVE_PATH,
     Access,
     Edit,
-    LiveTable,
-    NotAllowedError,
+    NoLiveGameError,
     Role,
     SharingError,
     access_for,
     is_live_path,
-    live_table_for,
 )
 from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
+from views.edit_host import EditHost
 from views.routing import normalise
+from views.seat import Seat
 from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
 from views.table.scoreboard import hand_lines, standings_panel, verdict_panel
 from views.widgets import back_button, big_button, empty_state, icon_button, panel
@@ -49,76 +47,6 @@ STEP_PARTS = {Step.HAND: "hands", Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebr
 
 RECENT_HANDS = 12
 """Hands listed on the live view until the viewer asks for all."""
-
-_SEATS: weakref.WeakValueDictionary[int, Seat] = weakref.WeakValueDictionary()
-"""The seat of every open page, by the page object's ``id`` (a page registers when its shell starts; the entry
-goes when the page and its shell are gone)."""
-_SEATS_LOCK = threading.Lock()
-
-
-class Seat:
-    """One page session at the live table: its :class:`~companion.sharing.Access` and its live screen."""
-
-    def __init__(self, page: ft.Page, services: AppServices, access: Access) -> None:
-        self.page = page
-        self.services = services
-        self.live: LiveTable = live_table_for(services)
-        self.access = access
-        self.screen: LiveScreen | None = None
-
-    @property
-    def locked(self) -> bool:
-        """Held to the live view (a viewer or an editor)."""
-        return self.access.locked
-
-    def enter_pin(self, text: str) -> Access:
-        """Become an editor with the host's PIN (the errors of :meth:`LiveTable.enter_pin` otherwise)."""
-        self.access = self.live.enter_pin(self.access, text)
-        return self.access
-
-    def current_access(self) -> Access:
-        """The access now: an editor whose PIN was revoked is a viewer again."""
-        self.access = self.live.current_access(self.access)
-        return self.access
-
-    def at(self, path: str) -> None:
-        """The shell is drawing ``path`` for this page: the host's open game becomes the live one; a live screen
-        that is no longer shown stops following its game."""
-        parts = [part for part in normalise(path).split("/") if part]
-        if self.access.role is Role.HOST and len(parts) >= 2 and parts[0] in ("continue", "share"):
-            with contextlib.suppress(SharingError):
-                self.live.open(parts[1])
-                self.live.show(parts[1])
-        if not is_live_path(path) and self.screen is not None:
-            self.screen.stop()
-            self.screen = None
-
-    def release(self) -> None:
-        """The page closed or lost its connection: stop following (a page that comes back draws itself anew)."""
-        if self.screen is not None:
-            self.screen.stop()
-            self.screen = None
-
-
-def _page_url(page: ft.Page) -> str | None:
-    try:
-        return page.url
-    except Exception:  # no live connection (a unit test's page): no URL
-        return None
-
-
-def attach(page: ft.Page, services: AppServices) -> Seat:
-    """Decide the access of a new page (from where it connects and the address it opened) and register it."""
-    access = access_for(client_ip=getattr(page, "client_ip", None), page_url=_page_url(page), route=page.route)
-    seat = Seat(page, services, access)
-    with _SEATS_LOCK:
-        _SEATS[id(page)] = seat
-    return seat
-
-
-def seat_of(page: ft.Page) -> Seat | None:
-    with _SEATS_LOCK:
-        return _SEATS.get(id(page))
 
 
 def _go(page: ft.Page, route: str) -> None:
@@ -136,15 +64,15 @@ def locked_views(seat: Seat, ctx: ViewContext) -> list[ft.View]:
     if not is_live_path(path):
         _go(ctx.page, LIVE_PATH)
         path = LIVE_PATH
-    live_ctx = ViewContext(page=ctx.page, services=ctx.services, settings=ctx.settings, path=path)
+    live_ctx = ViewContext(page=ctx.page, services=ctx.services, settings=ctx.settings, path=path, state=ctx.state)
     parts = [part for part in path.split("/") if part]
     return [LiveScreen(live_ctx, seat, parts[1] if len(parts) > 1 else None, back=False).view()]
 
 
 def build_live(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/live`` and ``/live/<id>`` for the host (a viewer's page gets :func:`locked_views`)."""
-    seat = seat_of(ctx.page)
-    if seat is None:  # a page the shell did not register (a unit test): it can only watch
+    seat = ctx.state.seat if ctx.state is not None else None
+    if seat is None:  # a page built outside a shell (a unit test): it can only watch
         seat = Seat(ctx.page, ctx.services, access_for(client_ip=None, page_url=None, route=LIVE_PATH))
     return LiveScreen(ctx, seat, params.get("id")).view()
 
@@ -174,6 +102,16 @@ class LiveScreen:
         self._tiles: dict[tuple[Any, ...], ft.Control] = {}
         self._hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self._hands_column = ft.Column(spacing=10)
+        self.edits = EditHost(
+            self._apply_as,
+            report=self.report,
+            on_made=lambda _: self.show(),
+            # The newest state is drawn once this handler is done, so that an entry panel can first keep what
+            # was entered (it is offered again on the new state: nothing is lost).
+            on_stale=lambda: self._later(force=True),
+            can_make=self._can_apply,
+        )
+        """Every change this page asks for goes through here, as on the host's table screen."""
 
     # -- building -----------------------------------------------------------------------------------------------
 
@@ -289,7 +227,7 @@ class LiveScreen:
                 ft.Row(
                     [
                         ft.Text("You can enter hands (PIN)", size=16, expand=True, semantics_label="Editing with PIN"),
-                        icon_button(ft.Icons.UNDO, "Undo", self.undo),
+                        self._undo_button(session),
                     ]
                 )
             )
@@ -297,6 +235,14 @@ class LiveScreen:
         if access.role is Role.EDITOR and step is not Step.FINISHED:
             out.append(self._entry(session, EntryTarget(STEP_PARTS.get(step, "hands"))))
         return out
+
+    def _undo_button(self, session: TableSession) -> ft.Control:
+        """Undo, greyed out when the live table would refuse it (nothing to undo, or no PIN any more)."""
+        button = icon_button(ft.Icons.UNDO, "Undo", self.undo)
+        inner = button.content if isinstance(button, ft.Semantics) else None
+        if isinstance(inner, ft.IconButton):
+            inner.disabled = not self.edits.can_submit(Edit.undo(expected_version=session.version))
+        return button
 
     def _pin_form(self) -> ft.Control:
         """Built once per screen, so what a viewer is typing survives the redraws of the scoreboard around it."""
@@ -361,27 +307,22 @@ class LiveScreen:
         self.show(force=True)
 
     def apply(self, edit: Edit) -> bool:
-        """Make ``edit`` as this page's seat; a refusal is shown and the newest state drawn."""
+        """Make ``edit`` as this page's seat (:meth:`LiveTable.apply_as` checks the access first); a refusal is
+        shown and the newest state drawn."""
         session = self.session
         if session is None:
             self.report("There is no game to change.")
             return False
-        try:
-            self.seat.live.apply_as(self.seat.access, session.id, edit)
-        except SaveFailedError:
-            pass  # made in memory; the host's screen offers Retry save
-        except (StaleEditError, NotAllowedError) as exc:
-            self.report(str(exc))
-            # The newest state is drawn once this handler is done, so that an entry panel can first keep what
-            # was entered (it is offered again on the new state: nothing is lost).
-            self._later(force=True)
-            return False
-        except (ScoringError, NoSuchHandError, NothingToUndoError, SharingError) as exc:
-            self.report(f"{exc}. Nothing was changed.")
-            return False
-        self.report(None)
-        self.show()
-        return True
+        return self.edits.submit(edit)
+
+    def _apply_as(self, edit: Edit) -> Any:
+        if self.session is None:
+            raise NoLiveGameError("there is no game to change")
+        return self.seat.live.apply_as(self.seat.access, self.session.id, edit)
+
+    def _can_apply(self, edit: Edit) -> bool:
+        session = self.session
+        return session is not None and self.seat.live.can_apply(self.seat.access, session.id, edit)
 
     def submit_entry(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
         return self.apply(Edit.add(entry, part=target.part, expected_version=self.rendered))

@@ -9,8 +9,8 @@ from typing import Any
 import flet as ft
 
 from companion.players import PlayerDirectory, Profile
-from companion.stats import cache_for, format_rate
-from storage import PlayerNotFoundError, StorageError
+from companion.records import PlayerNotFoundError, StorageError
+from companion.stats import format_rate
 from views.context import ViewContext
 from views.stats import game_line_text, head_to_head_text, player_summary
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
@@ -176,7 +176,7 @@ def build_player(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     merge.on_click = do_merge
 
     # --- statistics
-    stats = cache_for(ctx.services.archive).statistics(ctx.services.archive, aliases=players.aliases())
+    stats = ctx.services.stats.statistics(ctx.services.archive, aliases=players.aliases())
     figures: list[ft.Control] = []
     try:
         mine = stats.player(player.name)

@@ -1,20 +1,54 @@
 """The host's Share screen (``/share``, ``/share/<id>``): the address phones open, its QR code, and the PIN.
 
 Only the host reaches it (a viewer's page is held to ``/live`` by the shell). The PIN can be made anew or revoked;
-revoking turns every editing phone back into a viewer at once, on the server.
+revoking turns every editing phone back into a viewer at once, on the server. The refused PIN tries are shown
+(how many, when the last one was, from which addresses), and whether phones must wait before the next try.
+
+With sharing off (the app listens on this computer only) and in the packaged app (a phone or desktop build, which
+serves no live table), the screen says so plainly and shows no address or QR code that no phone could open.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import Any
 
 import flet as ft
 
-from companion.sharing import Access, LiveTable, Role, SharingError, live_table_for, qr_png
+from companion.config import PACKAGED_DATA_ENV
+from companion.sharing import (
+    Access,
+    LiveTable,
+    PinTries,
+    Role,
+    SharingError,
+    duration_text,
+    qr_png,
+)
 from views.context import ViewContext
-from views.live import seat_of
 from views.table.entry import refresh
 from views.widgets import big_button, empty_state, paragraph, screen
+
+PACKAGED_NOTE = (
+    "The live table needs the computer version",
+    "This app keeps the score on this device only. For every player to follow the game on their own phone, run "
+    "Card Table Companion on a computer on the same Wi-Fi with 'companion --share' and open its Share screen.",
+)
+SHARING_OFF_NOTE = (
+    "Sharing is off",
+    "Only this computer can open the app. Start it with 'companion --share' so that phones on the same Wi-Fi can "
+    "follow the game; this screen then shows the address and its QR code.",
+)
+
+
+def packaged_app(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this is the packaged app (Flet gives it an app-storage folder), which serves no live table.
+
+    >>> packaged_app({"FLET_APP_STORAGE_DATA": "/data/user/0/org.cardtablecompanion/files"}), packaged_app({})
+    (True, False)
+    """
+    return bool((os.environ if environ is None else environ).get(PACKAGED_DATA_ENV))
 
 
 class ShareScreen:
@@ -22,7 +56,7 @@ class ShareScreen:
 
     def __init__(self, ctx: ViewContext, session_id: str | None) -> None:
         self.ctx = ctx
-        self.live: LiveTable = live_table_for(ctx.services)
+        self.live: LiveTable = ctx.services.live
         self.session_id = session_id
         self.body = ft.Column(spacing=12)
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
@@ -41,21 +75,21 @@ class ShareScreen:
         address = self.live.address
         url = address.live_url(self.session_id)
         parts: list[ft.Control] = []
+        if packaged_app():
+            self.body.controls = [empty_state(*PACKAGED_NOTE), self.message]
+            return
         if not address.shared:
+            parts.append(empty_state(*SHARING_OFF_NOTE))  # and no address or QR code that no phone could open
+        else:
+            parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
             parts.append(
-                empty_state(
-                    "Sharing is off",
-                    "Only this computer can open the app. Start it with 'companion --share' so that phones on the "
-                    "same Wi-Fi can follow the game.",
+                ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
+            )
+            parts.append(
+                ft.Image(
+                    src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True
                 )
             )
-        parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
-        parts.append(
-            ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
-        )
-        parts.append(
-            ft.Image(src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True)
-        )
         pin = self.live.pin
         if pin is None:
             pin_text = "No PIN: phones can only watch"
@@ -71,6 +105,8 @@ class ShareScreen:
                     font_family="monospace",
                 )
             )
+        tries = tries_text(self.live.pin_tries())
+        parts.append(ft.Text(tries, size=16, semantics_label=tries))
         buttons: list[ft.Control] = [big_button("New PIN", self.new_pin, icon=ft.Icons.REFRESH)]
         if pin is not None:
             buttons.append(big_button("Revoke PIN", self.revoke_pin, icon=ft.Icons.BLOCK))
@@ -80,7 +116,8 @@ class ShareScreen:
 
     def access(self) -> Access:
         """This page's access (checked again by the live table: only the host may change the PIN)."""
-        seat = seat_of(self.ctx.page)
+        state = self.ctx.state
+        seat = state.seat if state is not None else None
         return seat.access if seat is not None else Access(Role.VIEWER)
 
     def new_pin(self, _: Any = None) -> None:
@@ -104,6 +141,32 @@ class ShareScreen:
     def show(self) -> None:
         self.rebuild()
         refresh(self.body)
+
+
+def tries_text(tries: PinTries, shown: int = 3) -> str:
+    """What the host reads about refused PIN tries.
+
+    >>> tries_text(PinTries())
+    'No refused PIN tries.'
+    >>> import datetime
+    >>> last = datetime.datetime(2026, 5, 1, 21, 4, 13)
+    >>> text = tries_text(PinTries(7, 6, last, (("10.0.0.7", 5), ("10.0.0.8", 1), ("a", 1), ("b", 1)), wait_s=61))
+    >>> first, second = text.split(". ")
+    >>> first
+    'Refused PIN tries: 7, the last at 21:04:13, from 10.0.0.7 (5), 10.0.0.8 (1), a (1) and 1 more'
+    >>> second
+    'Phones wait 2 min before the next try; a new PIN lifts the wait.'
+    """
+    if tries.refused == 0:
+        return "No refused PIN tries."
+    where = ", ".join(f"{client} ({count})" for client, count in tries.clients[:shown])
+    if len(tries.clients) > shown:
+        where += f" and {len(tries.clients) - shown} more"
+    when = f", the last at {tries.last:%H:%M:%S}" if tries.last is not None else ""
+    text = f"Refused PIN tries: {tries.refused}{when}, from {where}."
+    if tries.wait_s > 0:
+        text += f" Phones wait {duration_text(tries.wait_s)} before the next try; a new PIN lifts the wait."
+    return text
 
 
 def build_share(ctx: ViewContext, params: dict[str, str]) -> ft.View:

@@ -1,7 +1,9 @@
 """The app shell: turns the page's route into a stack of screens, handles Back, applies the theme.
 
-One :class:`Shell` per browser tab (Flet page). All tabs share one :class:`~companion.app.AppServices`; a settings
-change in one tab redraws every open tab.
+One :class:`Shell` per browser tab (Flet page); it keeps that page's own state (:class:`~views.context.PageState`:
+its seat at the live table, the game its table screen follows) and hands it to every screen through the
+:class:`~views.context.ViewContext`. All tabs share one :class:`~companion.services.AppServices`; a settings change
+in one tab redraws every open tab.
 """
 
 from __future__ import annotations
@@ -12,14 +14,16 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.app import APP_TITLE, AppServices
+from companion.config import APP_TITLE
+from companion.services import AppServices
 from companion.settings import Settings, Theme
 from views import live
-from views.context import ViewContext
+from views.context import PageState, ViewContext
 from views.keep_awake import KeepAwake
 from views.not_found import build_not_found
 from views.routes import ROUTES
 from views.routing import Route, find_route, normalise, parent_path, stack_paths
+from views.seat import Seat, seat_for
 
 _log = logging.getLogger(__name__)
 
@@ -48,16 +52,22 @@ class Shell:
         self.routes = routes
         self._unsubscribe: Callable[[], None] | None = None
         self._lock = threading.RLock()
-        self.seat: live.Seat | None = None
+        self.state = PageState()
+        """This page's own state: its seat at the live table (a viewer's page is held to the live view,
+        ``views/live.py``) and the game its table screen follows."""
         self.keep_awake: KeepAwake | None = None
         """The page's wakelock: on while a game's table is shown, unless Settings turn it off."""
-        """This page's access to the live table; a viewer's page is held to the live view (``views/live.py``)."""
+
+    @property
+    def seat(self) -> Seat | None:
+        """This page's seat at the live table (``None`` until the shell starts)."""
+        return self.state.seat
 
     def start(self) -> None:
         """Show the page for its current route and start listening to navigation and settings changes."""
         page = self.page
         page.title = APP_TITLE
-        self.seat = live.attach(page, self.services)
+        self.state.seat = seat_for(page, self.services)
         self.keep_awake = KeepAwake(page)
         apply_theme(page, self.services.settings.current())
         page.on_route_change = self._on_route_change
@@ -75,14 +85,17 @@ class Shell:
         the last screen that does exist.
         """
         path = normalise(route)
-        if self.seat is not None:
-            self.seat.at(path)
-            if self.seat.locked:  # decided on the server: whatever route a viewer asks for, it gets the live view
-                ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=path)
-                return live.locked_views(self.seat, ctx)
+        seat = self.state.seat
+        if seat is not None:
+            seat.at(path)
+            if seat.locked:  # decided on the server: whatever route a viewer asks for, it gets the live view
+                ctx = ViewContext(
+                    page=self.page, services=self.services, settings=settings, path=path, state=self.state
+                )
+                return live.locked_views(seat, ctx)
         views: list[ft.View] = []
         for step in stack_paths(path):
-            ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=step)
+            ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=step, state=self.state)
             found = find_route(self.routes, step)
             problem = f"The app has no page at {path}."
             if found is not None:
@@ -96,7 +109,9 @@ class Shell:
             elif step != path:
                 continue  # a path segment with no screen of its own (none yet); the full path may still exist
             last = views[-1].route if views else "/"
-            lost = ViewContext(page=self.page, services=self.services, settings=settings, path=path, back_to=last)
+            lost = ViewContext(
+                page=self.page, services=self.services, settings=settings, path=path, back_to=last, state=self.state
+            )
             views.append(build_not_found(lost, problem))
             break
         return views
@@ -145,8 +160,7 @@ class Shell:
         unsubscribe, self._unsubscribe = self._unsubscribe, None
         if unsubscribe is not None:
             unsubscribe()
-        if self.seat is not None:
-            self.seat.release()
+        self.state.release()
 
 
 def make_page_handler(services: AppServices) -> Callable[[ft.Page], None]:

@@ -10,19 +10,18 @@ from collections.abc import Callable, Mapping
 
 import flet as ft
 
+from companion.records import Archive
 from companion.stats import (
     LOWEST_WINS,
     HeadToHead,
     OutcomeCache,
     PlayerStats,
     Statistics,
-    cache_for,
     format_average,
     format_rate,
     game_name,
 )
 from scoring import all_games
-from storage import Archive
 from views.charts import wins_chart
 from views.context import ViewContext
 from views.paging import Paged
@@ -88,7 +87,7 @@ def stats_controls(
     on_open: Callable[[str], None] | None = None,
 ) -> tuple[list[ft.Control], Statistics]:
     """The controls of the Statistics screen below its game filter, and the figures they show."""
-    source = cache if cache is not None else cache_for(archive)
+    source = cache if cache is not None else OutcomeCache(None)
     stats = source.statistics(archive, game=game, aliases=aliases)
     key = game if game is not None else ALL
     controls: list[ft.Control] = [
@@ -147,7 +146,9 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     def fill(update: bool) -> None:
         chosen = None if game.value in (None, ALL) else game.value
-        body.controls, _ = stats_controls(archive, chosen, aliases=aliases, on_open=open_player)
+        body.controls, _ = stats_controls(
+            archive, chosen, cache=ctx.services.stats, aliases=aliases, on_open=open_player
+        )
         if update:
             body.update()
 

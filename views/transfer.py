@@ -15,7 +15,7 @@ from typing import Any
 import flet as ft
 
 from companion.history import export_name, export_to_folder, import_bytes, import_path
-from storage import Archive, ImportReport, StorageError
+from companion.records import Archive, ImportReport, StorageError
 from views.context import ViewContext
 from views.widgets import TAP, big_button, heading, paragraph, screen
 

@@ -9,7 +9,8 @@
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
   can be found by role and label (``page.get_by_role("button", name="Rules")``).
 * ``open_app(page, path)``: load a path of the app and switch semantics on (also after a reload).
-* ``screenshot(page, name)``: save ``docs/screenshots/NAME.png`` for the README.
+* ``screenshot(page, name)``: save ``NAME.png``; into ``docs/screenshots/`` for the README only when
+  ``CTC_SCREENSHOTS=1`` (``make screenshots``), else into the untracked ``test-output/screenshots/``.
 
 Without Chromium (or Playwright) these tests skip with the reason, except under ``CI=true``, where they fail.
 """

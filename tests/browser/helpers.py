@@ -19,7 +19,18 @@ import pytest
 from storage import Archive
 
 ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS_ENV = "CTC_SCREENSHOTS"
+"""Set to 1 (``make screenshots``) to refresh the README's screenshots in ``docs/screenshots/``."""
 SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCRATCH_SCREENSHOTS = ROOT / "test-output" / "screenshots"
+"""Where screenshots go on an ordinary test run (ignored by git), so ``make test`` leaves tracked files alone."""
+
+
+def screenshot_folder() -> Path:
+    """``docs/screenshots`` when ``CTC_SCREENSHOTS=1``, else the untracked ``test-output/screenshots``."""
+    return SCREENSHOTS if os.environ.get(SCREENSHOTS_ENV, "") == "1" else SCRATCH_SCREENSHOTS
+
+
 CHROMIUM = Path(os.environ.get("CTC_CHROMIUM", "/usr/bin/chromium"))
 PHONE_HOST = "phone.test"
 """A host name that the test browser maps to 127.0.0.1: the page address a phone would use, traffic on loopback."""
@@ -74,11 +85,8 @@ def find_free_port() -> int:
 
 
 def companion_command() -> list[str]:
-    """The installed ``companion`` script next to this Python, else ``python -m companion``."""
-    script = Path(sys.executable).with_name("companion")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "companion"]
+    """``python -m app``: the same ``app.main:main`` that the installed ``companion`` script runs."""
+    return [sys.executable, "-m", "app"]
 
 
 class AppServer:
@@ -159,11 +167,13 @@ def reload_app(page: Any) -> None:
 
 
 def screenshot(page: Any, name: str) -> Path:
-    """Save a screenshot as ``docs/screenshots/NAME.png`` (used by the README); returns its path."""
+    """Save a screenshot as ``NAME.png``, in ``docs/screenshots/`` (the README's) only under ``make screenshots``
+    (:func:`screenshot_folder`); returns its path."""
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
         raise ValueError(f"screenshot name {name!r}: use lower-case letters, digits and dashes")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    folder = screenshot_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
     size = page.viewport_size or {"width": 1, "height": 1}
     page.mouse.move(size["width"] - 1, size["height"] - 1)  # no hover highlight from the last click
     page.wait_for_timeout(400)  # let animations (page transitions, ripples) settle

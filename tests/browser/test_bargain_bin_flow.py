@@ -64,8 +64,11 @@ SWITCH_ON = """(name) => [...document.querySelectorAll('flt-semantics[role=switc
     e => e.getAttribute('aria-label') === name && e.getAttribute('aria-checked') === 'true')"""
 
 
-def set_up(page: Any, *, target: str | None, vegas: str, selfless: bool = False, joker: bool = False) -> str:
-    """New game → Bargain Bin → seat the four players → house rules → start; returns the session id."""
+def set_up(
+    page: Any, *, target: str | None, vegas: tuple[str, str], selfless: bool = False, joker: bool = False
+) -> str:
+    """New game → Bargain Bin → seat the four players → house rules → start; returns the session id. ``vegas`` is
+    the stake as typed and as the app says it stored it (``("0.10", "$0.10")``, ``("5¢", "$0.05")``)."""
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Bargain Bin")).click()
     seat(page, PLAYERS)
@@ -79,7 +82,9 @@ def set_up(page: Any, *, target: str | None, vegas: str, selfless: bool = False,
             page.wait_for_function(SWITCH_ON, arg=label, timeout=5000)
     if target is not None:
         fill(page, "Game points to win", target, rf"^House rules changed: .*Game points to win {target}\b")
-    fill(page, "Vegas Rules stake per point", vegas, rf"^House rules changed: .*Vegas Rules stake per point {vegas}\b")
+    typed, stored = vegas
+    fill(page, "Vegas Rules stake per point", typed, rf"^Stored as {re.escape(stored)} a point$")
+    wait_text(page, rf"^House rules changed: .*Vegas Rules stake per point {re.escape(stored)}\.$")
     tap(page, "Start game")
     page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
     wait_text(page, r"^Hand 1$")
@@ -135,7 +140,7 @@ def check_standings(page: Any, expected: dict[str, Any]) -> None:
 
 
 def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_server: AppServer) -> None:
-    sid = set_up(page, target="2", vegas="10", selfless=True, joker=True)
+    sid = set_up(page, target="2", vegas=("0.10", "$0.10"), selfless=True, joker=True)
     wait_text(page, "^Next: Ann plays: who gets the card\\?$")
     assert receiver(page, "Ann").is_disabled(), "Selfless: the player playing cannot be chosen"
     wait_text(page, r"^Pot: \$0\.00")
@@ -206,7 +211,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
 
 
 def test_cancelled_by_the_second_removal_with_refunds(page: Any, app_server: AppServer) -> None:
-    sid = set_up(page, target=None, vegas="5")
+    sid = set_up(page, target=None, vegas=("5¢", "$0.05"))
 
     give_conduct(page, "Ben", "Warn", r"^Warn Ben: Ben's 5 unplayed cards are discarded; .* still pays into the bin")
     quick_hand(page, 1, {"Ann": "6", "Ben": "-2", "Cat": "3", "Dan": "0"})

@@ -2,7 +2,8 @@
 
 The app runs as ``companion --share`` (all interfaces). The host's browser opens it on 127.0.0.1; the "phone"
 opens it through this machine's network address, so the server sees another client address, as it would see a
-real phone (on a machine without one, the phone opens ``/live`` on loopback, which also makes it a viewer).
+real phone. A page at any other name (``phone.test``, which the test browser maps to 127.0.0.1: DNS rebinding) or
+a page of another site is refused.
 
 The "within 1 s" of the issue is measured by ``bench/live_bench.py`` (speed targets are not asserted in tests);
 here each update must reach the phone by itself, without a reload, within a generous wait.
@@ -10,8 +11,12 @@ here each update must reach the phone by itself, without a reload, within a gene
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import re
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,7 @@ from typing import Any
 import pytest
 
 from companion.session import SessionService
+from companion.sharing import lan_address
 from storage import Archive
 from tests.browser import helpers
 from tests.browser.helpers import PHONE, PHONE_HOST, AppServer, button, enable_semantics, enter_jk_hand, require_browser
@@ -65,9 +71,14 @@ def shared_server(
 
 
 def phone_url(server: AppServer, path: str = "/") -> str:
-    """The address a phone on the network would open. The browser maps its host name to 127.0.0.1, so the server
-    sees a page opened at a non-local address (as from a phone) while no traffic leaves loopback."""
-    return f"http://{PHONE_HOST}:{server.port}{path}"
+    """The address a phone on the network opens: this machine's LAN address (the page is opened at a non-local
+    address and the connection comes from it, not from loopback, as from a phone; nothing leaves this machine)."""
+    address = lan_address()
+    if address is None:
+        if helpers.in_ci():
+            pytest.fail("the live-table browser tests need a network address on this machine")
+        pytest.skip("this machine has no network address for the phone to open")
+    return f"http://{address}:{server.port}{path}"
 
 
 def new_tab(browser: Any) -> Any:
@@ -278,3 +289,66 @@ def test_without_share_the_app_listens_on_loopback_only(app_server: AppServer) -
 
 def test_with_share_the_app_listens_on_every_interface(shared_server: AppServer) -> None:
     assert _listening_addresses(shared_server.port) & {"0.0.0.0", "::"}
+
+
+@contextlib.contextmanager
+def another_site() -> Iterator[str]:
+    """A page of another site, served on loopback for the test (``http://phone.test:OTHER/``)."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<!doctype html><p>another site</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{PHONE_HOST}:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+OPEN_WS = """(url) => new Promise((done) => {
+    const ws = new WebSocket(url);
+    ws.onopen = () => { ws.close(); done("open"); };
+    ws.onerror = () => done("refused");
+})"""
+
+
+def test_a_rebinding_name_and_another_sites_page_are_refused_in_the_browser(
+    browser: Any, shared_server: AppServer
+) -> None:
+    """The host's own browser: a page at a foreign name that points at 127.0.0.1 (DNS rebinding) is not served, and
+    another site's page cannot open the app's WebSocket, while the app's own page can."""
+    tab = new_tab(browser)
+    port = shared_server.port
+    try:
+        response = tab.goto(f"http://{PHONE_HOST}:{port}/")
+        assert response is not None and response.status == 403
+        assert "not an address of this app" in tab.inner_text("body")
+
+        # Another site: served on this computer (Chromium itself stops a page of a public address from reaching
+        # 127.0.0.1, other browsers do not), so that only the app can refuse it.
+        with another_site() as evil:
+            tab.goto(evil)
+            assert tab.evaluate(OPEN_WS, f"ws://127.0.0.1:{port}/ws") == "refused"
+        refused = "refused websocket /ws from 127.0.0.1:"
+        deadline = time.monotonic() + 5
+        while f"Origin '{evil.rstrip('/')}'" not in shared_server.log() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert f"Origin '{evil.rstrip('/')}'" in shared_server.log(), "the app itself refused the other site"
+        assert refused in shared_server.log()
+
+        tab.goto(f"{shared_server.url}/")
+        assert tab.evaluate(OPEN_WS, f"ws://127.0.0.1:{port}/ws") == "open"
+    finally:
+        tab.context.close()

@@ -11,31 +11,21 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import flet as ft
 
-from companion.session import (
-    NoSuchHandError,
-    NothingToUndoError,
-    SaveFailedError,
-    StaleEditError,
-    TableSession,
-    UnknownPartError,
-)
+from companion.records import StorageError
+from companion.session import Edit, SaveFailedError, TableSession
 from scoring import ScoringError, Step, get_game
-from storage import StorageError
 from views.context import ViewContext
+from views.edit_host import EditHost
 from views.table.entry import EntryContext, EntryTarget, parse_entry, refresh, table_ui
 from views.table.scoreboard import HandLine, hand_list, standings_panel, verdict_panel
 from views.widgets import back_button, big_button, empty_state, icon_button
 
 _log = logging.getLogger(__name__)
-
-_FOLLOWING: dict[int, Callable[[], None]] = {}
-"""Per page (by ``id``): how to stop following the session its table screen shows (one table screen a page)."""
-_FOLLOW_LOCK = threading.Lock()
 
 CORRECTION_HINT = (
     "This is what was entered. Change what was wrong and confirm: everything after it is worked out again."
@@ -99,6 +89,8 @@ class TableView:
         """The entry panel last built, kept when its game can redraw it in place (:attr:`EntryContext.reuse`)."""
         self._tiles: dict[Any, ft.Control] = {}
         """Hand-list rows by what they show, reused from one redraw to the next."""
+        self.edits = EditHost(self.session.make, report=self.report, on_made=self._made, can_make=session.can_make)
+        """Every change this screen asks for (a hand, a correction, undo, redo) goes through here."""
         self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.undo)
         self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.redo)
 
@@ -256,42 +248,28 @@ class TableView:
         # no update() here: the tap's handler is followed by Flet's automatic update of the page
 
     def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
-        session = self.session
-        try:
-            if target.index is None and target.part == "hands":
-                session.add_hand(entry, expected_version=self.rendered)
-            elif target.index is None:
-                session.append_part(target.part, entry, expected_version=self.rendered)
-            else:
-                session.replace_part(target.part, target.index, entry, expected_version=self.rendered)
-        except SaveFailedError:
-            pass  # made in memory; the banner offers Retry save
-        except StaleEditError as exc:  # the redraw that the change brings keeps the cards entered
-            self.report(str(exc))
-            return False
-        except (ScoringError, NoSuchHandError, UnknownPartError) as exc:
-            self.report(f"{exc}. Nothing was changed; your entry is still here.")
-            return False
-        if target.index is not None:
+        """Make the entry for ``target`` (the next hand or extra-part entry, or a correction) on the version this
+        screen shows. A stale edit is said; the redraw that the other change brings keeps the cards entered."""
+        if target.index is None:
+            edit = Edit.add(entry, part=target.part, expected_version=self.rendered)
+        else:
+            edit = Edit.replace(target.index, entry, part=target.part, expected_version=self.rendered)
+        return self.edits.submit(edit)
+
+    def _made(self, edit: Edit) -> None:
+        if edit.index is not None:  # a correction: back to the table
             self.ctx.navigate(parent_of(self.ctx.path))
-            return True
-        self.report(None)
+            return
         self.show()
-        return True
 
     def undo(self, _: Any = None) -> None:
-        self._history(self.session.undo)
+        self._history(Edit.undo(expected_version=self.rendered))
 
     def redo(self, _: Any = None) -> None:
-        self._history(self.session.redo)
+        self._history(Edit.redo(expected_version=self.rendered))
 
-    def _history(self, action: Callable[..., Any]) -> None:
-        try:
-            action(expected_version=self.rendered)
-        except SaveFailedError:
-            pass
-        except (NothingToUndoError, StaleEditError, ScoringError) as exc:
-            self.report(str(exc))
+    def _history(self, edit: Edit) -> None:
+        self.edits.submit(edit)
         self.session.set_draft(None, "new")
         self.show()
 
@@ -319,7 +297,8 @@ class TableView:
     # -- following the session -------------------------------------------------------------------------------
 
     def follow(self) -> None:
-        """Redraw when the session changes (from this tab or another); replaces this page's earlier follower."""
+        """Redraw when the session changes (from this tab or another); replaces this page's earlier follower (one
+        table screen a page: the page's :class:`~views.context.PageState` keeps it)."""
         page = self.ctx.page
 
         def changed(session: TableSession) -> None:
@@ -332,11 +311,8 @@ class TableView:
             run(self.show)
 
         unsubscribe = self.session.subscribe(changed)
-        with _FOLLOW_LOCK:
-            previous = _FOLLOWING.pop(id(page), None)
-            _FOLLOWING[id(page)] = unsubscribe
-        if previous is not None:
-            previous()
+        if self.ctx.state is not None:
+            self.ctx.state.follow(unsubscribe)
 
 
 def parent_of(path: str) -> str:

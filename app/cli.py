@@ -1,4 +1,4 @@
-"""``companion``: start Card Table Companion (``python -m companion`` does the same).
+"""The command line of ``companion`` (``python -m app`` does the same): start the app, or run an archive command.
 
 By default it serves the browser view on http://127.0.0.1:8550 (offline: nothing is loaded from the internet),
 prints that address and opens it in a browser when there is a display. Problems at start-up (a port in use, a data
@@ -117,9 +117,12 @@ def _command_index(args: list[str]) -> int | None:
     return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``companion`` with ``argv`` (default: the process arguments); returns the exit status."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
+    """Run ``companion`` with the arguments ``argv``; returns the exit status. ``prefer_desktop`` (the packaged
+    app) opens a native window when one can be opened, as ``--desktop`` does.
+
+    A stop signal at any moment closes the data folder first (:func:`app.signals.on_stop`)."""
+    args_list = list(argv)
     command_at = _command_index(args_list)
     if command_at is not None:  # `companion --data-dir X list` works like `companion list --data-dir X`
         return _run_cli([args_list[command_at], *args_list[:command_at], *args_list[command_at + 1 :]])
@@ -127,12 +130,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(args_list)
 
     # Imported here so that `companion --help` and the archive commands stay fast.
-    from companion.app import AppServices, Presentation, desktop_available, display_available, serve
+    from app.serve import Presentation, desktop_available, display_available, serve
+    from app.signals import on_stop
+    from companion.services import AppServices
+    from companion.sharing import ShareAddress
 
     notes: list[str] = []
+    wants_desktop = args.desktop or (prefer_desktop and not args.no_browser)
     if args.desktop and not desktop_available():
         notes.append("no desktop window here (Flet's desktop client or a display is missing); serving the browser view")
-    if args.desktop and desktop_available():
+    if wants_desktop and desktop_available():
         presentation = Presentation.DESKTOP
     elif args.no_browser or not display_available():
         presentation = Presentation.SERVER
@@ -140,35 +147,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         presentation = Presentation.BROWSER
 
     host = "0.0.0.0" if args.share and args.host == DEFAULT_HOST else args.host
+    port = 0 if presentation is Presentation.DESKTOP and prefer_desktop else args.port
     try:
-        services = AppServices.open(args.data_dir if args.data_dir is not None else default_data_dir())
-        if presentation is not Presentation.DESKTOP:
-            ensure_port_free(host, args.port)
+        services = AppServices.open(
+            args.data_dir if args.data_dir is not None else default_data_dir(),
+            address=ShareAddress.listening(host, port),
+        )
     except StartupError as exc:
         return _fail(str(exc))
-    from companion.sharing import configure
-
-    live = configure(services, bind_host=host, port=args.port)
-    if live.address.shared:
-        notes.append(f"sharing on the network: phones open {live.address.live_url()} (PIN {live.pin})")
-
-    def started(url: str) -> None:
-        url = url.replace("//0.0.0.0:", "//127.0.0.1:")  # listening everywhere; this computer opens it locally
-        for note in notes:
-            print(f"{PROG}: {note}", flush=True)
-        if presentation is Presentation.DESKTOP:
-            print(f"Card Table Companion is opening in a window. Data: {services.data_dir}", flush=True)
-        else:
-            print(f"Card Table Companion: open {url} (Ctrl+C stops it). Data: {services.data_dir}", flush=True)
-
+    forget = on_stop(services.close)
     try:
-        serve(services, host=host, port=args.port, presentation=presentation, on_started=started)
-    except KeyboardInterrupt:
+        if presentation is not Presentation.DESKTOP:
+            try:
+                ensure_port_free(host, port)
+            except StartupError as exc:
+                return _fail(str(exc))
+        live = services.live
+        if live.address.shared:
+            notes.append(f"sharing on the network: phones open {live.address.live_url()} (PIN {live.pin})")
+
+        def started(url: str) -> None:
+            url = url.replace("//0.0.0.0:", "//127.0.0.1:")  # listening everywhere; this computer opens it locally
+            for note in notes:
+                print(f"{PROG}: {note}", flush=True)
+            if presentation is Presentation.DESKTOP:
+                print(f"Card Table Companion is opening in a window. Data: {services.data_dir}", flush=True)
+            else:
+                print(f"Card Table Companion: open {url} (Ctrl+C stops it). Data: {services.data_dir}", flush=True)
+
+        try:
+            serve(services, host=host, port=port, presentation=presentation, on_started=started)
+        except KeyboardInterrupt:  # Ctrl+C while serving: a clean stop
+            return 0
+        except OSError as exc:  # the port was taken between the check and the start, or the network refused
+            return _fail(f"could not start the server on {host}:{port}: {exc.strerror or exc}")
         return 0
-    except OSError as exc:  # the port was taken between the check and the start, or the network refused
-        return _fail(f"could not start the server on {host}:{args.port}: {exc.strerror or exc}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    finally:
+        forget()
+        services.close()

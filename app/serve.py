@@ -1,0 +1,143 @@
+"""Serving the app: Flet's server (offline, no CDN), the display and desktop probes, the daily backup thread.
+
+:func:`serve` builds the page handler from :mod:`views.shell` over one :class:`~companion.services.AppServices`
+and hands it to :func:`run_flet`, the one place that calls ``ft.run`` (so another way of starting the web server
+can take its place without touching the rest).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.signals import hold_stop_handlers
+from companion.config import DEFAULT_HOST, DEFAULT_PORT
+from companion.services import AppServices
+from storage import StorageError
+
+if TYPE_CHECKING:
+    import flet as ft
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+"""The app's assets folder, as an absolute path (Flet resolves relative ones against the entry script)."""
+
+
+class Presentation(StrEnum):
+    """How the app is shown."""
+
+    BROWSER = "browser"
+    """Serve the browser view and open it in the default web browser."""
+    SERVER = "server"
+    """Serve the browser view only; someone opens the printed address."""
+    DESKTOP = "desktop"
+    """A native window (needs Flet's desktop client and a display)."""
+
+
+def desktop_available() -> bool:
+    """Whether a native window can be opened here: Flet's desktop client is installed and there is a display."""
+    if importlib.util.find_spec("flet_desktop") is None:
+        return False
+    if os.name == "posix" and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        return os.uname().sysname == "Darwin"
+    return True
+
+
+def display_available() -> bool:
+    """Whether a browser window could be shown (always on Windows/macOS; on Linux only with a display)."""
+    if os.name != "posix" or os.uname().sysname == "Darwin":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+AUTO_BACKUP_EVERY_S = 6 * 3600
+"""How often the running app checks whether today's automatic backup exists (it makes at most one a day)."""
+
+
+def auto_backup_once(services: AppServices) -> str | None:
+    """Make today's automatic backup of the archive if it is not there yet (keeps 7). Returns a one-line problem
+    instead of raising: a failed backup must never stop the game at the table."""
+    try:
+        services.archive.auto_backup()
+    except (OSError, StorageError) as exc:
+        return f"automatic backup failed: {exc}"
+    return None
+
+
+def start_auto_backups(services: AppServices, every_s: float = AUTO_BACKUP_EVERY_S) -> threading.Thread:
+    """Run :func:`auto_backup_once` now and then every ``every_s`` seconds, in a daemon thread (zipping a large
+    archive takes seconds, so it stays off the UI's threads)."""
+
+    def loop() -> None:
+        while True:
+            problem = auto_backup_once(services)
+            if problem is not None:
+                print(f"companion: {problem}", file=sys.stderr)
+            time.sleep(every_s)
+
+    thread = threading.Thread(target=loop, name="auto-backup", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_flet(
+    handler: Callable[[ft.Page], None],
+    *,
+    host: str,
+    port: int,
+    desktop: bool,
+    open_browser: bool = False,
+    on_started: Callable[[str], None] | None = None,
+) -> None:
+    """Run Flet's server (and, for ``desktop``, its native window) with ``handler`` for every page, until the
+    process is stopped. The browser view is served offline (``no_cdn``) behind the Origin/Host guard of
+    :mod:`app.web`, which refuses every other site's page before a screen is built; ``on_started(url)`` is called
+    once it listens."""
+    if not desktop:
+        from app.web import serve_web
+
+        serve_web(
+            handler, host=host, port=port, assets_dir=str(ASSETS_DIR), open_browser=open_browser, on_started=on_started
+        )
+        return
+    import flet as ft
+
+    if on_started is not None:
+        on_started(f"http://{host}:{port}")
+    ft.run(handler, name="", host=host, port=port, view=ft.AppView.FLET_APP, assets_dir=str(ASSETS_DIR), no_cdn=True)
+
+
+def serve(
+    services: AppServices,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    presentation: Presentation = Presentation.SERVER,
+    on_started: Callable[[str], None] | None = None,
+) -> None:
+    """Serve the app until the process is stopped."""
+    from views.shell import make_page_handler
+
+    if presentation is Presentation.SERVER:
+        # Flet's own switch for "serve the browser view, open nothing" (it also picks this on a headless Linux).
+        os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+    if not services.archive.read_only:
+        start_auto_backups(services)
+    desktop = presentation is Presentation.DESKTOP
+    # One stop handler from start to end (app.signals); the desktop window is Flet's to close.
+    with contextlib.nullcontext() if desktop else hold_stop_handlers():
+        run_flet(
+            make_page_handler(services),
+            host=host,
+            port=port,
+            desktop=desktop,
+            open_browser=presentation is Presentation.BROWSER,
+            on_started=on_started,
+        )

@@ -1,0 +1,34 @@
+"""The few storage types the screens name, given to them here so that ``views/`` never imports :mod:`storage`.
+
+Screens reach the archive only through :class:`~companion.services.AppServices` (``ctx.services.archive`` and the
+services beside it); these are the value types and errors those calls return or raise.
+
+>>> SessionStatus.FINISHED.value
+'finished'
+>>> issubclass(PlayerNotFoundError, StorageError)
+True
+"""
+
+from __future__ import annotations
+
+from storage import (
+    Archive,
+    ImportReport,
+    PlayerNotFoundError,
+    SessionDoc,
+    SessionStatus,
+    SessionSummary,
+    StorageError,
+    StorageWriteError,
+)
+
+__all__ = [
+    "Archive",
+    "ImportReport",
+    "PlayerNotFoundError",
+    "SessionDoc",
+    "SessionStatus",
+    "SessionSummary",
+    "StorageError",
+    "StorageWriteError",
+]

@@ -1,0 +1,1 @@
+"""Maintenance scripts of the repository (not part of the app)."""
