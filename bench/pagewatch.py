@@ -51,14 +51,16 @@ INIT_SCRIPT = r"""
 (() => {
   if (window.__bench) return;
   const B = window.__bench = {down: null, rx: 0, rxFrames: 0, tx: 0, txFrames: 0, hit: null, painted: null,
-                              label: null, observer: null};
+                              label: null, observer: null, frames: []};
   addEventListener('pointerdown', (e) => { B.down = e.timeStamp; }, true);
   const size = (d) => (d && (d.byteLength ?? d.size ?? d.length)) || 0;
   const Native = window.WebSocket;
   class Counted extends Native {
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', (ev) => { B.rx += size(ev.data); B.rxFrames += 1; });
+      this.addEventListener('message', (ev) => {
+        B.rx += size(ev.data); B.rxFrames += 1; B.frames.push([Math.round(performance.now()), size(ev.data)]);
+      });
     }
     send(data) { B.tx += size(data); B.txFrames += 1; return super.send(data); }
   }
