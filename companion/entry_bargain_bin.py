@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Result, ScoringError
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
@@ -76,7 +77,7 @@ class ScoreInputError(EntryError):
     """A quick-form total that is not a whole number."""
 
 
-class IncompleteHandError(EntryError):
+class IncompleteHandError(EntryError, IncompleteEntryError):
     """The hand is confirmed before everything needed is entered."""
 
 
@@ -711,6 +712,78 @@ class BinEntry:
         before = bb.GAME.score(self.record)
         pot = int(getattr(before, "pot", 0) or 0)
         return payments, pot + sum(payments.values())
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The entry lifecycle (companion.entry.EntryState)
+
+
+@dataclass(frozen=True)
+class BargainBinState:
+    """A Bargain Bin hand as :class:`companion.entry.EntryState`: a :class:`BinEntry` (live play or quick form).
+
+    >>> from companion.entry import EntryTarget
+    >>> record = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"]}
+    >>> state = BargainBinState.start(record, EntryTarget())
+    >>> state.focus()
+    'receiver/Ann'
+    >>> quick = state.but(state.entry.set_mode(EntryMode.QUICK).set_score("Ann", "3"))
+    >>> BargainBinState.from_draft(record, EntryTarget(), quick.to_draft()).focus()
+    'score/Ben'
+    """
+
+    entry: BinEntry
+
+    @classmethod
+    def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> BargainBinState:
+        return cls(BinEntry.start(record))
+
+    @classmethod
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> BargainBinState:
+        return cls(BinEntry.from_hand(record, hand))
+
+    @classmethod
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> BargainBinState:
+        return cls(BinEntry.from_draft(record, draft))
+
+    def to_draft(self) -> dict[str, Any]:
+        return self.entry.to_draft()
+
+    def to_hand(self) -> dict[str, Any]:
+        return self.entry.to_hand()
+
+    def verify(self) -> None:
+        """Raise :class:`IncompleteHandError` naming what is missing."""
+        self.entry.verify_complete()
+
+    def can_confirm(self) -> bool:
+        return self.entry.can_confirm()
+
+    def focus(self) -> str | None:
+        """Live play: ``receiver/<giver>`` (who the giver's next card goes to), ``value/<giver>`` once the receiver
+        is tapped, ``sign/<giver>`` for a Joker; the quick form: ``score/<name>``, the first total missing or
+        unreadable. ``None`` when the hand is complete."""
+        entry = self.entry
+        if entry.mode is EntryMode.QUICK:
+            typed = dict(entry.scores)
+            for name in entry.score_players():
+                text = typed.get(name, "").strip().replace("−", "-").replace(" ", "")
+                if not text and entry.conduct_of(name) is Action.REMOVE:
+                    continue
+                try:
+                    int(text)
+                except ValueError:
+                    return f"score/{name}"
+            return None
+        giver = entry.giver
+        if giver is None:
+            return None
+        if entry.joker_waiting:
+            return f"sign/{giver}"
+        return f"value/{giver}" if entry.receiver is not None else f"receiver/{giver}"
+
+    def but(self, entry: BinEntry) -> BargainBinState:
+        return replace(self, entry=entry)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -65,8 +66,12 @@ class OutcomeError(EntryError):
     """A quick-form value that is not a Frozen total or "out"."""
 
 
-class NoDealerError(EntryError):
+class NoDealerError(EntryError, IncompleteEntryError):
     """The round needs a dealer (or the tie-break a Ghost) before cards can be dealt."""
+
+
+class RoundNotOverError(NotNowError, IncompleteEntryError):
+    """The round is confirmed before everyone is Frozen or Knocked Out."""
 
 
 class Phase(enum.Enum):
@@ -310,7 +315,7 @@ class RoundEntry:
         """The round as the record keeps it (the cards form); raises :class:`NotNowError` until it is over."""
         state = self.state
         if state.phase is not Phase.DONE:
-            raise NotNowError(f"the round is not over yet: {self._need_text(state)}")
+            raise RoundNotOverError(f"the round is not over yet: {self._need_text(state)}")
         cards = {name: list(state.cards[name]) for name in self.who}
         status = {name: state.seats[name].value for name in self.who}
         head: dict[str, Any] = {"ghost": self.dealer} if self.tiebreak else {"dealer": self.dealer}
@@ -620,3 +625,192 @@ def _ghost_card(entry: RoundEntry) -> str:
     if not legal:
         raise CardError("no card left for the Ghost")
     return legal[0]
+
+
+# --- the entry lifecycle (companion.entry.EntryState) -------------------------------------------------------------
+
+WALK = "walk"
+"""Walk the round tap by tap (:class:`RoundEntry`)."""
+QUICK = "quick"
+"""The quick form: each player's Frozen total or "out"."""
+
+
+@dataclass(frozen=True)
+class FeastState:
+    """A Feast and Famine round (or tie-break round) as :class:`companion.entry.EntryState`: the mode (walked or the
+    quick form), the dealer (the Ghost's seat in a tie-break), the walked :class:`RoundEntry` and the quick form's
+    values as typed.
+
+    >>> from companion.entry import EntryTarget
+    >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"], "hands": []}
+    >>> state = FeastState.start(record, EntryTarget())
+    >>> state.focus()  # the first round: the table chooses who deals
+    'dealer'
+    >>> state = state.choose_dealer("Cat").act("7C").act("KD")
+    >>> FeastState.from_draft(record, EntryTarget(), state.to_draft()).focus()
+    'opening/Cat'
+    """
+
+    record: Mapping[str, Any] = field(repr=False)
+    tiebreak: bool = False
+    mode: str = WALK
+    dealer: str | None = None
+    entry: RoundEntry | None = None
+    values: dict[str, str] = field(default_factory=dict)
+
+    # --- who plays, who may deal ----------------------------------------------------------------------------------
+
+    @property
+    def who(self) -> list[str]:
+        """The players of this round: everyone, or the tied leaders in a tie-break."""
+        return tied_players(self.record) if self.tiebreak else list(self.record["players"])
+
+    @cached_property
+    def choices(self) -> list[str]:
+        """Who may deal (or be the Ghost in a tie-break)."""
+        return ghost_choices(self.record) if self.tiebreak else dealer_choices(self.record)
+
+    # --- making one -------------------------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, record: Mapping[str, Any], target: EntryTarget) -> FeastState:
+        """A round with nothing entered; the dealer is set when only one player may deal (or, in a tie-break with
+        nobody else seated, the dummy Ghost seat, FF-10)."""
+        state = cls(dict(record), tiebreak=target.part == "tiebreak")
+        if len(state.choices) == 1:
+            return state.begin(state.choices[0], [])
+        if state.tiebreak and not state.choices:
+            return state.begin(None, [])
+        return state
+
+    @classmethod
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FeastState:
+        """A saved round, to correct it: walked again when its cards can be, else its totals in the quick form."""
+        state = cls.start(record, target)
+        dealer = hand.get("ghost") if state.tiebreak else hand.get("dealer")
+        state = state.begin(dealer if isinstance(dealer, str) else None, [])
+        if state.entry is not None:
+            actions = actions_of(state.entry, hand)
+            if actions is not None:
+                return state.begin(state.dealer, actions)
+        outcome = hand.get("outcome")
+        if isinstance(outcome, Mapping):
+            return replace(state, mode=QUICK, values={str(name): str(value) for name, value in outcome.items()})
+        status = hand.get("status")
+        if state.entry is not None and isinstance(status, Mapping):  # the cards cannot be walked: their totals
+            values: dict[str, str] = {}
+            for name in state.who:
+                if status.get(name) == "out":
+                    values[name] = "out"
+                else:
+                    cards = [Card.parse(code) for code in (hand.get("cards") or {}).get(name, [])]
+                    values[name] = str(ff.hand_total(cards, state.entry.options))
+            return replace(state, mode=QUICK, values=values)
+        return state
+
+    @classmethod
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> FeastState:
+        """What :meth:`to_draft` kept; :class:`EntryError` when it is not a round of this game."""
+        mode = draft.get("mode", WALK)
+        values = draft.get("values") or {}
+        actions = draft.get("actions") or []
+        if mode not in (WALK, QUICK) or not isinstance(values, Mapping) or not isinstance(actions, list):
+            raise EntryError("the round kept from before cannot be read")
+        state = replace(cls.start(record, target), mode=mode, values={str(k): str(v) for k, v in values.items()})
+        dealer = draft.get("dealer")
+        state = state.begin(dealer if isinstance(dealer, str) else None, [str(a) for a in actions])
+        if state.entry is None and state.dealer is None and not state.values:
+            return replace(cls.start(record, target), mode=mode)
+        return state
+
+    def begin(self, dealer: str | None, actions: Sequence[Action]) -> FeastState:
+        """The round with ``dealer`` (the Ghost in a tie-break), replaying ``actions`` (as many as still fit); a
+        dealer who cannot deal leaves the round without one."""
+        try:
+            entry = RoundEntry.start(self.record, dealer, actions, tiebreak=self.tiebreak)
+        except EntryError:
+            try:
+                entry = RoundEntry.start(self.record, dealer, [], tiebreak=self.tiebreak)
+            except EntryError:
+                return replace(self, dealer=None, entry=None)
+        return replace(self, dealer=dealer, entry=entry)
+
+    def to_draft(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "dealer": self.dealer,
+            "actions": list(self.entry.actions) if self.entry is not None else [],
+            "values": dict(self.values),
+        }
+
+    # --- taps -------------------------------------------------------------------------------------------------------
+
+    def choose_dealer(self, name: str) -> FeastState:
+        """``name`` deals (is the Ghost); the taps so far are kept where they still fit. Raises :class:`NoDealerError`
+        when ``name`` cannot."""
+        actions = list(self.entry.actions) if self.entry is not None else []
+        new = self.begin(name, actions)
+        if new.dealer != name:
+            what = "the Ghost" if self.tiebreak else "the dealer"
+            raise NoDealerError(f"{name} cannot be {what} of this round")
+        return new
+
+    def set_mode(self, mode: str) -> FeastState:
+        return replace(self, mode=mode)
+
+    def act(self, action: Action) -> FeastState:
+        if self.entry is None:
+            raise NoDealerError("choose who deals first" if not self.tiebreak else "choose the Ghost's seat first")
+        return replace(self, entry=self.entry.act(action))
+
+    def undo(self) -> FeastState:
+        return replace(self, entry=self.entry.undo()) if self.entry is not None else self
+
+    def start_over(self) -> FeastState:
+        return self.begin(self.dealer, [])
+
+    def set_value(self, name: str, text: str) -> FeastState:
+        return replace(self, values={**self.values, name: text})
+
+    def toggle_out(self, name: str) -> FeastState:
+        out = self.values.get(name, "").strip().lower() == "out"
+        return self.set_value(name, "" if out else "out")
+
+    # --- the round --------------------------------------------------------------------------------------------------
+
+    def to_hand(self) -> dict[str, Any]:
+        """The round as the record keeps it (the cards form walked, or the quick form); raises :class:`EntryError`
+        naming what is missing."""
+        if self.mode == QUICK:
+            dealer = self.dealer
+            if dealer is None and not self.tiebreak and len(self.choices) == 1:
+                dealer = self.choices[0]
+            return quick_hand(self.record, dealer, self.values, tiebreak=self.tiebreak)
+        if self.entry is None:
+            raise NoDealerError("choose who deals first" if not self.tiebreak else "choose the Ghost's seat first")
+        return self.entry.to_hand()
+
+    def verify(self) -> None:
+        self.to_hand()
+
+    def can_confirm(self) -> bool:
+        return _ok(self.verify)
+
+    def focus(self) -> str | None:
+        """``dealer`` (or the Ghost's seat) until chosen; walked: ``opening/<name>``, ``decide/<name>``,
+        ``card/<name>`` for whoever's turn it is; the quick form: ``total/<name>``, the first total missing or
+        unreadable. ``None`` when the round can be confirmed."""
+        if self.mode == QUICK:
+            for name in self.who:
+                try:
+                    parse_outcome(name, self.values.get(name, ""))
+                except EntryError:
+                    return f"total/{name}"
+            return None if self.can_confirm() else "dealer"
+        if self.entry is None:
+            return "dealer"
+        state = self.entry.state
+        if state.phase is Phase.DONE:
+            return None
+        word = {Phase.OPENING: "opening", Phase.DECIDE: "decide", Phase.TURN: "card"}[state.phase]
+        return f"{word}/{'ghost' if state.turn == GHOST else state.turn}"

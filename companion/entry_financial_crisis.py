@@ -40,6 +40,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Card, ScoringError, get_game
 from scoring import financial_crisis as fc
 from scoring.cards import Suit
@@ -48,6 +49,7 @@ from scoring.errors import IllegalHandError, InvalidRecordError, UnknownPlayerEr
 __all__ = [
     "LOSS_SUITS",
     "BankNotCompleteError",
+    "FinancialCrisisState",
     "PileView",
     "RoundDraft",
     "add_card",
@@ -84,7 +86,7 @@ LAID_OUT = 27
 """Cards laid out in a round; every one of them ends in a pile (rule 4)."""
 
 
-class BankNotCompleteError(IllegalHandError):
+class BankNotCompleteError(IllegalHandError, IncompleteEntryError):
     """The round (or the table's reading) needs the five face-down bank cards first."""
 
 
@@ -577,3 +579,66 @@ def can_confirm(record: Mapping[str, Any], draft: RoundDraft) -> bool:
     except ScoringError:
         return False
     return True
+
+
+# --- the entry lifecycle (companion.entry.EntryState) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FinancialCrisisState:
+    """A Financial Crisis round as :class:`companion.entry.EntryState`: the record before it and the
+    :class:`RoundDraft`.
+
+    >>> from companion.entry import EntryTarget
+    >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 1}}
+    >>> state = FinancialCrisisState.start(record, EntryTarget())
+    >>> state.focus(), state.can_confirm()
+    ('bank', False)
+    >>> for card in ["3S", "7S", "4H", "9H", "6D", "4C"]:
+    ...     state = state.but(add_card(record, state.draft, card))
+    >>> FinancialCrisisState.from_draft(record, EntryTarget(), state.to_draft()).focus()
+    'pile/Ann'
+    """
+
+    record: Mapping[str, Any] = field(repr=False)
+    draft: RoundDraft
+
+    @classmethod
+    def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> FinancialCrisisState:
+        return cls(dict(record), RoundDraft.empty(record))
+
+    @classmethod
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FinancialCrisisState:
+        return cls(dict(record), RoundDraft.from_hand(record, hand))
+
+    @classmethod
+    def from_draft(
+        cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]
+    ) -> FinancialCrisisState:
+        """What :meth:`to_draft` kept (the round so far and the pile being entered), checked again."""
+        return cls(dict(record), RoundDraft.from_json(record, draft))
+
+    def to_draft(self) -> dict[str, Any]:
+        return self.draft.to_json()
+
+    def verify(self) -> None:
+        """Raise the :class:`ScoringError` naming the problem (:class:`BankNotCompleteError` first)."""
+        verify_round(self.record, self.draft)
+
+    def can_confirm(self) -> bool:
+        return can_confirm(self.record, self.draft)
+
+    def to_hand(self) -> dict[str, Any]:
+        return verify_round(self.record, self.draft)
+
+    def focus(self) -> str | None:
+        """``bank`` until its five cards are in, then ``pile/<name>`` of the pile being entered (``pile`` when
+        none is chosen and the round cannot be confirmed yet, ``None`` when it can)."""
+        if not self.draft.bank_complete:
+            return "bank"
+        if self.draft.target is not None:
+            return f"pile/{self.draft.target}"
+        return None if self.can_confirm() else "pile"
+
+    def but(self, draft: RoundDraft) -> FinancialCrisisState:
+        return replace(self, draft=draft)

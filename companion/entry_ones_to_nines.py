@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
@@ -47,7 +48,7 @@ class TripleError(EntryError):
     """A first three-of-a-kind declarer who cannot be recorded (no three of a kind, rule off in sudden death)."""
 
 
-class IncompleteError(EntryError):
+class IncompleteError(EntryError, IncompleteEntryError):
     """The hand is confirmed before the table row and every number are entered."""
 
 
@@ -171,7 +172,7 @@ class HandEntry:
         declarer = hand.get("first_triple")
         if isinstance(declarer, str) and entry.can_first_triple(declarer):
             entry = entry.set_first_triple(declarer)
-        return entry.with_focus(entry.next_field() or TABLE)
+        return entry.with_focus(entry.first_unfinished() or TABLE)
 
     # --- fields ------------------------------------------------------------------------------------------------
 
@@ -194,6 +195,21 @@ class HandEntry:
         order = self.fields
         start = order.index(self.focus) if self.focus in order else 0
         for name in order[start:] + order[:start]:
+            if not self.filled(name) and self.needed(name):
+                return name
+        return None
+
+    def first_unfinished(self) -> str | None:
+        """The first field still to fill in order (the table row, then each player in seating order), whatever
+        the focus; ``None`` when every needed field is filled.
+
+        >>> players = ["P1", "P2", "P3", "P4"]
+        >>> record = {"game": "1111-9999", "players": players, "sides": dict.fromkeys(players, "A")}
+        >>> entry = HandEntry.of_hand(HandEntry.start(record), {"table": "4239", "numbers": {"P1": "7772"}})
+        >>> entry.first_unfinished(), entry.focus
+        ('P2', 'P2')
+        """
+        for name in self.fields:
             if not self.filled(name) and self.needed(name):
                 return name
         return None
@@ -343,6 +359,67 @@ class HandEntry:
     def to_draft(self) -> dict[str, Any]:
         """Plain data for :meth:`companion.session.TableSession.set_draft`."""
         return {"table": self.table, "numbers": dict(self.numbers), "first_triple": self.first_triple}
+
+
+# --- the entry lifecycle (companion.entry.EntryState) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OnesToNinesState:
+    """A 1111-9999 hand or sudden-death hand as :class:`companion.entry.EntryState`: a :class:`HandEntry` whose
+    restored focus is the first unfinished field.
+
+    The bug this guards against (issue 13): the table row and two numbers typed, the page reloaded, and the digit
+    pad then typing into the *last* player's field. A restored draft types into the third player's field:
+
+    >>> from companion.entry import EntryTarget
+    >>> players = ["P1", "P2", "P3", "P4"]
+    >>> record = {"game": "1111-9999", "players": players, "sides": dict.fromkeys(players, "A")}
+    >>> draft = {"table": "4239", "numbers": {"P1": "7772", "P2": "9333"}, "first_triple": None}
+    >>> state = OnesToNinesState.from_draft(record, EntryTarget("hands"), draft)
+    >>> state.focus(), state.entry.focus
+    ('P3', 'P3')
+    """
+
+    entry: HandEntry
+
+    @classmethod
+    def start(cls, record: Mapping[str, Any], target: EntryTarget) -> OnesToNinesState:
+        return cls(HandEntry.start(record, sudden_death=target.part == "sudden_death"))
+
+    @classmethod
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> OnesToNinesState:
+        return cls(HandEntry.of_hand(cls.start(record, target).entry, hand))
+
+    @classmethod
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> OnesToNinesState:
+        """What :meth:`to_draft` kept (digits that no longer fit the deck are left out)."""
+        if not isinstance(draft.get("numbers", {}), Mapping):
+            raise EntryError("the hand kept from before cannot be read")
+        return cls.from_hand(record, target, draft)
+
+    def to_draft(self) -> dict[str, Any]:
+        return self.entry.to_draft()
+
+    def to_hand(self) -> dict[str, Any]:
+        return self.entry.to_hand()
+
+    def verify(self) -> None:
+        """Raise :class:`IncompleteError` naming the fields still to fill."""
+        self.entry.verify_complete()
+
+    def can_confirm(self) -> bool:
+        return self.entry.complete
+
+    def focus(self) -> str | None:
+        """``"table"`` or a player's name: the first field still to fill."""
+        return self.entry.first_unfinished()
+
+    def but(self, entry: HandEntry) -> OnesToNinesState:
+        return replace(self, entry=entry)
+
+    def press(self, digit: str) -> OnesToNinesState:
+        return self.but(self.entry.press(digit))
 
 
 def best_lines(result_hand: Mapping[str, Any] | Any) -> list[str]:

@@ -1,5 +1,7 @@
 """History: find past sessions (filter by game, player and date, search), replay one hand by hand with the
-standings and the "why" of every hand, read its edit log, and correct a hand of a finished session. No Flet in here.
+standings and the "why" of every hand, and read its edit log. No Flet in here. A hand (a play-off hand, a tie-break
+round...) is corrected with the game's own entry panel, as at the table: each replay step names the entry it
+corrects (:attr:`ReplayStep.entry`).
 
 The replay goes through :mod:`scoring`: the standings after hand *n* are those of the record cut after hand *n*,
 so they are exactly what the table saw at that moment (bonuses and end-of-game rules included).
@@ -15,14 +17,14 @@ so they are exactly what the table saw at that moment (bonuses and end-of-game r
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path as FsPath
 from typing import Any
 
+from companion.entry import EntryTarget
 from companion.stats import game_name, lower_is_better, positions
 from scoring import Result, ScoringError, get_game
 from scoring.cards import Card
@@ -45,10 +47,6 @@ STATUS_LABELS = {
 
 class DateRangeError(ValueError):
     """A date filter that cannot be read, or that ends before it starts."""
-
-
-class HandFieldError(ValueError):
-    """A corrected hand field whose value cannot be read (a word where a number belongs...)."""
 
 
 # --- times -----------------------------------------------------------------------------------------------------
@@ -292,6 +290,8 @@ class ReplayStep:
     """The "why": every rule that decided something in this hand."""
     standings: tuple[Standing, ...]
     """After this hand (empty for a hand of the extra part, which does not change the totals)."""
+    entry: EntryTarget | None = None
+    """The entry of the record this step shows, to correct it (``hands`` 2, ``tiebreak`` 0...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,6 +404,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
                 points=dict(hand.points),
                 notes=tuple(hand.notes),
                 standings=standings(result),
+                entry=EntryTarget("hands", n),
             )
         )
     steps.extend(_extra_steps(record, full))
@@ -438,15 +439,15 @@ def _extra_steps(record: Mapping[str, Any], full: Result) -> list[ReplayStep]:
         entries = _entries(record.get("playoff"))
         for n, hand in enumerate(extra["playoff"]):
             entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
-            out.append(
-                ReplayStep(f"Play-off hand {n + 1}", None, entered, dict(hand["points"]), tuple(hand["notes"]), ())
-            )
+            points, why = dict(hand["points"]), tuple(hand["notes"])
+            out.append(ReplayStep(f"Play-off hand {n + 1}", None, entered, points, why, (), EntryTarget("playoff", n)))
     if isinstance(extra.get("sudden_death_hands"), list):  # 1111-9999
         entries = _entries(record.get("sudden_death"))
         for n, hand in enumerate(extra["sudden_death_hands"]):
             entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
+            points, why = dict(hand["points"]), tuple(hand["notes"])
             out.append(
-                ReplayStep(f"Sudden death {n + 1}", None, entered, dict(hand["points"]), tuple(hand["notes"]), ())
+                ReplayStep(f"Sudden death {n + 1}", None, entered, points, why, (), EntryTarget("sudden_death", n))
             )
     if isinstance(extra.get("tiebreaks"), list):  # Feast and Famine
         entries = _entries(record.get("tiebreak"))
@@ -454,7 +455,9 @@ def _extra_steps(record: Mapping[str, Any], full: Result) -> list[ReplayStep]:
         for n, points in enumerate(extra["tiebreaks"]):
             entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
             why = tuple(notes[n]) if n < len(notes) else ()
-            out.append(ReplayStep(f"Tie-break round {n + 1}", None, entered, dict(points), why, ()))
+            out.append(
+                ReplayStep(f"Tie-break round {n + 1}", None, entered, dict(points), why, (), EntryTarget("tiebreak", n))
+            )
     return out
 
 
@@ -501,129 +504,6 @@ def edit_log(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[Edit
 def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[EditLine]:
     """Only the lines that changed an earlier hand."""
     return [line for line in edit_log(entries, tz) if line.correction]
-
-
-# --- correcting a hand -----------------------------------------------------------------------------------------
-
-Path = tuple[str | int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandField:
-    """One value of a hand entry, as an editable text field: ``cards Ben`` = ``7H``."""
-
-    path: Path
-    label: str
-    text: str
-    kind: str
-    """``text``, ``number``, ``yes/no``, ``list`` (space-separated) or ``empty`` (a value left out, ``null``)."""
-
-
-def hand_fields(entry: Mapping[str, Any]) -> list[HandField]:
-    """Every value of a hand entry as a field, in order.
-
-    >>> [(f.label, f.text, f.kind) for f in hand_fields({"up": "9S", "cards": {"Ann": "4H"}, "void": False})]
-    [('up', '9S', 'text'), ('cards Ann', '4H', 'text'), ('void', 'no', 'yes/no')]
-    """
-    out: list[HandField] = []
-
-    def walk(value: Any, path: Path) -> None:
-        if isinstance(value, Mapping):
-            for key, sub in value.items():
-                walk(sub, (*path, str(key)))
-        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
-            for n, sub in enumerate(value):
-                walk(sub, (*path, n))
-        else:
-            label = " ".join(str(p + 1) if isinstance(p, int) else p.replace("_", " ") for p in path)
-            if isinstance(value, bool):
-                out.append(HandField(path, label, "yes" if value else "no", "yes/no"))
-            elif isinstance(value, int):
-                out.append(HandField(path, label, str(value), "number"))
-            elif isinstance(value, list):
-                out.append(HandField(path, label, " ".join(str(v) for v in value), "list"))
-            elif value is None:
-                out.append(HandField(path, label, "", "empty"))
-            else:
-                out.append(HandField(path, label, str(value), "text"))
-
-    walk(entry, ())
-    return out
-
-
-def _read(field_: HandField, text: str) -> Any:
-    text = text.strip()
-    if field_.kind == "number":
-        try:
-            return int(text)
-        except ValueError:
-            raise HandFieldError(f"{field_.label} must be a whole number, not {text!r}") from None
-    if field_.kind == "yes/no":
-        words = {"yes": True, "true": True, "y": True, "no": False, "false": False, "n": False}
-        if text.casefold() not in words:
-            raise HandFieldError(f"{field_.label} must be yes or no, not {text!r}")
-        return words[text.casefold()]
-    if field_.kind == "list":
-        return [part for part in re.split(r"[\s,]+", text) if part]
-    if field_.kind == "empty":
-        return text or None
-    if not text:
-        raise HandFieldError(f"{field_.label} is empty")
-    return text
-
-
-def rebuild_hand(entry: Mapping[str, Any], texts: Mapping[Path, str]) -> dict[str, Any]:
-    """A copy of ``entry`` with the fields in ``texts`` (path → typed text) replaced; :class:`HandFieldError` if a
-    value cannot be read. Whether the corrected hand is legal is for the rules to say (:func:`verify_correction`).
-
-    >>> rebuild_hand({"up": "9S", "cards": {"Ann": "4H"}}, {("cards", "Ann"): " 5h "})
-    {'up': '9S', 'cards': {'Ann': '5h'}}
-    """
-    out: dict[str, Any] = copy.deepcopy(dict(entry))
-    fields = {f.path: f for f in hand_fields(entry)}
-    for path, text in texts.items():
-        if path not in fields:
-            raise HandFieldError(f"this hand has no field {' '.join(map(str, path))!r}")
-        target: Any = out
-        for part in path[:-1]:
-            target = target[part]
-        target[path[-1]] = _read(fields[path], text)
-    return out
-
-
-@dataclass
-class Correction:
-    """A hand being corrected: the session, the hand's index, its entry as saved, and the texts typed so far."""
-
-    record: dict[str, Any]
-    index: int
-    texts: dict[Path, str] = field(default_factory=dict)
-
-    @property
-    def original(self) -> dict[str, Any]:
-        return dict(self.record["hands"][self.index])
-
-    def corrected(self) -> dict[str, Any]:
-        """The corrected hand entry (:class:`HandFieldError` if a field cannot be read)."""
-        return rebuild_hand(self.original, self.texts)
-
-
-def verify_correction(record: Mapping[str, Any], index: int, entry: Mapping[str, Any]) -> Result:
-    """The result of ``record`` with hand ``index`` replaced by ``entry`` (raises :class:`ScoringError` with the rule's
-    message if the corrected game is not legal, :class:`IndexError` if there is no such hand)."""
-    hands = list(record.get("hands") or [])
-    if not 0 <= index < len(hands):
-        raise IndexError(f"there is no hand {index + 1} in this game")
-    hands[index] = dict(entry)
-    return _score({**record, "hands": hands})
-
-
-def can_correct(record: Mapping[str, Any], index: int, entry: Mapping[str, Any]) -> bool:
-    try:
-        verify_correction(record, index, entry)
-    except (ScoringError, IndexError):
-        return False
-    return True
 
 
 # --- export and import through files ---------------------------------------------------------------------------
@@ -698,14 +578,11 @@ __all__ = [
     "PAGE_SIZE",
     "DateRangeError",
     "EditLine",
-    "HandField",
-    "HandFieldError",
     "HistoryFilter",
     "Replay",
     "ReplayStep",
     "SessionRow",
     "Standing",
-    "can_correct",
     "corrections",
     "count_text",
     "describe_entry",
@@ -713,14 +590,11 @@ __all__ = [
     "edit_log",
     "export_to_folder",
     "filter_sessions",
-    "hand_fields",
     "import_bytes",
     "import_path",
     "page_end",
-    "rebuild_hand",
     "replay",
     "row_of",
     "unfinished_row",
-    "verify_correction",
     "when_text",
 ]

@@ -14,24 +14,18 @@ import pytest
 import companion.history
 from companion.history import (
     DateRangeError,
-    HandFieldError,
     HistoryFilter,
-    can_correct,
     corrections,
     describe_entry,
     edit_line,
     edit_log,
     filter_sessions,
-    hand_fields,
     parse_date,
-    rebuild_hand,
     replay,
     row_of,
-    verify_correction,
 )
 from companion.players import PlayerDirectory
 from companion.session import SessionService
-from scoring import ScoringError
 from storage import Archive, LogEntry, SessionStatus, SessionSummary
 from tests.conftest import CASES
 
@@ -243,47 +237,6 @@ def test_edit_log_lines() -> None:
 # --- correcting a hand ---------------------------------------------------------------------------------------
 
 
-def test_hand_fields_and_rebuild() -> None:
-    entry: dict[str, Any] = {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D"}, "tiebreaks": [{"Ann": "3C", "Ben": "4C"}]}
-    fields = hand_fields(entry)
-    assert [(f.label, f.text) for f in fields] == [
-        ("up", "8S"),
-        ("cards Ann", "2H"),
-        ("cards Ben", "8D"),
-        ("tiebreaks 1 Ann", "3C"),
-        ("tiebreaks 1 Ben", "4C"),
-    ]
-    rebuilt = rebuild_hand(entry, {("cards", "Ben"): "7d", ("tiebreaks", 0, "Ann"): " 5C"})
-    assert rebuilt == {"up": "8S", "cards": {"Ann": "2H", "Ben": "7d"}, "tiebreaks": [{"Ann": "5C", "Ben": "4C"}]}
-    assert entry["cards"]["Ben"] == "8D"  # the original is untouched
-
-
-def test_rebuild_reads_numbers_lists_and_yes_no() -> None:
-    entry = {"scores": {"Ann": 7}, "cards": {"Ben": ["5C", "JH"]}, "void": False}
-    rebuilt = rebuild_hand(entry, {("scores", "Ann"): "-3", ("cards", "Ben"): "5C, 6C  7C", ("void",): "yes"})
-    assert rebuilt == {"scores": {"Ann": -3}, "cards": {"Ben": ["5C", "6C", "7C"]}, "void": True}
-    with pytest.raises(HandFieldError, match="scores Ann must be a whole number"):
-        rebuild_hand(entry, {("scores", "Ann"): "seven"})
-    with pytest.raises(HandFieldError, match="yes or no"):
-        rebuild_hand(entry, {("void",): "maybe"})
-    with pytest.raises(HandFieldError, match="no field"):
-        rebuild_hand(entry, {("nothing",): "1"})
-    with pytest.raises(HandFieldError, match="empty"):
-        rebuild_hand({"up": "5S"}, {("up",): "  "})
-
-
-def test_verify_correction_uses_the_rules() -> None:
-    good = {"up": "8S", "cards": {"Ann": "2H", "Ben": "JD", "Cat": "5C"}}
-    result = verify_correction(JK_RECORD, 2, good)
-    assert result.hands[2].points == {"Ann": 2, "Ben": 0, "Cat": 0}  # no match; Ann's 2 is lowest, below 8
-    assert can_correct(JK_RECORD, 2, good)
-    twice = {"up": "8S", "cards": {"Ann": "4H", "Ben": "8D", "Cat": "5C"}}  # 4♥ was played in hand 1
-    with pytest.raises(ScoringError, match="twice"):
-        verify_correction(JK_RECORD, 2, twice)
-    assert not can_correct(JK_RECORD, 2, twice)
-    assert not can_correct(JK_RECORD, 7, good)
-
-
 def test_correcting_a_finished_session_is_logged(archive: Archive) -> None:
     record = json.loads((CASES / "1111-9999" / "10-game-end-lowest-wins.json").read_text())["record"]
     service = SessionService(archive)
@@ -293,7 +246,8 @@ def test_correcting_a_finished_session_is_logged(archive: Archive) -> None:
     assert archive.summary(session.id).status is SessionStatus.FINISHED
     # reopen it (as from History) and correct hand 2: Cat set down the exact row
     reopened = SessionService(archive).open(session.id)
-    hand = rebuild_hand(reopened.hands[1], {("numbers", "Cat"): "4239"})
+    hand = reopened.hands[1]
+    hand["numbers"]["Cat"] = "4239"
     reopened.replace_hand(1, hand)
     doc = archive.load_session(session.id)
     assert doc.winners == ["Cat"]
@@ -362,7 +316,7 @@ def test_session_screens_build_with_labels_and_large_targets(tmp_path: Path) -> 
             table.add_hand(hand)
         ben = services.players.find("Ben")
         assert ben is not None
-        paths = [f"/history/{table.id}", f"/history/{table.id}/hand/2", f"/players/{ben.id}", "/stats"]
+        paths = [f"/history/{table.id}", f"/history/{table.id}/hand-2", f"/players/{ben.id}", "/stats"]
         for path in paths:
             shell, page = shell_for(services, path)
             shell.render()
@@ -379,10 +333,63 @@ def test_session_screens_build_with_labels_and_large_targets(tmp_path: Path) -> 
             if path.endswith(table.id):
                 assert "1. Ben: 4200" in texts and "Result: Ben won" in texts
                 assert any(t.startswith("Score progression chart") for t in _semantics_labels(controls))
-        shell, page = shell_for(services, f"/history/{table.id}/hand/9")
+        shell, page = shell_for(services, f"/history/{table.id}/hand-9")
         shell.render()
         texts = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value]
         assert "This session has no hand 9." in texts
+    finally:
+        services.close()
+
+
+def test_a_tie_break_round_is_corrected_from_history_with_the_games_own_panel(tmp_path: Path) -> None:
+    """FF-E10's tie-break (Ann 17, Ben 19 against the Ghost in Cat's seat): History offers its correction, which is
+    the table's Feast and Famine panel pre-filled (the quick form, as it was entered), not a raw record editor."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    import flet as ft
+
+    from companion.services import AppServices
+    from tests.test_app_views import INTERACTIVE, label_of, shell_for, walk
+
+    def texts(view: ft.View) -> list[str]:
+        return [c.value for c, _ in walk(view) if isinstance(c, ft.Text) and c.value]
+
+    services = AppServices.open(tmp_path / "data")
+    try:
+        record = json.loads((CASES / "feast-and-famine" / "10-tiebreak-higher-freeze-wins.json").read_text())["record"]
+        table = services.sessions.start("feast-and-famine", record["players"], title="Sunday feast")
+        for hand in record["hands"]:
+            table.add_hand(hand)
+        table.append_part("tiebreak", record["tiebreak"])
+        assert table.result.winners == ["Ben"]
+
+        shell, page = shell_for(services, f"/history/{table.id}")
+        shell.render()
+        found = {label_of(c): c for c, _ in walk(page.views[-1]) if isinstance(c, INTERACTIVE)}
+        assert "Correct hand 8" in found and "Correct tie-break round 1" in found
+        cast(Any, found["Correct tie-break round 1"]).on_click(None)
+        assert page.navigated == [f"/history/{table.id}/tiebreak-1"]
+
+        shell, page = shell_for(services, f"/history/{table.id}/tiebreak-1")
+        shell.render()
+        view = page.views[-1]
+        shown = texts(view)
+        assert "Sunday feast: tie-break round 1 as it was entered: ghost Cat; outcome Ann 17, Ben 19" in shown
+        assert "Correct tie-break round 1: Ann and Ben against the Ghost" in shown
+        assert "Ghost: Cat" in {label_of(c) for c, _ in walk(view) if isinstance(c, INTERACTIVE)}
+        fields = {c.label: c for c, _ in walk(view) if isinstance(c, ft.TextField)}
+        assert set(fields) == {"Ann's total", "Ben's total"}, "only the tied players, no 'dealer' or 'outcome' text"
+        assert (fields["Ann's total"].value, fields["Ben's total"].value) == ("17", "19")
+        typed = SimpleNamespace(control=SimpleNamespace(value="21"))  # Ann froze on 21, not 17
+        cast(Any, fields["Ann's total"]).on_change(typed)
+        confirm = next(c for c, _ in walk(view) if isinstance(c, INTERACTIVE) and label_of(c) == "Confirm round")
+        cast(Any, confirm).on_click(None)
+        assert page.navigated == [f"/history/{table.id}"], "back to the replay"
+        assert table.record["tiebreak"] == {"ghost": "Cat", "outcome": {"Ann": 21, "Ben": 19}}
+        assert table.result.winners == ["Ann"]
+        assert table.log[-1] == "tie-break round 1 corrected: outcome Ann 17 → 21"
+        assert table.draft("tiebreak/0") is None
     finally:
         services.close()
 

@@ -13,14 +13,7 @@ import flet as ft
 import pytest
 
 from companion.config import DataDirError
-from companion.services import AppServices
-from scoring import DuplicateCardError, InvalidCardError, get_game
-from scoring.jokers_kill import Need
-from storage import ArchiveLockedError
-from tests.test_app_views import INTERACTIVE, FakePage, label_of, walk
-from views.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
-from views.shell import Shell
-from views.table.games.jokers_kill import (
+from companion.entry_jokers_kill import (
     HandCompleteError,
     card_codes,
     clear_slot,
@@ -32,6 +25,13 @@ from views.table.games.jokers_kill import (
     remove_last,
     slots,
 )
+from companion.services import AppServices
+from scoring import DuplicateCardError, InvalidCardError, get_game
+from scoring.jokers_kill import Need
+from storage import ArchiveLockedError
+from tests.test_app_views import INTERACTIVE, FakePage, label_of, walk
+from views.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
+from views.shell import Shell
 from views.table.scoreboard import standings, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -464,8 +464,8 @@ def test_a_full_disk_shows_retry_save_and_loses_nothing(services: AppServices, m
         "views.continue_",
         "views.table.entry",
         "views.table.scoreboard",
-        "views.table.screen",
-        "views.table.games.jokers_kill",
+        "companion.entry",
+        "companion.entry_jokers_kill",
     ],
 )
 def test_doctests(name: str) -> None:

@@ -1,5 +1,6 @@
 """History: every session, newest first, filtered by game, player and date, with search; a session opens as a
-read-only replay hand by hand (standings, the "why", a score chart, the edit log), and a hand can be corrected.
+read-only replay hand by hand (standings, the "why", a score chart, the edit log), and a hand can be corrected with
+the game's own entry panel (the table's correction screen, pre-filled).
 
 The logic is in :mod:`companion.history`; these builders only lay it out.
 """
@@ -14,31 +15,29 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
+from companion.entry import EntryTarget, parse_entry
 from companion.history import (
     PAGE_SIZE,
     DateRangeError,
-    HandFieldError,
     HistoryFilter,
     Replay,
     ReplayStep,
+    describe_entry,
     edit_log,
     filter_sessions,
-    hand_fields,
     parse_date,
-    rebuild_hand,
     replay,
     row_of,
-    verify_correction,
     when_text,
 )
 from companion.players import Resolver
 from companion.records import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
-from companion.session import Edit, StaleEditError
 from companion.stats import game_name
 from scoring import ScoringError, all_games
 from views.charts import progression_chart
 from views.context import ViewContext
 from views.paging import Paged
+from views.table.screen import TableView
 from views.widgets import TAP, big_button, empty_state, heading, panel, paragraph, screen
 
 ALL = "all"
@@ -200,7 +199,7 @@ def _standings_text(step: ReplayStep) -> str:
     return " · ".join(f"{s.position}. {s.name} {s.total}" for s in step.standings)
 
 
-def step_card(step: ReplayStep, on_correct: Callable[[int], None] | None) -> ft.Control:
+def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None) -> ft.Control:
     """One hand of the replay: what was entered, the points, the standings after it and the "why"."""
     rows: list[ft.Control] = [
         ft.Text(step.label, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=step.label),
@@ -212,13 +211,10 @@ def step_card(step: ReplayStep, on_correct: Callable[[int], None] | None) -> ft.
         rows.append(ft.Text(f"After {step.label.lower()}: {_standings_text(step)}", size=15))
     for note in step.notes:
         rows.append(ft.Text(f"Why: {note}", size=14, italic=True))
-    if on_correct is not None and step.index is not None:
-        index = step.index
-        rows.append(
-            ft.Row(
-                [big_button(f"Correct hand {index + 1}", lambda _: on_correct(index), icon=ft.Icons.EDIT, tooltip=None)]
-            )
-        )
+    if on_correct is not None and step.entry is not None:
+        target = step.entry
+        label = f"Correct {target.label}"
+        rows.append(ft.Row([big_button(label, lambda _: on_correct(target), icon=ft.Icons.EDIT, tooltip=None)]))
     return panel(ft.Column(rows, spacing=4))
 
 
@@ -254,8 +250,8 @@ def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     title = doc.title or game_name(doc.game)
     writable = not ctx.services.archive.read_only
 
-    def correct(index: int) -> None:
-        ctx.navigate(f"/history/{doc.id}/hand/{index + 1}")
+    def correct(target: EntryTarget) -> None:
+        ctx.navigate(f"/history/{doc.id}/{target.slug}")
 
     controls: list[ft.Control] = [
         ft.Text(f"{game_name(doc.game)} · {when_text(doc.updated_at)}", size=16),
@@ -306,77 +302,21 @@ def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
 
 def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """``/history/<id>/hand/<n>``: correct hand n of a session (finished or not); the change is logged."""
-    doc = _load(ctx, params["id"])
+    """``/history/<id>/<entry>`` (``hand-2``, ``playoff-1``, ``tiebreak-1``, ``sudden-death-1``): correct an entry of
+    a session (finished or not) with the game's own entry panel, pre-filled with what was entered, as at the table;
+    the edit goes through the session (every hand after it is scored again, the change goes in the edit log), and
+    confirming returns to the session's replay."""
     try:
-        number = int(params["n"])
-    except ValueError:
-        raise ValueError(f"{params['n']!r} is not a hand number") from None
-    hands = list(doc.record.get("hands") or [])
-    if not 1 <= number <= len(hands):
-        raise ValueError(f"This session has no hand {number}.")
-    index = number - 1
-    original = dict(hands[index])
-    fields = hand_fields(original)
-    inputs = {
-        f.path: ft.TextField(
-            label=f.label,
-            value=f.text,
-            tooltip=f.label,
-            helper={"list": "cards separated by spaces", "yes/no": "yes or no"}.get(f.kind),
-            on_change=lambda _: check(True),
-        )
-        for f in fields
-    }
-    outcome = ft.Text("", size=15)
-    problem = _error_text()
-    save = big_button("Save correction", lambda _: save_correction(), icon=ft.Icons.SAVE, primary=True)
-
-    def corrected() -> dict[str, Any]:
-        return rebuild_hand(original, {path: field.value or "" for path, field in inputs.items()})
-
-    def check(update: bool) -> bool:
-        ok = False
-        try:
-            entry = corrected()
-            result = verify_correction(doc.record, index, entry)
-        except HandFieldError as exc:
-            problem.value, outcome.value = str(exc), ""
-        except ScoringError as exc:
-            problem.value, outcome.value = exc.message, ""
-        else:
-            totals = ", ".join(f"{name} {total}" for name, total in result.totals.items())
-            problem.value = ""
-            changed = entry != original
-            outcome.value = f"With this correction: {totals}." if changed else "Nothing changed yet."
-            ok = changed
-        save.disabled = not ok
-        if update:
-            for control in (outcome, problem, save):
-                control.update()
-        return ok
-
-    def save_correction() -> None:
-        if not check(True):
-            return
-        try:
-            session = ctx.services.sessions.open(doc.id)
-            session.make(Edit.replace(index, corrected()))
-        except (ScoringError, HandFieldError, StaleEditError, IndexError, StorageError) as exc:
-            problem.value = exc.message if isinstance(exc, ScoringError) else str(exc)
-            problem.update()
-            return
-        ctx.navigate(f"/history/{doc.id}")
-
-    check(False)
-    rep = replay({**doc.record, "hands": hands[:number]})
-    entered = rep.steps[index].entered if rep.error is None and index < len(rep.steps) else ""
-    controls: list[ft.Control] = [
-        paragraph(f"{doc.title or game_name(doc.game)}: hand {number} as it was entered: {entered}"),
-        paragraph("Change what was wrong; every hand after it is scored again and the change goes in the edit log."),
-        *inputs.values(),
-        outcome,
-        problem,
-        ft.Row([save]),
-    ]
-    return screen(ctx, f"Correct hand {number}", controls)
+        session = ctx.services.sessions.open(params["id"])
+    except (StorageError, ScoringError) as exc:  # not found, damaged: the shell shows "Not found" with the reason
+        raise ValueError(str(exc)) from None
+    target = parse_entry(params["entry"])  # an EntrySlugError (a ValueError) is shown as "Not found"
+    entries = session.part(target.part)
+    if target.index is None or target.index >= len(entries):
+        raise ValueError(f"This session has no {target.label}.")
+    entered = entries[target.index]
+    said = describe_entry(entered) if isinstance(entered, dict) else str(entered)
+    title = session.doc.title or game_name(session.game)
+    view = TableView(ctx, session, target).view()
+    view.controls.insert(0, paragraph(f"{title}: {target.label} as it was entered: {said}"))
+    return view

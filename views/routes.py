@@ -24,7 +24,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/history", history.build_list, "History"),
     Route("/history/transfer", transfer.build, "Export and backup"),
     Route("/history/:id", history.build_session, "Session"),
-    Route("/history/:id/hand/:n", history.build_correction, "Correct a hand"),
+    Route("/history/:id/:entry", history.build_correction, "Correct a hand"),
     Route("/players", players.build_list, "Players"),
     Route("/players/:id", players.build_player, "Player"),
     Route("/stats", stats.build, "Statistics"),

@@ -253,11 +253,20 @@ def test_history_lists_both_games_with_replay_chart_and_statistics(page: Any, ap
 def test_correcting_a_finished_game_is_logged_and_shown(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/history")
     check_standings(page, "Saturday numbers")
-    button(page, "Correct hand 2").click()
-    expect_path(page, "/history/[0-9a-f]+/hand/2")
-    type_into(page, "numbers Cat", "4239")  # Cat set down the row exactly: 0 points, 2550 in all
-    page.get_by_text(re.compile(r"^With this correction: Ann 7050, Ben 4200, Cat 2550")).first.wait_for()
-    button(page, "Save correction").click()
+    reveal(page, button(page, "Correct hand 2")).click()
+    # the game's own digit pad, as at the table, pre-filled with hand 2 as it was entered
+    expect_path(page, "/history/[0-9a-f]+/hand-2")
+    text(page, "Saturday numbers: hand 2 as it was entered: table 4239; numbers Ann 7764, Ben 6339, Cat 1689")
+    page.get_by_role("button", name=re.compile(r"^Table row \(A\): 4 2 3 9$")).first.wait_for()
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Cat \(A\) · target 4239: 1 6 8 9$"))).first.click()
+    for _ in range(4):
+        reveal(page, button(page, "Delete digit")).click()
+    page.get_by_role("button", name=re.compile(r"^Cat \(A\) · target 4239: _ _ _ _$")).first.wait_for()
+    for digit in "4239":  # Cat set down the row exactly: 0 points, 2550 in all
+        reveal(page, button(page, digit)).click()
+    page.get_by_role("button", name=re.compile(r"^Cat \(A\) · target 4239: 4 2 3 9$")).first.wait_for()
+    shown(page, "Cat (side A, target 4239): 4239, gap 0, the best arrangement")
+    reveal(page, button(page, "Confirm hand")).click()
     expect_path(page, "/history/[0-9a-f]+")
     for line in ("1. Cat: 2550", "2. Ben: 4200", "3. Ann: 7050"):
         text(page, line).wait_for()

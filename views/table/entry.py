@@ -15,91 +15,39 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 
+from companion.entry import (
+    PART_SLUGS,
+    PART_WORDS,
+    EntryController,
+    EntrySlugError,
+    EntryState,
+    EntryTarget,
+    parse_entry,
+    record_before,
+)
 from companion.session import TableSession
 from views.context import ViewContext
 
-PART_SLUGS = {"hands": "hand", "playoff": "playoff", "tiebreak": "tiebreak", "sudden_death": "sudden-death"}
-"""The route word of each part of a record: ``/continue/<id>/hand-3``, ``.../tiebreak-1``, ``.../sudden-death-2``."""
-PART_WORDS = {
-    "hands": "hand",
-    "playoff": "play-off hand",
-    "tiebreak": "tie-break round",
-    "sudden_death": "sudden-death hand",
-}
-"""What a player calls one entry of each part."""
-
-
-class EntrySlugError(ValueError):
-    """A route segment that names no entry of a game (``hand-0``, ``round-2``...)."""
-
-
-@dataclass(frozen=True)
-class EntryTarget:
-    """What an entry panel fills in: the next entry of a part, or a correction of entry ``index``.
-
-    >>> EntryTarget("hands").label, EntryTarget("playoff", 1).label, EntryTarget("hands", 0).slug
-    ('next hand', 'play-off hand 2', 'hand-1')
-    >>> EntryTarget("tiebreak", 0).label, EntryTarget("sudden_death", 1).slug, EntryTarget("sudden_death", 1).key
-    ('tie-break round 1', 'sudden-death-2', 'sudden_death/1')
-    """
-
-    part: str = "hands"
-    """``hands`` or an extra part of the record (``playoff``, ``tiebreak``, ``sudden_death``)."""
-    index: int | None = None
-    """0-based index of the entry being corrected; ``None`` for a new entry."""
-
-    @property
-    def is_new(self) -> bool:
-        return self.index is None
-
-    @property
-    def word(self) -> str:
-        return PART_WORDS.get(self.part, "hand")
-
-    @property
-    def label(self) -> str:
-        return f"next {self.word}" if self.index is None else f"{self.word} {self.index + 1}"
-
-    @property
-    def slug(self) -> str:
-        """The last segment of the correction's route (``hand-3``, ``playoff-1``, ``tiebreak-1``,
-        ``sudden-death-2``)."""
-        return f"{PART_SLUGS.get(self.part, 'hand')}-{(self.index or 0) + 1}"
-
-    @property
-    def key(self) -> str:
-        """Names the draft kept by :meth:`TableSession.set_draft`."""
-        return "new" if self.index is None else f"{self.part}/{self.index}"
-
-
-def parse_entry(slug: str) -> EntryTarget:
-    """The entry a correction route names: ``hand-3`` → hand index 2; ``playoff-1``, ``tiebreak-1``,
-    ``sudden-death-1`` → entry 0 of that part. Raises :class:`EntrySlugError` for anything else.
-
-    >>> parse_entry("hand-3"), parse_entry("playoff-1").part
-    (EntryTarget(part='hands', index=2), 'playoff')
-    >>> parse_entry("tiebreak-2"), parse_entry("sudden-death-1")
-    (EntryTarget(part='tiebreak', index=1), EntryTarget(part='sudden_death', index=0))
-    >>> parse_entry("round-0")
-    Traceback (most recent call last):
-    ...
-    views.table.entry.EntrySlugError: 'round-0' is not a hand of a game (hand-1, playoff-1, ...)
-    """
-    words = "|".join(PART_SLUGS.values())
-    match = re.fullmatch(rf"({words})-([1-9][0-9]*)", slug)
-    if match is None:
-        examples = ", ".join(f"{word}-1" for word in PART_SLUGS.values())
-        raise EntrySlugError(f"'{slug}' is not a hand of a game ({examples}, …)")
-    part = next(part for part, word in PART_SLUGS.items() if word == match.group(1))
-    return EntryTarget(part, int(match.group(2)) - 1)
+__all__ = [
+    "PART_SLUGS",
+    "PART_WORDS",
+    "EntryContext",
+    "EntrySlugError",
+    "EntryTarget",
+    "TableUI",
+    "controller",
+    "parse_entry",
+    "record_before",
+    "refresh",
+    "table_ui",
+]
 
 
 @dataclass
@@ -124,6 +72,15 @@ class EntryContext:
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
     which keeps redraws after each hand small)."""
+
+
+S = TypeVar("S", bound=EntryState)
+
+
+def controller(ectx: EntryContext, kind: type[S]) -> EntryController[S]:
+    """The draft lifecycle of a panel (:class:`companion.entry.EntryController`): the kept draft, else the entry
+    being corrected, else a fresh start; kept on every change, cleared on submit, kept again on refusal."""
+    return EntryController(kind, ectx.session, ectx.record, ectx.target, ectx.existing)
 
 
 EntryBuilder = Callable[[EntryContext], ft.Control]

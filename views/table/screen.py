@@ -21,7 +21,7 @@ from companion.session import Edit, SaveFailedError, TableSession
 from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
 from views.edit_host import EditHost
-from views.table.entry import EntryContext, EntryTarget, parse_entry, refresh, table_ui
+from views.table.entry import EntryContext, EntryTarget, parse_entry, record_before, refresh, table_ui
 from views.table.scoreboard import HandLine, hand_list, standings_panel, verdict_panel
 from views.widgets import back_button, big_button, empty_state, icon_button
 
@@ -39,35 +39,6 @@ def open_session(ctx: ViewContext, session_id: str) -> TableSession:
         return ctx.services.sessions.open(session_id)
     except (StorageError, ScoringError) as exc:
         raise ValueError(f"The game {session_id} cannot be opened: {exc}") from None
-
-
-def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, Any]:
-    """The record an entry is checked against: everything for a new entry; for a correction, the entries before it
-    (and, for a main-game hand, no extra part yet).
-
-    >>> record = {"game": "feast-and-famine", "players": ["A", "B"], "hands": [], "tiebreak": {"ghost": None}}
-    >>> "tiebreak" in record_before(record, EntryTarget("tiebreak", 0))
-    False
-    >>> replayed = {**record, "tiebreak": [{"ghost": None}, {"ghost": None}]}
-    >>> record_before(replayed, EntryTarget("tiebreak", 1))["tiebreak"]
-    [{'ghost': None}]
-    """
-    out = dict(record)
-    if target.index is None:
-        return out
-    if target.part == "hands":
-        out["hands"] = list(record.get("hands", []))[: target.index]
-        for key in ("playoff", "tiebreak", "sudden_death"):
-            out.pop(key, None)
-    else:
-        value = record.get(target.part)
-        entries = value if isinstance(value, list) else ([] if value is None else [value])  # FF: one round or a list
-        before = list(entries)[: target.index]
-        if before:
-            out[target.part] = before
-        else:
-            out.pop(target.part, None)
-    return out
 
 
 class TableView:

@@ -13,6 +13,7 @@ from typing import Any
 import flet as ft
 
 from companion.entry_bargain_bin import (
+    BargainBinState,
     BinEntry,
     EntryError,
     EntryMode,
@@ -29,7 +30,7 @@ from companion.entry_bargain_bin import (
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, refresh
+from views.table.entry import EntryContext, TableUI, controller, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 PAD_WIDTH = 60
@@ -110,7 +111,7 @@ class BinPanel:
         self.ectx = ectx
         self._lock = threading.Lock()
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.entry = self._initial()
+        self.ctl = controller(ectx, BargainBinState)
         self.conduct_open = False
         self.pending: tuple[str, Action] | None = None
         self.giver_open = False
@@ -166,13 +167,17 @@ class BinPanel:
         self.take_back = _outlined("Take back last card", self._act("undo_play"))
         self.take_back.expand = True
 
+    @property
+    def entry(self) -> BinEntry:
+        return self.ctl.state.entry
+
     def reuse(self, record: dict[str, Any]) -> bool:
         """Follow a change of the session in place (the next hand after a confirm, an undo, another tab's entry):
         the hand kept as a draft if it still fits, else an empty hand. Players and house rules never change within
         a game, so the kept controls still fit."""
         self.ectx.record = record
         try:
-            self.entry = self._initial()
+            self.ctl.reopen(record)
         except ScoringError:
             return False
         self.conduct_open = False
@@ -181,31 +186,17 @@ class BinPanel:
         self.redraw()
         return True
 
-    def _initial(self) -> BinEntry:
-        ectx = self.ectx
-        kept = ectx.session.draft(ectx.target.key)
-        if kept is not None:
-            try:
-                return BinEntry.from_draft(ectx.record, kept)
-            except (EntryError, ScoringError):
-                pass
-        if ectx.existing is not None:
-            return BinEntry.from_hand(ectx.record, ectx.existing)
-        return BinEntry.start(ectx.record)
-
     # -- state ----------------------------------------------------------------------------------------------
 
     def change(self, make: Callable[[], BinEntry], *, redraw: bool = True) -> None:
         """Apply one change (a message instead when the entry refuses it; nothing is lost)."""
         with self._lock:
             try:
-                entry = make()
+                self.ctl.change(lambda state: state.but(make()))
             except (EntryError, ScoringError) as exc:
                 self.ectx.report(f"{exc}.")
                 return
-            self.entry = entry
             self.ectx.report(None)
-            self.ectx.session.set_draft(entry.to_draft(), self.ectx.target.key)
         if redraw:
             self.redraw()
             refresh(self.body)
@@ -518,16 +509,9 @@ class BinPanel:
     def confirm(self, _: Any = None) -> None:
         with self._lock:
             try:
-                hand = self.entry.to_hand()
+                self.ctl.confirm(self.ectx.submit)  # the draft is cleared first, and kept again if refused
             except EntryError as exc:
                 self.ectx.report(f"{exc}.")
-                return
-            # The draft is cleared first: the table redraws while the hand is added, and the next hand's panel
-            # must not find this hand's draft.
-            key = self.ectx.target.key
-            self.ectx.session.set_draft(None, key)
-            if not self.ectx.submit(hand):
-                self.ectx.session.set_draft(self.entry.to_draft(), key)
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

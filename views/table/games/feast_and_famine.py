@@ -9,20 +9,19 @@ the next card is a Joker. The quick form takes each player's Frozen total or "ou
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
 from companion import entry_feast_and_famine as entry_ff
-from companion.entry_feast_and_famine import GHOST, EntryError, Phase, RoundEntry, Seat
+from companion.entry_feast_and_famine import GHOST, QUICK, WALK, EntryError, FeastState, Phase, RoundEntry, Seat
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
-from views.table.entry import EntryContext, TableUI, refresh
+from views.table.entry import EntryContext, TableUI, controller, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
-WALK = "walk"
-QUICK = "quick"
 CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
 """Four card buttons a row (one rank) on a phone, eight when wider."""
 SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
@@ -62,18 +61,9 @@ class RoundPanel:
         self.record = ectx.record
         self.tiebreak = ectx.target.part == "tiebreak"
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.existing = ectx.existing
-        self.mode = WALK
-        self.dealer: str | None = None
-        self.values: dict[str, str] = {}
-        self.entry: RoundEntry | None = None
-        if self.tiebreak:
-            self.who = entry_ff.tied_players(self.record)
-            self.choices = entry_ff.ghost_choices(self.record)
-        else:
-            self.who = list(self.record["players"])
-            self.choices = entry_ff.dealer_choices(self.record)
-        self._restore()
+        self.ctl = controller(ectx, FeastState)
+        self.who = self.ctl.state.who
+        self.choices = self.ctl.state.choices
         self.card_buttons: dict[str, ft.OutlinedButton] = {}
         for code in card_codes():
             card = Card.parse(code)
@@ -93,65 +83,37 @@ class RoundPanel:
 
     # -- state ---------------------------------------------------------------------------------------------------
 
-    def _restore(self) -> None:
-        """Pick up a draft kept by the session (a reload, another screen), else the round being corrected."""
-        kept = self.ectx.session.draft(self.ectx.target.key)
-        if kept is not None:
-            self.mode = kept.get("mode", WALK)
-            self.values = dict(kept.get("values") or {})
-            self._start(kept.get("dealer"), list(kept.get("actions") or []))
-            if self.entry is not None or self.dealer is not None or self.values:
-                return
-        if len(self.choices) == 1:
-            self._start(self.choices[0], [])
-        elif self.tiebreak and not self.choices:
-            self._start(None, [])
-        existing = self.existing
-        if existing is None:
-            return
-        dealer = existing.get("ghost") if self.tiebreak else existing.get("dealer")
-        self._start(dealer, [])
-        if self.entry is not None:
-            actions = entry_ff.actions_of(self.entry, existing)
-            if actions is not None:
-                self._start(dealer, actions)
-                return
-        outcome = existing.get("outcome")
-        if isinstance(outcome, dict):
-            self.mode = QUICK
-            self.values = {name: str(value) for name, value in outcome.items()}
-        elif self.entry is not None and isinstance(existing.get("status"), dict):
-            self.mode = QUICK  # the cards could not be walked again: offer their totals
-            self.values = {}
-            for name in self.who:
-                if existing["status"].get(name) == "out":
-                    self.values[name] = "out"
-                else:
-                    cards = [Card.parse(code) for code in existing.get("cards", {}).get(name, [])]
-                    self.values[name] = str(entry_ff.ff.hand_total(cards, self.entry.options))
+    @property
+    def state(self) -> FeastState:
+        return self.ctl.state
 
-    def _start(self, dealer: str | None, actions: list[str]) -> None:
-        """Begin the round with ``dealer`` (the Ghost in a tie-break), replaying ``actions``; a dealer that cannot
-        deal leaves the round without one."""
-        try:
-            self.entry = RoundEntry.start(self.record, dealer, actions, tiebreak=self.tiebreak)
-            self.dealer = dealer
-        except EntryError:
+    @property
+    def mode(self) -> str:
+        return self.state.mode
+
+    @property
+    def dealer(self) -> str | None:
+        return self.state.dealer
+
+    @property
+    def entry(self) -> RoundEntry | None:
+        return self.state.entry
+
+    @property
+    def values(self) -> dict[str, str]:
+        return self.state.values
+
+    def change(self, step: Callable[[FeastState], FeastState], *, redraw: bool = True) -> None:
+        """Apply one tap (kept as the draft); a tap the round cannot take is reported and nothing is lost."""
+        with self._lock:
             try:
-                self.entry = RoundEntry.start(self.record, dealer, [], tiebreak=self.tiebreak)
-                self.dealer = dealer
-            except EntryError:
-                self.entry = None
-                self.dealer = None
-
-    def keep(self) -> None:
-        draft = {
-            "mode": self.mode,
-            "dealer": self.dealer,
-            "actions": list(self.entry.actions) if self.entry is not None else [],
-            "values": dict(self.values),
-        }
-        self.ectx.session.set_draft(draft, self.ectx.target.key)
+                self.ctl.change(step)
+            except EntryError as exc:
+                self.ectx.report(f"{exc}.")
+                return
+            self.ectx.report(None)
+            if redraw:
+                self.redraw()
 
     # -- drawing ---------------------------------------------------------------------------------------------------
 
@@ -350,78 +312,32 @@ class RoundPanel:
     # -- taps ------------------------------------------------------------------------------------------------------
 
     def choose_dealer(self, name: str) -> None:
-        with self._lock:
-            actions = list(self.entry.actions) if self.entry is not None else []
-            self._start(name, actions)
-            if self.dealer != name:
-                what = "the Ghost" if self.tiebreak else "the dealer"
-                self.ectx.report(f"{name} cannot be {what} of this round.")
-            else:
-                self.ectx.report(None)
-            self.keep()
-            self.redraw()
+        self.change(lambda state: state.choose_dealer(name))
 
     def set_mode(self, mode: str) -> None:
-        with self._lock:
-            self.mode = mode
-            self.keep()
-            self.redraw()
+        self.change(lambda state: state.set_mode(mode))
 
     def tap(self, action: str) -> None:
-        with self._lock:
-            if self.entry is None:
-                self.ectx.report("Choose who deals first." if not self.tiebreak else "Choose the Ghost's seat first.")
-                return
-            try:
-                self.entry = self.entry.act(action)
-            except EntryError as exc:
-                self.ectx.report(f"{exc}.")
-                return
-            self.ectx.report(None)
-            self.keep()
-            self.redraw()
+        self.change(lambda state: state.act(action))
 
     def undo_tap(self, _: Any = None) -> None:
-        with self._lock:
-            if self.entry is not None:
-                self.entry = self.entry.undo()
-                self.keep()
-                self.redraw()
+        self.change(lambda state: state.undo())
 
     def start_over(self, _: Any = None) -> None:
-        with self._lock:
-            self._start(self.dealer, [])
-            self.keep()
-            self.redraw()
+        self.change(lambda state: state.start_over())
 
     def type_value(self, name: str, value: str | None) -> None:
-        self.values[name] = value or ""
-        self.keep()
+        self.change(lambda state: state.set_value(name, value or ""), redraw=False)
 
     def toggle_out(self, name: str) -> None:
-        with self._lock:
-            self.values[name] = "" if self.values.get(name, "").strip().lower() == "out" else "out"
-            self.keep()
-            self.redraw()
+        self.change(lambda state: state.toggle_out(name))
 
     def confirm(self, _: Any = None) -> None:
         with self._lock:
             try:
-                if self.mode == QUICK:
-                    dealer = self.dealer
-                    if dealer is None and not self.tiebreak and len(self.choices) == 1:
-                        dealer = self.choices[0]
-                    hand = entry_ff.quick_hand(self.record, dealer, self.values, tiebreak=self.tiebreak)
-                else:
-                    if self.entry is None:
-                        raise entry_ff.NoDealerError("choose who deals first")
-                    hand = self.entry.to_hand()
+                self.ctl.confirm(self.ectx.submit)  # the draft is cleared first, and kept again if refused
             except EntryError as exc:
                 self.ectx.report(f"{exc}. Nothing entered is lost.")
-                return
-            self.ectx.session.set_draft(None, self.ectx.target.key)  # the screen redraws on success
-            if not self.ectx.submit(hand):
-                self.keep()
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

@@ -16,10 +16,10 @@ from typing import Any
 import flet as ft
 
 from companion import entry_financial_crisis as entry
-from companion.entry_financial_crisis import PileView, RoundDraft
+from companion.entry_financial_crisis import FinancialCrisisState, PileView, RoundDraft
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, refresh
+from views.table.entry import EntryContext, TableUI, controller, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -66,7 +66,7 @@ class FinancialCrisisEntry:
         self._last_added: tuple[str, float] = ("", 0.0)
         self.record = ectx.record
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.draft = self._start_draft()
+        self.ctl = controller(ectx, FinancialCrisisState)
         index = ectx.target.index
         title = entry.round_title(self.record, index)
         heading = f"Enter {title.lower()}" if index is None else f"Correct {title.lower()}"
@@ -123,17 +123,9 @@ class FinancialCrisisEntry:
         )
         self.redraw()
 
-    def _start_draft(self) -> RoundDraft:
-        ectx = self.ectx
-        kept = ectx.session.draft(ectx.target.key)
-        if kept is not None:
-            try:
-                return RoundDraft.from_json(self.record, kept)
-            except (ScoringError, ValueError):
-                pass  # a draft from an older state of the game: start from the saved round instead
-        if ectx.existing is not None:
-            return RoundDraft.from_hand(self.record, ectx.existing)
-        return RoundDraft.empty(self.record)
+    @property
+    def draft(self) -> RoundDraft:
+        return self.ctl.state.draft
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
@@ -328,8 +320,7 @@ class FinancialCrisisEntry:
     # -- taps -------------------------------------------------------------------------------------------------
 
     def set_draft(self, draft: RoundDraft) -> None:
-        self.draft = draft
-        self.ectx.session.set_draft(draft.to_json(), self.ectx.target.key)
+        self.ctl.set(self.ctl.state.but(draft))
         self.redraw()
         refresh(self.control)
 
@@ -372,16 +363,11 @@ class FinancialCrisisEntry:
     def confirm_round(self, _: Any = None) -> None:
         with self._lock:
             try:
-                hand = entry.verify_round(self.record, self.draft)
+                # The draft is dropped before the round is recorded: the screen redraws at once with the next
+                # round's panel, which must start empty. If the round is refused, the draft is kept again.
+                self.ctl.confirm(self.ectx.submit)
             except ScoringError as exc:
                 self.ectx.report(f"The round cannot be recorded yet: {exc}")
-                return
-            # The draft is dropped before the round is recorded: the screen redraws at once with the next round's
-            # panel, which must start empty. If the round is refused, the draft is kept again (nothing is lost).
-            key = self.ectx.target.key
-            self.ectx.session.set_draft(None, key)
-            if not self.ectx.submit(hand):
-                self.ectx.session.set_draft(self.draft.to_json(), key)
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

@@ -16,11 +16,11 @@ from typing import Any
 import flet as ft
 
 from companion import entry_ones_to_nines as entry_oo
-from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry
+from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry, OnesToNinesState
 from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS
-from views.table.entry import EntryContext, TableUI, refresh
+from views.table.entry import EntryContext, TableUI, controller, refresh
 from views.widgets import TAP, icon_button, panel
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
@@ -93,12 +93,8 @@ class HandPanel:
         self._lock = threading.Lock()
         self.record = ectx.record
         self.sudden = ectx.target.part == "sudden_death"
-        blank = HandEntry.start(self.record, sudden_death=self.sudden)
-        self.entry = blank
-        kept = ectx.session.draft(ectx.target.key)
-        source = kept if kept is not None else ectx.existing
-        if source is not None:
-            self.entry = HandEntry.of_hand(blank, source)
+        self.ctl = controller(ectx, OnesToNinesState)
+        """The draft lifecycle; a restored draft types into the first unfinished field (issue 13)."""
         self.pad: dict[str, ft.FilledTonalButton] = {}
         for digit in DIGITS:
             self.pad[digit] = ft.FilledTonalButton(
@@ -111,6 +107,10 @@ class HandPanel:
         self.body = ft.Column(spacing=10)
         self.control = panel(self.body)
         self.redraw()
+
+    @property
+    def entry(self) -> HandEntry:
+        return self.ctl.state.entry
 
     # -- drawing ---------------------------------------------------------------------------------------------------
 
@@ -248,8 +248,7 @@ class HandPanel:
     # -- taps ------------------------------------------------------------------------------------------------------
 
     def _set(self, entry: HandEntry) -> None:
-        self.entry = entry
-        self.ectx.session.set_draft(entry.to_draft(), self.ectx.target.key)
+        self.ctl.set(self.ctl.state.but(entry))
         self.ectx.report(None)
         self.redraw()
 
@@ -272,7 +271,9 @@ class HandPanel:
 
     def clear(self, _: Any = None) -> None:
         with self._lock:
-            self._set(HandEntry.start(self.record, sudden_death=self.sudden))
+            self.ctl.restart()
+            self.ectx.report(None)
+            self.redraw()
 
     def first_triple(self, name: str | None) -> None:
         with self._lock:
@@ -288,13 +289,9 @@ class HandPanel:
     def confirm(self, _: Any = None) -> None:
         with self._lock:
             try:
-                hand = self.entry.to_hand()
+                self.ctl.confirm(self.ectx.submit)  # refused: the draft is kept again
             except EntryError as exc:
                 self.ectx.report(f"The hand is not complete: {exc}. Nothing entered is lost.")
-                return
-            self.ectx.session.set_draft(None, self.ectx.target.key)  # the screen redraws on success
-            if not self.ectx.submit(hand):
-                self.ectx.session.set_draft(self.entry.to_draft(), self.ectx.target.key)
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

@@ -1,0 +1,345 @@
+"""Jokers Kill at the table: the hand being entered, one tap per physical card (no Flet here).
+
+Every tap goes to the card the table needs next (the up-card, then each player's card in seating order, then the
+tie-break cards of the players still tied), cards already used are refused, and the hand is complete when the rules
+say it is decided, dead or void. The logic is plain Python over :mod:`scoring.jokers_kill`'s table helpers; the card
+picker in :mod:`views.table.games.jokers_kill` only draws it. JK-E5 (up-card 8; 8 8 2 → tie-break between the 8s;
+Q and 3 → the 3 wins):
+
+>>> record = {"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"]}
+>>> draft = empty_draft()
+>>> for card in ("8S", "8H", "8D", "2C", "QH", "3D"):
+...     draft = place_card(record, draft, card)
+>>> need = need_of(record, draft)
+>>> need.winner, need.points, finish(draft, need)["tiebreaks"]
+('Ben', 3, [{'Ann': 'QH', 'Ben': '3D'}])
+>>> place_card(record, draft, "4C")
+Traceback (most recent call last):
+...
+companion.entry_jokers_kill.HandCompleteError: the hand is complete: confirm it, or remove a card first
+>>> remove_last(draft)["tiebreaks"]
+[{'Ann': 'QH'}]
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.entry import EntryTarget, IncompleteEntryError
+from scoring import Card, Result, ScoringError, get_game
+from scoring import jokers_kill as jk
+from scoring.cards import RANKS, Suit
+from scoring.jokers_kill import DealNeed, Need
+
+Draft = dict[str, Any]
+
+
+class HandCompleteError(ValueError):
+    """A card tapped after the hand is already decided, dead or void."""
+
+
+def empty_draft() -> Draft:
+    """A hand with no card yet."""
+    return {"up": None, "buried": [], "cards": {}, "tiebreaks": []}
+
+
+def from_hand(hand: Mapping[str, Any]) -> Draft:
+    """A draft holding a saved hand (to correct it)."""
+    return {
+        "up": hand.get("up"),
+        "buried": list(hand.get("buried", [])),
+        "cards": dict(hand.get("cards", {})),
+        "tiebreaks": [dict(deal) for deal in hand.get("tiebreaks", [])],
+    }
+
+
+def partial(draft: Draft) -> dict[str, Any]:
+    """The draft in the shape of a record hand, leaving out what is not entered yet."""
+    out: dict[str, Any] = {"cards": dict(draft["cards"])}
+    if draft["up"] is not None:
+        out["up"] = draft["up"]
+    if draft["buried"]:
+        out["buried"] = list(draft["buried"])
+    deals = [dict(deal) for deal in draft["tiebreaks"] if deal]
+    if deals:
+        out["tiebreaks"] = deals
+    return out
+
+
+def need_of(record: Mapping[str, Any], draft: Draft) -> DealNeed:
+    """What the hand needs next (raises :class:`ScoringError` if the draft breaks a rule)."""
+    return jk.next_deal(record, partial(draft))
+
+
+def hand_players(record: Mapping[str, Any]) -> list[str]:
+    """Who plays the next hand: everyone, or the tied players in a play-off."""
+    if jk.phase(record) is jk.Phase.PLAYOFF:
+        pending = get_game("jokers-kill").score(record).pending
+        if pending is not None:
+            return list(pending.players)
+    return list(record["players"])
+
+
+def place_card(record: Mapping[str, Any], draft: Draft, card: str) -> Draft:
+    """The draft with ``card`` dealt where the table needs it next (a new draft; ``draft`` is unchanged)."""
+    need = need_of(record, draft)
+    if need.complete:
+        raise HandCompleteError("the hand is complete: confirm it, or remove a card first")
+    code = str(jk.verify_card(record, card, partial(draft)))
+    new = copy.deepcopy(draft)
+    if need.need is Need.UP_CARD:
+        if new["up"] is not None:  # a Joker up-card under house rule JK-9 "redraw": bury it
+            new["buried"].append(new["up"])
+        new["up"] = code
+    elif need.need is Need.CARDS:
+        new["cards"][need.players[0]] = code
+        seats = list(record["players"])
+        new["cards"] = dict(sorted(new["cards"].items(), key=lambda item: seats.index(item[0])))
+    else:
+        who = need.players[0]
+        deals = new["tiebreaks"]
+        if not deals or who in deals[-1]:
+            deals.append({who: code})
+        else:
+            deals[-1][who] = code
+    need_of(record, new)
+    return new
+
+
+def remove_last(draft: Draft) -> Draft:
+    """The draft without the last card dealt."""
+    new = copy.deepcopy(draft)
+    if new["tiebreaks"]:
+        deal = new["tiebreaks"][-1]
+        deal.pop(list(deal)[-1])
+        if not deal:
+            new["tiebreaks"].pop()
+    elif new["cards"]:
+        new["cards"].pop(list(new["cards"])[-1])
+    elif new["up"] is not None:
+        new["up"] = None
+    elif new["buried"]:
+        new["buried"].pop()
+    return new
+
+
+def clear_slot(draft: Draft, slot: tuple[Any, ...]) -> Draft:
+    """The draft without one card, and without the tie-break cards that depended on it.
+
+    >>> draft = {"up": "8S", "buried": [], "cards": {"Ann": "8H", "Ben": "8D"}, "tiebreaks": [{"Ann": "QH"}]}
+    >>> clear_slot(draft, ("cards", "Ben"))
+    {'up': '8S', 'buried': [], 'cards': {'Ann': '8H'}, 'tiebreaks': []}
+    """
+    new = copy.deepcopy(draft)
+    if slot[0] == "up":
+        new["up"] = None
+        new["tiebreaks"] = []
+    elif slot[0] == "buried":
+        new["buried"].pop(slot[1])
+    elif slot[0] == "cards":
+        new["cards"].pop(slot[1], None)
+        new["tiebreaks"] = []
+    else:
+        k, name = slot[1], slot[2]
+        deals = new["tiebreaks"][: k + 1]
+        deals[k].pop(name, None)
+        new["tiebreaks"] = [deal for deal in deals if deal]
+    return new
+
+
+def finish(draft: Draft, need: DealNeed) -> dict[str, Any]:
+    """The hand as the record keeps it (``void`` when the tie-break could not be dealt, JK-7)."""
+    hand = partial(draft)
+    if need.need is Need.VOID:
+        hand["void"] = True
+    return hand
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card place of the hand on screen."""
+
+    key: tuple[Any, ...]
+    title: str
+    card: str | None
+
+    @property
+    def label(self) -> str:
+        shown = Card.parse(self.card).label if self.card else "—"
+        return f"{self.title}: {shown}"
+
+
+def slots(record: Mapping[str, Any], draft: Draft) -> list[Slot]:
+    """Every card place of the hand so far, in dealing order."""
+    out = [Slot(("buried", i), "Buried Joker", card) for i, card in enumerate(draft["buried"])]
+    out.append(Slot(("up",), "Up-card", draft["up"]))
+    out += [Slot(("cards", name), name, draft["cards"].get(name)) for name in hand_players(record)]
+    for k, deal in enumerate(draft["tiebreaks"]):
+        out += [Slot(("tiebreaks", k, name), f"Tie-break {k + 1}, {name}", card) for name, card in deal.items()]
+    return out
+
+
+def prompt(need: DealNeed) -> str:
+    """What the table does next, in words.
+
+    >>> prompt(DealNeed(Need.TIEBREAK, ("Ann", "Ben")))
+    'Tie-break: deal a card to Ann'
+    """
+    if need.need is Need.UP_CARD:
+        return "Turn the up-card"
+    if need.need is Need.CARDS:
+        return f"{need.players[0]}'s card"
+    if need.need is Need.TIEBREAK:
+        return f"Tie-break: deal a card to {need.players[0]}"
+    if need.need is Need.DECIDED:
+        return f"{need.winner} wins {need.points} point{'s' if need.points != 1 else ''}: confirm the hand"
+    if need.need is Need.DEAD:
+        return "Dead hand (a Joker): confirm the hand"
+    return "Too few cards for the tie-break: mark the hand void"
+
+
+def extras(result: Result) -> list[tuple[str, str]]:
+    """Cards and hands left (rule 7); play-off wins once a play-off is on."""
+    out = [("Cards left", str(getattr(result, "cards_left", 0))), ("Hands left", str(getattr(result, "hands_left", 0)))]
+    wins = getattr(result, "playoff_wins", None)
+    if wins:
+        out.append(("Play-off wins", ", ".join(f"{name} {count}" for name, count in wins.items())))
+    return out
+
+
+SUIT_ORDER = (Suit("S"), Suit("H"), Suit("D"), Suit("C"))
+
+
+def card_codes() -> list[str]:
+    """The 52 cards, rank by rank (A♠ A♥ A♦ A♣ 2♠ …), as the picker shows them."""
+    return [f"{rank}{suit.value}" for rank in RANKS for suit in SUIT_ORDER]
+
+
+class HandIncompleteError(IncompleteEntryError):
+    """The hand is confirmed before the rules say it is decided, dead or void (the message says what is next)."""
+
+
+class DraftUnreadableError(ValueError):
+    """A kept draft that is not a Jokers Kill hand, or no longer fits the record."""
+
+
+# --- the entry lifecycle (companion.entry.EntryState) -----------------------------------------------------------
+
+
+def slot_id(key: tuple[Any, ...]) -> str:
+    """A card place as a field id: ``up``, ``cards/Ann``, ``tiebreaks/0/Ann``, ``buried/0``.
+
+    >>> slot_id(("cards", "Ann")), slot_id(("tiebreaks", 0, "Ben"))
+    ('cards/Ann', 'tiebreaks/0/Ben')
+    """
+    return "/".join(str(part) for part in key)
+
+
+@dataclass(frozen=True)
+class JokersKillState:
+    """One Jokers Kill hand (or play-off hand) being entered, as :class:`companion.entry.EntryState`: the record
+    before it and the cards dealt so far (:func:`empty_draft`'s shape).
+
+    >>> from companion.entry import EntryTarget
+    >>> record = {"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"]}
+    >>> state = JokersKillState.start(record, EntryTarget()).place("9S").place("4H")
+    >>> state.focus(), state.can_confirm()
+    ('cards/Ben', False)
+    >>> JokersKillState.from_draft(record, EntryTarget(), state.to_draft()).focus()
+    'cards/Ben'
+    """
+
+    record: Mapping[str, Any] = field(repr=False)
+    draft: Draft = field(default_factory=empty_draft)
+
+    @classmethod
+    def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> JokersKillState:
+        state = cls(dict(record), empty_draft())
+        state.need()  # the record can be entered (raises ScoringError otherwise)
+        return state
+
+    @classmethod
+    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> JokersKillState:
+        """A saved hand, to correct it; one that no longer fits the record starts empty."""
+        state = cls(dict(record), from_hand(hand))
+        try:
+            state.need()
+        except ScoringError:
+            return cls.start(record, target)
+        return state
+
+    @classmethod
+    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> JokersKillState:
+        """What :meth:`to_draft` kept; :class:`DraftUnreadableError` (or the :class:`ScoringError`) when it no
+        longer fits ``record``."""
+        try:
+            kept = from_hand(draft)
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise DraftUnreadableError(f"the hand kept from before cannot be read ({exc})") from None
+        state = cls(dict(record), kept)
+        state.need()
+        return state
+
+    def to_draft(self) -> dict[str, Any]:
+        return copy.deepcopy(self.draft)
+
+    def need(self) -> DealNeed:
+        return need_of(self.record, self.draft)
+
+    def verify(self) -> None:
+        """Raise :class:`HandIncompleteError` saying what the table deals next."""
+        need = self.need()
+        if not need.complete:
+            raise HandIncompleteError(f"the hand is not complete yet: {prompt(need).lower()}")
+
+    def can_confirm(self) -> bool:
+        try:
+            self.verify()
+        except ValueError:
+            return False
+        return True
+
+    def to_hand(self) -> dict[str, Any]:
+        self.verify()
+        return finish(self.draft, self.need())
+
+    def focus(self) -> str | None:
+        """The card place the next tap fills (``up``, ``cards/Ben``, ``tiebreaks/0/Ann``); ``None`` once the hand
+        is decided, dead or void."""
+        need = self.need()
+        if need.need is Need.UP_CARD:
+            return "up"
+        if need.need is Need.CARDS:
+            return f"cards/{need.players[0]}"
+        if need.need is Need.TIEBREAK:
+            who = need.players[0]
+            deals = self.draft["tiebreaks"]
+            k = len(deals) - 1 if deals and who not in deals[-1] else len(deals)
+            return f"tiebreaks/{k}/{who}"
+        return None
+
+    # -- taps -------------------------------------------------------------------------------------------------
+
+    def but(self, draft: Draft) -> JokersKillState:
+        return JokersKillState(self.record, draft)
+
+    def place(self, card: str) -> JokersKillState:
+        return self.but(place_card(self.record, self.draft, card))
+
+    def remove_last(self) -> JokersKillState:
+        return self.but(remove_last(self.draft))
+
+    def clear_slot(self, key: tuple[Any, ...]) -> JokersKillState:
+        return self.but(clear_slot(self.draft, key))
+
+    def slots(self) -> list[Slot]:
+        return slots(self.record, self.draft)
+
+    def legal_cards(self) -> set[str]:
+        """The cards that can be tapped now (none once the hand is complete)."""
+        if self.need().complete:
+            return set()
+        return {str(card) for card in jk.legal_cards(self.record, partial(self.draft))}
