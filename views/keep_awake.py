@@ -36,10 +36,8 @@ class KeepAwake:
         self.on = False
         """Whether the wakelock was last asked to be on."""
         self.lock: Any = None
-        try:
-            self.lock = ft.Wakelock()  # registered with the page being built (kept here: a service needs a holder)
-        except Exception:  # no page context (a screen built in a unit test)
-            _log.debug("no wakelock for this page", exc_info=True)
+        """Flet's wakelock service, made the first time a table is shown (a page that never shows one sends
+        nothing for it); kept here, as a service needs a holder."""
 
     def follow(self, path: str, *, keep_awake: bool) -> None:
         """The page now shows ``path``: enable or disable the wakelock if that changes."""
@@ -47,6 +45,11 @@ class KeepAwake:
         if want == self.on:
             return
         self.on = want
+        if self.lock is None and want:
+            try:
+                self.lock = ft.Wakelock()  # registers itself with the page being drawn
+            except Exception:  # no page to register with (a screen built in a unit test)
+                _log.debug("no wakelock for this page", exc_info=True)
         if self.lock is None:
             return
         try:
