@@ -280,7 +280,8 @@ class LiveScreen:
             report=self.report,
         )
         try:
-            return ui.entry(ectx)
+            # the panel's Confirm sits in its dock (the table screen's bottom bar); here it follows the panel
+            return ft.Column([ui.entry(ectx), ectx.dock], spacing=12)
         except ScoringError as exc:
             return empty_state("This hand cannot be entered here", str(exc))
 

@@ -182,6 +182,7 @@ class FinancialCrisisEntry:
         ]
         self.notes.controls = notes
         self.confirm.disabled = not entry.can_confirm(self.record, draft)
+        refresh(self.confirm)  # it sits in the screen's bottom bar, outside this panel: send its state itself
 
     def _target_button(self, target: str | None) -> ft.Control:
         label = target_button_label(self.draft, target)
