@@ -57,7 +57,7 @@ from companion.services import AppServices  # noqa: E402
 from companion.session import TableSession  # noqa: E402
 from companion.sharing import HOST, Access, Edit, Role, ShareAddress  # noqa: E402
 from tests.generators.financial_crisis import random_hand  # noqa: E402
-from views.table.scoreboard import standings  # noqa: E402
+from views.standings import row_labels  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 TARGET_P95_MS = 1000.0
@@ -222,7 +222,8 @@ def live_app(data_dir: Path | None = None) -> Iterator[tuple[AppServices, InProc
 
 
 def host_standings(session: TableSession) -> list[str]:
-    return [row.label for row in standings(session.result)]
+    """The standings the live view must show for the game (its rows' labels, :func:`views.standings.row_labels`)."""
+    return row_labels(session.result)
 
 
 def _hands(count: int, seed: int = 8) -> list[dict[str, Any]]:
@@ -383,7 +384,7 @@ def run_feeds(viewers: int = 20, hands: int = 50, wait: float = 10.0, log: Calla
         for screen in screens:
             if (
                 screen.session is not None
-                and [r.label for r in standings(screen.session.result)] == (report.host_standings)
+                and row_labels(screen.session.result) == report.host_standings
                 and screen.rendered == session.version
             ):
                 report.same_standings += 1

@@ -11,28 +11,31 @@ so they are exactly what the table saw at that moment (bonuses and end-of-game r
 >>> steps = replay(record).steps
 >>> [(s.label, s.points["Ann"], s.points["Ben"]) for s in steps]
 [('Hand 1', 2, 0), ('Hand 2', 0, 3)]
->>> [(st.position, st.name, st.total) for st in steps[1].standings]
+>>> [(st.place, st.player, st.total) for st in steps[1].standings]
 [(1, 'Ben', 3), (2, 'Ann', 2)]
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path as FsPath
 from typing import Any
 
 from companion.entry import EntryTarget
-from companion.stats import game_name, lower_is_better, positions
-from scoring import Result, ScoringError, get_game
+from companion.stats import game_name
+from scoring import Result, ScoringError, Standing, Verdict, get_game, standings
+from scoring.base import join_names
 from scoring.cards import Card
+from scoring.feast_and_famine import FeastAndFamineResult
+from scoring.jokers_kill import JokersKillResult
+from scoring.ones_to_nines import OnesToNinesResult
+from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
 
-EXTRA_PARTS = ("tiebreak", "sudden_death", "playoff")
-"""Top-level record keys holding the extra part a tied game plays."""
 PAGE_SIZE = 50
 """Sessions shown at once in the History list (more on request)."""
 
@@ -221,29 +224,20 @@ def filter_sessions(
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's place after a hand."""
-
-    position: int
-    name: str
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
 class ReplayStep:
-    """One hand (or one hand of the extra part) as the table saw it."""
+    """One hand (or one entry of the extra part) as the table saw it."""
 
     label: str
-    """``Hand 3``, ``Play-off hand 1``, ``Tie-break round 1``, ``Sudden death 1``."""
+    """``Hand 3``, ``Play-off hand 1``, ``Tie-break round 1``, ``Sudden-death hand 1``."""
     index: int | None
-    """The hand's place in the record's ``hands`` (0-based), or ``None`` for a hand of the extra part."""
+    """The hand's place in the record's ``hands`` (0-based), or ``None`` for an entry of the extra part."""
     entered: str
     """What was entered, in words (``up 9♠; cards Ann 4♥, Ben 7♦``)."""
     points: dict[str, int]
     notes: tuple[str, ...]
     """The "why": every rule that decided something in this hand."""
     standings: tuple[Standing, ...]
-    """After this hand (empty for a hand of the extra part, which does not change the totals)."""
+    """The standings after this entry (:func:`scoring.standings`; during the extra part they show its progress)."""
     entry: EntryTarget | None = None
     """The entry of the record this step shows, to correct it (``hands`` 2, ``tiebreak`` 0...)."""
 
@@ -256,13 +250,16 @@ class Replay:
     players: tuple[str, ...]
     steps: tuple[ReplayStep, ...]
     final: tuple[Standing, ...]
+    """The standings at the end (:func:`scoring.standings`)."""
     winners: tuple[str, ...]
     finished: bool
     cancelled: bool
-    pending: str | None
-    """The extra part still to play (``play-off``...), if any."""
+    pending: Part | None
+    """The extra part still to play (a play-off...), if any."""
     notes: tuple[str, ...]
     """How the game ended, when the rules say something about it."""
+    verdict: Verdict | None = None
+    """Why the game was decided (:attr:`scoring.Result.verdict`): a headline and one sentence per winner."""
     error: str | None = None
     """Why the record could not be replayed (a damaged record); the steps are then empty."""
 
@@ -274,23 +271,10 @@ class Replay:
         if self.cancelled:
             return "cancelled: nobody won"
         if self.finished:
-            return f"{_join(self.winners)} won" if self.winners else "finished"
+            return f"{join_names(self.winners)} won" if self.winners else "finished"
         if self.pending is not None:
-            return f"{self.pending} to play"
+            return f"{self.pending.whole} to play"
         return "in progress"
-
-
-def _join(names: Sequence[str]) -> str:
-    items = list(names)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def standings(result: Result) -> tuple[Standing, ...]:
-    """The players by position, then seat, with their totals."""
-    places = positions(result.totals, result.winners, lower_is_better=lower_is_better(result.game))
-    seats = {name: n for n, name in enumerate(result.players)}
-    order = sorted(result.totals, key=lambda name: (places[name], seats.get(name, 0)))
-    return tuple(Standing(places[name], name, int(result.totals[name])) for name in order)
 
 
 def _card_text(value: Any) -> str:
@@ -334,8 +318,33 @@ def _score(record: Mapping[str, Any]) -> Result:
     return get_game(str(record.get("game"))).score(dict(record))
 
 
+def _said(entry: Any) -> str:
+    return describe_entry(entry) if isinstance(entry, Mapping) else str(entry)
+
+
+def _title(part: Part, index: int) -> str:
+    """``Hand 3``, ``Play-off hand 1``, ``Tie-break round 1``, ``Sudden-death hand 2`` (the table's hand list says
+    the same)."""
+    label = part.label(index)
+    return label[:1].upper() + label[1:]
+
+
 def replay(record: Mapping[str, Any]) -> Replay:
-    """Replay a game record hand by hand through the rules (never raises for a bad record: see ``error``)."""
+    """Replay a game record hand by hand through the rules (never raises for a bad record: see ``error``).
+
+    The standings of every step are :func:`scoring.standings` of the record cut after that entry, so History
+    ranks a game exactly as the table and Statistics do. JK-E11: Ben and Cat tie on 12; Ben wins the play-off:
+
+    >>> import json, pathlib
+    >>> case = pathlib.Path(__file__).parents[1] / "tests" / "cases" / "jokers-kill" / "14-playoff-first-to-three.json"
+    >>> rep = replay(json.loads(case.read_text())["record"])
+    >>> [(s.place, s.player, s.progress) for s in rep.final]
+    [(1, 'Ben', '3 play-off wins'), (2, 'Cat', '1 play-off win'), (3, 'Ann', None)]
+    >>> print(rep.verdict.headline)
+    Ben wins the play-off, first to win 3 play-off hands, after tying for the most points with 12.
+    >>> rep.steps[13].label, [(s.place, s.player, s.progress) for s in rep.steps[13].standings]
+    ('Play-off hand 1', [(1, 'Ben', '1 play-off win'), (1, 'Cat', '0 play-off wins'), (3, 'Ann', None)])
+    """
     players = tuple(str(p) for p in record.get("players", ()) if isinstance(p, str))
     game = str(record.get("game", ""))
     try:
@@ -343,76 +352,73 @@ def replay(record: Mapping[str, Any]) -> Replay:
     except ScoringError as exc:
         where = f" ({exc.path})" if exc.path else ""
         return Replay(game, players, (), (), (), False, False, None, (), error=f"{exc.message}{where}")
-    hands = list(record.get("hands") or [])
-    base = {k: v for k, v in record.items() if k not in EXTRA_PARTS}
+    hands = entries(record, Part.HANDS)
+    extra = [(part, entries(record, part)) for part in EXTRA_PARTS]
+    extra = [(part, made) for part, made in extra if made]
     steps: list[ReplayStep] = []
     for n, entry in enumerate(hands):
-        is_last = n == len(hands) - 1 and not any(k in record for k in EXTRA_PARTS)
-        result = full if is_last else _score({**base, "hands": hands[: n + 1]})
+        is_last = n == len(hands) - 1 and not extra
+        result = full if is_last else _score(record_before(record, Part.HANDS, n + 1))
         hand = result.hands[n]
         steps.append(
             ReplayStep(
-                label=f"Hand {n + 1}",
+                label=_title(Part.HANDS, n),
                 index=n,
-                entered=describe_entry(entry) if isinstance(entry, Mapping) else str(entry),
+                entered=_said(entry),
                 points=dict(hand.points),
                 notes=tuple(hand.notes),
-                standings=standings(result),
-                entry=EntryTarget("hands", n),
+                standings=tuple(standings(result)),
+                entry=EntryTarget(Part.HANDS.key, n),
             )
         )
-    steps.extend(_extra_steps(record, full))
-    notes = getattr(full, "notes", None)  # Jokers Kill and Feast and Famine results have game notes
+    for part, made in extra:
+        scored = _part_results(full, part)
+        for n, entry in enumerate(made):
+            is_last = n == len(made) - 1
+            result = full if is_last else _score(record_before(record, part, n + 1))
+            points, why = scored[n] if n < len(scored) else ({}, ())
+            steps.append(
+                ReplayStep(
+                    label=_title(part, n),
+                    index=None,
+                    entered=_said(entry),
+                    points=points,
+                    notes=why,
+                    standings=tuple(standings(result)),
+                    entry=EntryTarget(part.key, n),
+                )
+            )
     return Replay(
         game=game,
         players=tuple(full.players),
         steps=tuple(steps),
-        final=standings(full),
+        final=tuple(standings(full)),
         winners=tuple(full.winners),
         finished=full.finished,
         cancelled=full.cancelled,
-        pending=_PENDING_WORDS.get(full.pending.kind, full.pending.kind) if full.pending is not None else None,
-        notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+        pending=full.pending.part if full.pending is not None else None,
+        notes=tuple(_game_notes(full)),
+        verdict=full.verdict,
     )
 
 
-_PENDING_WORDS = {"tiebreak": "a tie-break", "sudden-death": "sudden death", "playoff": "a play-off"}
+def _game_notes(result: Result) -> list[str]:
+    """The notes a game's result keeps about the game as a whole (Jokers Kill, Feast and Famine)."""
+    if isinstance(result, JokersKillResult | FeastAndFamineResult):
+        return list(result.notes)
+    return []
 
 
-def _entries(value: Any) -> list[Any]:
-    if isinstance(value, list):
-        return value
-    return [value] if value is not None else []
-
-
-def _extra_steps(record: Mapping[str, Any], full: Result) -> list[ReplayStep]:
-    """Steps for the extra part (play-off hands, sudden-death hands, tie-break rounds), read off the result."""
-    extra = full.to_json()
-    out: list[ReplayStep] = []
-    if isinstance(extra.get("playoff"), list):  # Jokers Kill: hand results like the main ones
-        entries = _entries(record.get("playoff"))
-        for n, hand in enumerate(extra["playoff"]):
-            entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
-            points, why = dict(hand["points"]), tuple(hand["notes"])
-            out.append(ReplayStep(f"Play-off hand {n + 1}", None, entered, points, why, (), EntryTarget("playoff", n)))
-    if isinstance(extra.get("sudden_death_hands"), list):  # 1111-9999
-        entries = _entries(record.get("sudden_death"))
-        for n, hand in enumerate(extra["sudden_death_hands"]):
-            entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
-            points, why = dict(hand["points"]), tuple(hand["notes"])
-            out.append(
-                ReplayStep(f"Sudden death {n + 1}", None, entered, points, why, (), EntryTarget("sudden_death", n))
-            )
-    if isinstance(extra.get("tiebreaks"), list):  # Feast and Famine
-        entries = _entries(record.get("tiebreak"))
-        notes = extra.get("tiebreak_notes") or []
-        for n, points in enumerate(extra["tiebreaks"]):
-            entered = describe_entry(entries[n]) if n < len(entries) and isinstance(entries[n], Mapping) else ""
-            why = tuple(notes[n]) if n < len(notes) else ()
-            out.append(
-                ReplayStep(f"Tie-break round {n + 1}", None, entered, dict(points), why, (), EntryTarget("tiebreak", n))
-            )
-    return out
+def _part_results(result: Result, part: Part) -> list[tuple[dict[str, int], tuple[str, ...]]]:
+    """(points, notes) of every entry of an extra part, read off the game's typed result."""
+    if part is Part.PLAYOFF and isinstance(result, JokersKillResult):
+        return [(dict(hand.points), tuple(hand.notes)) for hand in result.playoff or []]
+    if part is Part.SUDDEN_DEATH and isinstance(result, OnesToNinesResult):
+        return [(dict(hand.points), tuple(hand.notes)) for hand in result.sudden_death_hands]
+    if part is Part.TIEBREAK and isinstance(result, FeastAndFamineResult):
+        notes = result.tiebreak_notes
+        return [(dict(points), tuple(notes[n]) if n < len(notes) else ()) for n, points in enumerate(result.tiebreaks)]
+    return []
 
 
 # --- the edit log ----------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
 from scoring import ScoringError, get_game
-from scoring.bargain_bin import settle_up
+from scoring.bargain_bin import BargainBinResult, settle_up
 from scoring.base import Result, join_names
 
 SPLIT = "split"
@@ -599,11 +599,10 @@ def _game_money(played: Played) -> GameMoney:
     result = played.result
     if result is None:
         return replace(base, status=MoneyStatus.UNREADABLE, note=played.problem)
-    raw_payments = getattr(result, "payments", None)
-    if result.game != BARGAIN_BIN or raw_payments is None:
+    if not isinstance(result, BargainBinResult) or result.payments is None:  # only Bargain Bin plays for money
         return base
-    payments: dict[str, int] = dict(raw_payments)
-    given: dict[str, int] = dict(getattr(result, "payouts", None) or {})
+    payments: dict[str, int] = dict(result.payments)
+    given: dict[str, int] = dict(result.payouts or {})
     if result.cancelled:  # the result's payouts of a cancelled game are the refunds (rule 9.3, BB-14)
         net = {name: given.get(name, 0) - payments[name] for name in payments}
         note = f"game {played.number} was cancelled: every payment is refunded (rule 9.3, BB-14)"

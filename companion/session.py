@@ -47,15 +47,13 @@ from typing import Any
 from companion.drafts import draft_check
 from scoring import Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
+from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_of_key, set_entries
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
 
 _log = logging.getLogger(__name__)
 
 Record = dict[str, Any]
 Listener = Callable[["TableSession"], None]
-
-EXTRA_PARTS = ("tiebreak", "sudden_death", "playoff")
-"""Top-level record keys that hold the extra part a tied game plays (``records.md``)."""
 
 
 class StaleEditError(ValueError):
@@ -68,10 +66,6 @@ class NothingToUndoError(ValueError):
 
 class NoSuchHandError(IndexError):
     """A hand (or an entry of an extra part) that the game does not have."""
-
-
-class UnknownPartError(ValueError):
-    """A top-level record part that is not one of :data:`EXTRA_PARTS`."""
 
 
 class InvalidEditError(ValueError):
@@ -130,6 +124,11 @@ def describe_change(old: Any, new: Any) -> str:
     return "; ".join(parts) if parts else "no change"
 
 
+def _key(part: str | Part) -> str:
+    """The record key of a part named by its key or its :class:`~scoring.parts.Part`."""
+    return part.key if isinstance(part, Part) else part
+
+
 class EditKind(StrEnum):
     """The changes a page (the host's table, a phone with the PIN, History's correction) can ask for."""
 
@@ -166,8 +165,9 @@ class Edit:
     entry: Any = None
     """The entry to add or the corrected entry; for :attr:`EditKind.SET_PART`, the part's whole value (``None``
     removes it)."""
-    part: str = "hands"
-    """``hands`` or an extra part (:data:`EXTRA_PARTS`)."""
+    part: str = Part.HANDS.key
+    """The record key of the part: ``hands`` or an extra part (:class:`scoring.parts.Part`; a ``Part`` given here
+    is kept as its key)."""
     index: int | None = None
     """Which entry a correction replaces (0-based)."""
     expected_version: int | None = None
@@ -176,22 +176,25 @@ class Edit:
     """For :attr:`EditKind.SET_PART`: the edit log's line (the other kinds word their own)."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "part", _key(self.part))
         if self.kind in (EditKind.ADD, EditKind.REPLACE) and not isinstance(self.entry, Mapping):
             raise InvalidEditError("there is no entry to add" if self.kind is EditKind.ADD else "there is no entry")
         if self.kind is EditKind.REPLACE and self.index is None:
             raise InvalidEditError("say which hand to correct")
 
     @classmethod
-    def add(cls, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None) -> Edit:
+    def add(
+        cls, entry: Mapping[str, Any], *, part: str | Part = Part.HANDS, expected_version: int | None = None
+    ) -> Edit:
         """Append ``entry`` to ``part`` (the next hand, or the next play-off hand...)."""
-        return cls(EditKind.ADD, dict(entry), part, None, expected_version)
+        return cls(EditKind.ADD, dict(entry), _key(part), None, expected_version)
 
     @classmethod
     def replace(
-        cls, index: int, entry: Mapping[str, Any], *, part: str = "hands", expected_version: int | None = None
+        cls, index: int, entry: Mapping[str, Any], *, part: str | Part = Part.HANDS, expected_version: int | None = None
     ) -> Edit:
         """Correct entry ``index`` (0-based) of ``part``."""
-        return cls(EditKind.REPLACE, dict(entry), part, index, expected_version)
+        return cls(EditKind.REPLACE, dict(entry), _key(part), index, expected_version)
 
     correct = replace
 
@@ -208,9 +211,9 @@ class Edit:
         return cls(EditKind.REMOVE_LAST, expected_version=expected_version)
 
     @classmethod
-    def set_part(cls, part: str, value: Any, description: str, *, expected_version: int | None = None) -> Edit:
+    def set_part(cls, part: str | Part, value: Any, description: str, *, expected_version: int | None = None) -> Edit:
         """Set extra part ``part`` to ``value`` (``None`` removes it), logged as ``description``."""
-        return cls(EditKind.SET_PART, copy.deepcopy(value), part, None, expected_version, description)
+        return cls(EditKind.SET_PART, copy.deepcopy(value), _key(part), None, expected_version, description)
 
     def at(self, version: int | None) -> Edit:
         """The same edit, made on ``version``."""
@@ -280,7 +283,7 @@ class TableSession:
 
     @property
     def hands(self) -> list[dict[str, Any]]:
-        return list(self.record.get("hands", []))
+        return entries(self.record, Part.HANDS)
 
     @property
     def step(self) -> Step:
@@ -296,12 +299,10 @@ class TableSession:
         """The saved edit log's actions, oldest first."""
         return [entry.action for entry in self.doc.log]
 
-    def part(self, key: str) -> list[Any]:
-        """The entries of a list-valued part of the record: ``hands`` or an extra part such as ``playoff``."""
-        value = self.record.get(key)
-        if value is None:
-            return []
-        return list(value) if isinstance(value, list) else [value]
+    def part(self, key: str | Part) -> list[Any]:
+        """The entries of a part of the record (:func:`scoring.parts.entries`): ``hands`` or an extra part such as
+        ``playoff`` (:class:`~scoring.parts.UnknownPartError` for another key)."""
+        return entries(self.record, key if isinstance(key, Part) else part_of_key(key))
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -438,43 +439,38 @@ class TableSession:
 
     def _plan(self, edit: Edit) -> tuple[Record, str]:
         """The record ``edit`` would make and its edit-log line (the session's errors if it cannot be made)."""
-        kind, key = edit.kind, edit.part
+        kind = edit.kind
         if kind is EditKind.UNDO or kind is EditKind.REDO:
             stack = self._undo if kind is EditKind.UNDO else self._redo
             if not stack:
                 raise NothingToUndoError(f"there is nothing to {kind.value}")
             return copy.deepcopy(stack[-1].record), f"{kind.value}: {stack[-1].description}"
         record = self.record
+        part = part_of_key(edit.part)
         if kind is EditKind.SET_PART:
-            self._check_part(key)
+            self._check_extra(part)
             if edit.entry is None:
-                record.pop(key, None)
+                record.pop(part.key, None)
             else:
-                record[key] = copy.deepcopy(edit.entry)
-            return record, edit.description or f"{_part_word(key)}s set"
+                record[part.key] = copy.deepcopy(edit.entry)
+            return record, edit.description or f"{part.word}s set"
         if kind is EditKind.REMOVE_LAST:
-            hands = list(record.get("hands", []))
+            hands = entries(record, Part.HANDS)
             if not hands:
-                raise NoSuchHandError("there is no hand to remove")
-            record["hands"] = hands[:-1]
-            return record, f"hand {len(hands)} removed"
-        if key != "hands":
-            self._check_part(key)
-        entries = self._entries(record, key)
-        entry = copy.deepcopy(dict(edit.entry))
+                raise NoSuchHandError(f"there is no {Part.HANDS.word} to remove")
+            return set_entries(record, Part.HANDS, hands[:-1]), f"{Part.HANDS.label(len(hands) - 1)} removed"
+        made = entries(record, part)
+        entry = dict(edit.entry)
+        # set_entries writes the form records.md shows: a Feast and Famine tie-break of one round is one object,
+        # a list once replayed; a part saved as a list stays a list when corrected.
         if kind is EditKind.ADD:
-            if key == "hands":
-                record["hands"] = [*entries, entry]
-            else:  # a Feast and Famine tie-break of one round is one object, a list once replayed (records.md)
-                record[key] = entry if key in _OBJECT_WHEN_ONE and not entries else [*entries, entry]
-            return record, f"{_part_word(key)} {len(entries) + 1} entered"
+            return set_entries(record, part, [*made, entry]), f"{part.word} {len(made) + 1} entered"
         index = edit.index if edit.index is not None else -1
-        if not 0 <= index < len(entries):
-            raise NoSuchHandError(f"there is no {_part_word(key)} {index + 1} in this game")
-        change = describe_change(entries[index], entry)
-        entries[index] = entry
-        record[key] = entries if key == "hands" or isinstance(record.get(key), list) else entries[0]
-        return record, f"{_part_word(key)} {index + 1} corrected: {change}"
+        if not 0 <= index < len(made):
+            raise NoSuchHandError(f"there is no {part.word} {index + 1} in this game")
+        change = describe_change(made[index], entry)
+        made[index] = entry
+        return set_entries(record, part, made), f"{part.word} {index + 1} corrected: {change}"
 
     def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
         """Replace the record with ``record`` as a whole (host-side tools; a page makes an :class:`Edit`): scored
@@ -501,34 +497,28 @@ class TableSession:
     def remove_last_hand(self, *, expected_version: int | None = None) -> Result:
         return self.make(Edit.remove_last(expected_version=expected_version))
 
-    def set_part(self, key: str, value: Any, description: str, *, expected_version: int | None = None) -> Result:
+    def set_part(self, key: str | Part, value: Any, description: str, *, expected_version: int | None = None) -> Result:
         """Set (or, with ``None``, remove) a top-level part of the record: a tie-break, sudden death, play-off."""
         return self.make(Edit.set_part(key, value, description, expected_version=expected_version))
 
-    def append_part(self, key: str, entry: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
+    def append_part(self, key: str | Part, entry: Mapping[str, Any], *, expected_version: int | None = None) -> Result:
         """Append an entry to an extra part (a Jokers Kill play-off hand, a 1111-9999 sudden-death hand, a Feast and
         Famine tie-break round). A Feast and Famine tie-break of one round is saved as one object, and becomes a
         list of rounds when a round is replayed (records.md)."""
         return self.make(Edit.add(entry, part=key, expected_version=expected_version))
 
     def replace_part(
-        self, key: str, index: int, entry: Mapping[str, Any], *, expected_version: int | None = None
+        self, key: str | Part, index: int, entry: Mapping[str, Any], *, expected_version: int | None = None
     ) -> Result:
         """Correct entry ``index`` (0-based) of ``hands`` or of an extra part. A part saved as one object (a Feast
         and Famine tie-break of one round, ``records.md``) stays one object."""
         return self.make(Edit.replace(index, entry, part=key, expected_version=expected_version))
 
     @staticmethod
-    def _check_part(key: str) -> None:
-        if key not in EXTRA_PARTS:
-            raise UnknownPartError(f"{key!r} is not an extra part of a game (one of {', '.join(EXTRA_PARTS)})")
-
-    @staticmethod
-    def _entries(record: Record, key: str) -> list[Any]:
-        value = record.get(key)
-        if value is None:
-            return []
-        return list(value) if isinstance(value, list) else [value]
+    def _check_extra(part: Part) -> None:
+        if not part.is_extra:
+            known = ", ".join(extra.key for extra in EXTRA_PARTS)
+            raise UnknownPartError(f"{part.key!r} is not an extra part of a game (one of {known})")
 
     def undo(self, *, expected_version: int | None = None) -> Result:
         """Take back the last change (it can be redone)."""
@@ -595,16 +585,6 @@ class TableSession:
                 with self._lock:
                     if listener in self._listeners:
                         self._listeners.remove(listener)
-
-
-_OBJECT_WHEN_ONE = frozenset({"tiebreak"})
-"""Extra parts that records.md writes as one object while they have one entry."""
-
-
-def _part_word(key: str) -> str:
-    return {"playoff": "play-off hand", "tiebreak": "tie-break round", "sudden_death": "sudden-death hand"}.get(
-        key, "hand"
-    )
 
 
 class SessionService:

@@ -2,18 +2,22 @@
 position, head-to-head records. No Flet in here.
 
 Only finished games count (not those in progress, pending an extra part, or cancelled). A player's **result** in a
-game is their final total; **best** means the highest total, except in 1111-9999 where the lowest total wins.
-**Positions** follow each game's winner rule: the winners share 1st place (a tie broken by a play-off, sudden death
-or tie-break puts the winner first); everyone else is ranked after them by total, equal totals sharing a place.
+game is their final total; **best** means the highest total, except where the lowest total wins (1111-9999,
+:attr:`scoring.Game.lower_wins`). **Positions** are the places of :func:`scoring.standings`, the one standings rule
+of every screen: the winners share 1st place (the loser of a play-off, sudden death or tie-break round is 2nd,
+joint winners share 1st); everyone else is placed after them by total.
 
 The outcome of a game (totals, winners, positions) is derived by replaying its record, which is too slow to do for
 10,000 games every time the screen opens; :class:`OutcomeCache` keeps each game's outcome keyed by the fingerprint
 of its record, so it is only recomputed when the record changes.
 
->>> positions({"Ann": 8, "Ben": 12, "Cat": 12}, ["Ben"], lower_is_better=False)
-{'Ann': 3, 'Ben': 1, 'Cat': 2}
->>> positions({"Ann": 7050, "Ben": 4200, "Cat": 5100}, ["Ben"], lower_is_better=True)
-{'Ann': 3, 'Ben': 1, 'Cat': 2}
+JK-E11: Ben and Cat tie on 12 and Ben wins the play-off; Cat is 2nd, Ann 3rd:
+
+>>> import json, pathlib
+>>> case = pathlib.Path(__file__).parents[1] / "tests" / "cases" / "jokers-kill" / "14-playoff-first-to-three.json"
+>>> outcome = Outcome.of_result("s1", get_game("jokers-kill").score(json.loads(case.read_text())["record"]), "t")
+>>> outcome.players, outcome.totals, outcome.positions, outcome.winners
+(('Ann', 'Ben', 'Cat'), (8, 12, 12), (3, 1, 2), ('Ben',))
 """
 
 from __future__ import annotations
@@ -28,25 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.players import Resolver
-from scoring import ScoringError, get_game
+from scoring import Result, ScoringError, get_game, lower_wins, standings
 from storage import Archive, SessionStatus, SessionSummary, StorageError
 from storage.atomic import StorageWriteError, atomic_write_bytes
 
-LOWEST_WINS = frozenset({"1111-9999"})
-"""Games whose lowest total wins."""
 CACHE_FILE = "stats-cache.json"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+"""Version 2: positions are :func:`scoring.standings` places (a cache of version 1 is recomputed)."""
 
 Resolve = Callable[[str], str]
-
-
-def lower_is_better(game: str) -> bool:
-    """Whether the lowest total wins ``game``.
-
-    >>> lower_is_better("1111-9999"), lower_is_better("jokers-kill")
-    (True, False)
-    """
-    return game in LOWEST_WINS
 
 
 def game_name(game: str) -> str:
@@ -59,28 +53,6 @@ def game_name(game: str) -> str:
         return get_game(game).name
     except ScoringError:
         return game
-
-
-def positions(totals: Mapping[str, int], winners: Sequence[str], *, lower_is_better: bool) -> dict[str, int]:
-    """Finishing positions (1 = first), in the order of ``totals``: the winners share 1st place; the others follow
-    by total, equal totals sharing a place (1, 2, 2, 4).
-
-    >>> positions({"Ann": 5, "Ben": 9, "Cat": 5, "Dan": 1}, [], lower_is_better=False)
-    {'Ann': 2, 'Ben': 1, 'Cat': 2, 'Dan': 4}
-    >>> positions({"Ann": 0, "Ben": 0, "Cat": 60, "Dan": 41}, ["Cat"], lower_is_better=False)
-    {'Ann': 3, 'Ben': 3, 'Cat': 1, 'Dan': 2}
-    """
-    won = [name for name in totals if name in set(winners)]
-    rest = [name for name in totals if name not in set(winners)]
-    sign = 1 if lower_is_better else -1
-    rest.sort(key=lambda name: sign * totals[name])
-    out = dict.fromkeys(won, 1)
-    place = len(won) + 1
-    for n, name in enumerate(rest):
-        if n and totals[name] != totals[rest[n - 1]]:
-            place = len(won) + n + 1
-        out[name] = place
-    return {name: out[name] for name in totals}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,19 +69,30 @@ class Outcome:
     """When the session was last changed (ISO UTC)."""
 
     @classmethod
-    def of(cls, session_id: str, game: str, totals: Mapping[str, int], winners: Sequence[str], at: str) -> Outcome:
-        """An outcome from a game's final totals and winners (positions derived by :func:`positions`)."""
-        places = positions(totals, winners, lower_is_better=lower_is_better(game))
-        names = tuple(totals)
+    def of_result(cls, session_id: str, result: Result, at: str) -> Outcome:
+        """The outcome of a scored game: totals in seating order, positions from :func:`scoring.standings`."""
+        places = {standing.player: standing.place for standing in standings(result)}
+        names = tuple(result.players)
         return cls(
             session_id,
-            game,
+            result.game,
             names,
-            tuple(int(totals[n]) for n in names),
+            tuple(int(result.totals[n]) for n in names),
             tuple(places[n] for n in names),
-            tuple(w for w in names if w in set(winners)),
+            tuple(w for w in names if w in set(result.winners)),
             at,
         )
+
+    @classmethod
+    def of(cls, session_id: str, game: str, totals: Mapping[str, int], winners: Sequence[str], at: str) -> Outcome:
+        """The outcome of a finished game known only by its final totals and winners (no extra part was played):
+        the same rule, :func:`scoring.standings`, places it.
+
+        >>> Outcome.of("s", "1111-9999", {"Ann": 7050, "Ben": 4200, "Cat": 5100}, ["Ben"], "t").positions
+        (3, 1, 2)
+        """
+        result = Result(game=game, players=list(totals), totals=dict(totals), finished=True, winners=list(winners))
+        return cls.of_result(session_id, result, at)
 
 
 # --- the outcome cache ---------------------------------------------------------------------------------------
@@ -242,7 +225,7 @@ class OutcomeCache:
         except (StorageError, ScoringError) as exc:
             message = getattr(exc, "message", None) or str(exc)
             return {"fp": summary.fingerprint, "error": message}
-        outcome = Outcome.of(summary.id, doc.game, result.totals, result.winners, summary.updated_at)
+        outcome = Outcome.of_result(summary.id, result, summary.updated_at)
         return {
             "fp": summary.fingerprint,
             "game": outcome.game,
@@ -368,11 +351,14 @@ def compute(outcomes: Iterable[Outcome], *, resolve: Resolve | None = None, game
     per_game: dict[tuple[str, str], list[int]] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
     counted = 0
+    lowest: dict[str, bool] = {}
     for outcome in outcomes:
         if game is not None and outcome.game != game:
             continue
         counted += 1
-        low = outcome.game in LOWEST_WINS
+        low = lowest.get(outcome.game)
+        if low is None:
+            low = lowest[outcome.game] = lower_wins(outcome.game)
         winners = {name_of(w) for w in outcome.winners}
         seated: list[tuple[str, int, int]] = []
         seen: set[str] = set()

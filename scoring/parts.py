@@ -115,6 +115,16 @@ class Part(enum.Enum):
         return _WORDS[self]
 
     @property
+    def whole(self) -> str:
+        """The part as a whole, for people: ``"main game"``, ``"play-off"``, ``"tie-break"``, ``"sudden death"``
+        (the pending banner says ``Play-off: Ann and Ben``).
+
+        >>> [part.whole for part in Part]
+        ['main game', 'play-off', 'tie-break', 'sudden death']
+        """
+        return _WHOLES[self]
+
+    @property
     def is_extra(self) -> bool:
         """Whether this is an extra part a tied game plays (everything but :attr:`HANDS`).
 
@@ -163,6 +173,12 @@ _WORDS = {
     Part.PLAYOFF: "play-off hand",
     Part.TIEBREAK: "tie-break round",
     Part.SUDDEN_DEATH: "sudden-death hand",
+}
+_WHOLES = {
+    Part.HANDS: "main game",
+    Part.PLAYOFF: "play-off",
+    Part.TIEBREAK: "tie-break",
+    Part.SUDDEN_DEATH: "sudden death",
 }
 _BY_SLUG = {part.slug: part for part in Part}
 _BY_STEP = {part.step: part for part in Part}

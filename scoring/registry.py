@@ -18,7 +18,7 @@ from typing import Any
 
 from scoring.base import RecordBase, Result, parse_record
 from scoring.errors import InvalidRecordError
-from scoring.parts import hand_word
+from scoring.parts import EXTRA_PARTS, Part, hand_word
 
 _MODULES = {
     "bargain-bin": "scoring.bargain_bin",
@@ -86,6 +86,18 @@ class Game:
         ('round', 'hand')
         """
         return hand_word(self.key)
+
+    @property
+    def extra_part(self) -> Part | None:
+        """The extra part this game plays when its main game ends tied (read off its record model), or ``None``.
+
+        >>> [(game.key, game.extra_part.whole if game.extra_part else None) for game in all_games()]
+        ... # doctest: +NORMALIZE_WHITESPACE
+        [('bargain-bin', None), ('financial-crisis', None), ('feast-and-famine', 'tie-break'),
+         ('1111-9999', 'sudden death'), ('jokers-kill', 'play-off')]
+        """
+        fields = self.record_model.model_fields
+        return next((part for part in EXTRA_PARTS if part.key in fields), None)
 
     def parse(self, data: Any) -> RecordBase:
         """Validate raw record data for this game (raises :class:`~scoring.errors.ScoringError`).

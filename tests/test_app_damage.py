@@ -165,9 +165,9 @@ def _drafts_the_screens_write() -> list[tuple[str, dict[str, Any]]]:
     """Drafts as each game's entry screen writes them, empty and part-entered."""
     from companion.entry_bargain_bin import JOKER_KEY, BinEntry, PadKey
     from companion.entry_financial_crisis import RoundDraft, add_card
+    from companion.entry_jokers_kill import empty_draft, from_hand, place_card
     from companion.entry_ones_to_nines import HandEntry
     from scoring.bargain_bin import Action
-    from views.table.games.jokers_kill import empty_draft, from_hand, place_card
 
     bb = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"], "options": {"joker": True}, "hands": []}
     entry = BinEntry.start(bb).choose_receiver("Ben").choose_value(PadKey("K", red=True))

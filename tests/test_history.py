@@ -149,19 +149,19 @@ def test_replay_hand_by_hand() -> None:
         {"Ann": 1, "Ben": 0, "Cat": 0},
         {"Ann": 0, "Ben": 3, "Cat": 0},
     ]
-    # standings after each hand: (position, name, total)
-    assert [(s.position, s.name, s.total) for s in rep.steps[0].standings] == [
+    # standings after each hand (scoring.standings): (place, player, total)
+    assert [(s.place, s.player, s.total) for s in rep.steps[0].standings] == [
         (1, "Ann", 2),
         (2, "Ben", 0),
         (2, "Cat", 0),
     ]
-    assert [(s.position, s.name, s.total) for s in rep.steps[1].standings] == [
+    assert [(s.place, s.player, s.total) for s in rep.steps[1].standings] == [
         (1, "Ann", 3),
         (2, "Ben", 0),
         (2, "Cat", 0),
     ]
     # after hand 3 Ben has 3 points plus the J♠/J♥/K♥ bonuses he collected (none here): Ann 3, Ben 3 level
-    last = [(s.position, s.name, s.total) for s in rep.steps[2].standings]
+    last = [(s.place, s.player, s.total) for s in rep.steps[2].standings]
     assert last == [(1, "Ann", 3), (1, "Ben", 3), (3, "Cat", 0)]
     assert rep.steps[0].entered == "up 9♠; cards Ann 4♥, Ben 7♦, Cat Q♣"
     assert any("2 points" in note for note in rep.steps[0].notes)
@@ -174,12 +174,12 @@ def test_replay_of_a_lowest_wins_game() -> None:
     record = json.loads((CASES / "1111-9999" / "10-game-end-lowest-wins.json").read_text())["record"]
     rep = replay(record)
     # hand 1: Ann 3525, Ben 2100, Cat 2550; lowest is first
-    assert [(s.position, s.name, s.total) for s in rep.steps[0].standings] == [
+    assert [(s.place, s.player, s.total) for s in rep.steps[0].standings] == [
         (1, "Ben", 2100),
         (2, "Cat", 2550),
         (3, "Ann", 3525),
     ]
-    assert [(s.position, s.name, s.total) for s in rep.final] == [(1, "Ben", 4200), (2, "Cat", 5100), (3, "Ann", 7050)]
+    assert [(s.place, s.player, s.total) for s in rep.final] == [(1, "Ben", 4200), (2, "Cat", 5100), (3, "Ann", 7050)]
     assert rep.finished and rep.outcome_text == "Ben won"
 
 
@@ -190,9 +190,16 @@ def test_replay_shows_the_play_off() -> None:
     assert labels[:13] == [f"Hand {n}" for n in range(1, 14)]
     assert labels[13:] == [f"Play-off hand {n}" for n in range(1, 6)]
     assert rep.steps[13].entered == "up 5♠; cards Ben 5♥, Cat 9♣"
-    assert rep.steps[13].standings == ()
+    # during the play-off the standings show its wins, and the two level on 12 share first place until it decides
+    first = rep.steps[13].standings
+    assert [(s.place, s.player, s.shared, s.progress) for s in first] == [
+        (1, "Ben", True, "1 play-off win"),
+        (1, "Cat", True, "0 play-off wins"),
+        (3, "Ann", False, None),
+    ]
+    assert [s.progress for s in rep.final] == ["3 play-off wins", "1 play-off win", None]
     # Ben and Cat level on 12; Ben won the play-off, so he is 1st and Cat 2nd
-    assert [(s.position, s.name, s.total) for s in rep.final] == [(1, "Ben", 12), (2, "Cat", 12), (3, "Ann", 8)]
+    assert [(s.place, s.player, s.total) for s in rep.final] == [(1, "Ben", 12), (2, "Cat", 12), (3, "Ann", 8)]
     assert rep.outcome_text == "Ben won"
     assert any("play-off" in note for note in rep.notes)
 
@@ -251,7 +258,7 @@ def test_correcting_a_finished_session_is_logged(archive: Archive) -> None:
     reopened.replace_hand(1, hand)
     doc = archive.load_session(session.id)
     assert doc.winners == ["Cat"]
-    assert [(s.name, s.total) for s in replay(doc.record).final][:1] == [("Cat", 2550)]
+    assert [(s.player, s.total) for s in replay(doc.record).final][:1] == [("Cat", 2550)]
     [line] = corrections(doc.log, UTC)
     assert line.text.startswith("hand 2 corrected at ")
     assert line.text.endswith(": numbers Cat 1689 → 4239")

@@ -12,12 +12,12 @@ import pytest
 import companion.stats
 from companion.stats import (
     CACHE_FILE,
+    CACHE_VERSION,
     Outcome,
     OutcomeCache,
     compute,
     format_average,
     format_rate,
-    positions,
     statistics,
 )
 from scoring import get_game
@@ -57,24 +57,27 @@ def test_doctests() -> None:
 
 
 @pytest.mark.parametrize(
-    ("totals", "winners", "low", "expected"),
+    ("game", "totals", "winners", "expected"),
     [
         # highest wins, no tie: 1, 2, 3
-        ({"A": 10, "B": 30, "C": 20}, ["B"], False, {"A": 3, "B": 1, "C": 2}),
+        ("jokers-kill", {"A": 10, "B": 30, "C": 20}, ["B"], (3, 1, 2)),
         # lowest wins (1111-9999)
-        ({"A": 10, "B": 30, "C": 20}, ["A"], True, {"A": 1, "B": 3, "C": 2}),
+        ("1111-9999", {"A": 10, "B": 30, "C": 20}, ["A"], (1, 3, 2)),
         # joint winners share 1st; the next is 3rd
-        ({"A": 9, "B": 9, "C": 4}, ["A", "B"], False, {"A": 1, "B": 1, "C": 3}),
+        ("financial-crisis", {"A": 9, "B": 9, "C": 4}, ["A", "B"], (1, 1, 3)),
         # a tie for 2nd shares 2nd; the next is 4th
-        ({"A": 9, "B": 5, "C": 5, "D": 1}, ["A"], False, {"A": 1, "B": 2, "C": 2, "D": 4}),
+        ("jokers-kill", {"A": 9, "B": 5, "C": 5, "D": 1}, ["A"], (1, 2, 2, 4)),
         # a tie broken by a play-off: the loser of the play-off is 2nd even with the same total
-        ({"A": 8, "B": 12, "C": 12}, ["C"], False, {"A": 3, "B": 2, "C": 1}),
-        # not finished: ranked by total alone
-        ({"A": 3, "B": 7}, [], False, {"A": 2, "B": 1}),
+        ("jokers-kill", {"A": 8, "B": 12, "C": 12}, ["C"], (3, 2, 1)),
+        # no winner: placed by total alone
+        ("jokers-kill", {"A": 3, "B": 7}, [], (2, 1)),
     ],
 )
-def test_positions(totals: dict[str, int], winners: list[str], low: bool, expected: dict[str, int]) -> None:
-    assert positions(totals, winners, lower_is_better=low) == expected
+def test_positions_are_the_standings_places(
+    game: str, totals: dict[str, int], winners: list[str], expected: tuple[int, ...]
+) -> None:
+    outcome = Outcome.of("s", game, totals, winners, "t")
+    assert outcome.positions == expected
 
 
 def test_outcome_of_keeps_seating_order_and_winners_in_seats() -> None:
@@ -236,7 +239,7 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path) -> None:
         save_scored(archive, ONES_RECORD)
         (tmp_path / "data" / CACHE_FILE).write_text("{not json")
         assert len(OutcomeCache(tmp_path / "data" / CACHE_FILE).outcomes(archive)) == 1
-        assert json.loads((tmp_path / "data" / CACHE_FILE).read_text())["version"] == 1
+        assert json.loads((tmp_path / "data" / CACHE_FILE).read_text())["version"] == CACHE_VERSION
 
 
 def test_remembered_statistics_follow_new_games_and_renames(tmp_path: Path) -> None:
@@ -270,3 +273,16 @@ def test_warm_up_fills_the_cache_in_the_background(tmp_path: Path) -> None:
         thread.join(timeout=30)
         assert (tmp_path / "data" / CACHE_FILE).exists()
         assert cache.statistics(archive).player("Ben").wins == 1
+
+
+def test_a_cache_of_the_old_version_is_recomputed(tmp_path: Path) -> None:
+    """Version 1 kept positions of another rule: such a file is not trusted, the outcome is replayed again."""
+    with Archive(tmp_path / "data") as archive:
+        sid = save_scored(archive, jokers_playoff_record())
+        fingerprint = archive.list_sessions()[0].fingerprint
+        old = {"fp": fingerprint, "game": "jokers-kill", "players": ["Ann", "Ben", "Cat"], "totals": [8, 12, 12]}
+        old |= {"positions": [9, 9, 9], "winners": ["Ben"]}
+        (tmp_path / "data" / CACHE_FILE).write_text(json.dumps({"version": 1, "entries": {sid: old}}))
+        [outcome] = OutcomeCache(tmp_path / "data" / CACHE_FILE).outcomes(archive)
+        assert outcome.positions == (3, 1, 2)
+        assert json.loads((tmp_path / "data" / CACHE_FILE).read_text())["version"] == CACHE_VERSION

@@ -112,9 +112,9 @@ def progression_series(rep: Replay) -> dict[str, list[int]]:
     """
     series: dict[str, list[int]] = {name: [0] for name in rep.players}
     for step in rep.steps:
-        if not step.standings:
+        if step.index is None or not step.standings:  # an entry of the extra part does not change the totals
             continue
-        totals = {s.name: s.total for s in step.standings}
+        totals = {s.player: s.total for s in step.standings}
         for name in rep.players:
             series[name].append(totals.get(name, series[name][-1]))
     return series

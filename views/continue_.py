@@ -18,15 +18,20 @@ def describe(summary: SessionSummary) -> tuple[str, str]:
     >>> describe(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
     ...                         "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
     ('Jokers Kill: Ann, Ben', '12 hands · play-off to play · last change 2026-01-02 10:30')
+    >>> describe(SessionSummary("abc", "1111-9999", "Sat", ("Ann", "Ben"), SessionStatus.PENDING, (),
+    ...                         "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 3, "f"))[1]
+    '3 hands · sudden death to play · last change 2026-01-02 10:30'
     """
     try:
-        name = get_game(summary.game).name
+        game = get_game(summary.game)
     except ScoringError:
-        name = summary.game
+        name, extra = summary.game, None
+    else:
+        name, extra = game.name, game.extra_part
     title = summary.title or f"{name}: {', '.join(summary.players)}"
-    state = {SessionStatus.PENDING: "play-off to play"}.get(summary.status, "in progress")
-    if summary.status is SessionStatus.PENDING and summary.game != "jokers-kill":
-        state = "extra part to play"
+    state = "in progress"
+    if summary.status is SessionStatus.PENDING:
+        state = f"{extra.whole if extra is not None else 'tie-break'} to play"
     when = summary.updated_at.replace("T", " ")[:16]
     hands = f"{summary.hands} hand{'s' if summary.hands != 1 else ''}"
     return title, f"{hands} · {state} · last change {when}"

@@ -35,6 +35,7 @@ from companion.stats import game_name
 from scoring import ScoringError, all_games
 from views.charts import progression_chart
 from views.context import ViewContext
+from views.standings import final_standings, standings_text, verdict_banner
 from views.table.screen import TableView
 from views.widgets import TAP, big_button, empty_state, heading, panel, paragraph, screen
 
@@ -201,10 +202,6 @@ def _points_text(points: dict[str, int]) -> str:
     return ", ".join(f"{name} {'+' if value > 0 else ''}{value}" for name, value in points.items())
 
 
-def _standings_text(step: ReplayStep) -> str:
-    return " · ".join(f"{s.position}. {s.name} {s.total}" for s in step.standings)
-
-
 def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None) -> ft.Control:
     """One hand of the replay: what was entered, the points, the standings after it and the "why"."""
     rows: list[ft.Control] = [
@@ -214,7 +211,7 @@ def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None
         rows.append(ft.Text(f"Entered: {step.entered}", size=15))
     rows.append(ft.Text(f"Points: {_points_text(step.points)}", size=15))
     if step.standings:
-        rows.append(ft.Text(f"After {step.label.lower()}: {_standings_text(step)}", size=15))
+        rows.append(ft.Text(f"After {step.label.lower()}: {standings_text(step.standings)}", size=15))
     for note in step.notes:
         rows.append(ft.Text(f"Why: {note}", size=14, italic=True))
     if on_correct is not None and step.entry is not None:
@@ -225,13 +222,16 @@ def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None
 
 
 def _final(rep: Replay) -> list[ft.Control]:
-    out: list[ft.Control] = [heading("Standings")]
+    """The verdict (a headline and one sentence per winner), then the standings with shared places, then the
+    game's own notes."""
+    out: list[ft.Control] = []
+    if rep.error is None and rep.verdict is not None:
+        out.append(verdict_banner(rep.verdict.headline, list(rep.verdict.reasons.values())))
+    out.append(heading("Standings"))
     if rep.error is not None:
         out.append(ft.Text(f"This session cannot be replayed: {rep.error}", color=ft.Colors.ERROR, size=16))
         return out
-    for s in rep.final:
-        text = f"{s.position}. {s.name}: {s.total}"
-        out.append(ft.Text(text, size=18, semantics_label=text, weight=ft.FontWeight.BOLD if s.position == 1 else None))
+    out += final_standings(rep.final)
     for note in rep.notes:
         out.append(ft.Text(f"Why: {note}", size=14, italic=True))
     return out

@@ -32,18 +32,17 @@ from companion.sharing import (
     access_for,
     is_live_path,
 )
-from scoring import ScoringError, Step, get_game
+from scoring import Part, ScoringError, Step, get_game, part_for_step
 from views.context import ViewContext
 from views.edit_host import EditHost
 from views.routing import normalise
 from views.seat import Seat
+from views.standings import standings_panel, verdict_panel
 from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
-from views.table.scoreboard import hand_lines, standings_panel, verdict_panel
+from views.table.scoreboard import hand_lines
 from views.widgets import back_button, big_button, empty_state, icon_button, panel
 
 _log = logging.getLogger(__name__)
-
-STEP_PARTS = {Step.HAND: "hands", Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebreak", Step.SUDDEN_DEATH: "sudden_death"}
 
 RECENT_HANDS = 12
 """Hands listed on the live view until the viewer asks for all."""
@@ -233,7 +232,7 @@ class LiveScreen:
             )
         step = session.step
         if access.role is Role.EDITOR and step is not Step.FINISHED:
-            out.append(self._entry(session, EntryTarget(STEP_PARTS.get(step, "hands"))))
+            out.append(self._entry(session, EntryTarget(part_for_step(step).key)))
         return out
 
     def _undo_button(self, session: TableSession) -> ft.Control:
@@ -269,7 +268,7 @@ class LiveScreen:
 
     def _entry(self, session: TableSession, target: EntryTarget) -> ft.Control:
         ui = table_ui(session.game)
-        if ui is None or (target.part != "hands" and target.part not in ui.parts):
+        if ui is None or (target.part != Part.HANDS.key and target.part not in ui.parts):
             return empty_state("Enter this on the host's screen", "This game's entry is not available on phones yet.")
         ectx = EntryContext(
             view=self.ctx,

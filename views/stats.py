@@ -12,7 +12,6 @@ import flet as ft
 
 from companion.records import Archive
 from companion.stats import (
-    LOWEST_WINS,
     HeadToHead,
     OutcomeCache,
     PlayerStats,
@@ -21,7 +20,7 @@ from companion.stats import (
     format_rate,
     game_name,
 )
-from scoring import all_games
+from scoring import all_games, lower_wins
 from views.charts import wins_chart
 from views.context import ViewContext
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
@@ -42,7 +41,7 @@ def game_line_text(p: PlayerStats, game: str) -> list[str]:
     for line in p.by_game:
         if game != ALL and line.game != game:
             continue
-        best = "best (lowest)" if line.game in LOWEST_WINS else "best"
+        best = "best (lowest)" if lower_wins(line.game) else "best"
         out.append(
             f"{game_name(line.game)}: {line.games} game{'s' if line.games != 1 else ''}, "
             f"{line.wins} win{'s' if line.wins != 1 else ''}, average {format_average(line.average_result)}, "
@@ -105,8 +104,8 @@ def stats_controls(
         return controls, stats
     controls += [heading("Wins per player"), wins_chart(stats.wins_per_player())]
     controls.append(heading("Players"))
-    if game is not None and game in LOWEST_WINS:
-        controls.append(paragraph("In 1111-9999 the lowest total wins, so the best result is the lowest."))
+    if game is not None and lower_wins(game):
+        controls.append(paragraph(f"In {game_name(game)} the lowest total wins, so the best result is the lowest."))
     controls += [player_block(p, key, on_open) for p in stats.players]
     controls.append(heading("Head-to-head"))
     controls.append(paragraph("Who finished ahead of whom in the games both played."))

@@ -17,6 +17,12 @@ from views.routing import parent_path
 
 TAP = 56
 """Height of a primary tap target, in logical pixels (Material's minimum is 48)."""
+MIN_TAP = 48
+"""The smallest tap target (Material's minimum): keys of a dense pad (the Jokers Kill card grid) on a phone."""
+APPBAR_TAP = 48
+"""The app bar's icon buttons: 48 px, so a 360 px wide phone keeps room for the title beside Undo, Redo, Share."""
+WIDE = 900
+"""From this width (a landscape tablet, a desktop) the table screen puts its panel and scoreboard side by side."""
 CONTENT_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 12, "md": 10, "lg": 8, "xl": 6}
 """Width of the content column: the whole phone screen, a centred column on a desktop."""
 
@@ -29,8 +35,8 @@ _SUIT_COLOURS = {
 SUIT_NAMES = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 
 
-def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], None]) -> ft.Control:
-    """An icon-only button, :data:`TAP` pixels square, labelled ``label`` for screen readers and tests.
+def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:
+    """An icon-only button, ``size`` (:data:`TAP`) pixels square, labelled ``label`` for screen readers and tests.
 
     (A tooltip alone does not give an icon button an accessible name in the browser view, so it is wrapped in
     :class:`ft.Semantics`.)
@@ -39,7 +45,7 @@ def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], None]) 
         label=label,
         button=True,
         container=True,
-        content=ft.IconButton(icon=icon, on_click=on_click, width=TAP, height=TAP),
+        content=ft.IconButton(icon=icon, on_click=on_click, width=size, height=size),
     )
 
 

@@ -192,7 +192,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
 
     # Ann and Ben reach 2 game points in the same hand: both win and split the pot.
     wait_text(page, "^Ann and Ben win the game$")
-    wait_text(page, r"^Ann and Ben reach 2 game points in the same hand: both win \(rule 7, BB-6\)$")
+    wait_text(page, r"^Ann and Ben win: both reached the target of 2 game points in the same hand\.$")  # the verdict
     final = score_saved(app_server, sid)
     assert final["finished"] and final["winners"] == ["Ann", "Ben"]
     check_standings(page, final)

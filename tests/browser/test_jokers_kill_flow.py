@@ -173,7 +173,8 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
         reveal(page, page.get_by_role("button", name=card_label(up), exact=True, disabled=False)).wait_for()
         enter_jk_hand(page, up, [ann, ben])
     wait_text(page, "^Ann wins the game$")
-    wait_text(page, r"Ann wins 3 play-off hands and the game \(rule 9, JK-12\)")
+    wait_text(page, r"^Ann wins the play-off, first to win 3 play-off hands")  # the verdict's headline
+    wait_text(page, r"^Ann wins the play-off against Ben, 3 play-off hands to \d+, .*\(rule 9, JK-12\)\.$")
     screenshot(page, "jk-winner-phone")
 
     final = score_saved(app_server, sid)

@@ -43,6 +43,7 @@ __all__ = [
     "EntryTarget",
     "TableUI",
     "controller",
+    "docked",
     "parse_entry",
     "record_before",
     "refresh",
@@ -68,6 +69,9 @@ class EntryContext:
     report: Callable[[str | None], None]
     """Show (or with ``None`` clear) a message under the panel."""
     extras: dict[str, Any] = field(default_factory=dict)
+    dock: ft.Column = field(default_factory=ft.Column)
+    """The screen's bottom bar: a panel puts its actions here (Confirm, and the one or two actions beside it), so
+    they stay on screen however long the panel is (:func:`docked`)."""
     reuse: Callable[[dict[str, Any]], bool] | None = None
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
@@ -127,6 +131,11 @@ def _registry() -> dict[str, TableUI]:
 def table_ui(game: str) -> TableUI | None:
     """The table hooks of ``game``, or ``None`` if its entry panel is not written yet."""
     return _registry().get(game)
+
+
+def docked(ectx: EntryContext, *actions: ft.Control) -> None:
+    """Put a panel's actions in the screen's bottom bar (kept on screen while the panel scrolls)."""
+    ectx.dock.controls = list(actions)
 
 
 def refresh(control: ft.Control) -> None:

@@ -8,6 +8,8 @@ The figures are plain functions of a :class:`~scoring.Result`, so they are teste
 ...     {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}]})
 >>> [(s.place, s.name, s.total, s.last) for s in standings(result)]
 [('1', 'Ann', 2, 2), ('=2', 'Ben', 0, 0), ('=2', 'Cat', 0, 0)]
+>>> standings(result)[1].label
+'2. Ben: 0 points (last hand +0) (equal second)'
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import flet as ft
 
 from scoring import Result
+from scoring import standings as scoring_standings
 from scoring.base import join_names
 from views.table.entry import EntryTarget
 from views.widgets import TAP, panel
@@ -27,8 +30,9 @@ PART_TITLES = {"playoff": "Play-off hand", "tiebreak": "Tie-break round", "sudde
 
 
 @dataclass(frozen=True)
-class Standing:
-    """One player's line of the standings."""
+class Line:
+    """One player's line of the table's standings, read off :func:`scoring.standings` (the one standings rule:
+    winners first once decided, shared places, a play-off's or sudden death's progress)."""
 
     place: str
     """``1``, or ``=2`` when shared."""
@@ -36,53 +40,87 @@ class Standing:
     total: int
     last: int | None
     """Points from the last hand (``None`` before the first hand)."""
+    spoken_place: str = ""
+    """``first``, ``equal first``: what a screen reader says for the place."""
+    progress: str | None = None
+    """The player's progress in a play-off, tie-break round or sudden death (``2 play-off wins``)."""
+    winner: bool = False
 
     @property
     def label(self) -> str:
-        """What a screen reader (and a browser test) reads: ``1. Ann: 7 points (last hand +2)``."""
+        """What a screen reader (and a browser test) reads: ``1. Ann: 7 points (last hand +2)``; a shared place adds
+        its words (``... (equal first)``), a play-off its progress."""
         last = "" if self.last is None else f" (last hand {self.last:+d})"
         points = "point" if abs(self.total) == 1 else "points"
-        return f"{self.place.lstrip('=')}. {self.name}: {self.total} {points}{last}"
+        shared = f" ({self.spoken_place})" if self.place.startswith("=") else ""
+        progress = f", {self.progress}" if self.progress else ""
+        return f"{self.place.lstrip('=')}. {self.name}: {self.total} {points}{last}{shared}{progress}"
 
 
-LOWEST_WINS = frozenset({"1111-9999"})
-"""Games whose lowest total wins (1111-9999, rule 8): their standings put the lowest total first."""
-
-
-def standings(result: Result) -> list[Standing]:
-    """Players by total, highest first (lowest first in :data:`LOWEST_WINS` games; seating order among equals),
-    with shared places marked ``=``."""
-    sign = 1 if result.game in LOWEST_WINS else -1
-    order = sorted(result.players, key=lambda name: (sign * result.totals[name], result.players.index(name)))
+def standings(result: Result) -> list[Line]:
+    """The standings as the table shows them: :func:`scoring.standings` with each player's last-hand points."""
     last = result.hands[-1].points if result.hands else None
-    rows: list[Standing] = []
-    for name in order:
-        total = result.totals[name]
-        place = 1 + sum(1 for other in result.players if sign * result.totals[other] < sign * total)
-        shared = sum(1 for other in result.players if result.totals[other] == total) > 1
-        rows.append(Standing(f"={place}" if shared else str(place), name, total, None if last is None else last[name]))
-    return rows
+    return [
+        Line(
+            f"={row.place}" if row.shared else str(row.place),
+            row.player,
+            row.total,
+            None if last is None else last.get(row.player, 0),
+            row.spoken_place,
+            row.progress,
+            row.winner,
+        )
+        for row in scoring_standings(result)
+    ]
+
+
+def progress_text(result: Result) -> str:
+    """The extra part's progress in one line (``Play-off: Ann 2 play-off wins, Ben 1 play-off win``), or ``""``.
+
+    >>> from scoring import get_game
+    >>> progress_text(get_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben"]}))
+    ''
+    """
+    progress = result.part_progress()
+    if not progress:
+        return ""
+    kind = result.pending.kind if result.pending is not None else None
+    word = {"playoff": "Play-off", "tiebreak": "Tie-break", "sudden-death": "Sudden death"}.get(kind or "", "")
+    body = ", ".join(f"{name}: {entry.text}" for name, entry in progress.items())
+    return f"{word}: {body}" if word else body
 
 
 def verdict(result: Result) -> tuple[str, list[str]] | None:
-    """The end or play-off banner: a headline and the notes naming the rule that decided; ``None`` mid-game.
+    """The end or play-off banner: a title and the lines under it; ``None`` mid-game. At the end the lines are the
+    verdict's headline and each winner's reason (:attr:`scoring.Result.verdict`, never notes picked by words).
 
     >>> from scoring import get_game
     >>> verdict(get_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben"]})) is None
     True
+    >>> title, lines = verdict(get_game("bargain-bin").score({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+    ...     "options": {"target": 1}, "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}))
+    >>> for line in [title, *lines]:  # doctest: +ELLIPSIS
+    ...     print(line)
+    A and D win the game
+    A and D win: both reached the target of 1 game point in the same hand.
+    A ...
+    D ...
     """
-    notes = [str(n) for n in (getattr(result, "notes", None) or [])]
+    said = result.verdict
     if result.cancelled:
-        return "The game was called off", notes
+        return "The game was called off", [said.headline] if said is not None else []
     if result.finished:
         winners = join_names(result.winners) if result.winners else "Nobody"
         verb = "wins" if len(result.winners) == 1 else "win"
-        if not notes:
-            notes = [f"{winners} {'has' if len(result.winners) == 1 else 'have'} the most points."]
-        return f"{winners} {verb} the game", notes
+        lines: list[str] = []
+        if said is not None:
+            lines.append(said.headline)
+            lines += [said.reasons[name] for name in result.winners if name in said.reasons]
+        return f"{winners} {verb} the game", lines
     if result.pending is not None:
         kind = {"playoff": "Play-off", "tiebreak": "Tie-break", "sudden-death": "Sudden death"}[result.pending.kind]
-        return f"{kind}: {join_names(result.pending.players)}", notes
+        progress = progress_text(result)
+        return f"{kind}: {join_names(result.pending.players)}", [progress] if progress else []
     return None
 
 
@@ -168,57 +206,168 @@ def _points_text(points: dict[str, int]) -> str:
 # --- Flet ------------------------------------------------------------------------------------------------------
 
 
-def standings_panel(result: Result, extras: Sequence[tuple[str, str]]) -> ft.Control:
-    rows: list[ft.Control] = []
-    for row in standings(result):
-        last = "" if row.last is None else f"{row.last:+d}"
-        rows.append(
-            ft.Semantics(
-                label=row.label,
+def _text(size: int, *, bold: bool = False, width: int | None = None, expand: bool = False) -> ft.Text:
+    """A one-line text that never wraps (long names end in an ellipsis)."""
+    return ft.Text(
+        "",
+        size=size,
+        weight=ft.FontWeight.BOLD if bold else None,
+        width=width,
+        expand=expand,
+        no_wrap=True,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
+
+
+class Scoreboard:
+    """The full standings (place, name, last hand, total; a play-off's progress under the name) and the game's
+    extras. Made once per screen and updated in place: a redraw changes the texts, never the controls, so a
+    confirmed hand sends only what changed."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, tuple[ft.Semantics, list[ft.Text]]] = {}
+        self.header = ft.Row(
+            [
+                ft.Text("#", width=36),
+                ft.Text("Player", expand=True),
+                ft.Text("Last", width=52, text_align=ft.TextAlign.END),
+                ft.Text("Total", width=76, text_align=ft.TextAlign.END),
+            ]
+        )
+        self.rows = ft.Column(spacing=6)
+        self.extras = ft.Text("", size=16, visible=False)
+        self.control = panel(ft.Column([self.header, self.rows, self.extras], spacing=6))
+
+    def _row(self, name: str) -> tuple[ft.Semantics, list[ft.Text]]:
+        found = self._rows.get(name)
+        if found is None:
+            place, who = _text(18, width=36), _text(20, bold=True)
+            last, total = _text(16, width=52), _text(22, bold=True, width=76)
+            last.color = ft.Colors.ON_SURFACE_VARIANT
+            last.text_align = total.text_align = ft.TextAlign.END
+            progress = _text(14)
+            progress.visible = False
+            row = ft.Semantics(
                 container=True,
                 exclude_semantics=True,
                 content=ft.Row(
-                    [
-                        ft.Text(row.place, size=18, width=40),
-                        ft.Text(row.name, size=20, weight=ft.FontWeight.BOLD, expand=True),
-                        ft.Text(last, size=16, width=48, color=ft.Colors.ON_SURFACE_VARIANT),
-                        ft.Text(str(row.total), size=24, weight=ft.FontWeight.BOLD, width=56),
-                    ]
+                    [place, ft.Column([who, progress], spacing=0, expand=True), last, total],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 ),
             )
-        )
-    header = ft.Row(
-        [
-            ft.Text("#", width=40),
-            ft.Text("Player", expand=True),
-            ft.Text("Last", width=48),
-            ft.Text("Total", width=56),
-        ]
-    )
-    body: list[ft.Control] = [header, *rows]
-    if extras:
+            found = self._rows[name] = (row, [place, who, last, total, progress])
+        return found
+
+    def show(self, result: Result, extras: Sequence[tuple[str, str]]) -> None:
+        controls: list[ft.Control] = []
+        for line in standings(result):
+            row, (place, who, last, total, progress) = self._row(line.name)
+            row.label = line.label
+            place.value = line.place
+            who.value = line.name
+            last.value = "" if line.last is None else f"{line.last:+d}"
+            total.value = str(line.total)
+            progress.value = line.progress or ""
+            progress.visible = bool(line.progress)
+            controls.append(row)
+        if [id(c) for c in self.rows.controls] != [id(c) for c in controls]:
+            self.rows.controls = controls
         text = " · ".join(f"{label}: {value}" for label, value in extras)
-        body.append(ft.Text(text, size=16, semantics_label=text))
-    return panel(ft.Column(body, spacing=6))
+        self.extras.value = text
+        self.extras.semantics_label = text or None
+        self.extras.visible = bool(text)
+
+
+STRIP_COLUMNS = 5
+"""Players a row in the standings strip (10 players: two rows)."""
+
+
+class StandingsStrip:
+    """The compact standings a phone keeps on screen while a hand is entered: place and name over the total, five
+    players a row, and the play-off's (tie-break's, sudden death's) progress under them. Updated in place."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self._chips: dict[str, tuple[ft.Semantics, ft.Text, ft.Text]] = {}
+        self.grid = ft.ResponsiveRow(columns=max(1, min(len(players), STRIP_COLUMNS)), spacing=4, run_spacing=4)
+        self.progress = ft.Text("", size=14, visible=False)
+        self.control = ft.Column([self.grid, self.progress], spacing=2)
+
+    def _chip(self, name: str) -> tuple[ft.Semantics, ft.Text, ft.Text]:
+        found = self._chips.get(name)
+        if found is None:
+            top, total = _text(13), _text(17, bold=True)
+            chip = ft.Semantics(
+                container=True,
+                exclude_semantics=True,
+                col=1,
+                content=ft.Container(
+                    content=ft.Column([top, total], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                    padding=ft.Padding.symmetric(horizontal=4, vertical=2),
+                    border_radius=8,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+                ),
+            )
+            found = self._chips[name] = (chip, top, total)
+        return found
+
+    def show(self, result: Result) -> None:
+        controls: list[ft.Control] = []
+        for line in standings(result):
+            chip, top, total = self._chip(line.name)
+            chip.label = line.label
+            top.value = f"{line.place} {line.name}"
+            total.value = str(line.total)
+            total.color = ft.Colors.PRIMARY if line.winner else None
+            controls.append(chip)
+        if [id(c) for c in self.grid.controls] != [id(c) for c in controls]:
+            self.grid.controls = controls
+        text = progress_text(result)
+        self.progress.value = text
+        self.progress.semantics_label = text or None
+        self.progress.visible = bool(text)
+
+
+class VerdictBanner:
+    """The end (or play-off) banner: the title, then the verdict's headline and each winner's reason."""
+
+    def __init__(self) -> None:
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.HEADLINE_SMALL)
+        self.lines = ft.Column(spacing=6)
+        self.control = ft.Container(
+            content=ft.Column([self.title, self.lines], spacing=6),
+            padding=ft.Padding.all(12),
+            bgcolor=ft.Colors.SECONDARY_CONTAINER,
+            border_radius=12,
+            visible=False,
+        )
+
+    def show(self, result: Result) -> None:
+        said = verdict(result)
+        self.control.visible = said is not None
+        if said is None:
+            return
+        title, lines = said
+        self.title.value = title
+        self.title.semantics_label = title
+        if [t.value for t in self.lines.controls if isinstance(t, ft.Text)] != lines:
+            self.lines.controls = [ft.Text(line, size=16, semantics_label=line) for line in lines]
+
+
+def standings_panel(result: Result, extras: Sequence[tuple[str, str]]) -> ft.Control:
+    """A standings panel drawn once (the live view)."""
+    board = Scoreboard()
+    board.show(result, extras)
+    return board.control
 
 
 def verdict_panel(result: Result) -> ft.Control | None:
-    said = verdict(result)
-    if said is None:
+    """The end or play-off banner drawn once (the live view); ``None`` mid-game."""
+    if verdict(result) is None:
         return None
-    headline, notes = said
-    return ft.Container(
-        content=ft.Column(
-            [
-                ft.Text(headline, theme_style=ft.TextThemeStyle.HEADLINE_SMALL, semantics_label=headline),
-                *[ft.Text(note, size=16) for note in notes],
-            ],
-            spacing=6,
-        ),
-        padding=ft.Padding.all(12),
-        bgcolor=ft.Colors.SECONDARY_CONTAINER,
-        border_radius=12,
-    )
+    banner = VerdictBanner()
+    banner.show(result)
+    return banner.control
 
 
 def hand_list(

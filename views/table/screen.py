@@ -1,8 +1,16 @@
 """The table screen (``/continue/<id>``) and the correction screen (``/continue/<id>/hand-<n>``; also
 ``playoff-<n>``, ``tiebreak-<n>``, ``sudden-death-<n>`` for the extra parts of a tied game).
 
-The table screen shows the live scoreboard and, while the game goes on, the game's entry panel for the next hand
-or play-off hand; at the end, the winners with the rule that decided. It follows its session: a change made in
+The table screen is laid out for a portrait phone first: a compact standings strip at the top, the game's entry
+panel under it (the next hand or play-off hand), and the panel's Confirm in a bar at the bottom, always on screen;
+the full scoreboard and the hand list follow the panel, one tap away ("Scoreboard and hands"). From
+:data:`~views.widgets.WIDE` pixels (a landscape tablet, a desktop) the panel and the scoreboard stand side by side.
+At the end the banner shows the winners and the verdict (why, as :mod:`scoring` decided it).
+
+The controls are made once per screen and updated in place after every change (Flet matches controls by
+identity, so a confirmed hand sends the changed texts and the new hand-list row, not the whole table).
+
+It follows its session: a change made in
 another tab (or on another phone, later) redraws it. Undo and Redo sit in the app bar; a failed save shows a
 banner with "Retry save" while the change stays in memory.
 """
@@ -22,8 +30,8 @@ from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
 from views.edit_host import EditHost
 from views.table.entry import EntryContext, EntryTarget, parse_entry, record_before, refresh, table_ui
-from views.table.scoreboard import HandLine, hand_list, standings_panel, verdict_panel
-from views.widgets import back_button, big_button, empty_state, icon_button
+from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list
+from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button
 
 _log = logging.getLogger(__name__)
 
@@ -55,7 +63,16 @@ class TableView:
         self.draft_notice = ft.Text("", size=14, italic=True, visible=False)
         """One line while the hand being entered cannot be written to disk (a full disk): kept in memory only."""
         self.drafts_changed(session.draft_write_error)
-        self.body = ft.Column(spacing=12)
+        self.save_area = ft.Column(visible=False)
+        self.strip = StandingsStrip(session.players)
+        self.board = Scoreboard()
+        self.banner = VerdictBanner()
+        self.hands = ft.Column(spacing=4)
+        self.entry_area = ft.Column(spacing=12)
+        self.dock = ft.Column(spacing=6)
+        """The entry panel's actions (its Confirm): a bar at the bottom of the screen, outside the scrolling part."""
+        self.scroller = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True, spacing=12)
+        self.body = ft.Column(spacing=6, expand=True)
         self.rendered = -1
         self._draw_lock = threading.RLock()
         """One redraw at a time (the tap's handler and the session's listener may both ask for one)."""
@@ -65,19 +82,22 @@ class TableView:
         """Hand-list rows by what they show, reused from one redraw to the next."""
         self.edits = EditHost(self.session.make, report=self.report, on_made=self._made, can_make=session.can_make)
         """Every change this screen asks for (a hand, a correction, undo, redo) goes through here."""
-        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.undo)
-        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.redo)
+        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.undo, size=APPBAR_TAP)
+        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.redo, size=APPBAR_TAP)
+        self._layout()
 
     # -- building -------------------------------------------------------------------------------------------
 
     def view(self) -> ft.View:
-        title = self.game.name if self.target is None else f"{self.game.name}: correct {self.target.label}"
+        title = self.game.name if self.target is None else f"Correct {self.target.label}"
         ctx = self.ctx
         appbar = ft.AppBar(
-            title=ft.Text(title, semantics_label=title),
+            title=ft.Text(title, semantics_label=title, size=18, no_wrap=True, max_lines=1),
             leading=back_button(ctx),
+            leading_width=APPBAR_TAP,
+            title_spacing=4,
             automatically_imply_leading=False,
-            toolbar_height=64,
+            toolbar_height=56,
             actions=[self.undo_button, self.redo_button, self._share_button()] if self.target is None else [],
         )
         self.rebuild()
@@ -85,26 +105,68 @@ class TableView:
             route=ctx.path,
             appbar=appbar,
             controls=[self.body],
-            scroll=ft.ScrollMode.AUTO,
-            padding=ft.Padding.all(12),
+            padding=ft.Padding.symmetric(horizontal=8, vertical=6),
         )
 
     def _share_button(self) -> ft.Control:
         """Opens the Share screen (address, QR code, PIN) for this game: phones follow it at ``/live``."""
-        return icon_button(ft.Icons.SHARE, "Share", lambda _: self.ctx.navigate(f"{self.ctx.path}/share"))
+        return icon_button(
+            ft.Icons.SHARE, "Share", lambda _: self.ctx.navigate(f"{self.ctx.path}/share"), size=APPBAR_TAP
+        )
+
+    def _layout(self) -> None:
+        """The screen's frame, made once: strip, scrolling part (panel, then scoreboard and hands; side by side
+        when wide), message and the bottom bar."""
+        board_key = "scoreboard"
+        self.board_button = icon_button(ft.Icons.LEADERBOARD, "Scoreboard and hands", self._to_board)
+        self.back_button = ft.TextButton(
+            content="Back to the hand", icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48
+        )
+        board_column = ft.Column(
+            [self.back_button, self.board.control, self.hands],
+            spacing=12,
+            key=board_key,
+            col={"xs": 12, "lg": 5},
+        )
+        self._board_key = board_key
+        columns = ft.ResponsiveRow(
+            [ft.Column([self.banner.control, self.entry_area], spacing=12, col={"xs": 12, "lg": 7}), board_column],
+            spacing=12,
+            run_spacing=12,
+            breakpoints={"xs": 0, "sm": 576, "md": 768, "lg": WIDE, "xl": 1200, "xxl": 1400},
+        )
+        self.scroller.controls = [columns]
+        if self.target is None:
+            top = ft.Row(
+                [ft.Container(self.strip.control, expand=True), self.board_button],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+                spacing=4,
+            )
+            self.body.controls = [self.save_area, top, self.scroller, self.message, self.draft_notice, self.dock]
+        else:
+            self.body.controls = [self.save_area, self.scroller, self.message, self.draft_notice, self.dock]
+
+    async def _to_board(self, _: Any = None) -> None:
+        await self.scroller.scroll_to(scroll_key=self._board_key, duration=200)
+
+    async def _to_entry(self, _: Any = None) -> None:
+        await self.scroller.scroll_to(offset=0, duration=200)
 
     def rebuild(self) -> None:
+        """Bring every part up to the session's version, in place (the frame and the kept controls stay)."""
         session = self.session
         self.rendered = session.version
         self._set_undo_state()
-        parts: list[ft.Control] = []
         if session.save_error is not None:
-            parts.append(self._save_banner(session.save_error))
+            self.save_area.controls = [self._save_banner(session.save_error)]
+            self.save_area.visible = True
+        elif self.save_area.visible:
+            self.save_area.controls = []
+            self.save_area.visible = False
         if self.target is None:
-            parts.extend(self._table_parts())
+            self._table_parts()
         else:
-            parts.extend(self._correction_parts(self.target))
-        self.body.controls = parts
+            self._correction_parts(self.target)
 
     def _set_undo_state(self) -> None:
         for holder, allowed, what in (
@@ -116,51 +178,44 @@ class TableView:
                 button.disabled = not allowed
                 button.tooltip = f"{'Undo' if holder is self.undo_button else 'Redo'}: {what}" if what else None
 
-    def _table_parts(self) -> list[ft.Control]:
+    def _table_parts(self) -> None:
         session = self.session
         result = session.result
         extras = self.ui.extras(session) if self.ui is not None and self.ui.extras is not None else []
-        left: list[ft.Control] = []
-        verdict = verdict_panel(result)
-        if verdict is not None:
-            left.append(verdict)
-        left.append(standings_panel(result, extras))
-        right: list[ft.Control] = []
+        self.strip.show(result)
+        self.board.show(result, extras)
+        self.banner.show(result)
         step = session.step
         if step is Step.FINISHED:
             end = self.ui.end(session) if self.ui is not None and self.ui.end is not None else None
-            if end is not None:
-                right.append(end)
-            right.append(
-                ft.Row([big_button("Home", lambda _: self.ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)])
+            self._set(self.entry_area, [end] if end is not None else [])
+            self._set(
+                self.dock,
+                [ft.Row([big_button("Home", lambda _: self.ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)])],
             )
+            self._panels = {}
         else:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
-            right.append(self._entry(target))
-        right.extend([self.message, self.draft_notice])
+            self._set(self.entry_area, [self._entry(target)])
         hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles)
-        return [
-            ft.ResponsiveRow(
-                [
-                    ft.Column(left, spacing=12, col={"xs": 12, "lg": 5}),
-                    ft.Column(right, spacing=12, col={"xs": 12, "lg": 7}),
-                    ft.Column([hands], col={"xs": 12, "lg": 5}),
-                ],
-                spacing=12,
-                run_spacing=12,
-            )
-        ]
+        self._set(self.hands, [hands])
 
-    def _correction_parts(self, target: EntryTarget) -> list[ft.Control]:
+    @staticmethod
+    def _set(holder: ft.Column, controls: list[ft.Control]) -> None:
+        """Give ``holder`` these controls, leaving its list alone when they are the same ones (nothing to send)."""
+        if [id(c) for c in holder.controls] != [id(c) for c in controls]:
+            holder.controls = controls
+
+    def _correction_parts(self, target: EntryTarget) -> None:
         entries = self.session.part(target.part)
         if target.index is None or target.index >= len(entries):
-            return [empty_state("There is no such hand", f"This game has no {target.label}.")]
-        return [
-            ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT),
-            self._entry(target),
-            self.message,
-            self.draft_notice,
-        ]
+            self._set(self.entry_area, [empty_state("There is no such hand", f"This game has no {target.label}.")])
+            return
+        self._set(
+            self.entry_area, [ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT), self._entry(target)]
+        )
+        self.back_button.visible = False
+        self.board.control.visible = False
 
     def _entry(self, target: EntryTarget) -> ft.Control:
         if self.ui is None:
@@ -192,7 +247,9 @@ class TableView:
             existing=existing,
             submit=lambda entry: self.submit(target, entry),
             report=self.report,
+            dock=self.dock,
         )
+        self.dock.controls = []
         try:
             panel = self.ui.entry(ectx)
             self._panels = {target: (panel, ectx)}
@@ -217,18 +274,21 @@ class TableView:
     # -- actions --------------------------------------------------------------------------------------------
 
     def report(self, text: str | None) -> None:
+        if (self.message.value or "") == (text or ""):
+            return
         self.message.value = text or ""
         self.message.visible = bool(text)
         self.message.semantics_label = f"Problem: {text}" if text else None
-        # no update() here: the tap's handler is followed by Flet's automatic update of the page
+        refresh(self.message)
 
     def drafts_changed(self, problem: str | None) -> None:
-        """Writing the hand being entered failed (``problem``) or works again (``None``); called on the tap's
-        thread, whose handler is followed by Flet's update of the page."""
+        """Writing the hand being entered failed (``problem``) or works again (``None``): the one-line notice says
+        so (only that line is sent)."""
         text = f"The hand being entered is kept in this app only (not on disk: {problem})." if problem else ""
         self.draft_notice.value = text
         self.draft_notice.visible = bool(problem)
         self.draft_notice.semantics_label = text or None
+        refresh(self.draft_notice)
 
     def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
         """Make the entry for ``target`` (the next hand or extra-part entry, or a correction) on the version this
@@ -261,19 +321,20 @@ class TableView:
             self.session.retry_save()
         except SaveFailedError as exc:
             self.report(str(exc))
-        self.show()
+        self.show(force=True)
 
     def open_hand(self, line: HandLine) -> None:
         self.ctx.navigate(f"{self.ctx.path}/{line.slug}")
 
-    def show(self) -> None:
-        """Redraw the body now (when the session changed since it was drawn)."""
+    def show(self, *, force: bool = False) -> None:
+        """Redraw now, when the session changed since it was drawn (or ``force``: its save state changed)."""
         with self._draw_lock:
-            if self.rendered == self.session.version and self.body.controls:
-                refresh(self.body)
-                return
+            if self.rendered == self.session.version and not force:
+                return  # already drawn (the tap's handler and the session's listener both ask)
             self.rebuild()
-            refresh(self.body)
+            for part in (self.save_area, self.strip.control, self.banner.control, self.entry_area, self.dock):
+                refresh(part)
+            refresh(self.scroller)
             refresh(self.undo_button)
             refresh(self.redo_button)
 

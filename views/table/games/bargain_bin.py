@@ -18,7 +18,6 @@ from companion.entry_bargain_bin import (
     EntryError,
     EntryMode,
     PadKey,
-    deciding_notes,
     end_headline,
     explain_keys,
     money,
@@ -30,7 +29,7 @@ from companion.entry_bargain_bin import (
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, controller, refresh
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 PAD_WIDTH = 60
@@ -239,8 +238,9 @@ class BinPanel:
         parts += self._live_parts() if live else self._quick_parts()
         parts += self._vegas_parts()
         parts += self._conduct_parts()
-        parts.append(self._actions())
+        docked(self.ectx, self._actions())
         self.body.controls = parts
+        refresh(self.ectx.dock)
 
     def _prompt(self) -> str:
         entry = self.entry
@@ -524,32 +524,17 @@ def extras(session: TableSession) -> list[tuple[str, str]]:
     return pot_lines(session.result)
 
 
-def _why_panel(notes: list[str]) -> ft.Control | None:
-    """How the game ended, in the rules' words (the last hand's deciding notes)."""
-    if not notes:
-        return None
-    return ft.Column(
-        [
-            ft.Text("How it was decided", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
-            *[ft.Text(note, size=16, semantics_label=note) for note in notes],
-        ],
-        spacing=4,
-    )
-
-
 def build_end(session: TableSession) -> ft.Control | None:
-    """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers)."""
+    """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers). Why the game
+    ended is the screen's banner (the verdict)."""
     result = session.result
-    why = deciding_notes(result)
     lines = money_lines(result)
     if not lines:
-        return _why_panel(why)
-    why_panel = _why_panel(why)
+        return None
     headline = end_headline(result)
     moves = transfers(result)
     settle = moves or ["Nobody owes anybody anything."]
     body: list[ft.Control] = [
-        *([why_panel] if why_panel is not None else []),
         ft.Text("Money", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label="Money"),
         ft.Text(headline, size=17, semantics_label=headline),
         *[ft.Text(line.text, size=16, semantics_label=line.text) for line in lines],

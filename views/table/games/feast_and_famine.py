@@ -19,7 +19,7 @@ from companion.entry_feast_and_famine import GHOST, QUICK, WALK, EntryError, Fea
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
-from views.table.entry import EntryContext, TableUI, controller, refresh
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
@@ -237,7 +237,7 @@ class RoundPanel:
                 spacing=8,
             )
         )
-        parts.append(self._confirm(disabled=not entry.complete))
+        self._dock(self._confirm(disabled=not entry.complete))
         return parts
 
     def _seat_line(self, entry: RoundEntry, name: str) -> ft.Control:
@@ -289,8 +289,13 @@ class RoundPanel:
                 on_click=lambda _, n=name: self.toggle_out(n),
             )
             parts.append(ft.Row([field, toggle], spacing=8))
-        parts.append(self._confirm(disabled=False))
+        self._dock(self._confirm(disabled=False))
         return parts
+
+    def _dock(self, actions: ft.Control) -> None:
+        """Confirm goes in the screen's bottom bar, on screen however long the round's lines get."""
+        docked(self.ectx, actions)
+        refresh(self.ectx.dock)
 
     def _confirm(self, *, disabled: bool) -> ft.Control:
         label = "Confirm round"

@@ -19,7 +19,7 @@ from companion import entry_financial_crisis as entry
 from companion.entry_financial_crisis import FinancialCrisisState, PileView, RoundDraft
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, controller, refresh
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -116,11 +116,11 @@ class FinancialCrisisEntry:
                     self.reading_panel,
                     self.breakdown_panel,
                     self.notes,
-                    ft.Row([self.confirm]),
                 ],
                 spacing=10,
             )
         )
+        docked(ectx, ft.Row([self.confirm]))
         self.redraw()
 
     @property

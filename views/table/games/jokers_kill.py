@@ -17,8 +17,8 @@ from companion.entry_jokers_kill import JokersKillState, card_codes, prompt
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, controller
-from views.widgets import TAP, panel, suit_colour_value
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
+from views.widgets import MIN_TAP, TAP, icon_button, suit_colour_value
 
 
 def extras(session: TableSession) -> list[tuple[str, str]]:
@@ -28,8 +28,9 @@ def extras(session: TableSession) -> list[tuple[str, str]]:
 
 # --- the card picker ---------------------------------------------------------------------------------------------
 
-CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
-"""A card button's width in a 12-column row: 4 a row (one rank) on a phone, 8 a row (two ranks) when wider."""
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 13}
+"""Cards a row: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the whole grid, the hand and Confirm fit
+a 360 × 700 screen), 13 when wider."""
 
 
 class CardPicker:
@@ -43,8 +44,8 @@ class CardPicker:
         self.options = dict(self.record.get("options") or {})
         self.four_colour = ectx.view.settings.four_colour_suits
         self.ctl = controller(ectx, JokersKillState)
-        self.prompt = ft.Text("", size=22, weight=ft.FontWeight.BOLD)
-        self.slot_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
+        self.prompt = ft.Text("", size=19, weight=ft.FontWeight.BOLD)
+        self.slot_row = ft.Row(wrap=True, spacing=4, run_spacing=4)
         self.buttons: dict[str, ft.OutlinedButton] = {}
         grid: list[ft.Control] = []
         codes = card_codes() + (["JK"] if self.options.get("jokers") else [])
@@ -52,17 +53,19 @@ class CardPicker:
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             button = ft.OutlinedButton(
-                content=ft.Text(card.label, size=19, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
+                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
                 tooltip=card.label,
-                height=TAP,
-                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=2)),
-                col=CARD_COLUMNS if code != "JK" else {"xs": 6, "md": 3},
+                height=MIN_TAP,
+                style=ft.ButtonStyle(
+                    padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8)
+                ),
+                col=1 if code != "JK" else {"xs": 2, "md": 2},
                 on_click=lambda _, code=code: self.tap(code),
                 data=colour,
             )
             self.buttons[code] = button
             grid.append(button)
-        self.grid = ft.ResponsiveRow(grid, columns=12, spacing=6, run_spacing=6)
+        self.grid = ft.ResponsiveRow(grid, columns=GRID_COLUMNS, spacing=3, run_spacing=4)
         self.confirm = ft.FilledButton(
             content="Confirm hand",
             icon=ft.Icons.CHECK,
@@ -72,23 +75,19 @@ class CardPicker:
             on_click=self.confirm_hand,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
-        self.remove = ft.OutlinedButton(
-            content="Remove last card", tooltip="Remove last card", height=TAP, expand=True, on_click=self.remove_last
+        self.remove = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Remove last card", self.remove_last)
+        self.clear = icon_button(ft.Icons.DELETE_SWEEP_OUTLINED, "Clear hand", self.clear_all)
+        self.control = ft.Column(
+            [
+                ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                self.prompt,
+                self.slot_row,
+                self.grid,
+            ],
+            spacing=6,
         )
-        self.clear = ft.OutlinedButton(content="Clear hand", tooltip="Clear hand", height=TAP, on_click=self.clear_all)
-        self.control = panel(
-            ft.Column(
-                [
-                    ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
-                    self.prompt,
-                    self.slot_row,
-                    self.grid,
-                    ft.Row([self.remove, self.clear]),
-                    ft.Row([self.confirm]),
-                ],
-                spacing=10,
-            )
-        )
+        self.actions = ft.Row([self.remove, self.clear, self.confirm], spacing=6)
+        docked(ectx, self.actions)
         self.redraw()
         ectx.reuse = self.follow
 
@@ -102,6 +101,7 @@ class CardPicker:
                 self.ctl.reopen(record)
             except ScoringError:
                 return False
+            docked(self.ectx, self.actions)
             self.redraw()
             return True
 
@@ -111,18 +111,24 @@ class CardPicker:
     def state(self) -> JokersKillState:
         return self.ctl.state
 
-    def redraw(self) -> None:
+    def redraw(self) -> list[ft.Control]:
+        """Bring the controls up to the hand's state, in place; returns the ones that changed (a card tap sends
+        only those: the prompt, the hand's places, the cards whose state changed, the actions)."""
         state = self.state
         need = state.need()
+        changed: list[ft.Control] = [self.prompt, self.slot_row, self.actions]
         self.prompt.value = prompt(need)
         self.prompt.semantics_label = f"Next: {prompt(need)}"
         legal = state.legal_cards()
         for code, button in self.buttons.items():
             enabled = code in legal
+            if button.disabled == (not enabled):
+                continue
             button.disabled = not enabled
             text = button.content
             if isinstance(text, ft.Text):
                 text.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+            changed.append(button)
         chips: list[ft.Control] = []
         places = state.slots()
         for slot in places:
@@ -130,7 +136,8 @@ class CardPicker:
                 ft.OutlinedButton(
                     content=slot.label,
                     tooltip=slot.label,
-                    height=TAP,
+                    height=MIN_TAP,
+                    style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
                     disabled=slot.card is None,
                     on_click=lambda _, key=slot.key: self.clear_one(key),
                 )
@@ -140,7 +147,15 @@ class CardPicker:
         label = "Mark hand void" if need.need is Need.VOID else "Confirm hand"
         self.confirm.content = label
         self.confirm.tooltip = label
-        self.remove.disabled = not any(slot.card for slot in places)
+        inner = self.remove.content if isinstance(self.remove, ft.Semantics) else None
+        if isinstance(inner, ft.IconButton):
+            inner.disabled = not any(slot.card for slot in places)
+        return changed
+
+    def _send(self, changed: list[ft.Control]) -> None:
+        """Send just these controls (an explicit update also spares the page Flet's automatic whole-page diff)."""
+        for control in changed:
+            refresh(control)
 
     # -- taps -----------------------------------------------------------------------------------------------
 
@@ -152,7 +167,7 @@ class CardPicker:
                 self.ectx.report(str(exc))
                 return
             self.ectx.report(None)
-            self.redraw()
+            self._send(self.redraw())
 
     def tap(self, code: str) -> None:
         self.change(lambda state: state.place(code))
@@ -166,7 +181,7 @@ class CardPicker:
     def clear_all(self, _: Any = None) -> None:
         with self._lock:
             self.ctl.restart()
-            self.redraw()
+            self._send(self.redraw())
 
     def confirm_hand(self, _: Any = None) -> None:
         with self._lock:

@@ -20,7 +20,7 @@ from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry, OnesToNi
 from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS
-from views.table.entry import EntryContext, TableUI, controller, refresh
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, icon_button, panel
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
@@ -148,7 +148,8 @@ class HandPanel:
             for row in entry.review():
                 parts.append(ft.Text(row.text, size=16, semantics_label=row.text))
         label = "Confirm sudden-death hand" if self.sudden else "Confirm hand"
-        parts.append(
+        docked(
+            self.ectx,
             ft.Row(
                 [
                     ft.FilledButton(
@@ -162,10 +163,11 @@ class HandPanel:
                         style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
                     )
                 ]
-            )
+            ),
         )
         self.body.controls = parts
         refresh(self.control)
+        refresh(self.ectx.dock)
 
     def _title(self) -> ft.Control:
         entry = self.entry
