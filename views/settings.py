@@ -136,7 +136,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             suits_sample(ctx.settings.four_colour_suits),
             heading("Money"),
             paragraph(
-                "How stakes, payouts and the night's money are written. "
+                "How stakes and the game nights' money are written and read. "
                 "Amounts are kept as whole cents (or the currency's smallest unit)."
             ),
             currency,
