@@ -76,6 +76,8 @@ def test_the_screen_offers_the_money_format_with_labels_and_large_targets(servic
     menu = currency_menu(view)
     assert menu.label == menu.tooltip == "Currency" and not menu.dense
     assert menu.value == "USD"
+    labelled = [c for c in controls(view) if isinstance(c, ft.Semantics) and c.content is menu]
+    assert [c.label for c in labelled] == ["Currency: USD — US Dollar"]
     options = [(o.key, o.text) for o in menu.options]
     assert [key for key, _ in options] == list(COMMON_CURRENCIES)
     assert ("USD", "USD — US Dollar") in options and ("CHF", "CHF — Swiss Franc") in options
@@ -118,6 +120,7 @@ def test_each_choice_is_saved_at_once_and_the_example_follows(services: AppServi
     # the redrawn screen shows what was chosen
     again = settings_screen(services)
     assert currency_menu(again).value == "EUR"
+    assert any(isinstance(c, ft.Semantics) and c.label == "Currency: EUR — Euro" for c in controls(again))
     assert group_of(again, "symbol").value == "code" and group_of(again, ".").value == ","
     assert example_line(again).value == "Example: EUR\xa01.234,56"
 

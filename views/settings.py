@@ -76,14 +76,18 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     def on_decimal(event: ft.Event[ft.RadioGroup]) -> None:
         set_money(decimal=event.control.value or "")
 
+    choices = currency_choices(money.currency)
     currency = ft.Dropdown(  # Material's drop-down field is 56 px tall (not dense)
         label="Currency",
         value=money.currency,
-        options=[ft.DropdownOption(key=code, text=words) for code, words in currency_choices(money.currency)],
+        options=[ft.DropdownOption(key=code, text=words) for code, words in choices],
         on_select=on_currency,
         tooltip="Currency",
         text_size=18,
     )
+    chosen = dict(choices)[money.currency]
+    # The field alone is read as a bare "Currency" button: the label says which one is chosen.
+    currency_field = ft.Semantics(label=f"Currency: {chosen}", container=True, content=currency)
     symbol_or_code = ft.RadioGroup(
         value=money.show.value,
         on_change=on_show,
@@ -139,7 +143,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 "How stakes and the game nights' money are written and read. "
                 "Amounts are kept as whole cents (or the currency's smallest unit)."
             ),
-            currency,
+            currency_field,
             ft.Text("Currency shown as", size=16, weight=ft.FontWeight.BOLD, semantics_label="Currency shown as"),
             symbol_or_code,
             ft.Text("Decimal mark", size=16, weight=ft.FontWeight.BOLD, semantics_label="Decimal mark"),
