@@ -1,12 +1,17 @@
-"""The shape of each game's hand being entered, as its entry screen keeps it (a draft), checked when a game opens.
+"""Each game's hand being entered, as its entry screen keeps it (a draft), checked when a game opens.
 
-A drafts file that the app wrote itself always passes. One whose draft lacks a key the entry screen reads, or holds
-a value of another type (an edited or damaged file), is refused here, so :meth:`storage.Archive.load_drafts` sets
-it aside and the game opens without it, instead of failing on every visit (issue 14).
+A drafts file that the app wrote itself always passes. One whose draft lacks a key the entry screen reads, holds a
+value of another type, or would not restore (an edited or damaged file: a card that is not a card, a player who is
+not at the table) is refused here, so :meth:`storage.Archive.load_drafts` sets it aside, the banner on Home says
+so, and the game opens without it, instead of failing (or silently starting afresh) when its panel opens (issues
+14 and 16).
 
-The shapes are those of each game's ``to_draft`` (``companion/entry_<game>.py``; Jokers Kill's and Feast and
-Famine's are built by their panels in ``views/table/games/``). Extra keys are allowed; a key an entry screen reads
-with a default may be missing.
+Two checks, in this order: the shape of each game's ``to_draft`` (a TypedDict per game: it names a missing key or
+a value of the wrong type in words; extra keys are allowed, a key an entry screen reads with a default may be
+missing), then, given the session's record, the game's own :class:`companion.entry.EntryState`:
+``from_draft(record, target, draft)`` exactly as the entry panel calls it (:data:`ENTRY_STATES`), for the target
+the draft is kept for: ``new`` is the entry the game asks for next (a hand, a play-off hand...), ``hands/2`` the
+correction of hand 3, checked against the record before it.
 
 >>> check = draft_check("jokers-kill")
 >>> check("new", {"up": "5S", "buried": [], "cards": {"Ann": "KH"}, "tiebreaks": []})
@@ -20,6 +25,17 @@ Traceback (most recent call last):
 companion.drafts.DraftShapeError: a hand being entered (hands/0) has plays.0.to of the wrong type (expected string)
 >>> draft_check("a game the app does not know")("new", {"anything": 1}) is None
 True
+
+With the record, a draft of the right shape that would not restore is refused too:
+
+>>> record = {"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": []}
+>>> with_record = draft_check("jokers-kill", record, next_part="hands")
+>>> with_record("new", {"up": "5S", "buried": [], "cards": {"Ann": "KH"}, "tiebreaks": []})
+>>> with_record("new", {"up": "XX", "buried": [], "cards": {}, "tiebreaks": []})
+Traceback (most recent call last):
+...
+companion.drafts.DraftShapeError: a hand being entered (new) cannot be restored: 'XX' is not a card (write e.g. 10H, \
+QS, AC or JK) in hand 1
 """
 
 from __future__ import annotations
@@ -33,6 +49,13 @@ from typing import (
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
+from companion.entry import PART_KEYS, EntryState, EntryTarget, part_entries, record_before
+from companion.entry_bargain_bin import BargainBinState
+from companion.entry_feast_and_famine import FeastState
+from companion.entry_financial_crisis import FinancialCrisisState
+from companion.entry_jokers_kill import JokersKillState
+from companion.entry_ones_to_nines import OnesToNinesState
+from scoring.bargain_bin import BinCard
 from storage.errors import InvalidSessionError
 
 
@@ -105,7 +128,33 @@ SHAPES: Mapping[str, TypeAdapter[Any]] = {
 }
 """The draft of each game (by its key), as its entry screen reads it."""
 
+ENTRY_STATES: Mapping[str, type[EntryState]] = {
+    "jokers-kill": JokersKillState,
+    "bargain-bin": BargainBinState,
+    "feast-and-famine": FeastState,
+    "1111-9999": OnesToNinesState,
+    "financial-crisis": FinancialCrisisState,
+}
+"""The :class:`~companion.entry.EntryState` of each game (by its key): what its entry panel restores a draft with."""
+
 DraftCheck = Callable[[str, dict[str, Any]], None]
+
+
+def _bargain_bin_cards(draft: Mapping[str, Any]) -> None:
+    """Every card played is a Bargain Bin card (``KH``, ``JK+``): its entry state replays the plays by their pad
+    keys, which would take any text.
+
+    >>> _bargain_bin_cards({"plays": [{"by": "Ann", "to": "Ben", "card": "ZZ"}]})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidCardError: 'ZZ' is not a card (write e.g. 10H, QS, AC, or JK+ / JK- for the Joker)
+    """
+    for play in draft.get("plays") or []:
+        BinCard.parse(play["card"])
+
+
+CARD_CHECKS: Mapping[str, Callable[[Mapping[str, Any]], None]] = {"bargain-bin": _bargain_bin_cards}
+"""What a game's draft must also pass that its shape cannot say and its entry state does not check."""
 
 
 def _problem(exc: ValidationError) -> str:
@@ -118,10 +167,37 @@ def _problem(exc: ValidationError) -> str:
     return f"has {where} of the wrong type (expected {expected})"
 
 
-def draft_check(game: str) -> DraftCheck:
+def draft_target(key: str, next_part: str | None) -> EntryTarget | None:
+    """The entry a draft is kept for, from its key (:attr:`companion.entry.EntryTarget.key`): ``new`` is the next
+    entry of ``next_part`` (``None`` when the game asks for none: finished); ``<part>/<index>`` a correction.
+    :class:`DraftShapeError` for a key that names no entry.
+
+    >>> draft_target("new", "playoff"), draft_target("hands/2", "hands"), draft_target("new", None)
+    (EntryTarget(part='playoff', index=None), EntryTarget(part='hands', index=2), None)
+    >>> draft_target("hands/x", "hands")
+    Traceback (most recent call last):
+    ...
+    companion.drafts.DraftShapeError: a hand being entered is kept for 'hands/x', which names no hand of a game
+    """
+    if key == "new":
+        return None if next_part is None else EntryTarget(next_part)
+    part, _, index = key.partition("/")
+    if part not in PART_KEYS or not index.isdigit() or len(index) > 6:
+        raise DraftShapeError(f"a hand being entered is kept for {key[:40]!r}, which names no hand of a game")
+    return EntryTarget(part, int(index))
+
+
+def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part: str | None = None) -> DraftCheck:
     """The check :meth:`storage.Archive.load_drafts` applies to each draft of a ``game`` session: raises
-    :class:`DraftShapeError` (a :class:`ValueError`) naming what is wrong. A game without a known shape passes."""
+    :class:`DraftShapeError` (a :class:`ValueError`) naming what is wrong. A game without a known shape passes.
+
+    With the session's ``record`` (and ``next_part``, the part whose entry the game asks for next, ``None`` when
+    finished: see :func:`draft_target`), the draft must also restore through the game's
+    :data:`ENTRY_STATES` ``from_draft``, as the entry panel does; whatever that raises (the game's
+    :class:`ValueError`, or a :class:`TypeError`/:class:`KeyError`... from a value no screen writes) refuses it. A
+    ``new`` draft of a finished game, which no panel opens, is checked for its shape only."""
     shape = SHAPES.get(game)
+    state = ENTRY_STATES.get(game)
 
     def check(target: str, draft: dict[str, Any]) -> None:
         if shape is None:
@@ -130,8 +206,28 @@ def draft_check(game: str) -> DraftCheck:
             shape.validate_python(draft, strict=True)
         except ValidationError as exc:
             raise DraftShapeError(f"a hand being entered ({target}) {_problem(exc)}") from None
+        cards = CARD_CHECKS.get(game)
+        if cards is not None:
+            try:
+                cards(draft)
+            except ValueError as exc:
+                raise DraftShapeError(f"a hand being entered ({target}) cannot be restored: {exc}"[:300]) from None
+        if record is None or state is None:
+            return
+        entry = draft_target(target, next_part)
+        if entry is None:
+            return
+        if entry.index is not None and entry.index >= len(part_entries(record, entry.part)):
+            raise DraftShapeError(
+                f"a hand being entered ({target}) corrects {entry.label}, which the game does not have"
+            )
+        try:
+            state.from_draft(record_before(record, entry), entry, draft)
+        except Exception as exc:  # any failure here would otherwise happen when the panel opens
+            why = str(exc) or type(exc).__name__
+            raise DraftShapeError(f"a hand being entered ({target}) cannot be restored: {why}"[:300]) from None
 
     return check
 
 
-__all__ = ["SHAPES", "DraftShapeError", "draft_check"]
+__all__ = ["CARD_CHECKS", "ENTRY_STATES", "SHAPES", "DraftShapeError", "draft_check", "draft_target"]

@@ -26,13 +26,19 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import format_currency, get_currency_precision, get_currency_symbol, list_currencies
+from babel.numbers import (
+    format_currency,
+    get_currency_name,
+    get_currency_precision,
+    get_currency_symbol,
+    list_currencies,
+)
 
 MINUS = "−"
 """The minus sign shown before a negative amount (U+2212, as wide as the plus; typed ``-`` is accepted too)."""
@@ -43,6 +49,11 @@ DECIMAL_MARKS = (".", ",")
 GROUP_MARKS = (",", ".", " ", "\u202f", "\xa0", "'", "’", "")
 """The digit-group separators the setting offers ("" = no grouping; the spaces are a space, a narrow no-break
 space and a no-break space)."""
+COMMON_CURRENCIES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "NOK", "DKK", "PLN")
+"""The currencies the Settings screen offers first (any other ISO 4217 code can be stored, and is offered too once
+it is the current one)."""
+EXAMPLE_AMOUNT = Decimal("1234.56")
+"""The amount the Settings screen writes as its live example (cut to the currency's decimals)."""
 _SPACES = str.maketrans({"\xa0": " ", "\u202f": " ", "\u2009": " "})
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
 
@@ -68,6 +79,30 @@ def currencies() -> frozenset[str]:
     (True, False)
     """
     return frozenset(list_currencies())
+
+
+def currency_name(code: str) -> str:
+    """The currency's plain English name, from Babel's locale data (the code itself if Babel has none).
+
+    >>> currency_name("USD"), currency_name("chf")
+    ('US Dollar', 'Swiss Franc')
+    """
+    return str(get_currency_name(code.upper(), locale="en"))
+
+
+def currency_choices(current: str) -> list[tuple[str, str]]:
+    """The currencies to choose from, as ``(code, "CODE — name")``: :data:`COMMON_CURRENCIES`, and ``current``
+    first when it is not one of them.
+
+    >>> currency_choices("USD")[:2]
+    [('USD', 'USD — US Dollar'), ('EUR', 'EUR — Euro')]
+    >>> currency_choices("INR")[0], len(currency_choices("INR")) == len(COMMON_CURRENCIES) + 1
+    (('INR', 'INR — Indian Rupee'), True)
+    """
+    codes = list(COMMON_CURRENCIES)
+    if current.upper() not in codes:
+        codes.insert(0, current.upper())
+    return [(code, f"{code} — {currency_name(code)}") for code in codes]
 
 
 @lru_cache(maxsize=64)
@@ -152,6 +187,30 @@ class MoneyFormat:
         if group not in GROUP_MARKS or group == decimal:
             group = "," if decimal == "." else "."
         return cls(currency=currency, locale=str(base), show=_show(show), decimal=decimal, group=group)
+
+    def changed(
+        self, *, currency: str | None = None, show: Show | str | None = None, decimal: str | None = None
+    ) -> MoneyFormat:
+        """This format with one choice changed, as the Settings screen offers them; a new decimal mark that is the
+        digit-group separator swaps the two (``.`` ↔ ``,``), so every choice the screen offers is valid.
+        :class:`MoneyError` for a value that is not valid.
+
+        >>> comma = MoneyFormat().changed(decimal=",")
+        >>> comma.decimal, comma.group, format_money(123456, comma)
+        (',', '.', '$1.234,56')
+        >>> MoneyFormat(group=" ").changed(decimal=",").group
+        ' '
+        >>> format_money(123456, MoneyFormat().changed(currency="eur", show="code"))
+        'EUR\xa01,234.56'
+        """
+        group = self.decimal if decimal is not None and decimal == self.group else self.group  # the marks swap
+        return replace(
+            self,
+            currency=self.currency if currency is None else currency,
+            show=self.show if show is None else _show(show),
+            decimal=self.decimal if decimal is None else decimal,
+            group=group,
+        )
 
     # -- what the format implies ---------------------------------------------------------------------------------
 
@@ -299,6 +358,16 @@ def money_in_text(text: str, fmt: MoneyFormat | None = None) -> str:
     return _MINOR_UNITS.sub(lambda match: format_money(int(match.group(1)), fmt), text)
 
 
+def example(fmt: MoneyFormat | None = None) -> str:
+    """:data:`EXAMPLE_AMOUNT` as the format writes it: the Settings screen's live example.
+
+    >>> example(), example(MoneyFormat(currency="JPY")), example(MoneyFormat(currency="EUR").changed(decimal=","))
+    ('$1,234.56', '¥1,234', '€1.234,56')
+    """
+    fmt = fmt or MoneyFormat()
+    return format_money(int(EXAMPLE_AMOUNT.scaleb(fmt.digits)), fmt)
+
+
 def _decimals_word(n: int) -> str:
     return f"{_NUMBER_WORDS.get(n, str(n))} decimal{'' if n == 1 else 's'}"
 
@@ -430,7 +499,9 @@ def _parse_number(body: str, fmt: MoneyFormat, shown: str, not_amount: MoneyErro
 
 
 __all__ = [
+    "COMMON_CURRENCIES",
     "DECIMAL_MARKS",
+    "EXAMPLE_AMOUNT",
     "GROUP_MARKS",
     "MAX_MINOR_UNITS",
     "MINUS",
@@ -438,6 +509,9 @@ __all__ = [
     "MoneyFormat",
     "Show",
     "currencies",
+    "currency_choices",
+    "currency_name",
+    "example",
     "format_money",
     "format_plain",
     "parse_money",

@@ -47,7 +47,7 @@ from typing import Any
 from companion.drafts import draft_check
 from scoring import Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
-from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_of_key, set_entries
+from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
 
 _log = logging.getLogger(__name__)
@@ -633,8 +633,12 @@ class SessionService:
                 return self._open[session_id]
             doc = self.archive.load_session(session_id)
             result = get_game(doc.game).score(doc.record)
-            # A draft that is not of its game's shape is set aside (reported on Home); the game opens without it.
-            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=draft_check(doc.game))
+            # A draft that is not of its game's shape, or that its game's entry state cannot restore, is set aside
+            # (reported on Home); the game opens without it.
+            step = next_step(result)
+            next_part = None if step is Step.FINISHED else part_for_step(step).key
+            check = draft_check(doc.game, doc.record, next_part=next_part)
+            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=check)
             session = TableSession(self.archive, doc, result, drafts=drafts)
             self._open[session_id] = session
             return session

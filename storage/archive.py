@@ -12,6 +12,7 @@ Layout of a data folder::
     drafts/<id>.drafts.json  hands being entered, not confirmed yet
     players.json             the player roster (TinyDB)
     settings.json            the app's settings (storage.settings)
+    nights.json              the game nights (storage.nights)
     pending-import.json      the journal of an import under way (storage.journal)
     backups/*.zip            rolling and manual backups
     damaged/<name>.<time>    files that could not be read, set aside (never overwritten)
@@ -124,8 +125,9 @@ class Archive(ArchiveCore):
         return list_backups(self)
 
     def restore(self, path: Path | str, progress: Progress | None = None) -> int:
-        """Replace the sessions and roster by those of a backup, checked whole first; returns how many sessions."""
-        return restore(self, Path(path), progress)
+        """Replace the sessions, roster and game nights by those of a backup, checked whole first; returns how many
+        sessions."""
+        return restore(self, Path(path), progress, nights=None if self.read_only else self.nights)
 
 
 def open_archive(data_dir: Path | str, *, write: bool) -> Archive:

@@ -1,11 +1,17 @@
 """Backups of the whole archive as zip files, rolling automatic backups, and restore.
 
-A backup holds every session file, the player roster, the settings and a manifest. A restore checks the whole
-backup before anything is replaced: the zip must be a regular file of at most 50 MB, with at most 20,000 entries
-whose declared sizes add up to at most 50 MB (so a zip bomb is refused from its directory, and every member is read
-through a bounded reader that never inflates more than that), and every document in it must validate (sessions,
-roster, settings). Then the current state is backed up (``backups/pre-restore-*.zip``), so a restore can itself be
-undone.
+A backup holds every session file, the player roster, the settings, the game nights (``nights.json``) and a
+manifest. A restore checks the whole backup before anything is replaced: the zip must be a regular file of at most
+50 MB, with at most 20,000 entries whose declared sizes add up to at most 50 MB (so a zip bomb is refused from its
+directory, and every member is read through a bounded reader that never inflates more than that), and every
+document in it must validate (sessions, roster, settings, nights: :func:`storage.nights.check_nights_file`). Then
+the current state is backed up (``backups/pre-restore-*.zip``), so a restore can itself be undone, and the sessions,
+the roster and the nights are replaced by the backup's.
+
+The manifest (``version`` 2 since backups hold the nights) says how many nights were backed up: ``"nights": 0``
+means the folder had none, and restoring it leaves none; a backup made before nights were backed up (version 1,
+no count), or while ``nights.json`` could not be read (``null``: the file is left out rather than making a backup
+that would be refused), leaves the nights as they are.
 
 ``backup``, ``restore`` and ``check_backup`` take an optional ``progress(done, total)`` callback.
 """
@@ -32,16 +38,20 @@ from storage.journal import Progress
 from storage.layout import BACKUPS, PLAYERS, SESSION_TABLE, SESSIONS, SETTINGS
 from storage.limits import MAX_BACKUP_BYTES, MAX_BACKUP_ENTRIES, MAX_BACKUP_UNCOMPRESSED, MAX_IMPORT_BYTES
 from storage.models import SessionDoc, check_id, utc_now
+from storage.nights import NIGHTS_FILE, NightStore, check_nights_file
 from storage.roster import check_roster_data
 
 BACKUP_FORMAT = "card-table-companion/backup"
 MANIFEST = "manifest.json"
 AUTO_PREFIX = "auto-"
-EXTRA_FILES = (PLAYERS, SETTINGS)
+EXTRA_FILES = (PLAYERS, SETTINGS, NIGHTS_FILE)
+BACKUP_VERSION = 2
+"""The manifest version written: 2 since backups hold ``nights.json`` and the manifest its ``"nights"`` count."""
 
 __all__ = [
     "AUTO_PREFIX",
     "BACKUP_FORMAT",
+    "BACKUP_VERSION",
     "CheckedBackup",
     "auto_backup",
     "backup",
@@ -109,12 +119,23 @@ def backup(
                             written += 1
                         if progress is not None:
                             progress(n, total)
+                    night_count: int | None = 0  # no nights.json: the folder has no nights
                     for n, name in enumerate(EXTRA_FILES, start=len(sessions) + 1):
                         with contextlib.suppress(FileNotFoundError, UnreadableFileError):
-                            zf.writestr(name, read_regular_bytes(archive.data_dir / name))
+                            data = read_regular_bytes(archive.data_dir / name)
+                            if name == NIGHTS_FILE:
+                                night_count = _count_nights(data)
+                            if night_count is not None or name != NIGHTS_FILE:
+                                zf.writestr(name, data)
                         if progress is not None:
                             progress(n, total)
-                    manifest = {"format": BACKUP_FORMAT, "version": 1, "created_at": utc_now(), "sessions": written}
+                    manifest = {
+                        "format": BACKUP_FORMAT,
+                        "version": BACKUP_VERSION,
+                        "created_at": utc_now(),
+                        "sessions": written,
+                        "nights": night_count,
+                    }
                     zf.writestr(MANIFEST, json.dumps(manifest))
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -128,6 +149,16 @@ def backup(
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
     return target
+
+
+def _count_nights(data: bytes) -> int | None:
+    """How many nights a ``nights.json`` holds, or ``None`` when it does not pass :func:`check_nights_file` (then it
+    is left out of the backup, whose restore leaves the nights as they are, rather than making a backup that
+    would be refused whole)."""
+    try:
+        return len(check_nights_file(json.loads(data.decode("utf-8"))))
+    except (ValueError, StorageError, RecursionError):
+        return None
 
 
 def list_backups(archive: ArchiveCore) -> list[Path]:
@@ -172,6 +203,10 @@ class CheckedBackup:
     path: Path
     sessions: dict[str, bytes]
     extras: dict[str, bytes]
+    has_nights: bool = False
+    """Whether restoring this backup sets the game nights: it holds ``nights.json``, or its manifest says the
+    backed-up folder had none (``"nights": 0``). A backup made before nights were backed up (manifest version 1),
+    or whose ``nights.json`` could not be read when it was made (``"nights": null``), leaves them as they are."""
 
 
 def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: list[int], label: str) -> bytes:
@@ -213,6 +248,10 @@ def _open_regular(path: Path) -> IO[bytes]:
             f"{MAX_BACKUP_BYTES // 1048576} MB (archive size); nothing was restored"
         )
     return os.fdopen(fd, "rb")
+
+
+def _check_nights(data: Any) -> None:
+    check_nights_file(data)  # NightDocumentError / SchemaVersionError (a StorageError) name the night
 
 
 def _check_settings(data: Any) -> None:
@@ -277,9 +316,10 @@ def check_backup(path: Path, progress: Progress | None = None) -> CheckedBackup:
                     elif name in EXTRA_FILES:
                         data = _read_member(zf, info, budget, label)
                         parsed = json.loads(data.decode("utf-8"))
+                        check = {PLAYERS: check_roster_data, SETTINGS: _check_settings, NIGHTS_FILE: _check_nights}
                         try:
-                            (check_roster_data if name == PLAYERS else _check_settings)(parsed)
-                        except ValueError as exc:
+                            check[name](parsed)
+                        except (ValueError, StorageError) as exc:
                             raise BackupError(f"{label}: {name} is not valid ({exc}); nothing was restored") from None
                         extras[name] = data
                     if progress is not None:
@@ -290,14 +330,29 @@ def check_backup(path: Path, progress: Progress | None = None) -> CheckedBackup:
             raise BackupError(f"{label} is damaged and cannot be restored ({exc})") from None
         except (ValueError, KeyError, TypeError, StopIteration, AttributeError, RecursionError) as exc:
             raise BackupError(f"{label} holds a file that cannot be read ({exc}); nothing was restored") from None
-    return CheckedBackup(path, sessions, extras)
+    counted = manifest.get("nights")
+    counted = counted if isinstance(counted, int) and not isinstance(counted, bool) else None
+    if NIGHTS_FILE not in extras and counted:
+        raise BackupError(
+            f"{label}: its {NIGHTS_FILE} is missing ({counted} nights were backed up); nothing was restored"
+        )
+    has_nights = NIGHTS_FILE in extras or counted == 0
+    return CheckedBackup(path, sessions, extras, has_nights=has_nights)
 
 
-def restore(archive: ArchiveCore, path: Path | CheckedBackup, progress: Progress | None = None) -> int:
-    """Replace the archive's sessions and roster by those in backup ``path``; returns the number of sessions.
+def restore(
+    archive: ArchiveCore,
+    path: Path | CheckedBackup,
+    progress: Progress | None = None,
+    *,
+    nights: NightStore | None = None,
+) -> int:
+    """Replace the archive's sessions, roster and game nights by those in backup ``path``; returns the number of
+    sessions.
 
     The whole backup is checked first (:func:`check_backup`; nothing changes if anything in it is refused); then
-    the current state is backed up (``backups/pre-restore-*.zip``)."""
+    the current state is backed up (``backups/pre-restore-*.zip``). ``nights`` is the open night store, which
+    reads the restored nights again (without it, ``nights.json`` is written and read by the next store opened)."""
     archive.check_writable()
     checked = path if isinstance(path, CheckedBackup) else check_backup(Path(path))
     with archive.lock:
@@ -315,6 +370,15 @@ def restore(archive: ArchiveCore, path: Path | CheckedBackup, progress: Progress
         fsync_dir(folder)
         if PLAYERS in checked.extras:
             atomic_write_bytes(archive.data_dir / PLAYERS, checked.extras[PLAYERS])
+        if checked.has_nights:
+            night_data = checked.extras.get(NIGHTS_FILE)  # None: the backed-up folder had no nights
+            if nights is not None:
+                nights.replace_file(night_data)
+            elif night_data is not None:
+                atomic_write_bytes(archive.data_dir / NIGHTS_FILE, night_data)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    (archive.data_dir / NIGHTS_FILE).unlink()
         archive.reindex_all()
         archive.players.reload()
         return len(archive)

@@ -51,7 +51,7 @@ from pydantic import (
 from tinydb import TinyDB
 from tinydb.table import Document
 
-from storage.atomic import AtomicJSONStorage, StorageWriteError
+from storage.atomic import AtomicJSONStorage, StorageWriteError, atomic_write_bytes, fsync_dir
 from storage.errors import ArchiveReadOnlyError, ImportRefusedError, SchemaVersionError, StorageError
 from storage.models import check_id, new_id
 
@@ -257,6 +257,50 @@ def check_night(doc: Any) -> dict[str, Any]:
         raise NightDocumentError(f"night {label!r} is not valid: {_describe(exc)}") from None
 
 
+def check_nights_file(data: Any) -> list[dict[str, Any]]:
+    """Every night of a whole ``nights.json`` (its JSON, as TinyDB writes it: ``{"nights": {"1": {...}, ...}}``),
+    each migrated and checked by :func:`check_night`; what a backup's ``nights.json`` must pass before a restore
+    replaces anything. :class:`NightDocumentError` names the first problem.
+
+    >>> night = {"id": "n1", "name": "Friday", "started": "", "status": "open", "players": ["A", "B"],
+    ...          "sessions": ["g1"]}
+    >>> [d["name"] for d in check_nights_file({"nights": {"1": night}})], check_nights_file({})
+    (['Friday'], [])
+    >>> check_nights_file({"nights": {"1": night, "2": {**night, "id": "n2"}}})
+    Traceback (most recent call last):
+    ...
+    storage.nights.NightDocumentError: nights.json lists game g1 in two nights ('n1' and 'n2')
+    >>> check_nights_file({"nights": {"1": {**night, "players": ["A"]}}})
+    Traceback (most recent call last):
+    ...
+    storage.nights.NightDocumentError: night 'n1' is not valid: players: List should have at least 2 items after \
+validation, not 1
+    """
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        raise NightDocumentError(f"{NIGHTS_FILE} is not a table of nights")
+    table = data.get(NIGHTS_TABLE, {})
+    if len(table) > MAX_IMPORT_NIGHTS:
+        raise NightDocumentError(f"{NIGHTS_FILE} holds {len(table):,} nights, more than {MAX_IMPORT_NIGHTS:,}")
+    out: list[dict[str, Any]] = []
+    ids: set[str] = set()
+    games: dict[str, str] = {}
+    for key, raw in table.items():
+        if not (isinstance(key, str) and key.isdigit() and len(key) <= 12):
+            raise NightDocumentError(f"{NIGHTS_FILE} has a row {str(key)[:20]!r} that is not a document number")
+        doc = check_night(raw)
+        if doc["id"] in ids:
+            raise NightDocumentError(f"{NIGHTS_FILE} lists the night {doc['id']!r} twice")
+        ids.add(doc["id"])
+        for game in doc["sessions"]:
+            if game in games:
+                raise NightDocumentError(
+                    f"{NIGHTS_FILE} lists game {game[:8]} in two nights ({games[game]!r} and {doc['id']!r})"
+                )
+            games[game] = doc["id"]
+        out.append(doc)
+    return out
+
+
 # --------------------------------------------------------------------------------------------------------------
 # The store
 
@@ -396,6 +440,28 @@ class NightStore:
             self._table.remove(doc_ids=[found[0]])
             del self._nights[night_id]
 
+    def replace_file(self, data: bytes | None) -> None:
+        """Replace the whole ``nights.json`` by ``data`` (checked first with :func:`check_nights_file`), or remove
+        it when ``None`` (no nights), durably, and read it again: what a restore does. A file that could not be
+        read before is replaced too (the restore's own backup kept it)."""
+        with self._lock:
+            if self.read_only:
+                raise ArchiveReadOnlyError("the nights cannot be changed: the archive is open read-only")
+            if data is not None:
+                check_nights_file(json.loads(data.decode("utf-8")))
+                atomic_write_bytes(self.path, data)
+            elif self.path.exists() or self.path.is_symlink():
+                try:
+                    self.path.unlink()
+                    fsync_dir(self.data_dir)
+                except OSError as exc:
+                    raise StorageWriteError(self.path, exc) from exc
+            self._db.close()  # a fresh table: TinyDB keeps the next document number in memory
+            self._db = TinyDB(self.path, storage=AtomicJSONStorage)
+            self._table = self._db.table(NIGHTS_TABLE, cache_size=0)
+            self.problems.clear()
+            self.reload()
+
     def remove_session(self, session_id: str) -> str | None:
         """Take a deleted game out of the night that holds it; returns that night's id (or ``None``)."""
         with self._lock:
@@ -528,6 +594,7 @@ __all__ = [
     "NightStore",
     "PaymentDoc",
     "check_night",
+    "check_nights_file",
     "export_nights",
     "import_nights",
     "migrate",

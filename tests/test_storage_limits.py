@@ -294,5 +294,5 @@ def test_import_backup_and_restore_report_progress(archive_with_backup: tuple[Pa
         archive.backup(progress=lambda d, t: seen["backup"].append((d, t)))
         archive.restore(made, progress=lambda d, t: seen["restore"].append((d, t)))
     assert seen["import"] == [(1, 3), (2, 3), (3, 3)]
-    assert seen["backup"][-1][0] == seen["backup"][-1][1] == 6 + 2  # six sessions, roster and settings
+    assert seen["backup"][-1][0] == seen["backup"][-1][1] == 6 + 3  # six sessions, roster, settings and nights
     assert seen["restore"] == [(1, 2), (2, 2)]

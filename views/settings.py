@@ -1,10 +1,18 @@
-"""Settings: the theme (light, dark or system), four-colour suits, and keeping the screen on during a game. Changes
-are saved at once."""
+"""Settings: the theme (light, dark or system), four-colour suits, keeping the screen on during a game, and the
+money format. Changes are saved at once.
+
+The money format is the currency (a drop-down of common ISO codes with their names, plus the current one), whether
+amounts carry its symbol or its code, and the decimal mark; a live example shows the result. Stakes stay whole
+numbers of minor units underneath (:mod:`companion.money`): only how they are written changes.
+"""
 
 from __future__ import annotations
 
+import contextlib
+
 import flet as ft
 
+from companion.money import MoneyError, Show, currency_choices, example
 from companion.settings import SettingsError, Theme
 from views.context import ViewContext
 from views.widgets import TAP, heading, paragraph, screen, suits_sample
@@ -19,7 +27,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     def report(exc: Exception) -> None:
         status.value = str(exc)
-        status.update()
+        _refresh(status)
 
     def on_theme(event: ft.Event[ft.RadioGroup]) -> None:
         value = event.control.value or ""
@@ -54,6 +62,74 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             spacing=0,
         ),
     )
+    money = ctx.settings.money
+
+    def set_money(**change: str) -> None:
+        try:
+            fmt = service.verify_money(service.current().money.changed(**change))
+            service.set_money(fmt)  # the shell redraws the page; the example follows at once meanwhile
+        except (MoneyError, SettingsError, OSError) as exc:
+            report(exc)
+            return
+        sample.value = sample.semantics_label = f"Example: {example(fmt)}"
+        status.value = ""
+        _refresh(sample)
+        _refresh(status)
+
+    def on_currency(event: ft.Event[ft.Dropdown]) -> None:
+        set_money(currency=event.control.value or "")
+
+    def on_show(event: ft.Event[ft.RadioGroup]) -> None:
+        set_money(show=event.control.value or "")
+
+    def on_decimal(event: ft.Event[ft.RadioGroup]) -> None:
+        set_money(decimal=event.control.value or "")
+
+    choices = currency_choices(money.currency)
+    currency = ft.Dropdown(  # Material's drop-down field is 56 px tall (not dense)
+        label="Currency",
+        value=money.currency,
+        options=[ft.DropdownOption(key=code, text=words) for code, words in choices],
+        on_select=on_currency,
+        tooltip="Currency",
+        text_size=18,
+    )
+    chosen = dict(choices)[money.currency]
+    # The field alone is read as a bare "Currency" button: the label says which one is chosen.
+    currency_field = ft.Semantics(label=f"Currency: {chosen}", container=True, content=currency)
+    symbol_or_code = ft.RadioGroup(
+        value=money.show.value,
+        on_change=on_show,
+        content=ft.Column(
+            [
+                ft.Radio(
+                    value=choice.value,
+                    label=f"Show the {choice.value} ({money.changed(show=choice).symbol})",
+                    label_style=ft.TextStyle(size=18),
+                    height=TAP,
+                )
+                for choice in Show
+            ],
+            spacing=0,
+        ),
+    )
+    decimal_mark = ft.RadioGroup(
+        value=money.decimal,
+        on_change=on_decimal,
+        content=ft.Column(
+            [
+                ft.Radio(
+                    value=mark,
+                    label=f"Decimal {name} ({example(money.changed(decimal=mark))})",
+                    label_style=ft.TextStyle(size=18),
+                    height=TAP,
+                )
+                for mark, name in ((".", "point"), (",", "comma"))
+            ],
+            spacing=0,
+        ),
+    )
+    sample = ft.Text(f"Example: {example(money)}", size=18, semantics_label=f"Example: {example(money)}")
     four_colour = ft.Switch(
         label="Four-colour suits",
         value=ctx.settings.four_colour_suits,
@@ -80,6 +156,22 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 height=TAP,
             ),
             paragraph("While a game is at the table the screen does not go dark, even during a long hand."),
+            heading("Money"),
+            paragraph(
+                "How stakes and the game nights' money are written and read. "
+                "Amounts are kept as whole cents (or the currency's smallest unit)."
+            ),
+            currency_field,
+            ft.Text("Currency shown as", size=16, weight=ft.FontWeight.BOLD, semantics_label="Currency shown as"),
+            symbol_or_code,
+            ft.Text("Decimal mark", size=16, weight=ft.FontWeight.BOLD, semantics_label="Decimal mark"),
+            decimal_mark,
+            sample,
             status,
         ],
     )
+
+
+def _refresh(control: ft.Control) -> None:
+    with contextlib.suppress(RuntimeError):  # not on a page (yet), or the page is gone: the next render shows it
+        control.update()
