@@ -220,11 +220,12 @@ class BinEntry:
     @staticmethod
     def start(record: Mapping[str, Any]) -> BinEntry:
         """An empty hand after ``record`` (raises :class:`~scoring.ScoringError` if the record is invalid), in the
-        form the previous hand was entered in (a table that keeps totals keeps doing so)."""
+        form the previous hand was entered in (a table that keeps totals keeps doing so). The record is validated,
+        not replayed: it is the session's, already scored once when it was made."""
         rec = dict(record)
         rec.setdefault("options", {})
         rec.setdefault("hands", [])
-        bb.GAME.score(rec)
+        bb.parse(rec)
         hands = rec["hands"]
         quick = bool(hands) and isinstance(hands[-1], Mapping) and hands[-1].get("scores") is not None
         return BinEntry(rec, mode=EntryMode.QUICK if quick else EntryMode.LIVE)
@@ -702,15 +703,16 @@ class BinEntry:
 
     # --- Vegas ----------------------------------------------------------------------------------------------
 
-    def vegas_line(self) -> tuple[dict[str, int], int] | None:
+    def vegas_line(self, pot_before: int | None = None) -> tuple[dict[str, int], int] | None:
         """Under Vegas Rules: what each ranked player would pay for this hand as it stands, and the pot then
-        (everything paid before plus this hand); ``None`` without Vegas."""
+        (everything paid before plus this hand); ``None`` without Vegas. ``pot_before`` is the pot before this
+        hand when the caller knows it (the session's result: it cannot change within a hand); without it the
+        record is replayed to find it."""
         unit = self.options.vegas_unit_cents
         if unit is None:
             return None
         payments, _ = bb.vegas_payments(self.shown_points(), self.ranked, unit)
-        before = bb.GAME.score(self.record)
-        pot = int(getattr(before, "pot", 0) or 0)
+        pot = pot_before if pot_before is not None else int(getattr(bb.GAME.score(self.record), "pot", 0) or 0)
         return payments, pot + sum(payments.values())
 
 

@@ -225,7 +225,7 @@ class TableView:
             )
         if target.part != "hands" and target.part not in self.ui.parts:
             return empty_state("This part of the game cannot be entered here yet", target.label)
-        record = self.session.record
+        record = dict(self.session.current)  # read, never changed in place: no copy of the whole game
         cached = self._panels.get(target)
         if cached is not None and cached[1].reuse is not None and target.index is None:
             control, old = cached

@@ -111,6 +111,7 @@ class BinPanel:
         self._lock = threading.Lock()
         self.four_colour = ectx.view.settings.four_colour_suits
         self.ctl = controller(ectx, BargainBinState)
+        self.pot_before = self._pot_before()
         self.conduct_open = False
         self.pending: tuple[str, Action] | None = None
         self.giver_open = False
@@ -166,6 +167,15 @@ class BinPanel:
         self.take_back = _outlined("Take back last card", self._act("undo_play"))
         self.take_back.expand = True
 
+    def _pot_before(self) -> int | None:
+        """The Vegas pot before this hand, found once per version of the session (it cannot change within a
+        hand): the session's result for the next hand; for a correction, the record before it scored once."""
+        if self.entry.options.vegas_unit_cents is None:
+            return None
+        session = self.ectx.session
+        result = session.result if self.ectx.target.is_new else session.preview(self.ectx.record)
+        return int(getattr(result, "pot", 0) or 0)
+
     @property
     def entry(self) -> BinEntry:
         return self.ctl.state.entry
@@ -179,6 +189,7 @@ class BinPanel:
             self.ctl.reopen(record)
         except ScoringError:
             return False
+        self.pot_before = self._pot_before()
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
@@ -372,7 +383,7 @@ class BinPanel:
         self.confirm_button.disabled = not entry.can_confirm()
 
     def _update_vegas(self) -> None:
-        line = self.entry.vegas_line()
+        line = self.entry.vegas_line(self.pot_before)
         if line is None:
             return
         payments, pot = line
@@ -383,7 +394,7 @@ class BinPanel:
         self.vegas_text.semantics_label = text
 
     def _vegas_parts(self) -> list[ft.Control]:
-        if self.entry.vegas_line() is None:
+        if self.entry.options.vegas_unit_cents is None:
             return []
         self._update_vegas()
         return [self.vegas_box]

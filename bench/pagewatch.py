@@ -1,0 +1,329 @@
+"""Measuring the app in Chromium in the page's own clock: shared by the screen and tap-latency benchmarks.
+
+A timing taken from the driver's side (Playwright's click, then waiting for a text) adds 30–75 ms of harness
+overhead on this machine. Instead, an init script in every page of the context:
+
+* notes the time of every ``pointerdown`` (``event.timeStamp``, in a capturing listener);
+* wraps ``window.WebSocket`` to count the bytes and frames the page receives and sends;
+* switches Flutter's semantics tree on as soon as Flutter offers it (so a reload needs no help from the driver);
+* offers ``__bench.arm(pattern, differs)``: a ``MutationObserver`` on the semantics tree notes the first moment a
+  node's label matches ``pattern`` (and differs from ``differs``), then the next animation frame (when it is
+  painted).
+
+A latency is then that painted moment minus the pointerdown, both ``performance.now()`` times of the page; a load
+is the painted moment since the page's navigation started. Taps are ``page.mouse.click(x, y)`` at coordinates taken
+beforehand, so the driver adds nothing inside the measured span.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path(os.environ.get("CTC_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+START_TIMEOUT_S = 60.0
+WAIT_TIMEOUT_MS = 60_000
+QUIET_LIMIT_S = 5.0
+"""After the label is painted, frames still arriving are counted with the tap for at most this long."""
+
+INIT_SCRIPT = r"""
+(() => {
+  if (window.__bench) return;
+  const B = window.__bench = {down: null, rx: 0, rxFrames: 0, tx: 0, txFrames: 0, hit: null, painted: null,
+                              label: null, observer: null, frames: []};
+  addEventListener('pointerdown', (e) => { B.down = e.timeStamp; }, true);
+  const size = (d) => (d && (d.byteLength ?? d.size ?? d.length)) || 0;
+  const Native = window.WebSocket;
+  class Counted extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (ev) => {
+        B.rx += size(ev.data); B.rxFrames += 1; B.frames.push([Math.round(performance.now()), size(ev.data)]);
+      });
+    }
+    send(data) { B.tx += size(data); B.txFrames += 1; return super.send(data); }
+  }
+  window.WebSocket = Counted;
+  const semanticsOn = setInterval(() => {
+    const placeholder = document.querySelector('flt-semantics-placeholder');
+    if (placeholder) { placeholder.click(); clearInterval(semanticsOn); }
+  }, 5);
+  // A node's own label: its aria-label, else its own text (a leaf's text, or its direct <span> children's).
+  const labelOf = (node) => {
+    const aria = node.getAttribute('aria-label');
+    if (aria) return aria.trim();
+    let text = '';
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
+      else if (child.nodeName === 'SPAN') text += child.textContent;
+    }
+    return text.trim();
+  };
+  B.labels = (pattern) => {
+    const re = new RegExp(pattern);
+    return [...document.querySelectorAll('flt-semantics')].map(labelOf).filter((l) => re.test(l));
+  };
+  // Buttons matching a label pattern: their label, centre and whether they are greyed out.
+  B.buttons = (pattern) => {
+    const re = new RegExp(pattern);
+    const out = [];
+    for (const node of document.querySelectorAll('flt-semantics[role=button]')) {
+      let label = labelOf(node);
+      if (!label && node.parentElement) label = (node.parentElement.getAttribute('aria-label') || '').trim();
+      if (!re.test(label)) continue;
+      const box = node.getBoundingClientRect();
+      out.push({label, x: box.x + box.width / 2, y: box.y + box.height / 2,
+                disabled: node.getAttribute('aria-disabled') === 'true'});
+    }
+    return out;
+  };
+  // Watch for a label matching `pattern` that is not one of `differs` (a label, or a list of them).
+  B.arm = (pattern, differs) => {
+    if (B.observer) B.observer.disconnect();
+    const re = new RegExp(pattern);
+    const old = new Set(differs === null || differs === undefined ? [] : [].concat(differs));
+    B.hit = null; B.painted = null; B.label = null;
+    const check = () => {
+      for (const node of document.querySelectorAll('flt-semantics')) {
+        const label = labelOf(node);
+        if (re.test(label) && !old.has(label)) {
+          B.hit = performance.now(); B.label = label;
+          B.observer.disconnect(); B.observer = null;
+          requestAnimationFrame(() => { B.painted = performance.now(); });
+          return true;
+        }
+      }
+      return false;
+    };
+    B.observer = new MutationObserver(check);
+    B.observer.observe(document, {subtree: true, childList: true, attributes: true,
+                                                  characterData: true});
+    check();
+  };
+})();
+"""
+
+
+def progress(text: str) -> None:
+    """A progress line on standard error (the figures go to standard output)."""
+    print(f"  [{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def stop_on_sigterm() -> None:
+    """Turn SIGTERM into SystemExit, so that a stopped benchmark still stops the servers it started."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
+def find_free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Served:
+    """A server in a subprocess of its own process group on 127.0.0.1; :meth:`stop` ends exactly that group."""
+
+    def __init__(self, command: Sequence[str], port: int, log: Path) -> None:
+        self.command = list(command)
+        self.port = port
+        self.log = log
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Served:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                self.command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.command[0]} exited with {self.process.returncode}: {self.log.read_text()}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"nothing answered on port {self.port} within {START_TIMEOUT_S:.0f} s")
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def __enter__(self) -> Served:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def app_server(port: int, data_dir: Path, log: Path) -> Served:
+    """The real app: ``python -m app --port P --data-dir D --no-browser`` (the ``companion`` command)."""
+    return Served(
+        [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"], port, log
+    )
+
+
+def trivial_server(port: int, log: Path) -> Served:
+    """The trivial app of :mod:`bench.trivial_app`."""
+    return Served([sys.executable, "-m", "bench.trivial_app", "--port", str(port)], port, log)
+
+
+def launch(playwright: Any) -> Any:
+    """Headless Chromium (Debian's package), as the browser tests launch it."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+
+
+def watched_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
+    """A page in a context of its own, with the measuring init script."""
+    context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=1)
+    context.set_default_timeout(WAIT_TIMEOUT_MS)
+    context.add_init_script(INIT_SCRIPT)
+    return context.new_page()
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One measured span: milliseconds in the page's clock and what went over the WebSocket meanwhile."""
+
+    ms: float
+    """Pointerdown (or navigation start) → the expected label painted."""
+    seen_ms: float
+    """... → the label in the semantics tree (before the paint)."""
+    rx_bytes: int
+    """Bytes the page received (server → page)."""
+    rx_frames: int
+    tx_bytes: int
+    tx_frames: int
+    label: str
+
+
+def counters(page: Any) -> dict[str, int]:
+    result: dict[str, int] = page.evaluate(
+        "() => ({rx: __bench.rx, rxFrames: __bench.rxFrames, tx: __bench.tx, txFrames: __bench.txFrames})"
+    )
+    return result
+
+
+def arm(page: Any, pattern: str, differs: str | Sequence[str] | None = None) -> dict[str, int]:
+    """Start watching for a label matching ``pattern`` (other than ``differs``: one label or several); returns the
+    counters now."""
+    before = counters(page)
+    page.evaluate("([p, d]) => __bench.arm(p, d)", [pattern, differs])
+    return before
+
+
+def settled(page: Any, before: dict[str, int], *, since: str = "down", quiet_ms: int = 120) -> Sample:
+    """Wait for the armed label to be painted, then for the WebSocket to be quiet, and return the sample.
+
+    ``since`` is ``"down"`` (the last pointerdown) or ``"load"`` (the page's navigation start, time 0)."""
+    page.wait_for_function("() => __bench.painted !== null", timeout=WAIT_TIMEOUT_MS)
+    # the rest of the answer may still be arriving (a second redraw): count it with this tap
+    last, deadline = -1, time.monotonic() + QUIET_LIMIT_S
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(quiet_ms)
+        now = counters(page)["rxFrames"]
+        if now == last:
+            break
+        last = now
+    got = page.evaluate(
+        "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label})"
+    )
+    after = counters(page)
+    start = 0.0 if since == "load" else float(got["down"])
+    return Sample(
+        ms=float(got["painted"]) - start,
+        seen_ms=float(got["hit"]) - start,
+        rx_bytes=after["rx"] - before["rx"],
+        rx_frames=after["rxFrames"] - before["rxFrames"],
+        tx_bytes=after["tx"] - before["tx"],
+        tx_frames=after["txFrames"] - before["txFrames"],
+        label=str(got["label"]),
+    )
+
+
+def centre(page: Any, locator: Any) -> tuple[float, float]:
+    """The centre of ``locator``'s first match, in page coordinates (waited for)."""
+    first = locator.first
+    first.wait_for(state="attached")
+    box = first.bounding_box()
+    if box is None:
+        raise RuntimeError(f"{locator} has no box on screen")
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def labels(page: Any, pattern: str) -> list[str]:
+    """The labels in the semantics tree matching ``pattern`` now."""
+    found: list[str] = page.evaluate("(p) => __bench.labels(p)", pattern)
+    return found
+
+
+def buttons(page: Any, pattern: str) -> list[dict[str, Any]]:
+    """The buttons whose label matches ``pattern``: ``label``, centre ``x``/``y`` and ``disabled``."""
+    found: list[dict[str, Any]] = page.evaluate("(p) => __bench.buttons(p)", pattern)
+    return found
+
+
+def tap_until_changed(page: Any, xy: tuple[float, float], pattern: str, quiet_ms: int = 80) -> Sample:
+    """Tap at ``xy`` and measure until a label matching ``pattern`` that was not there before is painted (the
+    prompt moved on, a new standings line...)."""
+    before = arm(page, pattern, labels(page, pattern))
+    page.mouse.click(*xy)
+    return settled(page, before, quiet_ms=quiet_ms)
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def median(values: Sequence[float]) -> float:
+    return float(statistics.median(values)) if values else float("nan")
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A plain text table, columns padded, numbers right-aligned."""
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        out = []
+        for i, cell in enumerate(cells):
+            text = str(cell)
+            out.append(text.ljust(widths[i]) if i == 0 else text.rjust(widths[i]))
+        return "  ".join(out)
+
+    print(line(headers))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(line(row))

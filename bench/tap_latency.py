@@ -1,0 +1,281 @@
+"""Tap-latency benchmark in Chromium: each tap at the table against a trivial Flet app, side by side in one run.
+
+The real app and :mod:`bench.trivial_app` are served at the same time on loopback; every measured tap on the app
+is preceded by a tap on the trivial app, so both see the same machine (absolute times here swing by 2× with the
+load). Each latency is pointerdown → the expected label painted, in the page's own clock (:mod:`bench.pagewatch`).
+Measured:
+
+* trivial app: click → its text;
+* Jokers Kill (2 players, one deck: 17 hands): a card tap → the prompt moves on; Confirm → the updated standings;
+* Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a value tap → the prompt moves
+  on, and Confirm → the updated standings, at hand 1 and at hand 60 (the session is seeded with 59 hands through
+  the session service before the server starts);
+* for each: median and p95, their ratio to the trivial app's, and the WebSocket bytes and frames the page
+  received (and sent) per tap.
+
+Controls are found by their semantics labels (the same the browser tests use). Run:
+``.venv/bin/python -m bench.tap_latency [--hands N] [--values N]`` (about four minutes with the defaults); ``make
+bench`` runs it with ``BENCH_ARGS=--taps``. Targets (issue 15): card, value and digit taps p95 ≤ 1.5 × the trivial
+app's; Confirm p95 ≤ 2.5 ×; the cost at hand 60 within 1.1 × that at hand 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.pagewatch import (  # noqa: E402
+    Sample,
+    app_server,
+    buttons,
+    find_free_port,
+    labels,
+    launch,
+    median,
+    percentile,
+    print_table,
+    progress,
+    stop_on_sigterm,
+    tap_until_changed,
+    trivial_server,
+    watched_page,
+)
+from bench.trivial_app import BUTTON, TEXT_PREFIX  # noqa: E402
+
+VIEWPORT = {"width": 1280, "height": 1400}
+"""A tall desktop window: the table's two columns (entry and scoreboard) are on screen without scrolling, so a tap
+never waits for a scroll; the trivial app gets the same window."""
+JK_PLAYERS = ["Ann", "Ben"]
+BB_PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+BB_OPTIONS = {"target": 1000}
+"""A game that does not end within the hands measured."""
+SEEDED_HANDS = 59
+
+PROMPT = r"^Next: "
+"""The entry panels' prompt (``Next: Ann plays: who gets the card?``): it moves on with every card taken."""
+HAND_PLAYED = r"^Next: Every card is played"
+"""Bargain Bin's prompt once the hand's last card is in."""
+STANDING = r"^\d+\. .+: -?\d+ points?"
+"""A standings line of the scoreboard (``1. Ann: 7 points (last hand +2)``)."""
+RECEIVER = r"^To .+ \(-?\d+\)$"
+"""A Bargain Bin receiver button (``To Ben (12)``)."""
+VALUE_KEY = r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$"
+"""A Bargain Bin value-pad key (``7♥♦``)."""
+TARGETS = {"tap": 1.5, "confirm": 2.5, "growth": 1.1}
+
+
+@dataclass
+class Series:
+    """The samples of one kind of tap."""
+
+    name: str
+    kind: str
+    """``tap`` (a card, value or digit), ``confirm`` or ``trivial``."""
+    samples: list[Sample] = field(default_factory=list)
+
+    def ms(self) -> list[float]:
+        return [s.ms for s in self.samples]
+
+
+class Alternator:
+    """Taps the trivial app once before every measured tap on the app, collecting both."""
+
+    def __init__(self, trivial: Any) -> None:
+        self.trivial = trivial
+        self.series = Series("trivial app: click → text", "trivial")
+        self.xy: tuple[float, float] | None = None
+
+    def tap(self) -> None:
+        if self.xy is None:
+            [found] = buttons(self.trivial, rf"^{BUTTON}$")
+            self.xy = (found["x"], found["y"])
+        self.series.samples.append(tap_until_changed(self.trivial, self.xy, rf"^{TEXT_PREFIX}\d+$"))
+
+
+def seed(folder: Path) -> dict[str, str]:
+    """The sessions measured, started (and the hand-60 one played for 59 hands) through the session service."""
+    from companion.entry_bargain_bin import BinEntry, pad_keys
+    from companion.session import SessionService
+    from storage import Archive
+
+    ids: dict[str, str] = {}
+    with Archive(folder) as archive:
+        sessions = SessionService(archive)
+        ids["jk"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill bench").id
+        ids["bb1"] = sessions.start("bargain-bin", BB_PLAYERS, BB_OPTIONS, title="Bargain Bin at hand 1").id
+        table = sessions.start("bargain-bin", BB_PLAYERS, BB_OPTIONS, title="Bargain Bin at hand 60")
+        for _ in range(SEEDED_HANDS):
+            entry = BinEntry.start(table.record)
+            keys = pad_keys(entry.options)
+            while entry.giver is not None:
+                to = next(name for name in entry.players if entry.can_receive(name))
+                entry = entry.choose_receiver(to)
+                entry = entry.choose_value(next(key for key in keys if entry.can_value(key)))
+            table.add_hand(entry.to_hand())
+        assert len(table.hands) == SEEDED_HANDS
+        ids["bb60"] = table.id
+    return ids
+
+
+def open_table(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("(p) => __bench.labels(p).length > 0", arg=PROMPT)
+    page.wait_for_timeout(1_000)  # the page transition and first frames settle
+
+
+def jk_deals() -> list[tuple[str, str, str]]:
+    """17 hands without ties: the deck suit by suit, three cards at a time (up-card, Ann, Ben)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    deck = [f"{rank}{suit}" for suit in "♠♥♦♣" for rank in ranks]
+    return [(deck[i], deck[i + 1], deck[i + 2]) for i in range(0, 51, 3)]
+
+
+def button_at(page: Any, pattern: str, *, enabled: bool = True) -> tuple[float, float]:
+    """The centre of the first (enabled) button whose label matches ``pattern``, waiting for it."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = [b for b in buttons(page, pattern) if not (enabled and b["disabled"])]
+        if found:
+            return found[0]["x"], found[0]["y"]
+        page.wait_for_timeout(50)
+    raise RuntimeError(f"no {'enabled ' if enabled else ''}button labelled {pattern!r} on the page")
+
+
+def jokers_kill(page: Any, alt: Alternator, hands: int) -> tuple[Series, Series]:
+    cards = Series("Jokers Kill: card tap → shown", "tap")
+    confirms = Series("Jokers Kill: Confirm → scoreboard", "confirm")
+    for n, deal in enumerate(jk_deals()[:hands], start=1):
+        for code in deal:
+            xy = button_at(page, rf"^{code}$")
+            alt.tap()
+            cards.samples.append(tap_until_changed(page, xy, PROMPT))
+        xy = button_at(page, "^Confirm hand$")
+        alt.tap()
+        confirms.samples.append(tap_until_changed(page, xy, STANDING))
+        progress(f"Jokers Kill hand {n} confirmed")
+    return cards, confirms
+
+
+def bargain_bin_hand(page: Any, alt: Alternator, values: Series, confirms: Series, measured_values: int) -> None:
+    """One Bargain Bin hand by live play: each card a receiver tap and a value tap (the first ``measured_values``
+    value taps are measured, each after a trivial tap), then Confirm (measured)."""
+    card = 0
+    while not labels(page, HAND_PLAYED):
+        tap_until_changed(page, button_at(page, RECEIVER), PROMPT)
+        xy = button_at(page, VALUE_KEY)
+        if card < measured_values:
+            alt.tap()
+            values.samples.append(tap_until_changed(page, xy, PROMPT))
+        else:
+            tap_until_changed(page, xy, PROMPT)
+        card += 1
+    xy = button_at(page, "^Confirm hand$")
+    alt.tap()
+    confirms.samples.append(tap_until_changed(page, xy, STANDING))
+
+
+def bargain_bin(page: Any, alt: Alternator, at: int, hands: int, measured_values: int) -> tuple[Series, Series]:
+    values = Series(f"Bargain Bin, 10 players, hand {at}: value tap → shown", "tap")
+    confirms = Series(f"Bargain Bin, 10 players, hand {at}: Confirm → scoreboard", "confirm")
+    for n in range(hands):
+        bargain_bin_hand(page, alt, values, confirms, measured_values)
+        progress(f"Bargain Bin hand {at + n} confirmed")
+    return values, confirms
+
+
+def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
+    base_median, base_p95 = median(trivial.ms()), percentile(trivial.ms(), 0.95)
+    rows = []
+    out: dict[str, float] = {}
+    for series in (trivial, *measured):
+        ms = series.ms()
+        med, p95 = median(ms), percentile(ms, 0.95)
+        rx = median([s.rx_bytes for s in series.samples])
+        frames = median([s.rx_frames for s in series.samples])
+        tx = median([s.tx_bytes for s in series.samples])
+        out[f"{series.name} median_ms"] = med
+        out[f"{series.name} p95_ms"] = p95
+        out[f"{series.name} p95_ratio"] = p95 / base_p95
+        out[f"{series.name} rx_bytes"] = rx
+        target = TARGETS.get(series.kind)
+        verdict = "" if target is None else ("met" if p95 / base_p95 <= target else "MISSED")
+        rows.append(
+            [
+                series.name,
+                str(len(ms)),
+                f"{med:,.0f}",
+                f"{p95:,.0f}",
+                f"{med / base_median:.1f}×",
+                f"{p95 / base_p95:.1f}×",
+                f"{rx / 1000:,.1f}",
+                f"{frames:.0f}",
+                f"{tx:,.0f}",
+                f"≤ {target}× {verdict}" if target else "",
+            ]
+        )
+    print("Tap latency in Chromium, page clock, each app tap alternating with a trivial Flet app tap")
+    print_table(
+        ["tap", "n", "median ms", "p95 ms", "× median", "× p95", "KB in", "frames in", "bytes out", "target (p95)"],
+        rows,
+    )
+    for kind in ("value tap", "Confirm"):
+        first = [s for s in measured if "hand 1:" in s.name and kind in s.name]
+        later = [s for s in measured if f"hand {SEEDED_HANDS + 1}:" in s.name and kind in s.name]
+        if first and later:
+            growth = median(later[0].ms()) / median(first[0].ms())
+            out[f"Bargain Bin {kind} growth"] = growth
+            verdict = "met" if growth <= TARGETS["growth"] else "MISSED"
+            print(
+                f"Bargain Bin {kind}: hand {SEEDED_HANDS + 1} / hand 1 (median) = {growth:.2f} "
+                f"(target ≤ {TARGETS['growth']}: {verdict})"
+            )
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(prog="python -m bench.tap_latency", description=__doc__.splitlines()[0])
+    parser.add_argument("--jk-hands", type=int, default=17, help="Jokers Kill hands measured (at most 17)")
+    parser.add_argument("--hands", type=int, default=2, help="Bargain Bin hands measured at hand 1 and at hand 60")
+    parser.add_argument("--values", type=int, default=15, help="value taps measured in each Bargain Bin hand")
+    args = parser.parse_args(argv if argv is not None else [])
+    stop_on_sigterm()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "data"
+        started = time.perf_counter()
+        ids = seed(folder)
+        progress(f"set-up: sessions seeded ({SEEDED_HANDS} Bargain Bin hands) in {time.perf_counter() - started:.1f} s")
+        app = app_server(find_free_port(), folder, Path(tmp) / "app.log")
+        trivial_app = trivial_server(find_free_port(), Path(tmp) / "trivial.log")
+        with app, trivial_app, sync_playwright() as playwright:
+            browser = launch(playwright)
+            try:
+                trivial = watched_page(browser, VIEWPORT)
+                trivial.goto(trivial_app.url)
+                trivial.wait_for_function("(p) => __bench.labels(p).length > 0", arg=rf"^{TEXT_PREFIX}\d+$")
+                alt = Alternator(trivial)
+                page = watched_page(browser, VIEWPORT)
+                measured: list[Series] = []
+                open_table(page, f"{app.url}/continue/{ids['jk']}")
+                measured += jokers_kill(page, alt, min(args.jk_hands, 17))
+                for at, key in ((1, "bb1"), (SEEDED_HANDS + 1, "bb60")):
+                    open_table(page, f"{app.url}/continue/{ids[key]}")
+                    measured += bargain_bin(page, alt, at, args.hands, args.values)
+            finally:
+                browser.close()
+    return report(alt.series, measured)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
