@@ -68,6 +68,7 @@ class TableView:
         self.board = Scoreboard()
         self.banner = VerdictBanner()
         self.hands = ft.Column(spacing=4)
+        self.hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self.entry_area = ft.Column(spacing=12)
         self.dock = ft.Column(spacing=6)
         """The entry panel's actions (its Confirm): a bar at the bottom of the screen, outside the scrolling part."""
@@ -198,7 +199,8 @@ class TableView:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
             self._set(self.entry_area, [self._entry(target)])
         hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles)
-        self._set(self.hands, [hands])
+        # the rows straight into the kept column (a new column would send every row again: the hand list grows)
+        self._set(self.hands, [self.hands_title, *hands.controls[1:]])
 
     @staticmethod
     def _set(holder: ft.Column, controls: list[ft.Control]) -> None:

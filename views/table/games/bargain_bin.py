@@ -125,6 +125,10 @@ class BinPanel:
             border_radius=8,
         )
         self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True)
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
+        self._mode_rows: dict[bool, ft.Control] = {}
+        """The Live play / Quick totals switch, one row a mode (made once each): the mode shown is the filled one."""
+        self.conduct_button = _button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16)
         self._build_live()
         ectx.reuse = self.reuse
         self.control = panel(self.body)
@@ -166,6 +170,8 @@ class BinPanel:
         )
         self.take_back = _outlined("Take back last card", self._act("undo_play"))
         self.take_back.expand = True
+        self.take_back_row = ft.Row([self.take_back])
+        self.actions = ft.Column([self.take_back_row, ft.Row([self.confirm_button])], spacing=8)
 
     def _pot_before(self) -> int | None:
         """The Vegas pot before this hand, found once per version of the session (it cannot change within a
@@ -221,36 +227,33 @@ class BinPanel:
 
     # -- drawing --------------------------------------------------------------------------------------------
 
+    def _mode_row(self, live: bool) -> ft.Control:
+        row = self._mode_rows.get(live)
+        if row is None:
+            row = self._mode_rows[live] = ft.Row(
+                [
+                    _button("Live play", self._act("set_mode", EntryMode.LIVE), primary=live, expand=True),
+                    _button("Quick totals", self._act("set_mode", EntryMode.QUICK), primary=not live, expand=True),
+                ]
+            )
+        return row
+
     def redraw(self) -> None:
+        """Bring the panel up to the hand, in place: the controls a tap does not change are the same objects as
+        before, so the update of a tap sends only the texts and states that changed (never more as the game
+        grows)."""
         entry = self.entry
         live = entry.mode is EntryMode.LIVE
-        parts: list[ft.Control] = [
-            ft.Text(
-                f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}",
-                theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-            ),
-            ft.Row(
-                [
-                    _button(
-                        "Live play",
-                        self._act("set_mode", EntryMode.LIVE),
-                        primary=live,
-                        expand=True,
-                    ),
-                    _button(
-                        "Quick totals",
-                        self._act("set_mode", EntryMode.QUICK),
-                        primary=not live,
-                        expand=True,
-                    ),
-                ]
-            ),
-        ]
+        self.title.value = f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}"
+        parts: list[ft.Control] = [self.title, self._mode_row(live)]
         parts += self._live_parts() if live else self._quick_parts()
         parts += self._vegas_parts()
         parts += self._conduct_parts()
-        docked(self.ectx, self._actions())
-        self.body.controls = parts
+        actions = self._actions()
+        if self.ectx.dock.controls != [actions]:
+            docked(self.ectx, actions)
+        if [id(c) for c in self.body.controls] != [id(c) for c in parts]:
+            self.body.controls = parts
         refresh(self.ectx.dock)
 
     def _prompt(self) -> str:
@@ -417,7 +420,7 @@ class BinPanel:
                     wrap=True,
                 )
             )
-        parts.append(_button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16))
+        parts.append(self.conduct_button)
         if self.pending is not None:
             name, action = self.pending
             try:
@@ -472,12 +475,11 @@ class BinPanel:
 
     def _actions(self) -> ft.Control:
         self.confirm_button.disabled = not self.entry.can_confirm()
-        controls: list[ft.Control] = []
-        if self.entry.mode is EntryMode.LIVE:
+        live = self.entry.mode is EntryMode.LIVE
+        self.take_back_row.visible = live
+        if live:
             _update(self.take_back, disabled=not self.entry.plays and not self.entry.joker_waiting)
-            controls.append(ft.Row([self.take_back]))
-        controls.append(ft.Row([self.confirm_button]))
-        return ft.Column(controls, spacing=8)
+        return self.actions
 
     # -- taps -----------------------------------------------------------------------------------------------
 
