@@ -372,7 +372,7 @@ def verdict_panel(result: Result) -> ft.Control | None:
 
 def hand_list(
     result: Result, open_hand: Callable[[HandLine], None] | None, cache: dict[Any, ft.Control] | None = None
-) -> ft.Control:
+) -> ft.Column:
     """The hands (tie-break rounds, sudden-death hands...), newest first; tapping one opens it for correction (when
     ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann +3. Tap to correct``). Rows found in
     ``cache`` (by what they show) are reused, so a redraw sends only the new rows to the page."""
