@@ -130,3 +130,24 @@ def test_bargain_bin_vegas_taps_score_nothing_and_a_confirm_scores_once(
     line = BinEntry.start(table.current).vegas_line()  # the pot found by replaying the record: the same
     assert line is not None and table.result.pot
     assert any(text.endswith(f"Pot after this hand: {money(line[1])}.") for text in texts(view))
+
+
+def test_a_tap_turns_off_only_its_own_automatic_update() -> None:
+    """Inside an event of a page, a panel's tap sends what it changed itself: Flet's whole-page auto-update is off
+    for that event only; outside one (a unit test, a redraw on another thread) the app-wide default is untouched."""
+    import contextvars
+
+    import flet as ft
+
+    from views.table.entry import sent_by_hand
+
+    def event() -> tuple[bool, bool]:
+        ft.context.reset_auto_update()  # what Flet does before it calls a handler
+        before = ft.context.auto_update_enabled()
+        sent_by_hand()
+        return before, ft.context.auto_update_enabled()
+
+    assert contextvars.copy_context().run(event) == (True, False)
+    sent_by_hand()
+    assert contextvars.copy_context().run(lambda: ft.context.auto_update_enabled()), "the default stays on"
+    assert contextvars.copy_context().run(event) == (True, False), "the next event starts with it on again"

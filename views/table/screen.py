@@ -29,7 +29,15 @@ from companion.session import Edit, SaveFailedError, TableSession
 from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
 from views.edit_host import EditHost
-from views.table.entry import EntryContext, EntryTarget, parse_entry, record_before, refresh, table_ui
+from views.table.entry import (
+    EntryContext,
+    EntryTarget,
+    parse_entry,
+    record_before,
+    refresh,
+    sent_by_hand,
+    table_ui,
+)
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list
 from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button
 
@@ -276,6 +284,10 @@ class TableView:
     # -- actions --------------------------------------------------------------------------------------------
 
     def report(self, text: str | None) -> None:
+        """Show (or clear) the one-line message. Every tap of an entry panel reports (``None`` when it went
+        through), so this is also where the tap's automatic whole-page update is turned off: the panel sends
+        the controls it changed itself (:func:`~views.table.entry.sent_by_hand`)."""
+        sent_by_hand()
         if (self.message.value or "") == (text or ""):
             return
         self.message.value = text or ""
