@@ -32,6 +32,8 @@ from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
+GREYED = 0.35
+"""The opacity of a value-pad key that cannot be tapped now."""
 PAD_WIDTH = 60
 """Width of a value-pad key: five keys a row on a 360 px phone, thirteen on a desktop."""
 
@@ -322,21 +324,21 @@ class BinPanel:
         button = _outlined("", self._act("choose_value", key), width=PAD_WIDTH * (2 if key.is_joker else 1), pad=0)
         button.content = ft.Text(spans=spans, size=16, no_wrap=True, semantics_label=key.label)
         button.tooltip = key.label
+        if key.is_joker:
+            spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400)
+        else:
+            rank, *suits = spans
+            rank.style = ft.TextStyle(color=self._colour(key), weight=ft.FontWeight.BOLD)
+            for span in suits:
+                span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour))
+        self._update_key(key, button, enabled=False)
         return button
 
     def _update_key(self, key: PadKey, button: ft.OutlinedButton, *, enabled: bool) -> None:
+        """A key is greyed out by its opacity: every value tap greys the whole pad until the next receiver is
+        tapped, and one number a key is all that tap sends (the suit colours of its text never change)."""
         button.disabled = not enabled
-        text = button.content
-        if not isinstance(text, ft.Text) or not text.spans:
-            return
-        grey = ft.Colors.OUTLINE_VARIANT
-        if key.is_joker:
-            text.spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400 if enabled else grey)
-            return
-        rank, *suits = text.spans
-        rank.style = ft.TextStyle(color=self._colour(key) if enabled else grey, weight=ft.FontWeight.BOLD)
-        for span in suits:
-            span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour) if enabled else grey)
+        button.opacity = 1.0 if enabled else GREYED
 
     def _colour(self, key: PadKey) -> str:
         if key.is_joker:
