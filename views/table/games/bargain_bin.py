@@ -252,7 +252,7 @@ class BinPanel:
         parts += self._vegas_parts()
         parts += self._conduct_parts()
         actions = self._actions()
-        if self.ectx.dock.controls != [actions]:
+        if [id(c) for c in self.ectx.dock.controls] != [id(actions)]:
             docked(self.ectx, actions)
         if [id(c) for c in self.body.controls] != [id(c) for c in parts]:
             self.body.controls = parts
