@@ -37,6 +37,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from companion.entry import EntryTarget, IncompleteEntryError
@@ -315,9 +316,10 @@ class BinEntry:
         """This hand's number (1-based)."""
         return len(self.record.get("hands") or []) + 1
 
-    @property
+    @cached_property
     def removed_before(self) -> list[str]:
-        """Players removed in earlier hands (BB-13), seating order."""
+        """Players removed in earlier hands (BB-13), seating order (read over the game's hands once an entry: a
+        tap asks it dozens of times)."""
         hands = self.record.get("hands") or []
         out = {c["player"] for hand in hands for c in hand.get("conduct", []) if c.get("action") == "remove"}
         return [name for name in self.players if name in out]
