@@ -375,7 +375,8 @@ class BinPanel:
     def _typed(self, name: str, text: str) -> None:
         self.change(lambda: self.entry.set_score(name, text), redraw=False)
         self._update_quick_preview()
-        refresh(self.body)  # only what changed is sent: the running line, the Vegas line, the confirm button
+        refresh(self.body)  # only what changed is sent: the running line and the Vegas line,
+        refresh(self.confirm_button)  # and the Confirm in the bottom bar (outside the panel's body)
 
     def _update_quick_preview(self) -> None:
         """The quick form's running line, the Vegas line and the confirm button, without rebuilding the fields."""
