@@ -42,7 +42,7 @@ screenshots: $(DEV_STAMP)
 	CTC_SCREENSHOTS=1 $(BIN)/python -m pytest -m browser tests/browser $(PYTEST_ARGS)
 
 bench: $(DEV_STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 # Needs the Flutter SDK and, for apk/aab, the Android SDK: flet-cli offers to download them on first use.
 package: $(DEV_STAMP)

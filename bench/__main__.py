@@ -1,8 +1,10 @@
 """Run every benchmark: each ``bench/*_bench.py`` module that has a ``main()``, in name order.
 
-Run from the project root: ``.venv/bin/python -m bench`` (or name some: ``.venv/bin/python -m bench scoring``). A
-module that cannot be imported is skipped with the reason printed; one that fails while running is reported and the
-others still run. The exit status is 1 if any benchmark could not run.
+Run from the project root: ``.venv/bin/python -m bench`` (or name some: ``.venv/bin/python -m bench scoring``).
+``--taps`` adds the tap-latency benchmark (:mod:`bench.tap_latency`, about four minutes more), which the default run
+leaves out to stay short; ``make bench BENCH_ARGS=--taps`` does the same. A module that cannot be imported is
+skipped with the reason printed; one that fails while running is reported and the others still run. The exit
+status is 1 if any benchmark could not run.
 """
 
 from __future__ import annotations
@@ -27,10 +29,16 @@ def bench_modules(names: list[str] | None = None) -> list[str]:
     return [f"bench.{stem}" for stem in found]
 
 
+OPTIONAL = {"--taps": "bench.tap_latency"}
+"""Benchmarks run only when asked for: option → module."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks; 0 if every one ran, 1 if any was skipped or failed."""
-    names = sys.argv[1:] if argv is None else argv
-    modules = bench_modules(names)
+    args = sys.argv[1:] if argv is None else argv
+    extra = [OPTIONAL[a] for a in args if a in OPTIONAL]
+    names = [a for a in args if a not in OPTIONAL]
+    modules = bench_modules(names) + extra
     if not modules:
         print(f"no benchmark matches {' '.join(names)}")
         return 1

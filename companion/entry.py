@@ -30,6 +30,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
+from scoring.parts import Part, hand_word
+
 # --- the parts of a record (one place to switch to the rules engine's own vocabulary) ----------------------------
 
 PART_KEYS = ("hands", "playoff", "tiebreak", "sudden_death")
@@ -43,6 +45,32 @@ PART_WORDS = {
     "sudden_death": "sudden-death hand",
 }
 """What a player calls one entry of each part."""
+
+
+def entry_word(game: str, part: str = "hands") -> str:
+    """What ``game``'s rules call one entry of ``part``: ``round`` for the main game of Financial Crisis and Feast
+    and Famine (:func:`scoring.parts.hand_word`), ``hand`` for the others; an extra part's own word.
+
+    >>> entry_word("feast-and-famine"), entry_word("jokers-kill"), entry_word("feast-and-famine", "tiebreak")
+    ('round', 'hand', 'tie-break round')
+    """
+    try:
+        return Part(part).word_for(game)
+    except ValueError:
+        return hand_word(game)
+
+
+def entry_title(game: str, part: str, index: int) -> str:
+    """The title of entry ``index`` (0-based) of ``part``, as every screen writes it: ``Round 3``, ``Hand 3``,
+    ``Tie-break round 1``.
+
+    >>> entry_title("financial-crisis", "hands", 2), entry_title("bargain-bin", "hands", 0)
+    ('Round 3', 'Hand 1')
+    >>> entry_title("1111-9999", "sudden_death", 1)
+    'Sudden-death hand 2'
+    """
+    word = entry_word(game, part)
+    return f"{word[0].upper()}{word[1:]} {index + 1}"
 
 
 def part_entries(record: Mapping[str, Any], part: str) -> list[Any]:
@@ -87,6 +115,15 @@ class EntryTarget:
     @property
     def label(self) -> str:
         return f"next {self.word}" if self.index is None else f"{self.word} {self.index + 1}"
+
+    def label_for(self, game: str) -> str:
+        """:attr:`label` in ``game``'s own words: ``round 2`` in Financial Crisis and Feast and Famine.
+
+        >>> EntryTarget("hands", 1).label_for("feast-and-famine"), EntryTarget("hands").label_for("jokers-kill")
+        ('round 2', 'next hand')
+        """
+        word = entry_word(game, self.part)
+        return f"next {word}" if self.index is None else f"{word} {self.index + 1}"
 
     @property
     def slug(self) -> str:
@@ -335,6 +372,8 @@ __all__ = [
     "EntryTarget",
     "IncompleteEntryError",
     "MemoryDrafts",
+    "entry_title",
+    "entry_word",
     "parse_entry",
     "part_entries",
     "record_before",

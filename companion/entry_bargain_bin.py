@@ -7,7 +7,8 @@ removal count through :func:`~scoring.bargain_bin.removal_consequence`, Vegas th
 :func:`~scoring.bargain_bin.vegas_payments` and :func:`~scoring.bargain_bin.settle_up`).
 
 Live play: the player whose turn it is plays one card, the table taps who it goes to and the card's value on the
-value pad (the Joker then asks for its sign); the turn passes clockwise to the next player with cards left.
+value pad (the Joker has two keys, ``Joker +20`` and ``Joker −20``: its sign is in the key, BB-7); the turn passes
+clockwise to the next player with cards left. Two taps a card, which is the information a card carries.
 
 >>> record = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"], "options": {"selfless": True}}
 >>> entry = BinEntry.start(record)
@@ -41,6 +42,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.entry import EntryTarget, IncompleteEntryError
+from companion.money import MoneyFormat, format_money, money_in_text
 from scoring import Result, ScoringError
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
@@ -101,19 +103,22 @@ _RED = ("H", "D")
 
 @dataclass(frozen=True, slots=True)
 class PadKey:
-    """A key of the value pad: a rank in black (♠ ♣, plus) or red (♥ ♦, minus), or the Joker (``rank="JK"``).
+    """A key of the value pad: a rank in black (♠ ♣, plus) or red (♥ ♦, minus), or the Joker (``rank="JK"``) with
+    the sign its player chose (BB-7).
 
-    Card points depend only on rank and colour (rule 2), so the pad has 26 keys and the Joker; each colour of a
-    rank stands for two physical cards.
+    Card points depend only on rank and colour (rule 2), so the pad has 26 keys and the Joker's two; each colour of
+    a rank stands for two physical cards.
 
     >>> PadKey("Q", red=True).points(12), PadKey("K", red=False).points(13), PadKey("7", red=True).label
     (-12, 13, '7♥♦')
-    >>> JOKER_KEY.label, JOKER_KEY.is_joker
-    ('Joker', True)
+    >>> JOKER_PLUS.label, JOKER_MINUS.points(), JOKER_KEY.label, JOKER_KEY.is_joker
+    ('Joker +20', -20, 'Joker', True)
     """
 
     rank: str
     red: bool = False
+    sign: Sign | None = None
+    """The Joker's sign (``None`` for every other key, and for :data:`JOKER_KEY`, the Joker whatever its sign)."""
 
     @property
     def is_joker(self) -> bool:
@@ -128,57 +133,66 @@ class PadKey:
 
     @property
     def label(self) -> str:
-        """What the pad shows: the rank and its colour's suits, ``7♥♦``."""
+        """What the pad shows: the rank and its colour's suits, ``7♥♦``; the Joker with its sign, ``Joker −20``."""
         if self.is_joker:
-            return "Joker"
+            if self.sign is None:
+                return "Joker"
+            return f"Joker {'+' if self.sign is Sign.PLUS else '−'}{JOKER_VALUE}"
         return self.rank + ("♥♦" if self.red else "♠♣")
 
     def points(self, king: int = 12) -> int:
-        """Card points (rule 2, BB-1); the Joker's sign is chosen when it is played, so it has none here."""
+        """Card points (rule 2, BB-1; the Joker ±20 by its key's sign, BB-7)."""
         if self.is_joker:
-            raise JokerSignError("the Joker is +20 or −20 as its player chooses: choose the sign")
+            if self.sign is None:
+                raise JokerSignError("the Joker is +20 or −20 as its player chooses: choose the sign")
+            return JOKER_VALUE if self.sign is Sign.PLUS else -JOKER_VALUE
         value = king if self.rank == "K" else RANKS.index(self.rank) + 1
         return -value if self.red else value
 
     def spoken(self, king: int = 12) -> str:
         """The key's accessible label: ``black 7, plus 7``."""
-        if self.is_joker:
+        if self.is_joker and self.sign is None:
             return f"Joker, plus or minus {JOKER_VALUE}"
+        if self.is_joker:
+            return f"Joker, {'plus' if self.sign is Sign.PLUS else 'minus'} {JOKER_VALUE}"
         value = self.points(king)
         return f"{'red' if self.red else 'black'} {self.rank}, {'minus' if value < 0 else 'plus'} {abs(value)}"
 
     @staticmethod
     def of(card: str) -> PadKey:
-        """The pad key of a card code (``"7H"`` → red 7; ``"JK+"`` → the Joker)."""
+        """The pad key of a card code (``"7H"`` → red 7; ``"JK+"`` → the Joker +20; ``"JK"`` → the Joker)."""
         text = str(card).upper()
         if text.startswith("JK"):
-            return JOKER_KEY
+            return PadKey("JK", sign=Sign(text[2])) if text[2:] in ("+", "-") else JOKER_KEY
         return PadKey(text[:-1], red=text[-1] in _RED)
 
 
 JOKER_KEY = PadKey("JK")
-"""The Joker's key (only with the Joker rule, BB-7)."""
+"""The Joker whatever its sign (how many are left, whether it may be played)."""
+JOKER_PLUS = PadKey("JK", sign=Sign.PLUS)
+"""The Joker played as +20 (only with the Joker rule, BB-7)."""
+JOKER_MINUS = PadKey("JK", sign=Sign.MINUS)
+"""The Joker played as −20."""
 
 
 def pad_keys(options: bb.Options) -> list[PadKey]:
-    """Every key of the pad: black A…K, red A…K, then the Joker when the rule is on.
+    """Every key of the pad: black A…K, red A…K, then the Joker's two keys when the rule is on (its player says the
+    sign as it is played, so the key says it too: no extra tap, BB-7).
 
-    >>> len(pad_keys(bb.Options())), pad_keys(bb.Options(joker=True))[-1].label
-    (26, 'Joker')
+    >>> len(pad_keys(bb.Options())), [key.label for key in pad_keys(bb.Options(joker=True))[-2:]]
+    (26, ['Joker +20', 'Joker −20'])
     """
     keys = [PadKey(rank, red=False) for rank in RANKS] + [PadKey(rank, red=True) for rank in RANKS]
-    return keys + ([JOKER_KEY] if options.joker else [])
+    return keys + ([JOKER_PLUS, JOKER_MINUS] if options.joker else [])
 
 
-def money(cents: int) -> str:
-    """Cents as money: ``$1.05``, ``−$0.60``.
+def money(cents: int, fmt: MoneyFormat | None = None) -> str:
+    """Cents as the app's money setting writes them (:func:`companion.money.format_money`; US dollars by default).
 
-    >>> money(105), money(-60), money(0)
-    ('$1.05', '−$0.60', '$0.00')
+    >>> money(105), money(-60), money(0), money(20975, MoneyFormat.for_locale("de_DE", "EUR")).replace("\xa0", " ")
+    ('$1.05', '−$0.60', '$0.00', '209,75 €')
     """
-    sign = "−" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole}.{part:02d}"
+    return format_money(cents, fmt)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -215,6 +229,9 @@ class BinEntry:
     """The player the table chose to play next (``None``: whoever's turn it is, clockwise)."""
     joker_waiting: bool = False
     """The Joker was tapped: its sign is asked next."""
+    _before: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What the record before this hand gives (its Vegas pot), worked out once when the entry starts and shared by
+    every value made from it by a tap (the record does not change within a hand)."""
 
     # --- set-up ---------------------------------------------------------------------------------------------
 
@@ -290,9 +307,9 @@ class BinEntry:
         again = replace(self, plays=(), conduct=(), receiver=None, chosen_giver=None, joker_waiting=False)
         for play in self.plays:
             key = PadKey.of(play.card)
+            if key.is_joker and key.sign is None:
+                raise JokerSignError("a Joker played without its sign")
             again = again.choose_giver(play.by).choose_receiver(play.to).choose_value(key)
-            if key.is_joker:
-                again = again.choose_sign(Sign(play.card[-1]))
             again = replace(again, plays=(*again.plays[:-1], play))
         for name, action in self.conduct:
             again = again.give_conduct(name, action)
@@ -482,8 +499,8 @@ class BinEntry:
         return True
 
     def choose_value(self, key: PadKey) -> BinEntry:
-        """Play a card of ``key`` from the player whose turn it is to the chosen receiver; the Joker waits for
-        its sign (:meth:`choose_sign`)."""
+        """Play a card of ``key`` from the player whose turn it is to the chosen receiver: a Joker key plays the
+        Joker with its sign (BB-7); :data:`JOKER_KEY`, without one, waits for it (:meth:`choose_sign`)."""
         if self.joker_waiting:
             raise JokerSignError("the Joker is waiting for its sign: + 20 or − 20")
         giver = self.giver
@@ -492,8 +509,11 @@ class BinEntry:
         if self.receiver is None:
             raise ReceiverError(f"tap who {giver}'s card goes to first")
         self.verify_value(key)
-        if key.is_joker:
+        if key.is_joker and key.sign is None:
             return replace(self, joker_waiting=True)
+        if key.is_joker:
+            assert key.sign is not None
+            return self._played(Played(giver, self.receiver, f"JK{key.sign.value}"))
         used = self._used(key)
         suit = next(s for s in key.suits if f"{key.rank}{s}" not in used)
         return self._played(Played(giver, self.receiver, f"{key.rank}{suit}"))
@@ -551,28 +571,58 @@ class BinEntry:
         return True
 
     def conduct_text(self, name: str, action: Action) -> str:
-        """What warning or removing ``name`` now means, for the confirm dialog (rule 9, BB-12…BB-14)."""
+        """What warning or removing ``name`` now means, for the confirm dialog (rule 9, BB-12…BB-14).
+
+        >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"], "options": {"vegas_unit_cents": 5}}
+        >>> print(BinEntry.start(rec).conduct_text("Ben", Action.WARN))
+        Warn Ben: Ben's 5 unplayed cards are discarded. Ben plays no more cards this hand but keeps the cards in \
+front of them, stays in the ranking and still pays into the bin (rule 9.1, BB-12). A second offence removes Ben from \
+the game (rule 9.2).
+        >>> warned = {**rec, "hands": [{"scores": {"Ann": 1, "Ben": 0, "Cat": 2, "Dan": 3},
+        ...                              "conduct": [{"player": "Ben", "action": "warn"}]}]}
+        >>> print(BinEntry.start(warned).conduct_text("Ben", Action.REMOVE))
+        Remove Ben: Ben's unplayed cards are discarded. Ben was warned in hand 1: this second offence removes Ben \
+(rule 9.2). Removing Ben is removal 1 of 2 in a game that started with 4 players: Ben is out of the ranking and cannot \
+win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has paid stays in the pot (BB-13).
+        """
         self.verify_conduct(name, action)
-        left = self.cards_left(name)
-        if left:
-            cards = f"{name}'s {left} unplayed card{'s are' if left != 1 else ' is'} discarded"
-        else:
-            cards = f"{name} has no unplayed cards in this hand, so nothing is discarded"
+        cards = self._discarded(name)
         if action is Action.WARN:
-            earlier = self.warned_in(name)
             pay = " and still pays into the bin" if self.options.vegas else ""
             text = (
-                f"Warn {name}: {cards}; they play no more cards this hand but stay in the ranking{pay} "
-                "(rule 9.1, BB-12). A second offence removes them."
+                f"Warn {name}: {cards}. {name} plays no more cards this hand but keeps the cards in front of them, "
+                f"stays in the ranking{pay} (rule 9.1, BB-12)."
             )
+            earlier = self.warned_in(name)
             if earlier is not None:
-                text += f" {name} was already warned in hand {earlier}: the rules call for removal now (rule 9.2)."
-            return text
+                return (
+                    text + f" {name} was already warned in hand {earlier}: the rules call for removal now (rule 9.2)."
+                )
+            return text + f" A second offence removes {name} from the game (rule 9.2)."
+        if self.conduct_of(name) is Action.WARN:
+            why = f"{name} was warned earlier in this hand: this second offence removes {name} (rule 9.2)."
+        elif (earlier := self.warned_in(name)) is not None:
+            why = f"{name} was warned in hand {earlier}: this second offence removes {name} (rule 9.2)."
+        else:
+            why = f"{name} has not been warned before: the rules remove a player at the second offence (rule 9.2)."
         removals = [{"player": who, "action": "remove"} for who in self.removed_now]
         probe = dict(self.record)
         probe["hands"] = [*(self.record.get("hands") or []), {"scores": {}, "conduct": removals}]
         consequence = bb.removal_consequence(probe, name)
-        return f"Remove {name}: {cards}. {consequence.text}"
+        text = f"Remove {name}: {cards}. {why} {consequence.text}"
+        if self.options.vegas and not consequence.cancels:
+            text += f" What {name} has paid stays in the pot (BB-13)."
+        return text
+
+    def _discarded(self, name: str) -> str:
+        """What happens to ``name``'s cards now (BB-12): the unplayed ones are discarded. The quick form records no
+        cards, so it cannot say how many."""
+        if self.mode is EntryMode.QUICK:
+            return f"{name}'s unplayed cards are discarded"
+        left = self.cards_left(name)
+        if left:
+            return f"{name}'s {left} unplayed card{'s are' if left != 1 else ' is'} discarded"
+        return f"{name} has no unplayed cards in this hand, so nothing is discarded"
 
     def removal_cancels(self, name: str) -> bool:
         """Whether removing ``name`` now cancels the game (rule 9.3, BB-14)."""
@@ -714,8 +764,16 @@ class BinEntry:
         if unit is None:
             return None
         payments, _ = bb.vegas_payments(self.shown_points(), self.ranked, unit)
-        pot = pot_before if pot_before is not None else int(getattr(bb.GAME.score(self.record), "pot", 0) or 0)
+        pot = self.pot_before if pot_before is None else pot_before
         return payments, pot + sum(payments.values())
+
+    @property
+    def pot_before(self) -> int:
+        """Under Vegas, the pot before this hand (the record is replayed once per entry when asked, never once per
+        tap; the table screen passes the session's pot to :meth:`vegas_line` and replays nothing)."""
+        if "pot" not in self._before:
+            self._before["pot"] = _bin(bb.GAME.score(self.record)).pot or 0
+        return int(self._before["pot"])
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -794,25 +852,31 @@ class BargainBinState:
 # The scoreboard and the end
 
 
-def pot_lines(result: Result) -> list[tuple[str, str]]:
-    """Scoreboard extras under Vegas: the pot and the last hand's payments ([] without Vegas).
+def _bin(result: Result) -> bb.BargainBinResult:
+    if not isinstance(result, bb.BargainBinResult):
+        raise TypeError(f"a Bargain Bin result is needed here, not one of {result.game}")
+    return result
+
+
+def pot_lines(result: Result, fmt: MoneyFormat | None = None) -> list[tuple[str, str]]:
+    """Scoreboard extras under Vegas: the pot and the last hand's payments in the app's money format (``fmt``),
+    and the players removed so far ([] without Vegas and removals).
 
     >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"vegas_unit_cents": 10},
     ...        "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}
     >>> pot_lines(bb.GAME.score(rec))
     [('Pot', '$2.10'), ('Last hand paid', 'B $0.60, C $1.50')]
     """
-    pot = getattr(result, "pot", None)
-    if pot is None:
-        return []
-    out = [("Pot", money(int(pot)))]
-    if result.hands:
-        payments: Mapping[str, int] = getattr(result.hands[-1], "payments", None) or {}
-        paid = [f"{name} {money(cents)}" for name, cents in payments.items() if cents]
-        out.append(("Last hand paid", ", ".join(paid) if paid else "nobody"))
-    removed = getattr(result, "removed", None) or []
-    if removed:
-        out.append(("Removed", ", ".join(removed)))
+    bin_result = _bin(result)
+    out: list[tuple[str, str]] = []
+    if bin_result.pot is not None:
+        out.append(("Pot", money(bin_result.pot, fmt)))
+        if bin_result.hands:
+            payments = bin_result.hands[-1].payments or {}
+            paid = [f"{name} {money(cents, fmt)}" for name, cents in payments.items() if cents]
+            out.append(("Last hand paid", ", ".join(paid) if paid else "nobody"))
+    if bin_result.removed:
+        out.append(("Removed", ", ".join(bin_result.removed)))
     return out
 
 
@@ -824,23 +888,28 @@ class MoneyLine:
     paid: int
     taken: int
     net: int
+    fmt: MoneyFormat | None = field(default=None, compare=False, repr=False)
 
     @property
     def text(self) -> str:
-        return f"{self.name}: paid {money(self.paid)}, takes {money(self.taken)}, net {money(self.net)}"
+        fmt = self.fmt
+        return f"{self.name}: paid {money(self.paid, fmt)}, takes {money(self.taken, fmt)}, net {money(self.net, fmt)}"
 
 
-def money_lines(result: Result) -> list[MoneyLine]:
+def money_lines(result: Result, fmt: MoneyFormat | None = None) -> list[MoneyLine]:
     """Each player's money (seating order); [] without Vegas."""
-    payments: Mapping[str, int] | None = getattr(result, "payments", None)
-    if payments is None:
+    bin_result = _bin(result)
+    if bin_result.payments is None:
         return []
-    payouts: Mapping[str, int] = getattr(result, "payouts", {}) or {}
-    net: Mapping[str, int] = getattr(result, "net", {}) or {}
-    return [MoneyLine(name, payments[name], payouts.get(name, 0), net.get(name, 0)) for name in result.players]
+    payouts = bin_result.payouts or {}
+    net = bin_result.net or {}
+    return [
+        MoneyLine(name, bin_result.payments[name], payouts.get(name, 0), net.get(name, 0), fmt)
+        for name in bin_result.players
+    ]
 
 
-def end_headline(result: Result) -> str:
+def end_headline(result: Result, fmt: MoneyFormat | None = None) -> str:
     """One line on the pot at the end (payouts, or refunds when cancelled).
 
     >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"vegas_unit_cents": 10, "target": 1},
@@ -848,29 +917,40 @@ def end_headline(result: Result) -> str:
     >>> end_headline(bb.GAME.score(rec))
     'The pot of $2.10 is paid out: A $1.05, D $1.05'
     """
-    pot = int(getattr(result, "pot", 0) or 0)
-    payouts: Mapping[str, int] = getattr(result, "payouts", {}) or {}
-    taken = [f"{name} {money(cents)}" for name, cents in payouts.items() if cents]
-    if result.cancelled:
-        return f"The game is cancelled: the pot of {money(pot)} is refunded: " + (", ".join(taken) or "nobody paid")
-    return f"The pot of {money(pot)} is paid out: " + (", ".join(taken) or "nothing to pay")
+    bin_result = _bin(result)
+    pot = bin_result.pot or 0
+    payouts = bin_result.payouts or {}
+    taken = [f"{name} {money(cents, fmt)}" for name, cents in payouts.items() if cents]
+    if bin_result.cancelled:
+        return f"The game is cancelled: the pot of {money(pot, fmt)} is refunded: " + (
+            ", ".join(taken) or "nobody paid"
+        )
+    return f"The pot of {money(pot, fmt)} is paid out: " + (", ".join(taken) or "nothing to pay")
 
 
-def deciding_notes(result: Result) -> list[str]:
-    """The notes of the last hand that say how the game ended: the winners' rule, the cancellation, the pot.
+DECIDING = ("BB-R6", "BB-R7", "BB-R9.3", "BB-10", "BB-11")
+"""The rules and rulings whose notes say how a game ended: the target reached (rule 6), the winners (rule 7), the
+cancellation (rule 9.3) and the pot's payout (BB-10, BB-11)."""
 
-    >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"target": 1},
+
+def deciding_notes(result: Result, fmt: MoneyFormat | None = None) -> list[str]:
+    """The notes of the last hand that say how the game ended (by their ruling ids, :data:`DECIDING`), money in
+    the app's format.
+
+    >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"target": 1, "vegas_unit_cents": 5},
     ...        "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}
-    >>> deciding_notes(bb.GAME.score(rec))
-    ['A and D reach 1 game point in the same hand: both win (rule 7, BB-6)']
+    >>> for note in deciding_notes(bb.GAME.score(rec)):
+    ...     print(note)
+    A and D reach 1 game point in the same hand: both win (rule 7, BB-6)
+    Vegas: A and D split the pot of $1.05 (A $0.53, D $0.52); the odd cent goes to A, seated first, as game points \
+are equal (BB-10)
     """
     if not result.finished or not result.hands:
         return []
-    markers = ("(rule 6", "(rule 7", "rule 9.3", "BB-10", "BB-11")
-    return [note for note in result.hands[-1].notes if any(marker in note for marker in markers)]
+    return [money_in_text(note, fmt) for note in result.hands[-1].noted(*DECIDING)]
 
 
-def transfers(result: Result) -> list[str]:
+def transfers(result: Result, fmt: MoneyFormat | None = None) -> list[str]:
     """Settle-up for a table that kept the pot in the app: who pays whom, the fewest transfers (settle_up).
 
     >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"],
@@ -879,14 +959,14 @@ def transfers(result: Result) -> list[str]:
     >>> transfers(bb.GAME.score(rec))
     ['Cat pays Ann $1.05', 'Ben pays Dan $0.60', 'Cat pays Dan $0.45']
     """
-    net: Mapping[str, int] | None = getattr(result, "net", None)
+    net = _bin(result).net
     if not net:
         return []
     try:
         moves = bb.settle_up(dict(net))
     except ScoringError:
         return []
-    return [f"{payer} pays {payee} {money(cents)}" for payer, payee, cents in moves]
+    return [f"{payer} pays {payee} {money(cents, fmt)}" for payer, payee, cents in moves]
 
 
 def explain_keys(keys: Sequence[PadKey], king: int) -> str:

@@ -31,7 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
-from companion.entry import EntryTarget, IncompleteEntryError
+from companion.entry import DraftStore, EntryController, EntryTarget, IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -215,8 +215,6 @@ class RoundEntry:
             raise CardError(str(exc)) from None
         if state.phase is Phase.DONE:
             raise RoundOverError("the round is over: confirm it, or undo the last tap")
-        if state.phase is Phase.DECIDE:
-            raise NotNowError(f"{self.name_of(state.turn)} Takes or Refuses first")
         if card.is_joker:
             if state.phase is Phase.OPENING and state.set_aside >= self.options.jokers:
                 raise CardError(
@@ -236,7 +234,19 @@ class RoundEntry:
     # --- taps --------------------------------------------------------------------------------------------------
 
     def act(self, action: Action) -> RoundEntry:
-        """The entry with one more tap (``"take"``, ``"refuse"`` or a card); raises :class:`EntryError`."""
+        """The entry with one more tap (``"take"``, ``"refuse"`` or a card); raises :class:`EntryError`.
+
+        A card tapped when a player is to Take or Refuse is the card turned for their Take (rule 5.2): the tap
+        says both, so a Take costs one tap, as the card it brings. The draft keeps ``"take"`` and the card.
+
+        >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
+        >>> entry = RoundEntry.start(record, "Ben", ["7C", "6S"]).act("5H")
+        >>> entry.actions, entry.state.cards["Ann"], entry.state.turn
+        (('7C', '6S', 'take', '5H'), ('7C', '5H'), 'Ben')
+        """
+        if action not in (TAKE, REFUSE) and self.state.phase is Phase.DECIDE:
+            self.verify_card(action)
+            return self.act(TAKE).act(action)
         if action == TAKE:
             self.verify_take()
         elif action == REFUSE:
@@ -248,8 +258,18 @@ class RoundEntry:
         return new
 
     def undo(self) -> RoundEntry:
-        """The entry without its last tap."""
-        return replace(self, actions=self.actions[:-1], _cache={})
+        """The entry without its last tap: a card turned for a Take goes with its Take (one tap made both).
+
+        >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
+        >>> RoundEntry.start(record, "Ben", ["7C", "6S", "5H"]).undo().actions
+        ('7C', '6S')
+        >>> RoundEntry.start(record, "Ben", ["7C", "6S", "take"]).undo().actions
+        ('7C', '6S')
+        """
+        actions = self.actions[:-1]
+        if self.actions and self.actions[-1] not in (TAKE, REFUSE) and actions and actions[-1] == TAKE:
+            actions = actions[:-1]
+        return replace(self, actions=actions, _cache={})
 
     # --- reading -------------------------------------------------------------------------------------------------
 
@@ -272,14 +292,14 @@ class RoundEntry:
         >>> RoundEntry.start(record, "Ben").prompt()
         "Deal Ann's opening card (a Joker is put aside and replaced)"
         >>> RoundEntry.start(record, "Ben", ["7C", "6S"]).prompt()
-        'Ann: Take or Refuse?'
+        'Ann: Take (tap the card turned) or Refuse?'
         """
         state = self.state
         who = self.name_of(state.turn)
         if state.phase is Phase.OPENING:
             return f"Deal {who}'s opening card (a Joker is put aside and replaced)"
         if state.phase is Phase.DECIDE:
-            return f"{who}: Take or Refuse?"
+            return f"{who}: Take (tap the card turned) or Refuse?"
         if state.phase is Phase.TURN:
             what = "always Takes: turn its card" if state.turn == GHOST else "Takes: turn the card"
             return f"{who[0].upper()}{who[1:]} {what}"
@@ -301,8 +321,9 @@ class RoundEntry:
         return chance_text(self.chance())
 
     def legal_cards(self) -> list[str]:
-        """The card codes that can be tapped now (the Joker included when it can come up)."""
-        if self.state.phase not in (Phase.OPENING, Phase.TURN):
+        """The card codes that can be tapped now (the Joker included when it can come up): the opening cards, and
+        the card turned for a Take (tapping it while a player decides is their Take)."""
+        if self.state.phase is Phase.DONE:
             return []
         codes = [str(card) for card in ff.legal_cards(self.state.seen())]
         return [*codes, "JK"] if self.can_card("JK") else codes
@@ -481,8 +502,38 @@ class DealInfo:
         >>> DealInfo(4, 9, 2, 3, 6, None).text
         'Round 4 of 9 · circuit 2 of 3 · the table chooses the dealer (rule 4)'
         """
-        who = f"{self.dealer} deals (the deal passes left)" if self.dealer else "the table chooses the dealer (rule 4)"
+        return self.text_with(None)
+
+    def text_with(self, chosen: str | None) -> str:
+        """:attr:`text` once the table has chosen ``chosen`` to deal (the first round of a circuit, rule 4).
+
+        >>> DealInfo(4, 9, 2, 3, 6, None).text_with("Cat")
+        'Round 4 of 9 · circuit 2 of 3 · Cat deals (chosen by the table)'
+        """
+        if self.dealer:
+            who = f"{self.dealer} deals (the deal passes left)"
+        elif chosen:
+            who = f"{chosen} deals (chosen by the table)"
+        else:
+            who = "the table chooses the dealer (rule 4)"
         return f"Round {self.round} of {self.rounds} · circuit {self.circuit} of {self.circuits} · {who}"
+
+
+def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None) -> str | None:
+    """Who deals the next round, for the line under the standings: the rotation's dealer, else the one the table
+    chose for the round being entered (``draft``, as :meth:`FeastState.to_draft` keeps it), else ``None`` (the
+    entry panel asks "Who deals?": nothing on the table says otherwise meanwhile).
+
+    >>> info = DealInfo(1, 6, 1, 3, 6, None)
+    >>> dealer_line(info, None), dealer_line(info, {"dealer": "Ben", "actions": []})
+    (None, 'Ben (chosen by the table)')
+    >>> dealer_line(DealInfo(2, 6, 1, 3, 5, "Cat"), None)
+    'Cat'
+    """
+    if info.dealer:
+        return info.dealer
+    chosen = (draft or {}).get("dealer")
+    return f"{chosen} (chosen by the table)" if isinstance(chosen, str) and chosen else None
 
 
 def deal_info(record: Mapping[str, Any]) -> DealInfo:
@@ -633,6 +684,55 @@ WALK = "walk"
 """Walk the round tap by tap (:class:`RoundEntry`)."""
 QUICK = "quick"
 """The quick form: each player's Frozen total or "out"."""
+MODE_KEY = "mode/feast-and-famine"
+"""Where a session keeps the form its table enters rounds in (:func:`remembered_mode`), beside its drafts: a
+table that keeps totals keeps doing so, round after round, until it switches back."""
+
+
+def remembered_mode(store: DraftStore) -> str:
+    """The form this session's table last chose (:data:`WALK` until it chooses the quick form).
+
+    >>> from companion.entry import MemoryDrafts
+    >>> store = MemoryDrafts()
+    >>> remembered_mode(store)
+    'walk'
+    >>> remember_mode(store, QUICK)
+    >>> remembered_mode(store)
+    'quick'
+    """
+    kept = store.draft(MODE_KEY) or {}
+    return QUICK if kept.get("mode") == QUICK else WALK
+
+
+def remember_mode(store: DraftStore, mode: str) -> None:
+    """Keep ``mode`` as this session's form for the rounds that follow (the walk is the default: nothing kept)."""
+    if mode not in (WALK, QUICK):
+        raise EntryError(f"{mode!r} is not a way to enter a round (walk or quick)")
+    store.set_draft({"mode": QUICK} if mode == QUICK else None, MODE_KEY)
+
+
+def open_round(
+    store: DraftStore,
+    record: Mapping[str, Any],
+    target: EntryTarget,
+    existing: Mapping[str, Any] | None = None,
+) -> EntryController[FeastState]:
+    """The entry of one round (:class:`companion.entry.EntryController`), in the form the session's table last
+    chose when nothing is kept for it yet: a new round starts in the quick form after a quick-form round.
+
+    >>> from companion.entry import MemoryDrafts
+    >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
+    >>> store = MemoryDrafts()
+    >>> open_round(store, record, EntryTarget()).state.mode
+    'walk'
+    >>> remember_mode(store, QUICK)
+    >>> open_round(store, record, EntryTarget()).state.mode
+    'quick'
+    """
+    ctl = EntryController(FeastState, store, record, target, existing)
+    if target.is_new and not ctl.restored and remembered_mode(store) == QUICK:
+        ctl.state = ctl.state.set_mode(QUICK)
+    return ctl
 
 
 @dataclass(frozen=True)

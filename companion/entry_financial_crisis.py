@@ -55,6 +55,7 @@ __all__ = [
     "add_card",
     "can_add_card",
     "can_confirm",
+    "can_next_pile",
     "can_override",
     "clear_override",
     "computed_reading",
@@ -70,9 +71,11 @@ __all__ = [
     "round_title",
     "select",
     "set_ranked_valuable",
+    "start_next_pile",
     "target_name",
     "toggle_loss_suit",
     "verify_add_card",
+    "verify_next_pile",
     "verify_override",
     "verify_round",
     "warnings",
@@ -341,6 +344,49 @@ def next_target(draft: RoundDraft) -> str | None:
     return names[at + 1] if at + 1 < len(names) else None
 
 
+def verify_next_pile(draft: RoundDraft) -> str:
+    """The pile that comes next (the player after the target), or :class:`BankNotCompleteError` while the bank
+    is not complete (its five cards come first) and an :class:`IllegalHandError` after the last pile.
+
+    >>> piles = (("Ann", ()), ("Ben", ()))
+    >>> verify_next_pile(RoundDraft(bank=("2S", "3S", "4S", "5S", "6S"), piles=piles, target="Ann"))
+    'Ben'
+    >>> verify_next_pile(RoundDraft(bank=("2S",), piles=piles))
+    Traceback (most recent call last):
+    ...
+    companion.entry_financial_crisis.BankNotCompleteError: enter the five face-down bank cards first (1 of 5)
+    """
+    if not draft.bank_complete:
+        raise BankNotCompleteError(f"enter the five face-down bank cards first ({len(draft.bank)} of 5)", "bank")
+    following = next_target(draft)
+    if following is None:
+        raise IllegalHandError(f"{draft.target}'s pile is the last one: tap its cards, then confirm the round", "piles")
+    return following
+
+
+def can_next_pile(draft: RoundDraft) -> bool:
+    """Whether there is a next pile to move on to (never before the bank is complete)."""
+    try:
+        verify_next_pile(draft)
+    except ScoringError:
+        return False
+    return True
+
+
+def start_next_pile(record: Mapping[str, Any], draft: RoundDraft, card: Card | str) -> RoundDraft:
+    """``card`` is the first card of the next pile: one gesture moves on and enters it (a card held down on the
+    picker), so the piles follow each other at one tap a card.
+
+    >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"]}
+    >>> draft = RoundDraft(bank=("2S", "3S", "4S", "5S", "6S"), piles=(("Ann", ("7S",)), ("Ben", ())), target="Ann")
+    >>> moved = start_next_pile(record, draft, "8D")
+    >>> moved.target, moved.pile("Ann"), moved.pile("Ben")
+    ('Ben', ('7S',), ('8D',))
+    """
+    following = verify_next_pile(draft)
+    return add_card(record, select(record, draft, following), card)
+
+
 # --- the reading -----------------------------------------------------------------------------------------------
 
 
@@ -511,13 +557,17 @@ def prompt(draft: RoundDraft) -> str:
     'Tap the 5 face-down bank cards (1 of 5)'
     >>> prompt(RoundDraft(bank=("2S", "3S", "4S", "5S", "6S"), piles=(("Ann", ("7S",)),), target="Ann"))
     "Tap each card of Ann's pile (1 so far)"
+    >>> prompt(RoundDraft(bank=("2S", "3S", "4S", "5S", "6S"), piles=(("Ann", ()), ("Ben", ())), target="Ann"))
+    "Tap each card of Ann's pile (0 so far); hold down the first card of Ben's pile"
     """
     if draft.target is None:
         if draft.bank_complete:
             return "The bank is complete: choose a pile"
         return f"Tap the 5 face-down bank cards ({len(draft.bank)} of 5)"
     count = len(draft.pile(draft.target))
-    return f"Tap each card of {draft.target}'s pile ({count} so far)"
+    following = next_target(draft)
+    then = f"; hold down the first card of {following}'s pile" if following is not None else ""
+    return f"Tap each card of {draft.target}'s pile ({count} so far){then}"
 
 
 def progress(draft: RoundDraft) -> str:

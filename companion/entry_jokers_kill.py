@@ -32,7 +32,7 @@ from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Card, Result, ScoringError, get_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
-from scoring.jokers_kill import DealNeed, Need
+from scoring.jokers_kill import DealNeed, JokersKillResult, Need
 
 Draft = dict[str, Any]
 
@@ -203,8 +203,10 @@ def prompt(need: DealNeed) -> str:
 
 def extras(result: Result) -> list[tuple[str, str]]:
     """Cards and hands left (rule 7); play-off wins once a play-off is on."""
-    out = [("Cards left", str(getattr(result, "cards_left", 0))), ("Hands left", str(getattr(result, "hands_left", 0)))]
-    wins = getattr(result, "playoff_wins", None)
+    if not isinstance(result, JokersKillResult):
+        raise TypeError(f"a Jokers Kill result is needed here, not one of {result.game}")
+    out = [("Cards left", str(result.cards_left)), ("Hands left", str(result.hands_left))]
+    wins = result.playoff_wins
     if wins:
         out.append(("Play-off wins", ", ".join(f"{name} {count}" for name, count in wins.items())))
     return out

@@ -36,8 +36,9 @@ from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
 
-PAGE_SIZE = 50
-"""Sessions shown at once in the History list (more on request)."""
+PAGE_SIZE = 25
+"""Rows shown at once in a long list (History, Continue, the players of Statistics); "Show more" adds as many again.
+A screen then sends the same few rows whether the archive holds 10 sessions or 10,000."""
 
 STATUS_LABELS = {
     SessionStatus.IN_PROGRESS: "in progress",
@@ -158,6 +159,59 @@ def row_of(summary: SessionSummary, tz: tzinfo | None = None) -> SessionRow:
     )
 
 
+def count_text(total: int, shown: int, noun: str, first: str = "newest") -> str:
+    """How many rows a list has, and how many it shows when that is fewer (``noun`` is singular; ``first`` says
+    which rows come first).
+
+    >>> count_text(2, 2, "session"), count_text(1, 1, "session"), count_text(0, 0, "session")
+    ('2 sessions', '1 session', '0 sessions')
+    >>> count_text(4390, 25, "unfinished game")
+    '4390 unfinished games, showing the newest 25'
+    >>> count_text(40, 25, "player", "first")
+    '40 players, showing the first 25'
+    """
+    counted = f"{total} {noun}{'s' if total != 1 else ''}"
+    return counted + (f", showing the {first} {shown}" if total > shown else "")
+
+
+def page_end(total: int, shown: int, size: int = PAGE_SIZE) -> int:
+    """Where the rows shown end after one more page ("Show more" on a list showing ``shown`` of ``total``).
+
+    >>> page_end(60, 0), page_end(60, 25), page_end(60, 50), page_end(60, 60), page_end(3, 0)
+    (25, 50, 60, 60, 3)
+    """
+    return min(total, max(0, shown) + size)
+
+
+def unfinished_row(summary: SessionSummary) -> tuple[str, str]:
+    """Title and subtitle of an unfinished session's row on the Continue screen.
+
+    >>> unfinished_row(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
+    ...                               "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
+    ('Jokers Kill: Ann, Ben', '12 hands · play-off to play · last change 2026-01-02 10:30')
+    >>> unfinished_row(SessionSummary("abd", "bargain-bin", "Friday", ("Ann", "Ben", "Cat", "Dan"),
+    ...                               SessionStatus.IN_PROGRESS, (), "2026-01-02T10:00:00Z",
+    ...                               "2026-01-02T10:30:00Z", 1, "g"))
+    ('Friday', '1 hand · in progress · last change 2026-01-02 10:30')
+    >>> unfinished_row(SessionSummary("abe", "1111-9999", "Sat", ("Ann", "Ben"), SessionStatus.PENDING, (),
+    ...                               "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 3, "f"))[1]
+    '3 hands · sudden death to play · last change 2026-01-02 10:30'
+    """
+    try:
+        game = get_game(summary.game)
+    except ScoringError:
+        name, extra = summary.game, None
+    else:
+        name, extra = game.name, game.extra_part
+    title = summary.title or f"{name}: {', '.join(summary.players)}"
+    state = "in progress"
+    if summary.status is SessionStatus.PENDING:  # the extra part the game's rules prescribe for a tie
+        state = f"{extra.whole if extra is not None else 'tie-break'} to play"
+    when = summary.updated_at.replace("T", " ")[:16]
+    hands = f"{summary.hands} hand{'s' if summary.hands != 1 else ''}"
+    return title, f"{hands} · {state} · last change {when}"
+
+
 _MEMO_LIMIT = 50_000
 _SEARCH_TEXT: dict[tuple[str, str, str], str] = {}
 _LOCAL_DAY: dict[tuple[str, str], date] = {}
@@ -199,10 +253,11 @@ def filter_sessions(
     words = [w.casefold() for w in flt.search.split()]
     wanted_player = flt.player.casefold() if flt.player else None
     out: list[SessionSummary] = []
+    needs_names = resolve is not None and (wanted_player is not None or bool(words))
     for s in summaries:
         if flt.game is not None and s.game != flt.game:
             continue
-        names = [resolve(p) for p in s.players] if resolve is not None else s.players
+        names = [resolve(p) for p in s.players] if needs_names and resolve is not None else s.players
         if wanted_player is not None and all(n.casefold() != wanted_player for n in names):
             continue
         if flt.since is not None or flt.until is not None:
@@ -211,7 +266,7 @@ def filter_sessions(
                 continue
         if words:
             text = _search_text(s, tz)
-            if resolve is not None:
+            if needs_names:
                 text += " " + " ".join(names).casefold()
             if not all(w in text for w in words):
                 continue
@@ -575,6 +630,7 @@ __all__ = [
     "SessionRow",
     "Standing",
     "corrections",
+    "count_text",
     "describe_entry",
     "edit_line",
     "edit_log",
@@ -583,8 +639,10 @@ __all__ = [
     "import_bytes",
     "import_path",
     "keep_picked",
+    "page_end",
     "replay",
     "restore_bytes",
     "row_of",
+    "unfinished_row",
     "when_text",
 ]

@@ -282,6 +282,23 @@ def format_plain(cents: int, fmt: MoneyFormat | None = None) -> str:
     return f"{sign}{whole}{fmt.decimal}{part:0{digits}d}" if digits else f"{sign}{whole}"
 
 
+_MINOR_UNITS = re.compile(r"(?<![\w.,])(\d+)¢")
+
+
+def money_in_text(text: str, fmt: MoneyFormat | None = None) -> str:
+    """``text`` with every amount written in minor units (``210¢``, as the scoring notes write money) in the
+    format's own way, so a note reads in the unit every other line of the app uses.
+
+    >>> money_in_text("Vegas: A and D split the pot of 211¢ (A 105¢, D 106¢)")
+    'Vegas: A and D split the pot of $2.11 (A $1.05, D $1.06)'
+    >>> money_in_text("pays × 10¢", MoneyFormat.for_locale("de_DE", "EUR")).replace("\xa0", " ")
+    'pays × 0,10 €'
+    >>> money_in_text("no money here (rule 7)")
+    'no money here (rule 7)'
+    """
+    return _MINOR_UNITS.sub(lambda match: format_money(int(match.group(1)), fmt), text)
+
+
 def _decimals_word(n: int) -> str:
     return f"{_NUMBER_WORDS.get(n, str(n))} decimal{'' if n == 1 else 's'}"
 

@@ -473,25 +473,27 @@ class TableSession:
                 record.pop(part.key, None)
             else:
                 record[part.key] = copy.deepcopy(edit.entry)
-            return record, edit.description or f"{part.word}s set"
+            return record, edit.description or f"{part.word_for(self.game)}s set"
         if kind is EditKind.REMOVE_LAST:
             hands = entries(record, Part.HANDS)
             if not hands:
-                raise NoSuchHandError(f"there is no {Part.HANDS.word} to remove")
-            removed = f"{Part.HANDS.label(len(hands) - 1)} removed"
+                raise NoSuchHandError(f"there is no {Part.HANDS.word_for(self.game)} to remove")
+            removed = f"{Part.HANDS.label(len(hands) - 1, self.game)} removed"
             return set_entries(record, Part.HANDS, hands[:-1], copy_entries=False), removed
         made = entries(record, part)
         entry = copy.deepcopy(dict(edit.entry))
         # set_entries writes the form records.md shows: a Feast and Famine tie-break of one round is one object,
         # a list once replayed; a part saved as a list stays a list when corrected.
         if kind is EditKind.ADD:
-            return set_entries(record, part, [*made, entry], copy_entries=False), f"{part.word} {len(made) + 1} entered"
+            entered = f"{part.word_for(self.game)} {len(made) + 1} entered"
+            return set_entries(record, part, [*made, entry], copy_entries=False), entered
         index = edit.index if edit.index is not None else -1
         if not 0 <= index < len(made):
-            raise NoSuchHandError(f"there is no {part.word} {index + 1} in this game")
+            raise NoSuchHandError(f"there is no {part.word_for(self.game)} {index + 1} in this game")
         change = describe_change(made[index], entry)
         made[index] = entry
-        return set_entries(record, part, made, copy_entries=False), f"{part.word} {index + 1} corrected: {change}"
+        corrected = f"{part.word_for(self.game)} {index + 1} corrected: {change}"
+        return set_entries(record, part, made, copy_entries=False), corrected
 
     def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
         """Replace the record with ``record`` as a whole (host-side tools; a page makes an :class:`Edit`): scored

@@ -100,6 +100,8 @@ class Settings:
 
     theme: Theme = Theme.SYSTEM
     four_colour_suits: bool = False
+    keep_awake: bool = True
+    """Keep the screen on while a game is at the table (a long hand must not let the phone go dark)."""
     money: MoneyFormat = field(default_factory=MoneyFormat)
     """Currency and number format (stakes are in minor units underneath); US dollars, ``$1,234.56``, by default."""
 
@@ -108,9 +110,11 @@ class Settings:
         """Read stored values; anything missing or unreadable falls back to its default (nothing is lost)."""
         theme = raw.get("theme")
         four = raw.get("four_colour_suits")
+        awake = raw.get("keep_awake")
         return cls(
             theme=Theme(theme) if isinstance(theme, str) and theme in Theme._value2member_map_ else Theme.SYSTEM,
             four_colour_suits=four if isinstance(four, bool) else False,
+            keep_awake=awake if isinstance(awake, bool) else True,
             money=MoneyFormat.from_stored(raw.get("money")),  # absent (older settings.json) or damaged: the default
         )
 
@@ -167,6 +171,20 @@ class SettingsService:
         if not isinstance(on, bool):
             raise SettingsError(f"four-colour suits is on or off, not {on!r}")
         return self._save(four_colour_suits=on)
+
+    # -- keep the screen on ----------------------------------------------------------------------------------------
+
+    def set_keep_awake(self, on: bool) -> Settings:
+        """Keep the screen on during a game, or let it sleep as usual; returns the new settings.
+
+        >>> import tempfile, pathlib
+        >>> service = SettingsService.open(pathlib.Path(tempfile.mkdtemp()))
+        >>> service.current().keep_awake, service.set_keep_awake(False).keep_awake, service.current().keep_awake
+        (True, False, False)
+        """
+        if not isinstance(on, bool):
+            raise SettingsError(f"keeping the screen on is on or off, not {on!r}")
+        return self._save(keep_awake=on)
 
     # -- currency and number format ------------------------------------------------------------------------------
 

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from companion.entry_bargain_bin import (
     JOKER_KEY,
+    JOKER_MINUS,
+    JOKER_PLUS,
     BinEntry,
     ConductError,
     EntryMode,
@@ -22,9 +24,11 @@ from companion.entry_bargain_bin import (
     JokerSignError,
     NotYourTurnError,
     PadKey,
+    Played,
     ReceiverError,
     ScoreInputError,
     ValueUsedError,
+    deciding_notes,
     end_headline,
     money_lines,
     pad_keys,
@@ -34,7 +38,7 @@ from companion.entry_bargain_bin import (
 from companion.services import AppServices
 from scoring import ScoringError, get_game
 from scoring import bargain_bin as bb
-from scoring.bargain_bin import Action, Sign
+from scoring.bargain_bin import HAND_SIZE, Action, Sign
 from tests.test_app_views import INTERACTIVE, FakePage, label_of, walk
 from views.shell import Shell
 
@@ -71,7 +75,7 @@ def score_with(rec: dict[str, Any], hand: dict[str, Any]) -> Any:
 def test_pad_has_26_keys_and_the_joker_only_with_its_rule() -> None:
     assert len(pad_keys(bb.Options())) == 26
     keys = pad_keys(bb.Options(joker=True))
-    assert keys[-1] is JOKER_KEY and len(keys) == 27
+    assert keys[-2:] == [JOKER_PLUS, JOKER_MINUS] and len(keys) == 28, "the Joker's sign is in its key (BB-7)"
 
 
 @pytest.mark.parametrize(
@@ -186,7 +190,40 @@ def test_joker_is_greyed_out_when_its_rule_is_off() -> None:
         entry.choose_receiver("Ben").choose_value(JOKER_KEY)
 
 
-def test_joker_asks_for_its_sign_then_counts_20() -> None:
+def test_a_joker_key_plays_the_joker_with_its_sign_in_one_tap() -> None:
+    """Receiver plus value: two taps a card, the Joker included (its player says the sign as it is played)."""
+    entry = BinEntry.start(record({"joker": True, "selfless": True}))
+    changes = 0
+    for change in (lambda e: e.choose_receiver("Ben"), lambda e: e.choose_value(JOKER_MINUS)):
+        entry = change(entry)
+        changes += 1
+    assert changes == 2 and not entry.joker_waiting
+    assert entry.plays[-1] == Played("Ann", "Ben", "JK-") and entry.running_points()["Ben"] == -20
+    assert not entry.can_value(JOKER_PLUS) and not entry.can_value(JOKER_MINUS), "one Joker a hand"
+    again = BinEntry.from_draft(entry.record, entry.to_draft())
+    assert again == entry and again.in_front_of("Ben") == ["Joker −20"]
+    plus = BinEntry.start(record({"joker": True})).choose_receiver("Cat").choose_value(JOKER_PLUS)
+    assert plus.to_draft()["plays"][-1]["card"] == "JK+" and plus.running_points()["Cat"] == 20
+    assert JOKER_PLUS.spoken() == "Joker, plus 20" and PadKey.of("JK-") == JOKER_MINUS
+
+
+def test_a_typical_live_hand_is_two_taps_a_card_and_confirm() -> None:
+    """4 players, 5 cards each: 20 cards × (receiver, value) = 40 state changes, then the hand can be confirmed."""
+    entry = BinEntry.start(record({"joker": True}))
+    changes = 0
+    while entry.giver is not None:
+        giver = entry.giver
+        to = next(n for n in entry.players if n != giver and entry.can_receive(n))
+        entry = entry.choose_receiver(to)
+        key = next(k for k in reversed(pad_keys(entry.options)) if entry.can_value(k))  # the Joker first
+        entry = entry.choose_value(key)
+        changes += 2
+    assert changes == 2 * 4 * HAND_SIZE and entry.can_confirm()
+    assert any(p.card.startswith("JK") for p in entry.plays)
+
+
+def test_a_kept_joker_waiting_for_its_sign_still_gets_it() -> None:
+    """A draft kept before the Joker had two keys (the Joker waiting for its sign) is finished with the sign."""
     entry = BinEntry.start(record({"joker": True, "selfless": True})).choose_receiver("Ben").choose_value(JOKER_KEY)
     assert entry.joker_waiting and not entry.plays
     with pytest.raises(JokerSignError, match="waiting for its sign"):
@@ -463,11 +500,9 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
     _tap(view, "To Ben (0)")
     _tap(view, "K♠♣")
     _tap(view, "To Ann (0)")
-    _tap(view, "Joker")
-    assert "Next: Joker from Ben to Ann: plus or minus 20?" in _texts(view)
-    _tap(view, "Joker −20")
+    _tap(view, "Joker −20")  # the sign is in the key: no third tap
     assert "Card points so far: Ann -20, Ben 12, Cat 0, Dan 0" in _texts(view)
-    assert _buttons(view)["Joker"].disabled
+    assert _buttons(view)["Joker −20"].disabled and _buttons(view)["Joker +20"].disabled
     assert table.draft() is not None and len(table.draft()["plays"]) == 2  # type: ignore[index]
     assert any(t.startswith("Vegas ($0.10 a point): as it stands, this hand Ann $3.20") for t in _texts(view))
 
@@ -503,4 +538,93 @@ def test_quick_form_end_payouts_and_settle_up_on_the_table_screen(services: AppS
     assert "The pot of $2.10 is paid out: Ann $1.05, Dan $1.05" in shown
     moves = list(dict.fromkeys(t for t in shown if re.fullmatch(r"\w+ pays \w+ \$[0-9.]+", t)))
     assert moves == ["Cat pays Ann $1.05", "Ben pays Dan $0.60", "Cat pays Dan $0.45"]
-    assert "Ann and Dan reach 1 game point in the same hand: both win (rule 7, BB-6)" in shown, "the deciding rule"
+    # why the game ended is the verdict banner: scoring's headline and one sentence per winner, with the rulings
+    assert "Ann and Dan win: both reached the target of 1 game point in the same hand." in shown, "the verdict"
+    assert any(t.startswith("Ann wins with 1 game point") and "(rule 7, BB-6)" in t for t in shown), shown
+
+
+# --- money in one unit, and the conduct dialog's words (issue 15) -----------------------------------------------
+
+
+def _vegas_game(services: AppServices) -> Any:
+    table = services.sessions.start("bargain-bin", PLAYERS, {"vegas_unit_cents": 25, "target": 9})
+    table.add_hand({"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}})
+    return table
+
+
+def test_the_table_writes_money_in_the_apps_money_setting(services: AppServices) -> None:
+    """Notes, the pot line and the Vegas line in the unit of the money setting: no amount in cents (¢)."""
+    services.settings.set_money({"currency": "EUR", "locale": "de_DE", "decimal": ",", "group": "."})
+    table = _vegas_game(services)
+    view = _render(services, f"/continue/{table.id}")
+    texts = [t.replace("\xa0", " ") for t in _texts(view)]
+    notes = [t for t in texts if "Vegas: each ranked player pays" in t]
+    assert notes and "× 0,25 €: Ben 1,50 €, Cat 3,75 €" in notes[0], notes
+    assert any("Pot: 5,25 € · Last hand paid: Ben 1,50 €, Cat 3,75 €" in t for t in texts), texts
+    assert any(t.startswith("Vegas (0,25 € a point): as it stands") for t in texts), texts
+    assert not [t for t in texts if "¢" in t], [t for t in texts if "¢" in t]
+
+
+def test_the_end_of_a_vegas_game_in_the_money_setting() -> None:
+    from companion.money import MoneyFormat
+
+    rec = record({"vegas_unit_cents": 10, "target": 1}, [{"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}}])
+    result = get_game("bargain-bin").score(rec)
+    euro = MoneyFormat.for_locale("de_DE", "EUR")
+    assert end_headline(result, euro).replace("\xa0", " ") == "The pot of 2,10 € is paid out: Ann 1,05 €, Dan 1,05 €"
+    assert transfers(result, euro)[0].replace("\xa0", " ") == "Cat pays Ann 1,05 €"
+    assert money_lines(result, euro)[1].text.replace("\xa0", " ") == "Ben: paid 0,60 €, takes 0,00 €, net −0,60 €"
+    notes = deciding_notes(result, euro)
+    assert [n.replace("\xa0", " ") for n in notes] == [
+        "Ann and Dan reach 1 game point in the same hand: both win (rule 7, BB-6)",
+        "Vegas: Ann and Dan split the pot of 2,10 €: 1,05 € each (BB-10)",
+    ], "picked by their ruling ids (rule 7, BB-10), money as the app shows it"
+
+
+def test_the_warning_dialog_says_what_happens_in_plain_words() -> None:
+    live = BinEntry.start(record({"vegas_unit_cents": 5}))
+    text = live.conduct_text("Ben", Action.WARN)
+    assert text.startswith("Warn Ben: Ben's 5 unplayed cards are discarded. Ben plays no more cards this hand")
+    assert "stays in the ranking and still pays into the bin (rule 9.1, BB-12)" in text
+    assert "they" not in text.replace("in front of them", ""), "no 'they … pays'"
+    quick = live.set_mode(EntryMode.QUICK).conduct_text("Ben", Action.WARN)
+    assert "Ben's unplayed cards are discarded." in quick and "5 unplayed" not in quick, "the quick form has no cards"
+    warned = record(
+        {}, [{"scores": {"Ann": 1, "Ben": 0, "Cat": 2, "Dan": 3}, "conduct": [{"player": "Ben", "action": "warn"}]}]
+    )
+    removal = BinEntry.start(warned).conduct_text("Ben", Action.REMOVE)
+    assert "Ben was warned in hand 1: this second offence removes Ben (rule 9.2)." in removal
+    assert "pays" not in removal and "stays in the pot" not in removal, "no money without Vegas"
+    first = BinEntry.start(record({"vegas_unit_cents": 5})).conduct_text("Cat", Action.REMOVE)
+    assert "Cat has not been warned before" in first and "What Cat has paid stays in the pot (BB-13)." in first
+    both = BinEntry.start(record()).give_conduct("Dan", Action.WARN).conduct_text("Dan", Action.REMOVE)
+    assert "Dan was warned earlier in this hand" in both
+
+
+def test_the_vegas_line_does_not_replay_the_record_on_every_tap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pot before the hand is worked out once an entry (the first time the Vegas line asks for it), never once
+    a tap; given the pot (the table screen passes the session's), the entry scores nothing at all."""
+    rec = record({"vegas_unit_cents": 10}, [{"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}}])
+    entry = BinEntry.start(rec)
+    calls: list[int] = []
+    real = bb.GAME
+
+    class Counting:
+        def score(self, record: Any) -> Any:
+            calls.append(1)
+            return real.score(record)
+
+    monkeypatch.setattr(bb, "GAME", Counting())
+    taps = (("Ben", PadKey("K")), ("Cat", PadKey("Q", red=True)), ("Dan", PadKey("3")))
+    lines = []
+    for to, key in taps:
+        entry = entry.choose_receiver(to).choose_value(key)
+        line = entry.vegas_line()
+        assert line is not None and line[1] >= 210
+        lines.append(line)
+    assert calls == [1], "one replay for the entry, none per tap"
+    fresh = BinEntry.start(rec)
+    for (to, key), line in zip(taps, lines, strict=True):
+        fresh = fresh.choose_receiver(to).choose_value(key)
+        assert fresh.vegas_line(210) == line, "the pot given is the pot the replay found"
+    assert calls == [1], "given the pot, no replay at all"

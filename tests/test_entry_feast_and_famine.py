@@ -61,7 +61,7 @@ def test_ff_e1_round_walked_tap_by_tap() -> None:
     assert entry.state.turn == "Ben" and entry.state.set_aside == 1
     entry = walk(entry, ["KD", "3H"])  # ... and replaced
     assert entry.state.phase is Phase.DECIDE and entry.state.turn == "Ann"
-    assert entry.can_take() and entry.can_refuse() and not entry.can_card("5S")
+    assert entry.can_take() and entry.can_refuse() and entry.can_card("5S"), "a card turned is Ann's Take"
     # the opening Joker is back in the deck: 2 Jokers among 51 cards
     assert entry.chance() == Fraction(2, 51)
     entry = walk(entry, ["take", "5S", "refuse", "take", "9D"])
@@ -325,9 +325,10 @@ def test_panel_labels_every_control_and_walks_a_round(tmp_path: Any) -> None:
             "values": {},
         }, "the round being entered is kept by the session (a reload finds it)"
         texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert "Ben: Take or Refuse?" in texts
+        assert "Ben: Take (tap the card turned) or Refuse?" in texts
         assert "Chance the next card is a Joker: 1 in 26 (3.8%)" in texts
-        for label in ("Take", "3♠", "Refuse", "Take", "Joker"):
+        assert not [c for c in _controls(view) if getattr(c, "tooltip", None) == "Take"], "the card is the Take"
+        for label in ("3♠", "Refuse", "Joker"):  # Ben Takes 3♠, Ann Refuses, Ben Takes the Joker
             _button(view, label).on_click(None)
         _button(view, "Confirm round").on_click(None)
         assert session.hands == [
@@ -380,8 +381,7 @@ def test_correcting_a_walked_round_and_a_quick_round(tmp_path: Any) -> None:
         texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
         assert "Correct round 1" in texts and "Ben: 7♣ 3♠ = 10 · Knocked Out" in texts, texts
         assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
-        _button(view, "Undo last tap").on_click(None)  # the Joker
-        _button(view, "Undo last tap").on_click(None)  # Ben's Take
+        _button(view, "Undo last tap").on_click(None)  # the Joker and Ben's Take (one tap made both)
         _button(view, "Refuse").on_click(None)  # Ben Froze on 10 after all
         _button(view, "Confirm round").on_click(None)
         assert session.hands[0]["status"] == {"Ann": "frozen", "Ben": "frozen"}
@@ -436,7 +436,7 @@ def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(tmp_path: 
         row: Any = tile.content
         notes = row.subtitle.value
         assert "Ann wins the game with the highest tie-break score, 7" in notes, "the same why as for a hand"
-        assert "Hand 2: no points. Tap to correct" in labelled
+        assert "Round 2: no points. Tap to correct" in labelled, "a round is called a round in the hand list"
         row.on_click(None)
         assert page.navigated[-1] == f"/continue/{session.id}/tiebreak-1"
 
@@ -493,7 +493,7 @@ def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothin
         texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
         assert "Ann: 4♦ 3♣ = 7 · Knocked Out" in texts and "Ben: 6♦ 7♠ = 13 · Knocked Out" in texts, texts
         assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
-        for _ in range(3):  # the Ghost's Joker, Ben's 7♠, Ben's Take
+        for _ in range(2):  # the Ghost's Joker, then Ben's 7♠ with his Take
             _button(view, "Undo last tap").on_click(None)
         _button(view, "Refuse").on_click(None)  # Ben Froze on 6 ...
         _button(view, "K♣").on_click(None)  # ... the Ghost turns K♣ ...
@@ -517,3 +517,123 @@ def test_tie_break_routes() -> None:
     assert EntryTarget("tiebreak", 0).label == "tie-break round 1"
     with pytest.raises(EntrySlugError):
         parse_entry("tiebreak-0")
+
+
+# --- taps at the physical limit (issue 15) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dealer", "taps", "takes", "refusals"),
+    [
+        # FF-E1: 3 players, 4 cards turned for Takes (the last one a Joker), 2 Refusals
+        ("Cat", ["7C", "JK", "KD", "3H", "5S", "refuse", "9D", "refuse", "4C", "JK"], 4, 2),
+        # 4 players, 5 Takes, everyone Freezes
+        ("Dan", ["2S", "3S", "4S", "5S", "6H", "7H", "refuse", "8H", "9H", "refuse", "10C", "refuse", "refuse"], 5, 4),
+    ],
+)
+def test_a_walked_round_takes_one_tap_a_card_dealt_and_one_a_refusal(
+    dealer: str, taps: list[str], takes: int, refusals: int
+) -> None:
+    """The physical limit: one tap per card dealt (the opening cards, a Joker put aside, each card turned for a
+    Take) and one per Refusal, plus Confirm; no tap says "Take" apart from the card it brings."""
+    players = ["Ann", "Ben", "Cat", "Dan"][: 3 if dealer == "Cat" else 4]
+    rec = record(players)
+    state = entry_ff.FeastState.start(rec, entry_ff.EntryTarget()).choose_dealer(dealer)
+    changes = 0
+    for tap in taps:
+        state = state.act(tap)
+        changes += 1
+    assert state.can_confirm()
+    hand = state.to_hand()
+    dealt = sum(len(cards) for cards in hand["cards"].values()) + taps.count("JK")
+    assert dealt == len(players) + takes + taps[: len(players) + 1].count("JK")  # opening cards + Takes (+ Jokers)
+    assert changes == dealt + refusals, "one state change a card dealt or a Refusal"
+    assert state.entry is not None and taps.count("refuse") == refusals
+    assert state.entry.actions.count(entry_ff.TAKE) == takes, "each card turned is kept as a Take and its card"
+
+
+def test_a_card_tapped_while_a_player_decides_is_checked_like_the_card_turned() -> None:
+    entry = RoundEntry.start(record(), "Cat", ["7C", "KD", "3H"])
+    assert entry.state.phase is Phase.DECIDE
+    assert "7C" not in entry.legal_cards() and "5S" in entry.legal_cards() and "JK" in entry.legal_cards()
+    with pytest.raises(CardError):
+        entry.act("7C")  # already on the table
+    assert entry.actions == ("7C", "KD", "3H"), "a refused tap changes nothing"
+    out = entry.act("JK")  # Ann Takes and turns a Joker: everyone not Frozen is out
+    assert out.complete and out.state.ended_by_joker and out.actions[-2:] == ("take", "JK")
+    assert out.undo().actions == entry.actions, "Undo takes back the Take with its card"
+
+
+def test_the_quick_form_is_remembered_for_the_session(tmp_path: Any) -> None:
+    """A table that keeps totals keeps doing so: the next round opens in the quick form (no tap to switch), in
+    this session only, until the table walks a round again."""
+    import flet as ft
+
+    services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 2})
+    try:
+        _button(view, "Dealer: Ben").on_click(None)
+        _button(view, "Quick form").on_click(None)
+        fields: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
+        _type(fields["Ann's total"], "12")
+        _button(view, "Ben was knocked out").on_click(None)
+        _button(view, "Confirm round").on_click(None)
+        assert session.hands == [{"dealer": "Ben", "outcome": {"Ann": 12, "Ben": "out"}}]
+        view = services_view(services, session)
+        fields = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
+        assert set(fields) == {"Ann's total", "Ben's total"}, "round 2 opens in the quick form"
+        _type(fields["Ann's total"], "3")
+        _type(fields["Ben's total"], "4")
+        _button(view, "Confirm round").on_click(None)  # Ann deals round 2 (the rotation): 2 typed totals + Confirm
+        assert session.hands[1] == {"dealer": "Ann", "outcome": {"Ann": 3, "Ben": 4}}
+        other = services.sessions.start("feast-and-famine", ["Cat", "Dan"], {"circuits": 1})
+        assert not [c for c in _controls(services_view(services, other)) if isinstance(c, ft.TextField)], (
+            "another game starts walked: the choice belongs to its session"
+        )
+        view = services_view(services, session)
+        _button(view, "Walk the round").on_click(None)
+        assert not [c for c in _controls(services_view(services, session)) if isinstance(c, ft.TextField)]
+    finally:
+        services.close()
+
+
+def services_view(services: Any, session: Any) -> Any:
+    from tests.test_app_views import shell_for
+
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    return page.views[-1]
+
+
+def test_the_dealer_chosen_by_the_table_is_said_under_the_standings(tmp_path: Any) -> None:
+    from views.table.games.feast_and_famine import extras
+
+    services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
+    try:
+        assert "Dealer" not in dict(extras(session)), "nothing is said while the table chooses"
+        _button(view, "Dealer: Ben").on_click(None)
+        assert dict(extras(session))["Dealer"] == "Ben (chosen by the table)"
+        texts = [getattr(c, "value", None) for c in _controls(view)]
+        assert "Round 1 of 2 · circuit 1 of 1 · Ben deals (chosen by the table)" in texts, texts
+        _button(view, "7♣").on_click(None)
+        _button(view, "8♣").on_click(None)
+        _button(view, "Refuse").on_click(None)
+        _button(view, "Refuse").on_click(None)
+        _button(view, "Confirm round").on_click(None)
+        assert dict(extras(session))["Dealer"] == "Ann", "round 2: the rotation names the dealer"
+    finally:
+        services.close()
+
+
+def test_a_round_is_called_a_round_in_the_hand_list_the_standings_and_the_undo(tmp_path: Any) -> None:
+    from views.table.scoreboard import hand_lines, standings
+
+    services, session, _ = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
+    try:
+        session.add_hand({"dealer": "Ben", "outcome": {"Ann": 12, "Ben": "out"}})
+        assert session.undo_description == "round 1 entered"
+        assert [line.title for line in hand_lines(session.result)] == ["Round 1"]
+        assert standings(session.result)[0].label == "1. Ann: 12 points (last round +12)"
+        labels = [c.tooltip for c in _controls(services_view(services, session)) if getattr(c, "tooltip", None)]
+        assert "Round 1: Ann +12. Tap to correct" in labels, labels
+    finally:
+        services.close()

@@ -350,3 +350,51 @@ def test_a_correction_starts_from_the_saved_round_with_its_override() -> None:
     assert "Loses: ♠" in [getattr(c, "value", None) for c in controls(panel.reading_panel)]
     panel.confirm_round()
     assert submitted == [{"bank": BANK_221, "piles": {"Ann": ["AC"], "Ben": []}}]
+
+
+# --- taps at the physical limit (issue 15) ------------------------------------------------------------------------
+
+
+def test_next_pile_waits_for_the_bank() -> None:
+    """Before the bank's five cards are in, there is no pile to move on to (the button is greyed out)."""
+    panel, _, reports = make_panel(TWO)
+    assert panel.next_button.disabled and not entry.can_next_pile(panel.draft)
+    panel.next_pile()
+    assert panel.draft.target is None and reports[-1] and "bank cards first" in reports[-1]
+    panel.hold("AC")
+    assert panel.draft.cards_entered == 0, "a held card does not start a pile before the bank is in"
+    for code in BANK_221[:4]:
+        panel.tap(code)
+    assert panel.next_button.disabled, "4 of 5: still the bank"
+    panel.tap(BANK_221[4])
+    assert not panel.next_button.disabled and panel.next_button.content == "Next: Ben's pile"
+    with pytest.raises(IllegalHandError, match="last one"):
+        entry.verify_next_pile(entry.select(TWO, panel.draft, "Ben"))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_round_is_one_gesture_a_card_and_confirm(players: int) -> None:
+    """Bank 5 + every pile card, each one tap (the first card of each later pile held down), then Confirm: no
+    "Next pile" between players."""
+    names = ["Ann", "Ben", "Cat", "Dan"][:players]
+    record = {"game": "financial-crisis", "players": names, "options": {"rounds": 1}, "hands": []}
+    panel, submitted, reports = make_panel(record)
+    deck = [str(card) for card in standard_deck() if str(card) not in BANK_221]
+    piles = {name: deck[i * 6 : i * 6 + 6] for i, name in enumerate(names)}
+    gestures = 0
+    for code in BANK_221:
+        panel.tap(code)
+        gestures += 1
+    for i, name in enumerate(names):
+        for k, code in enumerate(piles[name]):
+            panel._last_added = ("", 0.0)
+            if k == 0 and i > 0:
+                panel.hold(code)
+            else:
+                panel.tap(code)
+            gestures += 1
+        assert panel.draft.target == name and panel.draft.pile(name) == tuple(piles[name])
+    panel.confirm_round()
+    gestures += 1
+    assert gestures == 5 + 6 * players + 1
+    assert submitted and submitted[0]["piles"] == piles, reports

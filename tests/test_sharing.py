@@ -698,7 +698,7 @@ def test_a_long_game_lists_the_recent_hands_until_the_viewer_asks_for_all(app: A
     screen.view()
 
     def listed() -> list[str]:
-        return [t for t in all_texts(screen.body) if re.match(r"^Hand \d+: ", t)]
+        return [t for t in all_texts(screen.body) if re.match(r"^Round \d+: ", t)]  # Financial Crisis: rounds
 
     numbers = sorted(int(t.split()[1].rstrip(":")) for t in listed())
     assert numbers == list(range(3, RECENT_HANDS + 3)), "the newest hands"

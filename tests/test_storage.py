@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,7 @@ def test_status_winners_and_filters(folder: Path) -> None:
     with Archive(folder) as archive:
         a = archive.create_session(rec(("Ann", "Ben")))
         b = archive.create_session(rec(("Cat", "Dan"), game="bargain-bin"))
+        time.sleep(0.003)  # stamps have millisecond resolution: the save below must be strictly later than b
         archive.save_session(a.model_copy(update={"status": SessionStatus.FINISHED, "winners": ["Ann"]}), "finished")
         assert [s.id for s in archive.list_sessions()] == [a.id, b.id]  # newest (last saved) first
         assert [s.id for s in archive.list_sessions(game="bargain-bin")] == [b.id]

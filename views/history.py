@@ -7,6 +7,7 @@ The logic is in :mod:`companion.history`; these builders only lay it out.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -30,11 +31,12 @@ from companion.history import (
     when_text,
 )
 from companion.players import Resolver
-from companion.records import Archive, SessionDoc, SessionStatus, StorageError
+from companion.records import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from companion.stats import game_name
 from scoring import ScoringError, all_games
 from views.charts import progression_chart
 from views.context import ViewContext
+from views.paging import Paged
 from views.standings import final_standings, standings_text, verdict_banner
 from views.table.screen import TableView
 from views.widgets import TAP, big_button, empty_state, heading, panel, paragraph, screen
@@ -74,14 +76,26 @@ def history_controls(
 
 
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """``/history``: the sessions, newest first, with filters."""
+    """``/history``: the sessions, newest first, with filters over the whole archive; the first page of the
+    result is shown, "Show more" adds the next."""
     archive: Archive = ctx.services.archive
     resolve = Resolver(ctx.services.players.aliases())
-    state: dict[str, Any] = {"limit": PAGE_SIZE}
-    listing = ft.Column(spacing=0)
-    count = ft.Text("", size=15)
     problem = _error_text()
-    more = ft.Row([big_button("Show more", lambda _: show_more(), icon=ft.Icons.EXPAND_MORE)], visible=False)
+
+    def open_session(session_id: str) -> None:
+        ctx.navigate(f"/history/{session_id}")
+
+    def nothing() -> list[ft.Control]:
+        return [
+            empty_state(
+                "No sessions match" if len(archive) else "No sessions yet",
+                "Change the filters or the search." if len(archive) else "Games you play will be listed here.",
+            )
+        ]
+
+    listing: Paged[SessionSummary] = Paged(
+        lambda s: session_tile(row_of(s), open_session), noun="session", empty=nothing
+    )
 
     game = ft.Dropdown(
         label="Game",
@@ -131,39 +145,20 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     def fill(update: bool) -> None:
         try:
-            tiles, total = history_controls(
-                archive, current_filter(), limit=state["limit"], resolve=resolve, on_open=open_session
-            )
+            found = filter_sessions(archive.list_sessions(), current_filter(), resolve=resolve)
         except DateRangeError as exc:
             problem.value = str(exc)
             if update:
                 problem.update()
             return
         problem.value = ""
-        listing.controls = tiles or [
-            empty_state(
-                "No sessions match" if len(archive) else "No sessions yet",
-                "Change the filters or the search." if len(archive) else "Games you play will be listed here.",
-            )
-        ]
-        count.value = f"{total} session{'s' if total != 1 else ''}" + (
-            f", showing the newest {len(tiles)}" if total > len(tiles) else ""
-        )
-        more.visible = total > len(tiles)
+        listing.show(found, update=update)
         if update:
-            for control in (listing, count, problem, more):
-                control.update()
+            with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                problem.update()
 
     def refresh() -> None:
-        state["limit"] = PAGE_SIZE
         fill(True)
-
-    def show_more() -> None:
-        state["limit"] += PAGE_SIZE
-        fill(True)
-
-    def open_session(session_id: str) -> None:
-        ctx.navigate(f"/history/{session_id}")
 
     fill(False)
     ctx.services.stats.warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
@@ -183,7 +178,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     return screen(
         ctx,
         "History",
-        [links, ft.Row([game, player]), ft.Row([since, until]), ft.Row([search]), problem, count, listing, more],
+        [links, ft.Row([game, player]), ft.Row([since, until]), ft.Row([search]), problem, *listing.controls],
     )
 
 

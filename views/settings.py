@@ -1,4 +1,5 @@
-"""Settings: the theme (light, dark or system) and four-colour suits. Changes are saved at once."""
+"""Settings: the theme (light, dark or system), four-colour suits, and keeping the screen on during a game. Changes
+are saved at once."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import flet as ft
 from companion.settings import SettingsError, Theme
 from views.context import ViewContext
 from views.widgets import TAP, heading, paragraph, screen, suits_sample
+
+KEEP_AWAKE = "Keep the screen on during a game"
 
 
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -31,6 +34,12 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     def on_four_colour(event: ft.Event[ft.Switch]) -> None:
         try:
             service.set_four_colour_suits(bool(event.control.value))
+        except OSError as exc:
+            report(exc)
+
+    def on_keep_awake(event: ft.Event[ft.Switch]) -> None:
+        try:
+            service.set_keep_awake(bool(event.control.value))  # the shell hears it and switches the wakelock
         except OSError as exc:
             report(exc)
 
@@ -62,6 +71,15 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             four_colour,
             paragraph("Draws diamonds blue and clubs green, so that all four suits are easy to tell apart."),
             suits_sample(ctx.settings.four_colour_suits),
+            heading("At the table"),
+            ft.Switch(
+                label=KEEP_AWAKE,
+                value=ctx.settings.keep_awake,
+                on_change=on_keep_awake,
+                tooltip=KEEP_AWAKE,
+                height=TAP,
+            ),
+            paragraph("While a game is at the table the screen does not go dark, even during a long hand."),
             status,
         ],
     )

@@ -19,6 +19,7 @@ from companion.services import AppServices
 from companion.settings import Settings, Theme
 from views import live
 from views.context import PageState, ViewContext
+from views.keep_awake import KeepAwake
 from views.not_found import build_not_found
 from views.routes import ROUTES
 from views.routing import Route, find_route, normalise, parent_path, stack_paths
@@ -54,6 +55,8 @@ class Shell:
         self.state = PageState()
         """This page's own state: its seat at the live table (a viewer's page is held to the live view,
         ``views/live.py``) and the game its table screen follows."""
+        self.keep_awake: KeepAwake | None = None
+        """The page's wakelock: on while a game's table is shown, unless Settings turn it off."""
 
     @property
     def seat(self) -> Seat | None:
@@ -65,6 +68,7 @@ class Shell:
         page = self.page
         page.title = APP_TITLE
         self.state.seat = seat_for(page, self.services)
+        self.keep_awake = KeepAwake(page)
         apply_theme(page, self.services.settings.current())
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
@@ -120,6 +124,8 @@ class Shell:
             self.page.views.clear()
             self.page.views.extend(views)
             self.page.update()
+            if self.keep_awake is not None:
+                self.keep_awake.follow(self.page.route or "/", keep_awake=settings.keep_awake)
 
     def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
         self.render()

@@ -23,6 +23,7 @@ from companion.stats import (
 from scoring import all_games, lower_wins
 from views.charts import wins_chart
 from views.context import ViewContext
+from views.paging import Paged
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
 ALL = "all"
@@ -106,10 +107,28 @@ def stats_controls(
     controls.append(heading("Players"))
     if game is not None and lower_wins(game):
         controls.append(paragraph(f"In {game_name(game)} the lowest total wins, so the best result is the lowest."))
-    controls += [player_block(p, key, on_open) for p in stats.players]
+    players: Paged[PlayerStats] = Paged(
+        lambda p: player_block(p, key, on_open),
+        noun="player",
+        empty=list,
+        show_count="if-cut",
+        first="first",
+        spacing=8,
+    )
+    players.show(stats.players)
+    controls += players.controls
     controls.append(heading("Head-to-head"))
     controls.append(paragraph("Who finished ahead of whom in the games both played."))
-    controls += [ft.Text(head_to_head_text(h), size=14) for h in stats.head_to_head if h.player < h.opponent]
+    pairs: Paged[HeadToHead] = Paged(
+        lambda h: ft.Text(head_to_head_text(h), size=14),
+        noun="pairing",
+        empty=list,
+        show_count="if-cut",
+        first="first",
+        spacing=8,
+    )
+    pairs.show([h for h in stats.head_to_head if h.player < h.opponent])
+    controls += pairs.controls
     return controls, stats
 
 

@@ -186,13 +186,13 @@ def test_financial_crisis_reload_in_the_middle_of_a_pile(page: Any, app_server: 
     wait_text(page, r"^Next: Tap the 5 face-down bank cards \(0 of 5\)$")
     for code in ["QC", "3C", "7S", "KS", "4H", "AC", "5C"]:
         tap(page, card_label(code))
-    wait_text(page, r"^Next: Tap each card of Ann's pile \(2 so far\)$")
+    wait_text(page, r"^Next: Tap each card of Ann's pile \(2 so far\); hold down the first card of Ben's pile$")
 
     reload_mid_hand(page)
-    wait_text(page, r"^Next: Tap each card of Ann's pile \(2 so far\)$")
+    wait_text(page, r"^Next: Tap each card of Ann's pile \(2 so far\); hold down the first card of Ben's pile$")
     wait_text(page, r"· 45 not entered$")
     tap(page, card_label("JH"))
-    wait_text(page, r"^Next: Tap each card of Ann's pile \(3 so far\)$")
+    wait_text(page, r"^Next: Tap each card of Ann's pile \(3 so far\); hold down the first card of Ben's pile$")
     tap(page, "Next: Ben's pile")
     wait_text(page, r"^Next: Tap each card of Ben's pile \(0 so far\)$")
     for code in ["KC", "2S"]:
@@ -214,17 +214,16 @@ def test_feast_and_famine_reload_after_the_opening_deal(page: Any, app_server: A
         tap(page, card_label(name) if name == "7C" else name)
         wait_text(page, rf"^Next: {re.escape(then)}")
     tap(page, card_label("KD"))
-    wait_text(page, r"^Next: Ann: Take or Refuse\?$")
+    wait_text(page, r"^Next: Ann: Take \(tap the card turned\) or Refuse\?$")
 
     reload_mid_hand(page)
-    wait_text(page, r"^Next: Ann: Take or Refuse\?$")
+    wait_text(page, r"^Next: Ann: Take \(tap the card turned\) or Refuse\?$")
     wait_text(page, r"^Ann: 7♣ = 7 · still in · to play$")
     wait_text(page, r"^Ben: K♦ = \d+ · still in$")
-    for name, then in (("Take", "Ann Takes: turn the card"), ("3H", "Ben: Take or Refuse?")):
-        tap(page, card_label(name) if name == "3H" else name)
-        wait_text(page, rf"^Next: {re.escape(then)}")
+    tap(page, card_label("3H"))  # Ann Takes: 3♥ is turned for her
+    wait_text(page, r"^Next: Ben: Take \(tap the card turned\) or Refuse\?$")
     tap(page, "Refuse")
-    wait_text(page, r"^Next: Ann: Take or Refuse\?$")
+    wait_text(page, r"^Next: Ann: Take \(tap the card turned\) or Refuse\?$")
     tap(page, "Refuse")
     wait_text(page, r"^Next: Everyone is Frozen")
     tap(page, "Confirm round")
@@ -253,10 +252,8 @@ def test_a_feast_and_famine_tie_break_round_corrected_from_history(page: Any, ap
     wait_text(page, r"^Ann: 9♠ = 9 · Frozen$")
     assert page.get_by_label(re.compile("^(dealer|ghost|outcome|cards|status)")).count() == 0
     tap(page, "Undo last tap")
-    wait_text(page, r"^Next: Ben: Take or Refuse\?$")
-    tap(page, "Take")
-    wait_text(page, r"^Next: Ben Takes: turn the card$")
-    tap(page, card_label("JK"))
+    wait_text(page, r"^Next: Ben: Take \(tap the card turned\) or Refuse\?$")
+    tap(page, card_label("JK"))  # Ben Takes, and a Joker is turned
     wait_text(page, r"^Next: A Joker: everyone not Frozen is Knocked Out")
     wait_text(page, r"^Ben: 4♥ 6♦ = 10 · Knocked Out$")
     tap(page, "Confirm round")

@@ -1,8 +1,9 @@
 """A whole game of Feast and Famine through the UI only, in Chromium, ending in a Ghost round.
 
 New game → seat Ann and Ben → house rule: 1 circuit (so 2 rounds) → round 1 walked with the dealer assistant
-(Ben's opening Joker put aside and replaced, Take / Refuse, Ann knocked out by a Joker) → round 2 with the quick
-form → the totals tie → the guided tie-break round against a dummy Ghost seat → Ben wins → the Ghost round corrected
+(Ben's opening Joker put aside and replaced, a Take is the card turned, Refuse, Ann knocked out by a Joker) →
+round 2 with the quick form → the totals tie → the guided tie-break round against a dummy Ghost seat, which opens in
+the quick form the table chose last (walked instead) → Ben wins → the Ghost round corrected
 from the hand list → Ann wins. The standings on screen must equal ``python -m scoring score`` run on the saved
 record.
 """
@@ -44,6 +45,11 @@ def step(page: Any, name: str, then: str) -> None:
     wait_text(page, rf"^Next: {re.escape(then)}")
 
 
+def decide(name: str) -> str:
+    """The prompt while ``name`` Takes (by tapping the card turned) or Refuses."""
+    return f"{name}: Take (tap the card turned) or Refuse?"
+
+
 def test_a_whole_game_with_a_ghost_round(page: Any, app_server: AppServer) -> None:
     try:
         play_a_whole_game(page, app_server)
@@ -68,24 +74,21 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
         ("Dealer: Ann", "Deal Ben's opening card"),
         ("JK", "Deal Ben's opening card"),  # a Joker in the opening deal is put aside and replaced
         ("7C", "Deal Ann's opening card"),
-        ("5H", "Ben: Take or Refuse?"),
+        ("5H", decide("Ben")),
     ]:
         step(page, name, then)
         taps += 1
     wait_text(page, r"^Jokers put aside in the opening deal: 1")
     wait_text(page, r"^Chance the next card is a Joker: 1 in 26 \(3\.8%\)$")  # 2 Jokers among 52 cards
-    step(page, "Take", "Ben Takes: turn the card")
-    taps += 1
+    assert page.get_by_role("button", name="Take", exact=True).count() == 0, "the card turned is the Take"
     assert button(page, "7♣").is_disabled(), "a card on the table is greyed out"
     assert button(page, "Q♥").is_enabled()
     screenshot(page, "entry-feast-and-famine")
     for name, then in [
-        ("3S", "Ann: Take or Refuse?"),
-        ("Take", "Ann Takes: turn the card"),
-        ("8D", "Ben: Take or Refuse?"),
-        ("Refuse", "Ann: Take or Refuse?"),
-        ("Take", "Ann Takes: turn the card"),
-        ("JK", "A Joker: everyone not Frozen is Knocked Out"),
+        ("3S", decide("Ann")),  # Ben Takes: 3♠ is turned for him
+        ("8D", decide("Ben")),  # Ann Takes 8♦
+        ("Refuse", decide("Ann")),
+        ("JK", "A Joker: everyone not Frozen is Knocked Out"),  # Ann Takes, and a Joker is turned
     ]:
         step(page, name, then)
         taps += 1
@@ -95,7 +98,7 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     taps += 1
     standing(page, "Ben", 10)
     standing(page, "Ann", 0)
-    assert taps == 12
+    assert taps == 9, "one tap a card dealt (4 with the Joker put aside, 3 turned for Takes), a Refusal, Confirm"
 
     # Round 2 with the quick form: the rotation names Ben as dealer.
     wait_text(page, r"^Round 2 of 2 · circuit 1 of 1 · Ben deals")
@@ -113,17 +116,19 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     standing(page, "Ann", 10)
     standing(page, "Ben", 10)
 
-    # The tie: a tie-break round against a dummy Ghost seat (nobody else is seated, FF-10).
+    # The tie: a tie-break round against a dummy Ghost seat (nobody else is seated, FF-10). It opens in the quick
+    # form that the table chose for round 2; this table walks it.
     wait_text(page, r"^Tie-break: Ann and Ben$")
     wait_text(page, r"^Nobody else is seated: a dummy Ghost seat deals")
+    page.get_by_label("Ann's total", exact=True).wait_for()
+    tap(page, "Walk the round")
     for name, then in [
         ("9S", "Deal Ben's opening card"),
         ("4H", "Deal the Ghost's opening card"),
-        ("2C", "Ann: Take or Refuse?"),
-        ("Refuse", "Ben: Take or Refuse?"),
-        ("Take", "Ben Takes: turn the card"),
-        ("6D", "The Ghost always Takes: turn its card"),
-        ("KC", "Ben: Take or Refuse?"),
+        ("2C", decide("Ann")),
+        ("Refuse", decide("Ben")),
+        ("6D", "The Ghost always Takes: turn its card"),  # Ben Takes 6♦
+        ("KC", decide("Ben")),
         ("Refuse", "Everyone is Frozen"),
     ]:
         step(page, name, then)
@@ -145,9 +150,8 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, r"^Correct tie-break round 1: Ann and Ben against the Ghost$")
     wait_text(page, r"^Ben: 4♥ 6♦ = 10 · Frozen$")
     wait_text(page, r"^Ann: 9♠ = 9 · Frozen$")
-    step(page, "Undo last tap", "Ben: Take or Refuse?")
-    step(page, "Take", "Ben Takes: turn the card")
-    step(page, "JK", "A Joker: everyone not Frozen is Knocked Out")
+    step(page, "Undo last tap", decide("Ben"))
+    step(page, "JK", "A Joker: everyone not Frozen is Knocked Out")  # Ben Takes, and a Joker is turned
     wait_text(page, r"^Ben: 4♥ 6♦ = 10 · Knocked Out$")
     tap(page, "Confirm round")
     page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))

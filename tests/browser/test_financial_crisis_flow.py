@@ -20,6 +20,7 @@ from tests.browser.helpers import (
     AppServer,
     button,
     card_label,
+    reveal,
     score_saved,
     screenshot,
     seat,
@@ -62,6 +63,17 @@ def enter_cards(page: Any, codes: list[str], remaining: int) -> int:
     return remaining
 
 
+def hold_card(page: Any, code: str) -> None:
+    """Hold a card down on the picker (a long press): it starts the next pile."""
+    found = reveal(page, button(page, card_label(code)))
+    box = found.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(900)
+    page.mouse.up()
+
+
 def standing(page: Any, name: str, total: int) -> None:
     wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points")
 
@@ -95,7 +107,7 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     assert button(page, "Q♣").is_disabled(), "a bank card cannot be entered again"
 
     # The bank is full: cards now go to Ann's pile.
-    wait_text(page, r"^Next: Tap each card of Ann's pile \(0 so far\)$")
+    wait_text(page, r"^Next: Tap each card of Ann's pile \(0 so far\); hold down the first card of Ben's pile$")
     remaining = enter_cards(page, ann[:3], remaining)
     page.set_viewport_size({"width": 360, "height": 780})  # the narrowest phone the app is laid out for
     page.mouse.wheel(0, -5000)
@@ -111,11 +123,12 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     not_entered(page, remaining)
     remaining = enter_cards(page, ["JD"], remaining)
 
-    tap(page, "Next: Ben's pile")
-    taps += 1
-    wait_text(page, r"^Next: Tap each card of Ben's pile \(0 so far\)$")
+    hold_card(page, ben[0])  # Ben's first card, held down: it starts his pile
+    remaining -= 1
+    not_entered(page, remaining)
+    wait_text(page, r"^Next: Tap each card of Ben's pile \(1 so far\)$")
     assert button(page, "J♦").is_disabled(), "a card in Ann's pile is greyed out while Ben's pile is entered"
-    remaining = enter_cards(page, ben, remaining)
+    remaining = enter_cards(page, ben[1:], remaining)
     taps += len(ben)
 
     # The breakdown per player, with the straight drawn as a group and the most-rest point.
@@ -136,15 +149,15 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
 
     tap(page, "Confirm round")
     taps += 1
-    assert taps == len(bank) + len(ann) + len(ben) + 2, "one tap a card, one to move on to Ben, one to confirm"
+    assert taps == len(bank) + len(ann) + len(ben) + 1, "one tap a card (Ben's first held down), one to confirm"
     wait_text(page, r"^Enter round 2 of 2$")
     standing(page, "Ann", 7)
     standing(page, "Ben", 2)
     # A correction from the hand list: 6♠ was not in Ann's pile after all.
-    wait_button(page, r"^Hand 1: Ann \+7, Ben \+2").click()
+    wait_button(page, r"^Round 1: Ann \+7, Ben \+2").click()
     page.wait_for_url(re.compile(r"/hand-1$"))
     wait_text(page, r"^Correct round 1 of 2$")
-    wait_text(page, r"^Next: Tap each card of Ann's pile \(8 so far\)$")
+    wait_text(page, r"^Next: Tap each card of Ann's pile \(8 so far\); hold down the first card of Ben's pile$")
     tap(page, card_label("6S"))
     not_entered(page, 33)
     wait_text(page, r"^Ann: 8 points this round$")
@@ -164,7 +177,7 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     wait_text(page, r"^Loses: ♥$")
     wait_text(page, r"^The table's reading$")
     remaining = enter_cards(page, ann, remaining)
-    tap(page, "Next: Ben's pile")
+    tap(page, "Next: Ben's pile")  # the button still moves on, for a table that prefers it
     remaining = enter_cards(page, ben, remaining)
     tap(page, "Confirm round")
 

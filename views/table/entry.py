@@ -18,7 +18,7 @@ import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import flet as ft
 
@@ -32,6 +32,7 @@ from companion.entry import (
     parse_entry,
     record_before,
 )
+from companion.money import MoneyFormat
 from companion.session import TableSession
 from views.context import ViewContext
 
@@ -89,10 +90,21 @@ def controller(ectx: EntryContext, kind: type[S]) -> EntryController[S]:
 
 
 EntryBuilder = Callable[[EntryContext], ft.Control]
-ExtrasHook = Callable[[TableSession], list[tuple[str, str]]]
-"""Scoreboard extras: (label, value) pairs such as ("Cards left", "40")."""
-EndHook = Callable[[TableSession], "ft.Control | None"]
-"""The end-of-game panel of a game, or ``None`` when it has nothing to add."""
+
+
+class ExtrasHook(Protocol):
+    """Scoreboard extras: (label, value) pairs such as ("Cards left", "40"); money in ``money``, the app's money
+    setting (US dollars when not given)."""
+
+    def __call__(self, session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]: ...
+
+
+class EndHook(Protocol):
+    """The end-of-game panel of a game, or ``None`` when it has nothing to add; money as :class:`ExtrasHook`."""
+
+    def __call__(self, session: TableSession, money: MoneyFormat | None = None) -> ft.Control | None: ...
+
+
 SetupHook = Callable[[Sequence[str], dict[str, Any]], ft.Control]
 """Game-specific set-up on the New-game screen (1111-9999's sides): given the seated players, in order, and the
 record's extra top-level keys (a dict the control fills in place, passed to ``SessionService.start(extra=...)``),

@@ -20,6 +20,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.entry import entry_title, entry_word
+from companion.money import MoneyFormat, money_in_text
 from scoring import Result
 from scoring import standings as scoring_standings
 from scoring.base import join_names
@@ -40,6 +42,8 @@ class Line:
     total: int
     last: int | None
     """Points from the last hand (``None`` before the first hand)."""
+    word: str = "hand"
+    """What the game calls a hand (``round`` in Financial Crisis and Feast and Famine)."""
     spoken_place: str = ""
     """``first``, ``equal first``: what a screen reader says for the place."""
     progress: str | None = None
@@ -50,7 +54,7 @@ class Line:
     def label(self) -> str:
         """What a screen reader (and a browser test) reads: ``1. Ann: 7 points (last hand +2)``; a shared place adds
         its words (``... (equal first)``), a play-off its progress."""
-        last = "" if self.last is None else f" (last hand {self.last:+d})"
+        last = "" if self.last is None else f" (last {self.word} {self.last:+d})"
         points = "point" if abs(self.total) == 1 else "points"
         shared = f" ({self.spoken_place})" if self.place.startswith("=") else ""
         progress = f", {self.progress}" if self.progress else ""
@@ -60,12 +64,14 @@ class Line:
 def standings(result: Result) -> list[Line]:
     """The standings as the table shows them: :func:`scoring.standings` with each player's last-hand points."""
     last = result.hands[-1].points if result.hands else None
+    word = entry_word(result.game)
     return [
         Line(
             f"={row.place}" if row.shared else str(row.place),
             row.player,
             row.total,
             None if last is None else last.get(row.player, 0),
+            word,
             row.spoken_place,
             row.progress,
             row.winner,
@@ -147,7 +153,7 @@ class HandLine:
         return f"{self.title}: {self.points}"
 
 
-def hand_lines(result: Result) -> list[HandLine]:
+def hand_lines(result: Result, money: MoneyFormat | None = None) -> list[HandLine]:
     """Every hand, then every entry of the extra part a tie needed, newest last, with its points and notes.
 
     >>> from scoring import get_game
@@ -155,12 +161,18 @@ def hand_lines(result: Result) -> list[HandLine]:
     >>> result = get_game("feast-and-famine").score({"game": "feast-and-famine", "players": ["A", "B"],
     ...     "options": {"circuits": 1}, "hands": tied, "tiebreak": {"outcome": {"A": 7, "B": "out"}}})
     >>> [(line.label, line.slug) for line in hand_lines(result)]
-    [('Hand 1: A +5, B +5', 'hand-1'), ('Hand 2: no points', 'hand-2'), ('Tie-break round 1: A 7, B 0', 'tiebreak-1')]
+    [('Round 1: A +5, B +5', 'hand-1'), ('Round 2: no points', 'hand-2'), ('Tie-break round 1: A 7, B 0', 'tiebreak-1')]
     >>> hand_lines(result)[-1].notes[-1]  # the same "why" as a hand's
     'A wins the game with the highest tie-break score, 7; tie-break scores are not added to the totals (rule 8.3, ...'
     """
     lines = [
-        HandLine("hands", i, f"Hand {i + 1}", _points_text(hand.points), tuple(hand.notes))
+        HandLine(
+            "hands",
+            i,
+            entry_title(result.game, "hands", i),
+            _points_text(hand.points),
+            tuple(money_in_text(note, money) for note in hand.notes),
+        )
         for i, hand in enumerate(result.hands)
     ]
     for i, hand in enumerate(getattr(result, "playoff", None) or []):
@@ -371,14 +383,17 @@ def verdict_panel(result: Result) -> ft.Control | None:
 
 
 def hand_list(
-    result: Result, open_hand: Callable[[HandLine], None] | None, cache: dict[Any, ft.Control] | None = None
+    result: Result,
+    open_hand: Callable[[HandLine], None] | None,
+    cache: dict[Any, ft.Control] | None = None,
+    money: MoneyFormat | None = None,
 ) -> ft.Column:
     """The hands (tie-break rounds, sudden-death hands...), newest first; tapping one opens it for correction (when
     ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann +3. Tap to correct``). Rows found in
     ``cache`` (by what they show) are reused, so a redraw sends only the new rows to the page."""
     tiles: list[ft.Control] = []
     kept: dict[Any, ft.Control] = {}
-    for line in reversed(hand_lines(result)):
+    for line in reversed(hand_lines(result, money)):
         key = (line, open_hand is not None)
         if cache is not None and key in cache:
             tiles.append(cache[key])
@@ -407,6 +422,8 @@ def hand_list(
     if cache is not None:
         cache.clear()
         cache.update(kept)
+    word = entry_word(result.game)
     if not tiles:
-        tiles.append(ft.Text("No hands yet.", size=16))
-    return ft.Column([ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM), *tiles], spacing=4)
+        tiles.append(ft.Text(f"No {word}s yet.", size=16))
+    heading = f"{word.capitalize()}s"
+    return ft.Column([ft.Text(heading, theme_style=ft.TextThemeStyle.TITLE_MEDIUM), *tiles], spacing=4)

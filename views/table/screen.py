@@ -98,7 +98,7 @@ class TableView:
     # -- building -------------------------------------------------------------------------------------------
 
     def view(self) -> ft.View:
-        title = self.game.name if self.target is None else f"Correct {self.target.label}"
+        title = self.game.name if self.target is None else f"Correct {self.target.label_for(self.session.game)}"
         ctx = self.ctx
         appbar = ft.AppBar(
             title=ft.Text(title, semantics_label=title, size=18, no_wrap=True, max_lines=1),
@@ -190,13 +190,14 @@ class TableView:
     def _table_parts(self) -> None:
         session = self.session
         result = session.result
-        extras = self.ui.extras(session) if self.ui is not None and self.ui.extras is not None else []
+        money = self.ctx.settings.money
+        extras = self.ui.extras(session, money) if self.ui is not None and self.ui.extras is not None else []
         self.strip.show(result)
         self.board.show(result, extras)
         self.banner.show(result)
         step = session.step
         if step is Step.FINISHED:
-            end = self.ui.end(session) if self.ui is not None and self.ui.end is not None else None
+            end = self.ui.end(session, money) if self.ui is not None and self.ui.end is not None else None
             self._set(self.entry_area, [end] if end is not None else [])
             self._set(
                 self.dock,
@@ -206,8 +207,10 @@ class TableView:
         else:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
             self._set(self.entry_area, [self._entry(target)])
-        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles)
+        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money)
         # the rows straight into the kept column (a new column would send every row again: the hand list grows)
+        heading = hands.controls[0]
+        self.hands_title.value = heading.value if isinstance(heading, ft.Text) else self.hands_title.value
         self._set(self.hands, [self.hands_title, *hands.controls[1:]])
 
     @staticmethod

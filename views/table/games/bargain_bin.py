@@ -26,6 +26,7 @@ from companion.entry_bargain_bin import (
     pot_lines,
     transfers,
 )
+from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
@@ -112,6 +113,7 @@ class BinPanel:
         self.ectx = ectx
         self._lock = threading.Lock()
         self.four_colour = ectx.view.settings.four_colour_suits
+        self.money = ectx.view.settings.money
         self.ctl = controller(ectx, BargainBinState)
         self.pot_before = self._pot_before()
         self.conduct_open = False
@@ -394,8 +396,13 @@ class BinPanel:
             return
         payments, pot = line
         unit = self.entry.options.vegas_unit_cents or 0
-        pays = ", ".join(f"{name} {money(cents)}" for name, cents in payments.items() if name in self.entry.ranked)
-        text = f"Vegas ({money(unit)} a point): as it stands, this hand {pays}. Pot after this hand: {money(pot)}."
+        fmt = self.money
+        ranked = self.entry.ranked
+        pays = ", ".join(f"{name} {money(cents, fmt)}" for name, cents in payments.items() if name in ranked)
+        text = (
+            f"Vegas ({money(unit, fmt)} a point): as it stands, this hand {pays}. "
+            f"Pot after this hand: {money(pot, fmt)}."
+        )
         self.vegas_text.value = text
         self.vegas_text.semantics_label = text
 
@@ -535,20 +542,20 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return BinPanel(ectx).control
 
 
-def extras(session: TableSession) -> list[tuple[str, str]]:
+def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """Under the standings: the pot and the last hand's payments (Vegas), removed players."""
-    return pot_lines(session.result)
+    return pot_lines(session.result, money)
 
 
-def build_end(session: TableSession) -> ft.Control | None:
+def build_end(session: TableSession, money: MoneyFormat | None = None) -> ft.Control | None:
     """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers). Why the game
     ended is the screen's banner (the verdict)."""
     result = session.result
-    lines = money_lines(result)
+    lines = money_lines(result, money)
     if not lines:
         return None
-    headline = end_headline(result)
-    moves = transfers(result)
+    headline = end_headline(result, money)
+    moves = transfers(result, money)
     settle = moves or ["Nobody owes anybody anything."]
     body: list[ft.Control] = [
         ft.Text("Money", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label="Money"),

@@ -16,10 +16,12 @@ import flet as ft
 
 from companion import entry_feast_and_famine as entry_ff
 from companion.entry_feast_and_famine import GHOST, QUICK, WALK, EntryError, FeastState, Phase, RoundEntry, Seat
+from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh
+from scoring.feast_and_famine import FeastAndFamineResult
+from views.table.entry import EntryContext, TableUI, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
 CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
@@ -32,7 +34,7 @@ def card_codes() -> list[str]:
     return [f"{rank}{suit.value}" for rank in RANKS for suit in SUITS] + ["JK"]
 
 
-def extras(session: TableSession) -> list[tuple[str, str]]:
+def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """Rounds, circuits and the next dealer under the standings."""
     try:
         info = entry_ff.deal_info(session.record)
@@ -41,10 +43,12 @@ def extras(session: TableSession) -> list[tuple[str, str]]:
     out = [("Rounds left", str(info.rounds_left))]
     if info.rounds_left:
         out.append(("Next", f"round {info.round} of {info.rounds}, circuit {info.circuit} of {info.circuits}"))
-        out.append(("Dealer", info.dealer or "the table chooses"))
+        dealer = entry_ff.dealer_line(info, session.draft("new"))
+        if dealer is not None:
+            out.append(("Dealer", dealer))
     result = session.result
-    rounds = getattr(result, "tiebreaks", None) or []
-    notes = getattr(result, "tiebreak_notes", None) or []
+    assert isinstance(result, FeastAndFamineResult)
+    rounds, notes = result.tiebreaks, result.tiebreak_notes
     for k, points in enumerate(rounds):
         said = ", ".join(f"{name} {value}" for name, value in points.items())
         why = f" ({notes[k][-1]})" if k < len(notes) and notes[k] else ""
@@ -61,7 +65,7 @@ class RoundPanel:
         self.record = ectx.record
         self.tiebreak = ectx.target.part == "tiebreak"
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.ctl = controller(ectx, FeastState)
+        self.ctl = entry_ff.open_round(ectx.session, ectx.record, ectx.target, ectx.existing)
         self.who = self.ctl.state.who
         self.choices = self.ctl.state.choices
         self.card_buttons: dict[str, ft.OutlinedButton] = {}
@@ -136,7 +140,7 @@ class RoundPanel:
         elif self.ectx.target.index is not None:
             text = f"Correct round {self.ectx.target.index + 1}"
         else:
-            text = entry_ff.deal_info(self.record).text
+            text = entry_ff.deal_info(self.record).text_with(self.dealer)
         return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=text)
 
     def _dealer_row(self) -> list[ft.Control]:
@@ -173,19 +177,10 @@ class RoundPanel:
         parts: list[ft.Control] = [
             ft.Text(prompt, size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
         ]
-        if state.phase is Phase.DECIDE:
+        if state.phase is Phase.DECIDE:  # a Take is the card turned for it, tapped on the grid
             parts.append(
                 ft.Row(
                     [
-                        ft.FilledButton(
-                            content="Take",
-                            icon=ft.Icons.ADD,
-                            tooltip="Take",
-                            height=TAP,
-                            expand=True,
-                            on_click=lambda _: self.tap(entry_ff.TAKE),
-                            style=ft.ButtonStyle(text_style=ft.TextStyle(size=20)),
-                        ),
                         ft.OutlinedButton(
                             content="Refuse",
                             icon=ft.Icons.AC_UNIT,
@@ -213,7 +208,7 @@ class RoundPanel:
             face = button.content
             if isinstance(face, ft.Text):
                 face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
-        if state.phase in (Phase.OPENING, Phase.TURN):
+        if state.phase is not Phase.DONE:
             parts.append(self.grid)
         parts.append(
             ft.Row(
@@ -320,7 +315,10 @@ class RoundPanel:
         self.change(lambda state: state.choose_dealer(name))
 
     def set_mode(self, mode: str) -> None:
+        """Switch the form; a new round keeps it for the session's next rounds."""
         self.change(lambda state: state.set_mode(mode))
+        if self.ectx.target.is_new:
+            entry_ff.remember_mode(self.ectx.session, mode)
 
     def tap(self, action: str) -> None:
         self.change(lambda state: state.act(action))

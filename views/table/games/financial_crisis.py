@@ -3,7 +3,8 @@ with its reasons (which the table can override), and every player's breakdown, l
 
 A thin screen over :mod:`companion.entry_financial_crisis`: one tap per physical card goes to the chosen target
 (the bank, then a pile); a card already in this round is greyed out, except the cards of the target itself, which
-are highlighted and taken out again with a tap. "Next pile" moves on; "Confirm round" records the round.
+are highlighted and taken out again with a tap. A card held down is the first card of the next pile (the piles follow
+each other at one gesture a card); "Next pile" moves on without a card; "Confirm round" records the round.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class FinancialCrisisEntry:
                 height=TAP,
                 col=CARD_COLUMNS,
                 on_click=lambda _, code=code: self.tap(code),
+                on_long_press=lambda _, code=code: self.hold(code),
                 data=colour,
             )
         self.grid = ft.ResponsiveRow(list(self.buttons.values()), columns=12, spacing=6, run_spacing=6)
@@ -166,7 +168,7 @@ class FinancialCrisisEntry:
             content = button.content
             if isinstance(content, ft.Text):
                 content.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
-        following = entry.next_target(draft)
+        following = entry.next_target(draft) if entry.can_next_pile(draft) else None
         self.next_button.disabled = following is None
         label = "Next pile" if following is None else f"Next: {following}'s pile"
         self.next_button.content = label
@@ -352,10 +354,13 @@ class FinancialCrisisEntry:
     def choose(self, target: str | None) -> None:
         self.change(lambda d: entry.select(self.record, d, target))
 
+    def hold(self, code: str) -> None:
+        """A card held down starts the next pile: the move and the card in one gesture."""
+        self._last_added = (code, time.monotonic())
+        self.change(lambda d: entry.start_next_pile(self.record, d, code))
+
     def next_pile(self, _: Any = None) -> None:
-        following = entry.next_target(self.draft)
-        if following is not None:
-            self.choose(following)
+        self.change(lambda d: entry.select(self.record, d, entry.verify_next_pile(d)))
 
     def undo_card(self, _: Any = None) -> None:
         self.change(entry.remove_last)

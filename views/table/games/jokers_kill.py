@@ -14,6 +14,7 @@ import flet as ft
 
 from companion import entry_jokers_kill as entry_jk
 from companion.entry_jokers_kill import JokersKillState, card_codes, prompt
+from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
@@ -21,7 +22,7 @@ from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import MIN_TAP, TAP, icon_button, suit_colour_value
 
 
-def extras(session: TableSession) -> list[tuple[str, str]]:
+def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """Cards and hands left (rule 7); play-off wins once a play-off is on."""
     return entry_jk.extras(session.result)
 

@@ -17,9 +17,10 @@ import flet as ft
 
 from companion import entry_ones_to_nines as entry_oo
 from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry, OnesToNinesState
+from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.base import join_names
-from scoring.ones_to_nines import DIGITS
+from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, icon_button, panel
 
@@ -27,20 +28,20 @@ PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md
 """Three digit keys a row, like a phone's keypad."""
 
 
-def extras(session: TableSession) -> list[tuple[str, str]]:
+def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """The target (lowest total wins) and, after a hand, everyone's best arrangement of it."""
     result = session.result
-    out = [("Target", f"{getattr(result, 'target', '?')} ends the game; lowest total wins")]
-    sudden = getattr(result, "sudden_death_hands", None) or []
+    assert isinstance(result, OnesToNinesResult)
+    out = [("Target", f"{result.target} ends the game; lowest total wins")]
+    sudden = result.sudden_death_hands
     last = sudden[-1] if sudden else (result.hands[-1] if result.hands else None)
     if last is not None:
         lines = entry_oo.best_lines(last)
         if lines:
             out.append(("Best possible last hand", ", ".join(lines)))
     for k, hand in enumerate(sudden):
-        data = hand if isinstance(hand, dict) else hand.model_dump()
-        said = ", ".join(f"{name} {value}" for name, value in data["points"].items())
-        why = f" ({data['notes'][-1]})" if data.get("notes") else ""
+        said = ", ".join(f"{name} {value}" for name, value in hand.points.items())
+        why = f" ({hand.notes[-1]})" if hand.notes else ""
         out.append((f"Sudden death {k + 1}", said + why))
     return out
 
