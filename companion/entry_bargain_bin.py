@@ -38,6 +38,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from companion.entry import EntryTarget, IncompleteEntryError
@@ -237,14 +238,15 @@ class BinEntry:
     @staticmethod
     def start(record: Mapping[str, Any]) -> BinEntry:
         """An empty hand after ``record`` (raises :class:`~scoring.ScoringError` if the record is invalid), in the
-        form the previous hand was entered in (a table that keeps totals keeps doing so)."""
+        form the previous hand was entered in (a table that keeps totals keeps doing so). The record is validated,
+        not replayed: it is the session's, already scored once when it was made."""
         rec = dict(record)
         rec.setdefault("options", {})
         rec.setdefault("hands", [])
-        before = _bin(bb.GAME.score(rec))
+        bb.parse(rec)
         hands = rec["hands"]
         quick = bool(hands) and isinstance(hands[-1], Mapping) and hands[-1].get("scores") is not None
-        return BinEntry(rec, mode=EntryMode.QUICK if quick else EntryMode.LIVE, _before={"pot": before.pot or 0})
+        return BinEntry(rec, mode=EntryMode.QUICK if quick else EntryMode.LIVE)
 
     @staticmethod
     def from_hand(record: Mapping[str, Any], hand: Mapping[str, Any]) -> BinEntry:
@@ -331,9 +333,10 @@ class BinEntry:
         """This hand's number (1-based)."""
         return len(self.record.get("hands") or []) + 1
 
-    @property
+    @cached_property
     def removed_before(self) -> list[str]:
-        """Players removed in earlier hands (BB-13), seating order."""
+        """Players removed in earlier hands (BB-13), seating order (read over the game's hands once an entry: a
+        tap asks it dozens of times)."""
         hands = self.record.get("hands") or []
         out = {c["player"] for hand in hands for c in hand.get("conduct", []) if c.get("action") == "remove"}
         return [name for name in self.players if name in out]
@@ -752,18 +755,22 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
 
     # --- Vegas ----------------------------------------------------------------------------------------------
 
-    def vegas_line(self) -> tuple[dict[str, int], int] | None:
+    def vegas_line(self, pot_before: int | None = None) -> tuple[dict[str, int], int] | None:
         """Under Vegas Rules: what each ranked player would pay for this hand as it stands, and the pot then
-        (everything paid before plus this hand); ``None`` without Vegas."""
+        (everything paid before plus this hand); ``None`` without Vegas. ``pot_before`` is the pot before this
+        hand when the caller knows it (the session's result: it cannot change within a hand); without it the
+        record is replayed to find it."""
         unit = self.options.vegas_unit_cents
         if unit is None:
             return None
         payments, _ = bb.vegas_payments(self.shown_points(), self.ranked, unit)
-        return payments, self.pot_before + sum(payments.values())
+        pot = self.pot_before if pot_before is None else pot_before
+        return payments, pot + sum(payments.values())
 
     @property
     def pot_before(self) -> int:
-        """Under Vegas, the pot before this hand (the record is replayed once per entry, never once per tap)."""
+        """Under Vegas, the pot before this hand (the record is replayed once per entry when asked, never once per
+        tap; the table screen passes the session's pot to :meth:`vegas_line` and replays nothing)."""
         if "pot" not in self._before:
             self._before["pot"] = _bin(bb.GAME.score(self.record)).pot or 0
         return int(self._before["pot"])

@@ -2,7 +2,14 @@
 
 No Flet in here. A :class:`TableSession` holds one game's **record** (``records.md``); every change builds a new
 record, replays it through :mod:`scoring` (an invalid change is refused with the scoring error and nothing changes),
-then saves it through :mod:`storage` before it counts as saved. Scores are never stored: they are always derived.
+then saves it through :mod:`storage` before it counts as saved. Scores are never stored: they are always derived,
+once per change: :attr:`TableSession.result` is the result of the current version, and every reader (the screen,
+the live view, the scoreboard extras) reads it instead of replaying the record again.
+
+A record, once made, is never changed in place: a change builds a new top-level dict that shares the entries it
+keeps with the record before (undo keeps the record before as it is), so a change costs the new entry, not a copy
+of the whole game. :attr:`TableSession.current` is that record itself, for reading; :attr:`TableSession.record` is a
+copy to change.
 
 Views and live viewers subscribe to a session and are told after every change.
 
@@ -275,7 +282,14 @@ class TableSession:
     @property
     def record(self) -> Record:
         """The current record (a copy; change it through the methods below)."""
-        return copy.deepcopy(self.unsaved if self.unsaved is not None else self.doc.record)
+        return copy.deepcopy(self.current)
+
+    @property
+    def current(self) -> Record:
+        """The current record itself, not a copy: to read, never to change (records are never changed in place,
+        so it stays as it is when the session moves on). Its result is :attr:`result`, scored once when it was
+        made."""
+        return self.unsaved if self.unsaved is not None else self.doc.record
 
     @property
     def players(self) -> list[str]:
@@ -283,7 +297,7 @@ class TableSession:
 
     @property
     def hands(self) -> list[dict[str, Any]]:
-        return entries(self.record, Part.HANDS)
+        return copy.deepcopy(entries(self.current, Part.HANDS))
 
     @property
     def step(self) -> Step:
@@ -302,7 +316,7 @@ class TableSession:
     def part(self, key: str | Part) -> list[Any]:
         """The entries of a part of the record (:func:`scoring.parts.entries`): ``hands`` or an extra part such as
         ``playoff`` (:class:`~scoring.parts.UnknownPartError` for another key)."""
-        return entries(self.record, key if isinstance(key, Part) else part_of_key(key))
+        return copy.deepcopy(entries(self.current, key if isinstance(key, Part) else part_of_key(key)))
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -385,8 +399,11 @@ class TableSession:
 
     # --- checking ------------------------------------------------------------------------------------------
 
-    def preview(self, record: Record) -> Result:
-        """Score a candidate record without changing anything (raises :class:`ScoringError`)."""
+    def preview(self, record: Mapping[str, Any]) -> Result:
+        """Score a candidate record without changing anything (raises :class:`ScoringError`); the current record
+        itself is not scored again (its :attr:`result`)."""
+        if record is self.current:
+            return self.result
         return get_game(self.doc.game).score(record)
 
     def verify_hand(self, hand: Mapping[str, Any]) -> Result:
@@ -423,8 +440,8 @@ class TableSession:
         with self._lock:  # derive the new record from the current one and save it in one step
             self._check_version(edit.expected_version)
             record, description = self._plan(edit)
-            result = self.preview(record)
-            current = self.record
+            result = self.preview(record)  # the one replay of this change: every reader then reads ``result``
+            current = self.current  # kept as it is for undo (never changed in place: no copy)
             saved = self._commit(record, result, description)
             if edit.kind is EditKind.UNDO:
                 self._redo.append(_Snapshot(current, self._undo.pop().description))
@@ -438,14 +455,17 @@ class TableSession:
         return result
 
     def _plan(self, edit: Edit) -> tuple[Record, str]:
-        """The record ``edit`` would make and its edit-log line (the session's errors if it cannot be made)."""
+        """The record ``edit`` would make and its edit-log line (the session's errors if it cannot be made).
+
+        The new record is a new top-level dict sharing every entry it keeps with the current one (nothing changes
+        a record in place); only the entry added or corrected is copied from the edit."""
         kind = edit.kind
         if kind is EditKind.UNDO or kind is EditKind.REDO:
             stack = self._undo if kind is EditKind.UNDO else self._redo
             if not stack:
                 raise NothingToUndoError(f"there is nothing to {kind.value}")
-            return copy.deepcopy(stack[-1].record), f"{kind.value}: {stack[-1].description}"
-        record = self.record
+            return stack[-1].record, f"{kind.value}: {stack[-1].description}"
+        record = dict(self.current)
         part = part_of_key(edit.part)
         if kind is EditKind.SET_PART:
             self._check_extra(part)
@@ -458,27 +478,31 @@ class TableSession:
             hands = entries(record, Part.HANDS)
             if not hands:
                 raise NoSuchHandError(f"there is no {Part.HANDS.word_for(self.game)} to remove")
-            return set_entries(record, Part.HANDS, hands[:-1]), f"{Part.HANDS.label(len(hands) - 1, self.game)} removed"
+            removed = f"{Part.HANDS.label(len(hands) - 1, self.game)} removed"
+            return set_entries(record, Part.HANDS, hands[:-1], copy_entries=False), removed
         made = entries(record, part)
-        entry = dict(edit.entry)
+        entry = copy.deepcopy(dict(edit.entry))
         # set_entries writes the form records.md shows: a Feast and Famine tie-break of one round is one object,
         # a list once replayed; a part saved as a list stays a list when corrected.
         if kind is EditKind.ADD:
-            return set_entries(record, part, [*made, entry]), f"{part.word_for(self.game)} {len(made) + 1} entered"
+            entered = f"{part.word_for(self.game)} {len(made) + 1} entered"
+            return set_entries(record, part, [*made, entry], copy_entries=False), entered
         index = edit.index if edit.index is not None else -1
         if not 0 <= index < len(made):
             raise NoSuchHandError(f"there is no {part.word_for(self.game)} {index + 1} in this game")
         change = describe_change(made[index], entry)
         made[index] = entry
-        return set_entries(record, part, made), f"{part.word_for(self.game)} {index + 1} corrected: {change}"
+        corrected = f"{part.word_for(self.game)} {index + 1} corrected: {change}"
+        return set_entries(record, part, made, copy_entries=False), corrected
 
     def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
         """Replace the record with ``record`` as a whole (host-side tools; a page makes an :class:`Edit`): scored
         first, saved, logged as ``description``. Undo returns to the previous record."""
         with self._lock:
             self._check_version(expected_version)
+            record = copy.deepcopy(record)  # the caller's dict stays the caller's
             result = self.preview(record)
-            previous = self.record
+            previous = self.current
             saved = self._commit(record, result, description)
             self._undo.append(_Snapshot(previous, description))
             self._redo.clear()

@@ -1135,7 +1135,7 @@ def next_deal(record: Record | Mapping[str, Any], partial_hand: Mapping[str, Any
     if stage is Phase.MAIN:
         i = len(state.hands)
         base, label, players, left = f"hands[{i}]", f"hand {i + 1}", state.players, state.left
-        seen = {card: _label_of(state, card) for card in state.used}
+        seen = _labels_of(state)
         jokers = state.jokers_used
     else:
         i = len(state.playoff)
@@ -1155,11 +1155,14 @@ def next_deal(record: Record | Mapping[str, Any], partial_hand: Mapping[str, Any
     return _resolve(opts, players, parts, left, ctx, False).need
 
 
-def _label_of(state: _State, card: Card) -> str:
+def _labels_of(state: _State) -> dict[Card, str]:
+    """Where each card the game used was dealt (the first hand that holds it), in one pass over the hands: a card
+    tap checks against every card of the game (rule 7), and the cost stays linear in the game's length."""
+    first: dict[Card, str] = {}
     for i, hand in enumerate(state.record.hands):
-        if any(c == card for c, _ in _Parts.of(hand).walk("")):
-            return f"hand {i + 1}"
-    return "an earlier hand"
+        for card, _ in _Parts.of(hand).walk(""):
+            first.setdefault(card, f"hand {i + 1}")
+    return {card: first.get(card, "an earlier hand") for card in state.used}
 
 
 def legal_cards(record: Record | Mapping[str, Any], partial_hand: Mapping[str, Any] | Hand | None = None) -> list[Card]:

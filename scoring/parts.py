@@ -286,13 +286,16 @@ def entries(record: Mapping[str, Any], part: Part) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
-def set_entries(record: Mapping[str, Any], part: Part, new: Sequence[Any]) -> dict[str, Any]:
+def set_entries(
+    record: Mapping[str, Any], part: Part, new: Sequence[Any], *, copy_entries: bool = True
+) -> dict[str, Any]:
     """A copy of ``record`` with the part's entries replaced, written the way ``records.md`` shows them.
 
     ``hands`` is always a list. An extra part with no entries is left out. A Feast and Famine tie-break of one
     round is one object unless the record already holds that part as a list (a list stays a list, so a correction
-    never changes the saved form); with two or more rounds it is a list (FF-10). Entries are deep-copied; the
-    record's other parts are shared with ``record``.
+    never changes the saved form); with two or more rounds it is a list (FF-10). Entries are deep-copied (shared
+    with ``new`` when ``copy_entries`` is false: a caller that never changes a record in place); the record's other
+    parts are shared with ``record``.
 
     >>> base = {"game": "feast-and-famine", "players": ["A", "B"], "hands": []}
     >>> one = set_entries(base, Part.TIEBREAK, [{"ghost": None}])
@@ -308,7 +311,7 @@ def set_entries(record: Mapping[str, Any], part: Part, new: Sequence[Any]) -> di
     []
     """
     out = dict(record)
-    items = [copy.deepcopy(entry) for entry in new]
+    items = [copy.deepcopy(entry) for entry in new] if copy_entries else list(new)
     if part is Part.HANDS:
         out[part.key] = items
     elif not items:

@@ -602,7 +602,8 @@ def test_the_warning_dialog_says_what_happens_in_plain_words() -> None:
 
 
 def test_the_vegas_line_does_not_replay_the_record_on_every_tap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pot before the hand is worked out when the entry starts; a tap does not score the record again."""
+    """The pot before the hand is worked out once an entry (the first time the Vegas line asks for it), never once
+    a tap; given the pot (the table screen passes the session's), the entry scores nothing at all."""
     rec = record({"vegas_unit_cents": 10}, [{"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}}])
     entry = BinEntry.start(rec)
     calls: list[int] = []
@@ -614,8 +615,16 @@ def test_the_vegas_line_does_not_replay_the_record_on_every_tap(monkeypatch: pyt
             return real.score(record)
 
     monkeypatch.setattr(bb, "GAME", Counting())
-    for to, key in (("Ben", PadKey("K")), ("Cat", PadKey("Q", red=True)), ("Dan", PadKey("3"))):
+    taps = (("Ben", PadKey("K")), ("Cat", PadKey("Q", red=True)), ("Dan", PadKey("3")))
+    lines = []
+    for to, key in taps:
         entry = entry.choose_receiver(to).choose_value(key)
         line = entry.vegas_line()
         assert line is not None and line[1] >= 210
-    assert calls == [], "no replay per tap"
+        lines.append(line)
+    assert calls == [1], "one replay for the entry, none per tap"
+    fresh = BinEntry.start(rec)
+    for (to, key), line in zip(taps, lines, strict=True):
+        fresh = fresh.choose_receiver(to).choose_value(key)
+        assert fresh.vegas_line(210) == line, "the pot given is the pot the replay found"
+    assert calls == [1], "given the pot, no replay at all"

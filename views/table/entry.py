@@ -48,6 +48,7 @@ __all__ = [
     "parse_entry",
     "record_before",
     "refresh",
+    "sent_by_hand",
     "table_ui",
 ]
 
@@ -154,3 +155,19 @@ def refresh(control: ft.Control) -> None:
     """``control.update()`` when it is on a page (screens built in unit tests are not)."""
     with contextlib.suppress(RuntimeError, AssertionError):
         control.update()
+
+
+def sent_by_hand() -> None:
+    """Turn Flet's automatic update off for the event being handled: the table screen sends what a tap changed
+    with ``.update()`` on those controls, and a tap that changes nothing (a refused card whose message is already
+    shown, a typed digit that greys nothing out) sends nothing, where Flet would otherwise diff the whole page
+    after the handler (a diff that grows with the hand list).
+
+    Only inside an event handler of a page, which has its own auto-update state: anywhere else (a unit test, a
+    redraw on the page's own thread) Flet would write the app-wide default and turn auto-update off for every page.
+    """
+    from flet.controls.context import _update_behavior_context_var  # Flet 1.0: the event's own state, if any
+
+    if _update_behavior_context_var.get() is None:
+        return
+    ft.context.disable_auto_update()

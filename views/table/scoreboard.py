@@ -387,7 +387,7 @@ def hand_list(
     open_hand: Callable[[HandLine], None] | None,
     cache: dict[Any, ft.Control] | None = None,
     money: MoneyFormat | None = None,
-) -> ft.Control:
+) -> ft.Column:
     """The hands (tie-break rounds, sudden-death hands...), newest first; tapping one opens it for correction (when
     ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann +3. Tap to correct``). Rows found in
     ``cache`` (by what they show) are reused, so a redraw sends only the new rows to the page."""

@@ -29,7 +29,15 @@ from companion.session import Edit, SaveFailedError, TableSession
 from scoring import ScoringError, Step, get_game
 from views.context import ViewContext
 from views.edit_host import EditHost
-from views.table.entry import EntryContext, EntryTarget, parse_entry, record_before, refresh, table_ui
+from views.table.entry import (
+    EntryContext,
+    EntryTarget,
+    parse_entry,
+    record_before,
+    refresh,
+    sent_by_hand,
+    table_ui,
+)
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list
 from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button
 
@@ -68,6 +76,7 @@ class TableView:
         self.board = Scoreboard()
         self.banner = VerdictBanner()
         self.hands = ft.Column(spacing=4)
+        self.hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self.entry_area = ft.Column(spacing=12)
         self.dock = ft.Column(spacing=6)
         """The entry panel's actions (its Confirm): a bar at the bottom of the screen, outside the scrolling part."""
@@ -199,7 +208,10 @@ class TableView:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
             self._set(self.entry_area, [self._entry(target)])
         hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money)
-        self._set(self.hands, [hands])
+        # the rows straight into the kept column (a new column would send every row again: the hand list grows)
+        heading = hands.controls[0]
+        self.hands_title.value = heading.value if isinstance(heading, ft.Text) else self.hands_title.value
+        self._set(self.hands, [self.hands_title, *hands.controls[1:]])
 
     @staticmethod
     def _set(holder: ft.Column, controls: list[ft.Control]) -> None:
@@ -226,7 +238,7 @@ class TableView:
             )
         if target.part != "hands" and target.part not in self.ui.parts:
             return empty_state("This part of the game cannot be entered here yet", target.label)
-        record = self.session.record
+        record = dict(self.session.current)  # read, never changed in place: no copy of the whole game
         cached = self._panels.get(target)
         if cached is not None and cached[1].reuse is not None and target.index is None:
             control, old = cached
@@ -275,6 +287,10 @@ class TableView:
     # -- actions --------------------------------------------------------------------------------------------
 
     def report(self, text: str | None) -> None:
+        """Show (or clear) the one-line message. Every tap of an entry panel reports (``None`` when it went
+        through), so this is also where the tap's automatic whole-page update is turned off: the panel sends
+        the controls it changed itself (:func:`~views.table.entry.sent_by_hand`)."""
+        sent_by_hand()
         if (self.message.value or "") == (text or ""):
             return
         self.message.value = text or ""

@@ -33,6 +33,8 @@ from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh
 from views.widgets import TAP, panel, suit_colour_value
 
+GREYED = 0.35
+"""The opacity of a value-pad key that cannot be tapped now."""
 PAD_WIDTH = 60
 """Width of a value-pad key: five keys a row on a 360 px phone, thirteen on a desktop."""
 
@@ -113,6 +115,7 @@ class BinPanel:
         self.four_colour = ectx.view.settings.four_colour_suits
         self.money = ectx.view.settings.money
         self.ctl = controller(ectx, BargainBinState)
+        self.pot_before = self._pot_before()
         self.conduct_open = False
         self.pending: tuple[str, Action] | None = None
         self.giver_open = False
@@ -126,6 +129,10 @@ class BinPanel:
             border_radius=8,
         )
         self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True)
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
+        self._mode_rows: dict[bool, ft.Control] = {}
+        """The Live play / Quick totals switch, one row a mode (made once each): the mode shown is the filled one."""
+        self.conduct_button = _button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16)
         self._build_live()
         ectx.reuse = self.reuse
         self.control = panel(self.body)
@@ -167,6 +174,17 @@ class BinPanel:
         )
         self.take_back = _outlined("Take back last card", self._act("undo_play"))
         self.take_back.expand = True
+        self.take_back_row = ft.Row([self.take_back])
+        self.actions = ft.Column([self.take_back_row, ft.Row([self.confirm_button])], spacing=8)
+
+    def _pot_before(self) -> int | None:
+        """The Vegas pot before this hand, found once per version of the session (it cannot change within a
+        hand): the session's result for the next hand; for a correction, the record before it scored once."""
+        if self.entry.options.vegas_unit_cents is None:
+            return None
+        session = self.ectx.session
+        result = session.result if self.ectx.target.is_new else session.preview(self.ectx.record)
+        return int(getattr(result, "pot", 0) or 0)
 
     @property
     def entry(self) -> BinEntry:
@@ -181,6 +199,7 @@ class BinPanel:
             self.ctl.reopen(record)
         except ScoringError:
             return False
+        self.pot_before = self._pot_before()
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
@@ -212,36 +231,33 @@ class BinPanel:
 
     # -- drawing --------------------------------------------------------------------------------------------
 
+    def _mode_row(self, live: bool) -> ft.Control:
+        row = self._mode_rows.get(live)
+        if row is None:
+            row = self._mode_rows[live] = ft.Row(
+                [
+                    _button("Live play", self._act("set_mode", EntryMode.LIVE), primary=live, expand=True),
+                    _button("Quick totals", self._act("set_mode", EntryMode.QUICK), primary=not live, expand=True),
+                ]
+            )
+        return row
+
     def redraw(self) -> None:
+        """Bring the panel up to the hand, in place: the controls a tap does not change are the same objects as
+        before, so the update of a tap sends only the texts and states that changed (never more as the game
+        grows)."""
         entry = self.entry
         live = entry.mode is EntryMode.LIVE
-        parts: list[ft.Control] = [
-            ft.Text(
-                f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}",
-                theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-            ),
-            ft.Row(
-                [
-                    _button(
-                        "Live play",
-                        self._act("set_mode", EntryMode.LIVE),
-                        primary=live,
-                        expand=True,
-                    ),
-                    _button(
-                        "Quick totals",
-                        self._act("set_mode", EntryMode.QUICK),
-                        primary=not live,
-                        expand=True,
-                    ),
-                ]
-            ),
-        ]
+        self.title.value = f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}"
+        parts: list[ft.Control] = [self.title, self._mode_row(live)]
         parts += self._live_parts() if live else self._quick_parts()
         parts += self._vegas_parts()
         parts += self._conduct_parts()
-        docked(self.ectx, self._actions())
-        self.body.controls = parts
+        actions = self._actions()
+        if [id(c) for c in self.ectx.dock.controls] != [id(actions)]:
+            docked(self.ectx, actions)
+        if [id(c) for c in self.body.controls] != [id(c) for c in parts]:
+            self.body.controls = parts
         refresh(self.ectx.dock)
 
     def _prompt(self) -> str:
@@ -310,21 +326,21 @@ class BinPanel:
         button = _outlined("", self._act("choose_value", key), width=PAD_WIDTH * (2 if key.is_joker else 1), pad=0)
         button.content = ft.Text(spans=spans, size=16, no_wrap=True, semantics_label=key.label)
         button.tooltip = key.label
+        if key.is_joker:
+            spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400)
+        else:
+            rank, *suits = spans
+            rank.style = ft.TextStyle(color=self._colour(key), weight=ft.FontWeight.BOLD)
+            for span in suits:
+                span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour))
+        self._update_key(key, button, enabled=False)
         return button
 
     def _update_key(self, key: PadKey, button: ft.OutlinedButton, *, enabled: bool) -> None:
+        """A key is greyed out by its opacity: every value tap greys the whole pad until the next receiver is
+        tapped, and one number a key is all that tap sends (the suit colours of its text never change)."""
         button.disabled = not enabled
-        text = button.content
-        if not isinstance(text, ft.Text) or not text.spans:
-            return
-        grey = ft.Colors.OUTLINE_VARIANT
-        if key.is_joker:
-            text.spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400 if enabled else grey)
-            return
-        rank, *suits = text.spans
-        rank.style = ft.TextStyle(color=self._colour(key) if enabled else grey, weight=ft.FontWeight.BOLD)
-        for span in suits:
-            span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour) if enabled else grey)
+        button.opacity = 1.0 if enabled else GREYED
 
     def _colour(self, key: PadKey) -> str:
         if key.is_joker:
@@ -361,7 +377,8 @@ class BinPanel:
     def _typed(self, name: str, text: str) -> None:
         self.change(lambda: self.entry.set_score(name, text), redraw=False)
         self._update_quick_preview()
-        refresh(self.body)  # only what changed is sent: the running line, the Vegas line, the confirm button
+        refresh(self.body)  # only what changed is sent: the running line and the Vegas line,
+        refresh(self.confirm_button)  # and the Confirm in the bottom bar (outside the panel's body)
 
     def _update_quick_preview(self) -> None:
         """The quick form's running line, the Vegas line and the confirm button, without rebuilding the fields."""
@@ -374,7 +391,7 @@ class BinPanel:
         self.confirm_button.disabled = not entry.can_confirm()
 
     def _update_vegas(self) -> None:
-        line = self.entry.vegas_line()
+        line = self.entry.vegas_line(self.pot_before)
         if line is None:
             return
         payments, pot = line
@@ -390,7 +407,7 @@ class BinPanel:
         self.vegas_text.semantics_label = text
 
     def _vegas_parts(self) -> list[ft.Control]:
-        if self.entry.vegas_line() is None:
+        if self.entry.options.vegas_unit_cents is None:
             return []
         self._update_vegas()
         return [self.vegas_box]
@@ -413,7 +430,7 @@ class BinPanel:
                     wrap=True,
                 )
             )
-        parts.append(_button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16))
+        parts.append(self.conduct_button)
         if self.pending is not None:
             name, action = self.pending
             try:
@@ -468,12 +485,11 @@ class BinPanel:
 
     def _actions(self) -> ft.Control:
         self.confirm_button.disabled = not self.entry.can_confirm()
-        controls: list[ft.Control] = []
-        if self.entry.mode is EntryMode.LIVE:
+        live = self.entry.mode is EntryMode.LIVE
+        self.take_back_row.visible = live
+        if live:
             _update(self.take_back, disabled=not self.entry.plays and not self.entry.joker_waiting)
-            controls.append(ft.Row([self.take_back]))
-        controls.append(ft.Row([self.confirm_button]))
-        return ft.Column(controls, spacing=8)
+        return self.actions
 
     # -- taps -----------------------------------------------------------------------------------------------
 

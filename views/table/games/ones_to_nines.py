@@ -105,6 +105,28 @@ class HandPanel:
                 col=PAD_COLUMNS,
                 on_click=lambda _, d=digit: self.press(d),
             )
+        # made once and updated in place: a digit tap sends the digits' states and the texts that changed
+        self.pad_row = ft.ResponsiveRow(list(self.pad.values()), columns=12, spacing=6, run_spacing=6)
+        self.edit_row = ft.Row(
+            [
+                icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace),
+                ft.OutlinedButton(
+                    content="Clear hand", tooltip="Clear hand", height=TAP, expand=True, on_click=self.clear
+                ),
+            ],
+            spacing=8,
+        )
+        label = "Confirm sudden-death hand" if self.sudden else "Confirm hand"
+        self.confirm_button = ft.FilledButton(
+            content=label,
+            icon=ft.Icons.CHECK,
+            tooltip=label,
+            height=TAP,
+            expand=True,
+            on_click=self.confirm,
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        )
+        self.actions = ft.Row([self.confirm_button])
         self.body = ft.Column(spacing=10)
         self.control = panel(self.body)
         self.redraw()
@@ -128,44 +150,19 @@ class HandPanel:
         parts.append(ft.Text(prompt, size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"))
         for digit, button in self.pad.items():
             button.disabled = not entry.can_press(digit)
-        parts.append(ft.ResponsiveRow(list(self.pad.values()), columns=12, spacing=6, run_spacing=6))
+        parts.append(self.pad_row)
         left = entry.digits_left()
         text = "Left in the deck: " + " ".join(f"{d}×{n}" for d, n in left.items())
         parts.append(ft.Text(text, size=14, semantics_label=text))
-        parts.append(
-            ft.Row(
-                [
-                    icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace),
-                    ft.OutlinedButton(
-                        content="Clear hand", tooltip="Clear hand", height=TAP, expand=True, on_click=self.clear
-                    ),
-                ],
-                spacing=8,
-            )
-        )
+        parts.append(self.edit_row)
         parts.extend(self._triple_parts())
         if entry.complete:
             parts.append(ft.Text("Best possible arrangements", theme_style=ft.TextThemeStyle.TITLE_SMALL))
             for row in entry.review():
                 parts.append(ft.Text(row.text, size=16, semantics_label=row.text))
-        label = "Confirm sudden-death hand" if self.sudden else "Confirm hand"
-        docked(
-            self.ectx,
-            ft.Row(
-                [
-                    ft.FilledButton(
-                        content=label,
-                        icon=ft.Icons.CHECK,
-                        tooltip=label,
-                        height=TAP,
-                        expand=True,
-                        disabled=not entry.complete,
-                        on_click=self.confirm,
-                        style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-                    )
-                ]
-            ),
-        )
+        self.confirm_button.disabled = not entry.complete
+        if [id(c) for c in self.ectx.dock.controls] != [id(self.actions)]:
+            docked(self.ectx, self.actions)
         self.body.controls = parts
         refresh(self.control)
         refresh(self.ectx.dock)

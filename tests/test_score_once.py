@@ -1,0 +1,153 @@
+"""The record is replayed through scoring once per change, never per tap within a hand (issue 15).
+
+Each game's scorer is wrapped to count its calls, then a hand is played on the table screen (a fake page, tapped
+through the handlers): the taps of a hand score nothing; a Confirm scores the new record exactly once, and the
+screen, the scoreboard, the entry panel and the Vegas line all read the session's cached result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from companion.entry_bargain_bin import BinEntry, money
+from companion.services import AppServices
+from companion.session import Edit
+from scoring import all_games
+from scoring.registry import Game
+from tests.test_table_jokers_kill import buttons, render, tap, texts
+
+VALUE_KEY = re.compile(r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$")
+
+
+@pytest.fixture
+def scored(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Counts of each game's scorer calls, by game key (the registry's games are frozen: the field is swapped)."""
+    counts: Counter[str] = Counter()
+    originals: dict[Game, Callable[[Any], Any]] = {}
+    for game in all_games():
+        original = game.scorer
+
+        def counting(record: Any, key: str = game.key, original: Callable[[Any], Any] = original) -> Any:
+            counts[key] += 1
+            return original(record)
+
+        originals[game] = original
+        object.__setattr__(game, "scorer", counting)
+    try:
+        yield counts
+    finally:
+        for game, original in originals.items():
+            object.__setattr__(game, "scorer", original)
+
+
+@pytest.fixture
+def services(tmp_path: Any) -> Iterator[AppServices]:
+    opened = AppServices.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+def test_a_change_is_scored_once_and_read_from_the_cache(services: AppServices, scored: Counter[str]) -> None:
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    scored.clear()
+    table.add_hand({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}})
+    assert scored["jokers-kill"] == 1
+    for _ in range(3):
+        assert table.result.totals["Ann"] == 2
+        assert table.preview(table.current) is table.result, "the current record is not replayed again"
+    assert scored["jokers-kill"] == 1
+    table.undo()
+    table.redo()
+    assert scored["jokers-kill"] == 3, "undo and redo: one replay each"
+    assert table.can_make(Edit.remove_last()) and scored["jokers-kill"] == 4, "a check is one replay"
+
+
+def test_changes_share_the_entries_they_keep(services: AppServices) -> None:
+    """A change copies the entry it adds, not the game: the hands before are the same objects, unchanged."""
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    first = {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}
+    table.add_hand(first)
+    first["cards"]["Ann"] = "2H"  # the caller's dict stays the caller's
+    kept = table.current["hands"][0]
+    table.add_hand({"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}})
+    assert table.current["hands"][0] is kept and kept["cards"]["Ann"] == "4H"
+    copy = table.record
+    copy["hands"][0]["cards"]["Ann"] = "AS"  # a copy to change: the session's record is untouched
+    assert table.current["hands"][0]["cards"]["Ann"] == "4H"
+    table.undo()
+    assert len(table.current["hands"]) == 1 and table.current["hands"][0] is kept
+
+
+def test_jokers_kill_taps_score_nothing_and_a_confirm_scores_once(services: AppServices, scored: Counter[str]) -> None:
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    _, view = render(services, f"/continue/{table.id}")
+    for hand, cards in enumerate([("9♠", "4♥", "7♦", "Q♣"), ("8♠", "2♥", "8♦", "5♣")], start=1):
+        scored.clear()
+        for card in cards:
+            tap(view, card)
+        assert scored["jokers-kill"] == 0, "a card tap replays nothing"
+        tap(view, "Confirm hand")
+        assert scored["jokers-kill"] == 1, "a Confirm replays the record once"
+        assert len(table.hands) == hand
+    assert "1. Ben: 3 points (last hand +3)" in texts(view)
+
+
+def play_bargain_bin_hand(view: Any) -> int:
+    """Every card of a live-play hand: a receiver tap and a value tap each; the taps made."""
+    taps = 0
+    while True:
+        shown = buttons(view)
+        receivers = [label for label, c in shown.items() if label.startswith("To ") and not c.disabled]
+        if not receivers:
+            return taps
+        tap(view, receivers[0])
+        shown = buttons(view)
+        tap(view, next(label for label, c in shown.items() if VALUE_KEY.match(label) and not c.disabled))
+        taps += 2
+
+
+def test_bargain_bin_vegas_taps_score_nothing_and_a_confirm_scores_once(
+    services: AppServices, scored: Counter[str]
+) -> None:
+    """The Vegas line (what this hand pays, the pot after it) moves with every card, but the pot before the hand
+    cannot change within a hand: it is the session's result, never a replay per tap."""
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    table = services.sessions.start("bargain-bin", players, {"vegas_unit_cents": 10, "target": 1000})
+    _, view = render(services, f"/continue/{table.id}")
+    for hand in (1, 2):
+        scored.clear()
+        assert play_bargain_bin_hand(view) > 0
+        assert scored["bargain-bin"] == 0, "a receiver or value tap replays nothing"
+        assert any(text.startswith("Vegas (") for text in texts(view))
+        tap(view, "Confirm hand")
+        assert scored["bargain-bin"] == 1, "a Confirm replays the record once"
+        assert len(table.hands) == hand
+    line = BinEntry.start(table.current).vegas_line()  # the pot found by replaying the record: the same
+    assert line is not None and table.result.pot
+    assert any(text.endswith(f"Pot after this hand: {money(line[1])}.") for text in texts(view))
+
+
+def test_a_tap_turns_off_only_its_own_automatic_update() -> None:
+    """Inside an event of a page, a panel's tap sends what it changed itself: Flet's whole-page auto-update is off
+    for that event only; outside one (a unit test, a redraw on another thread) the app-wide default is untouched."""
+    import contextvars
+
+    import flet as ft
+
+    from views.table.entry import sent_by_hand
+
+    def event() -> tuple[bool, bool]:
+        ft.context.reset_auto_update()  # what Flet does before it calls a handler
+        before = ft.context.auto_update_enabled()
+        sent_by_hand()
+        return before, ft.context.auto_update_enabled()
+
+    assert contextvars.copy_context().run(event) == (True, False)
+    sent_by_hand()
+    assert contextvars.copy_context().run(lambda: ft.context.auto_update_enabled()), "the default stays on"
+    assert contextvars.copy_context().run(event) == (True, False), "the next event starts with it on again"
