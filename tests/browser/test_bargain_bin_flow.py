@@ -240,7 +240,8 @@ def test_cancelled_by_the_second_removal_with_refunds(page: Any, app_server: App
     give_conduct(page, "Dan", "Remove", r"removal 2 of 2 in a game that started with 4 players: the game is cancelled")
     quick_hand(page, 3, {"Ann": "0", "Cat": "5"})
     wait_text(page, "^The game was called off$")
-    wait_text(page, r"^Ben and Dan have been removed: 2 removals in a game that started with 4 players cancel the game")
+    # why: the verdict banner, scoring's own sentence (BB-14)
+    wait_text(page, r"^The game is cancelled: Ben and Dan have been removed, 2 removals in a game of 4 players; nobody")
 
     final = score_saved(app_server, sid)
     assert final["cancelled"] and final["winners"] == [] and final["removed"] == ["Ben", "Dan"]
