@@ -146,7 +146,7 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     tap(page, "Add to the ledger")
     wait_text(page, r"^Added to the ledger\.$")
     entry = page.get_by_text(re.compile(r"^Entry 1: Cat paid \$10\.00 for Ann, Ben, Cat and Dan \(pizza\)$"))
-    reveal(page, entry).first.wait_for()
+    reveal(page, entry, steps=30).first.wait_for()  # the night screen is long: scroll further than the default
 
     # The settle-up against this test's own computation.
     expected = dict.fromkeys(PLAYERS, 0)
