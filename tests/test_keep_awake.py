@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import doctest
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,13 @@ from companion.settings import Settings, SettingsService
 from tests.test_table_jokers_kill import buttons, render
 from views.keep_awake import KeepAwake
 from views.settings import KEEP_AWAKE
+
+
+def run_apart(coroutine: Any) -> Any:
+    """Run ``coroutine`` to its end in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in this thread for the whole test session, and ``asyncio.run`` refuses to start inside it."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class FakeLock:
@@ -36,7 +44,7 @@ class TaskPage:
     """Just ``run_task`` of a Flet page: runs the coroutine at once."""
 
     def run_task(self, handler: Callable[..., Any], *args: Any) -> None:
-        asyncio.run(handler(*args))
+        run_apart(handler(*args))
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from pydantic import ValidationError
 import scoring
 from scoring import Decider
 from scoring.base import RULING_PREFIXES, HandResult, Result
-from tests.conftest import CASES, SHARED
+from tests.conftest import CASES
 from tests.generators import bargain_bin, feast_and_famine, financial_crisis, jokers_kill, ones_to_nines
 
 GENERATORS = {
@@ -25,10 +26,14 @@ GENERATORS = {
 }
 
 
+RULES = Path(__file__).resolve().parent / "fixtures" / "rules"
+"""The rules files of the five games as the repository keeps them (the numbered rules and rulings cited by id)."""
+
+
 def known_ids(game: str) -> set[str]:
     """Every ruling id (``BB-2``) and numbered rule of section 1 (``BB-R5.2``) of a game's rules file."""
     prefix = RULING_PREFIXES[game]
-    text = (SHARED / "rules" / f"{game}.md").read_text("utf-8")
+    text = (RULES / f"{game}.md").read_text("utf-8")
     ids = set(re.findall(rf"^\| ({prefix}-\d+) \|", text, flags=re.M))
     section = text.split("\n## 1.", 1)[1].split("\n## 2.", 1)[0]
     top = ""

@@ -15,6 +15,7 @@ and receives the home screen. A refused upgrade is answered ``403`` before Flet 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import http.client
 import os
@@ -39,6 +40,14 @@ from app.web import served_addresses
 from companion.session import SessionService
 from companion.sharing import lan_address
 from storage import Archive
+
+
+def run_apart(coroutine: Any) -> Any:
+    """Run ``coroutine`` to its end in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in this thread for the whole test session, and ``asyncio.run`` refuses to start inside it."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0
@@ -141,7 +150,7 @@ def open_ws(port: int, *, origin: str | None, host: str | None = None) -> Answer
         except InvalidStatus as refused:
             return Answer(refused.response.status_code, bytes(refused.response.body or b"").decode())
 
-    return asyncio.run(run())
+    return run_apart(run())
 
 
 def get(port: int, path: str = "/", headers: dict[str, str] | None = None, method: str = "GET") -> tuple[int, str]:
@@ -280,7 +289,7 @@ def try_pin(port: int, client: str, pin: str) -> str:
                         start = text.index(want)
                         return text[max(0, start - 40) : start + 80]
 
-    return asyncio.run(run())
+    return run_apart(run())
 
 
 @pytest.mark.server
