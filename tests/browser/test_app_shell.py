@@ -84,15 +84,20 @@ def test_rules_back_settings_dark_mode_persists(page: Any, app_server: AppServer
 
 def test_settings_survive_a_server_restart(page: Any, app_server: AppServer) -> None:
     button(page, "Settings").click()
-    page.get_by_role("radio", name="Dark").click()
+    page.get_by_role("radio", name="Dark", exact=True).click()
     page.wait_for_function(
         "() => [...document.querySelectorAll('[role=radio]')]"
         ".some(e => e.getAttribute('aria-label') === 'Dark' && e.getAttribute('aria-checked') === 'true')"
     )
     app_server.restart()
     open_app(page, app_server, "/settings")
-    dark = page.get_by_role("radio", name="Dark")
+    dark = page.get_by_role("radio", name="Dark", exact=True)
     dark.wait_for()
+    # the restarted app draws Settings with the saved theme checked (waited for: the tree fills in as it draws)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[role=radio]')]"
+        ".some(e => e.getAttribute('aria-label') === 'Dark' && e.getAttribute('aria-checked') === 'true')"
+    )
     assert dark.get_attribute("aria-checked") == "true"
 
 
