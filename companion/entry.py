@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
@@ -289,9 +290,16 @@ class EntryController(Generic[S]):
         record: Mapping[str, Any],
         target: EntryTarget,
         existing: Mapping[str, Any] | None = None,
+        defer: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         self.kind = kind
         self.store = store
+        self.defer = defer
+        """How a change's draft is kept: ``None``, at once; else ``defer(work)`` runs ``work`` a moment later
+        (the table screen: once the tap's update is on its way to the page, so the disk never delays a tap)."""
+        self._lock = threading.Lock()
+        self._pending: S | None = None
+        """The state of the last change, while its draft is not kept yet (:meth:`flush`)."""
         self.target = target
         self.existing = dict(existing) if existing is not None else None
         self.record: dict[str, Any] = dict(record)
@@ -322,15 +330,30 @@ class EntryController(Generic[S]):
         """The session changed (a hand confirmed here or in another tab, an undo): continue with the new record,
         from the draft kept for it if it still fits. Raises :class:`scoring.ScoringError` if the record cannot be
         entered."""
+        self.flush()  # a change not kept yet belongs to the old record: kept first, then read back if it fits
         self.record = dict(record)
         self.state = self._open()
         return self.state
 
     def set(self, state: S) -> S:
-        """Make ``state`` the entry and keep it as the draft."""
+        """Make ``state`` the entry and keep it as the draft (at once, or by :attr:`defer`)."""
         self.state = state
-        self.store.set_draft(state.to_draft(), self.key)
+        if self.defer is None:
+            self.store.set_draft(state.to_draft(), self.key)
+            return state
+        with self._lock:
+            scheduled = self._pending is not None
+            self._pending = state
+        if not scheduled:
+            self.defer(self.flush)
         return state
+
+    def flush(self) -> None:
+        """Keep the draft of the last change, if it is not kept yet (quick taps: only the last one is written)."""
+        with self._lock:
+            state, self._pending = self._pending, None
+            if state is not None:
+                self.store.set_draft(state.to_draft(), self.key)
 
     def change(self, make: Callable[[S], S]) -> S:
         """Apply one change (``make(state)`` → new state) and keep the draft; what ``make`` raises (a tap the
@@ -343,6 +366,8 @@ class EntryController(Generic[S]):
 
     def discard(self) -> None:
         """Forget the draft (the entry is not kept any more)."""
+        with self._lock:
+            self._pending = None
         self.store.set_draft(None, self.key)
 
     def confirm(self, submit: Callable[[dict[str, Any]], bool]) -> bool:
@@ -350,6 +375,8 @@ class EntryController(Generic[S]):
         (returns ``False``). Raises what :meth:`EntryState.verify` raises when the hand is not complete."""
         hand = self.state.to_hand()
         state = self.state
+        with self._lock:
+            self._pending = None  # the hand goes to the record: a draft not kept yet is not needed
         self.store.set_draft(None, self.key)
         try:
             accepted = submit(hand)

@@ -36,6 +36,7 @@ The quick form takes each player's card points instead:
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -477,11 +478,17 @@ class BinEntry:
             return [p.card for p in self.plays if p.card.startswith("JK")]
         return [p.card for p in self.plays if PadKey.of(p.card) == key]
 
+    @cached_property
+    def _key_counts(self) -> Counter[PadKey]:
+        """Cards played this hand by key (the Joker under :data:`JOKER_KEY` whatever its sign), counted once per
+        value of the entry (every key asks after each tap)."""
+        return Counter(JOKER_KEY if p.card.startswith("JK") else PadKey.of(p.card) for p in self.plays)
+
     def keys_left(self, key: PadKey) -> int:
         """How many cards of this key are still unplayed in this hand (2, 1 or 0; the Joker 1 or 0)."""
         if key.is_joker:
-            return 1 if self.options.joker and not self._used(key) else 0
-        return len(key.suits) - len(self._used(key))
+            return 1 if self.options.joker and not self._key_counts[JOKER_KEY] else 0
+        return len(key.suits) - self._key_counts[key]
 
     def verify_value(self, key: PadKey) -> None:
         """Raise unless a card of ``key`` can still be played in this hand (no card twice, BB-7 for the Joker)."""

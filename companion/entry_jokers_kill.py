@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from companion.entry import EntryTarget, IncompleteEntryError
@@ -69,26 +70,29 @@ def partial(draft: Draft) -> dict[str, Any]:
     return out
 
 
-def need_of(record: Mapping[str, Any], draft: Draft) -> DealNeed:
-    """What the hand needs next (raises :class:`ScoringError` if the draft breaks a rule)."""
-    return jk.next_deal(record, partial(draft))
+def need_of(record: Mapping[str, Any], draft: Draft, table: jk.NextHand | None = None) -> DealNeed:
+    """What the hand needs next (raises :class:`ScoringError` if the draft breaks a rule); ``table`` is ``record``
+    replayed once (:class:`scoring.jokers_kill.NextHand`), when the caller has it."""
+    return (table or jk.NextHand.of(record)).next_deal(partial(draft))
 
 
-def hand_players(record: Mapping[str, Any]) -> list[str]:
+def hand_players(record: Mapping[str, Any], table: jk.NextHand | None = None) -> list[str]:
     """Who plays the next hand: everyone, or the tied players in a play-off."""
-    if jk.phase(record) is jk.Phase.PLAYOFF:
+    if (table or jk.NextHand.of(record)).phase is jk.Phase.PLAYOFF:
         pending = get_game("jokers-kill").score(record).pending
         if pending is not None:
             return list(pending.players)
     return list(record["players"])
 
 
-def place_card(record: Mapping[str, Any], draft: Draft, card: str) -> Draft:
-    """The draft with ``card`` dealt where the table needs it next (a new draft; ``draft`` is unchanged)."""
-    need = need_of(record, draft)
+def place_card(record: Mapping[str, Any], draft: Draft, card: str, table: jk.NextHand | None = None) -> Draft:
+    """The draft with ``card`` dealt where the table needs it next (a new draft; ``draft`` is unchanged); ``table``
+    as :func:`need_of`."""
+    table = table or jk.NextHand.of(record)
+    need = need_of(record, draft, table)
     if need.complete:
         raise HandCompleteError("the hand is complete: confirm it, or remove a card first")
-    code = str(jk.verify_card(record, card, partial(draft)))
+    code = str(table.verify_card(card, partial(draft)))
     new = copy.deepcopy(draft)
     if need.need is Need.UP_CARD:
         if new["up"] is not None:  # a Joker up-card under house rule JK-9 "redraw": bury it
@@ -105,7 +109,7 @@ def place_card(record: Mapping[str, Any], draft: Draft, card: str) -> Draft:
             deals.append({who: code})
         else:
             deals[-1][who] = code
-    need_of(record, new)
+    need_of(record, new, table)
     return new
 
 
@@ -172,11 +176,12 @@ class Slot:
         return f"{self.title}: {shown}"
 
 
-def slots(record: Mapping[str, Any], draft: Draft) -> list[Slot]:
-    """Every card place of the hand so far, in dealing order."""
+def slots(record: Mapping[str, Any], draft: Draft, players: list[str] | None = None) -> list[Slot]:
+    """Every card place of the hand so far, in dealing order; ``players``: :func:`hand_players` when known."""
     out = [Slot(("buried", i), "Buried Joker", card) for i, card in enumerate(draft["buried"])]
     out.append(Slot(("up",), "Up-card", draft["up"]))
-    out += [Slot(("cards", name), name, draft["cards"].get(name)) for name in hand_players(record)]
+    seats = players if players is not None else hand_players(record)
+    out += [Slot(("cards", name), name, draft["cards"].get(name)) for name in seats]
     for k, deal in enumerate(draft["tiebreaks"]):
         out += [Slot(("tiebreaks", k, name), f"Tie-break {k + 1}, {name}", card) for name, card in deal.items()]
     return out
@@ -256,6 +261,23 @@ class JokersKillState:
 
     record: Mapping[str, Any] = field(repr=False)
     draft: Draft = field(default_factory=empty_draft)
+    table: jk.NextHand | None = field(default=None, repr=False, compare=False)
+    """``record`` replayed once (made from it when not given): every tap of the hand is checked against this,
+    and a tap's new state shares it, so the record is replayed once a hand, not once a tap."""
+    players: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    """Who plays the hand (:func:`hand_players`), found with :attr:`table`."""
+
+    def __post_init__(self) -> None:
+        if self.table is None:
+            object.__setattr__(self, "table", jk.NextHand.of(self.record))
+        if not self.players:
+            object.__setattr__(self, "players", tuple(hand_players(self.record, self.next_hand)))
+
+    @property
+    def next_hand(self) -> jk.NextHand:
+        table = self.table
+        assert table is not None  # set in __post_init__
+        return table
 
     @classmethod
     def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> JokersKillState:
@@ -289,7 +311,12 @@ class JokersKillState:
         return copy.deepcopy(self.draft)
 
     def need(self) -> DealNeed:
-        return need_of(self.record, self.draft)
+        return self._need
+
+    @cached_property
+    def _need(self) -> DealNeed:
+        """What the hand needs next, worked out once per state (the state never changes)."""
+        return need_of(self.record, self.draft, self.next_hand)
 
     def verify(self) -> None:
         """Raise :class:`HandIncompleteError` saying what the table deals next."""
@@ -326,10 +353,10 @@ class JokersKillState:
     # -- taps -------------------------------------------------------------------------------------------------
 
     def but(self, draft: Draft) -> JokersKillState:
-        return JokersKillState(self.record, draft)
+        return JokersKillState(self.record, draft, self.table, self.players)
 
     def place(self, card: str) -> JokersKillState:
-        return self.but(place_card(self.record, self.draft, card))
+        return self.but(place_card(self.record, self.draft, card, self.next_hand))
 
     def remove_last(self) -> JokersKillState:
         return self.but(remove_last(self.draft))
@@ -338,10 +365,15 @@ class JokersKillState:
         return self.but(clear_slot(self.draft, key))
 
     def slots(self) -> list[Slot]:
-        return slots(self.record, self.draft)
+        return slots(self.record, self.draft, list(self.players))
 
     def legal_cards(self) -> set[str]:
         """The cards that can be tapped now (none once the hand is complete)."""
         if self.need().complete:
             return set()
-        return {str(card) for card in jk.legal_cards(self.record, partial(self.draft))}
+        return self.unused_cards()
+
+    def unused_cards(self) -> set[str]:
+        """The cards not dealt yet in this game (one deck, rule 7) nor in this hand, complete or not: what
+        :meth:`legal_cards` allows while the hand still needs a card."""
+        return {str(card) for card in self.next_hand.legal_cards(partial(self.draft))}

@@ -1113,6 +1113,109 @@ def _options(data: Mapping[str, Any]) -> Options:
         raise validation_error(exc, ("options",)) from None
 
 
+class NextHand:
+    """The game as its next hand finds it: the record checked and replayed once, so that every card tap of the
+    hand is checked against it (one deck for the whole game, rule 7; a fresh deck in a play-off, JK-12) without
+    replaying the record again. :func:`next_deal`, :func:`legal_cards` and :func:`verify_card` are these methods
+    on a record replayed for the one call.
+
+    >>> table = NextHand.of({"game": "jokers-kill", "players": ["Ann", "Ben"], "hands": [
+    ...     {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}]})
+    >>> table.phase, len(table.legal_cards({"up": "AS"}))
+    (<Phase.MAIN: 'main'>, 48)
+    >>> table.next_deal({"up": "8S", "cards": {"Ann": "8H", "Ben": "2C"}}).winner
+    'Ann'
+    >>> table.verify_card("4h")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.DuplicateCardError: 4♥ was already dealt in this game (one deck for the whole game, rule 7)
+    """
+
+    __slots__ = ("_labels", "_state", "phase")
+
+    def __init__(self, state: _State) -> None:
+        self._state = state
+        self.phase: Phase = _phase(state)
+        """A main-game hand, a play-off hand, or nothing (the game is over)."""
+        self._labels: dict[Card, str] | None = None
+
+    @classmethod
+    def of(cls, record: Record | Mapping[str, Any]) -> NextHand:
+        """Check and replay ``record`` (a :class:`ScoringError` when it breaks a rule)."""
+        return cls(_replay(_record(record)))
+
+    def _seen(self) -> dict[Card, str]:
+        """Where each card of the game was dealt, found once (a fresh copy: the checks add the hand's cards)."""
+        if self._labels is None:
+            self._labels = _labels_of(self._state)
+        return dict(self._labels)
+
+    def next_deal(self, partial_hand: Mapping[str, Any] | Hand | None) -> DealNeed:
+        """What the hand needs next (:func:`next_deal`)."""
+        state = self._state
+        stage = self.phase
+        opts = state.record.options
+        if stage is Phase.FINISHED:
+            raise IllegalHandError("the game is over: no more hands can be entered", "hands")
+        if stage is Phase.MAIN:
+            i = len(state.hands)
+            base, label, players, left = f"hands[{i}]", f"hand {i + 1}", state.players, state.left
+            seen = self._seen()
+            jokers = state.jokers_used
+        else:
+            i = len(state.playoff)
+            base, label, players, left = f"playoff[{i}]", f"play-off hand {i + 1}", state.tied, state.deck
+            seen, jokers = {}, 0
+        parts = _partial(partial_hand, base)
+        _check_cards(opts, parts, base, label, seen, jokers, stage is Phase.MAIN)
+        ctx = _Ctx(label, base, tuple(state.players), playoff=stage is Phase.PLAYOFF)
+        if stage is Phase.PLAYOFF:
+            _check_names(
+                list(parts.cards),
+                players,
+                ctx,
+                f"{base}.cards",
+                f"is not in the play-off (only {join_names(players)} play it)",
+            )
+        return _resolve(opts, players, parts, left, ctx, False).need
+
+    def legal_cards(self, partial_hand: Mapping[str, Any] | Hand | None = None) -> list[Card]:
+        """The cards that may still be entered (:func:`legal_cards`)."""
+        state = self._state
+        if self.phase is Phase.FINISHED:
+            return []
+        opts = state.record.options
+        parts = _partial(partial_hand, "")
+        taken = {card for card, _ in parts.walk("") if not card.is_joker}
+        jokers = sum(1 for card, _ in parts.walk("") if card.is_joker)
+        if self.phase is Phase.MAIN:
+            taken |= state.used
+            jokers += state.jokers_used
+        cards = [card for card in standard_deck() if card not in taken]
+        if jokers < opts.jokers:
+            cards.append(JOKER)
+        return cards
+
+    def verify_card(self, card: Card | str, partial_hand: Mapping[str, Any] | Hand | None = None) -> Card:
+        """Check that ``card`` can be entered next (:func:`verify_card`); returns the parsed card."""
+        parsed = Card.parse(card)
+        if parsed in self.legal_cards(partial_hand):
+            return parsed
+        state = self._state
+        options = state.record.options
+        if self.phase is Phase.FINISHED:
+            raise IllegalHandError("the game is over: no more cards can be entered", "hands")
+        if parsed.is_joker:
+            if options.jokers == 0:
+                raise InvalidCardError("this game is played without Jokers (options.jokers is 0)", "")
+            raise DuplicateCardError(f"all {options.jokers} Jokers have been dealt already (JK-11)", "")
+        if self.phase is Phase.MAIN and parsed in state.used:
+            raise DuplicateCardError(
+                f"{parsed.label} was already dealt in this game (one deck for the whole game, rule 7)", ""
+            )
+        raise DuplicateCardError(f"{parsed.label} is already in this hand", "")
+
+
 def next_deal(record: Record | Mapping[str, Any], partial_hand: Mapping[str, Any] | Hand | None) -> DealNeed:
     """:func:`deal_needed` for the next hand of ``record``: the right players, deck and phase, and no card that the
     game already used (one deck for the whole game, rule 7).
@@ -1127,32 +1230,7 @@ def next_deal(record: Record | Mapping[str, Any], partial_hand: Mapping[str, Any
     ...
     scoring.errors.DuplicateCardError: 9♠ appears twice: in hand 1 and in hand 2 (one deck for the whole game)
     """
-    state = _replay(_record(record))
-    stage = _phase(state)
-    opts = state.record.options
-    if stage is Phase.FINISHED:
-        raise IllegalHandError("the game is over: no more hands can be entered", "hands")
-    if stage is Phase.MAIN:
-        i = len(state.hands)
-        base, label, players, left = f"hands[{i}]", f"hand {i + 1}", state.players, state.left
-        seen = _labels_of(state)
-        jokers = state.jokers_used
-    else:
-        i = len(state.playoff)
-        base, label, players, left = f"playoff[{i}]", f"play-off hand {i + 1}", state.tied, state.deck
-        seen, jokers = {}, 0
-    parts = _partial(partial_hand, base)
-    _check_cards(opts, parts, base, label, seen, jokers, stage is Phase.MAIN)
-    ctx = _Ctx(label, base, tuple(state.players), playoff=stage is Phase.PLAYOFF)
-    if stage is Phase.PLAYOFF:
-        _check_names(
-            list(parts.cards),
-            players,
-            ctx,
-            f"{base}.cards",
-            f"is not in the play-off (only {join_names(players)} play it)",
-        )
-    return _resolve(opts, players, parts, left, ctx, False).need
+    return NextHand.of(record).next_deal(partial_hand)
 
 
 def _labels_of(state: _State) -> dict[Card, str]:
@@ -1176,21 +1254,7 @@ def legal_cards(record: Record | Mapping[str, Any], partial_hand: Mapping[str, A
     >>> len(cards), Card.parse("9S") in cards, Card.parse("AS") in cards, JOKER in cards
     (48, False, False, False)
     """
-    state = _replay(_record(record))
-    stage = _phase(state)
-    if stage is Phase.FINISHED:
-        return []
-    opts = state.record.options
-    parts = _partial(partial_hand, "")
-    taken = {card for card, _ in parts.walk("") if not card.is_joker}
-    jokers = sum(1 for card, _ in parts.walk("") if card.is_joker)
-    if stage is Phase.MAIN:
-        taken |= state.used
-        jokers += state.jokers_used
-    cards = [card for card in standard_deck() if card not in taken]
-    if jokers < opts.jokers:
-        cards.append(JOKER)
-    return cards
+    return NextHand.of(record).legal_cards(partial_hand)
 
 
 def verify_card(
@@ -1209,23 +1273,7 @@ def verify_card(
     ...
     scoring.errors.InvalidCardError: this game is played without Jokers (options.jokers is 0)
     """
-    parsed = Card.parse(card)
-    rec = _record(record)
-    if parsed in legal_cards(rec, partial_hand):
-        return parsed
-    state = _replay(rec)
-    stage = _phase(state)
-    if stage is Phase.FINISHED:
-        raise IllegalHandError("the game is over: no more cards can be entered", "hands")
-    if parsed.is_joker:
-        if rec.options.jokers == 0:
-            raise InvalidCardError("this game is played without Jokers (options.jokers is 0)", "")
-        raise DuplicateCardError(f"all {rec.options.jokers} Jokers have been dealt already (JK-11)", "")
-    if stage is Phase.MAIN and parsed in state.used:
-        raise DuplicateCardError(
-            f"{parsed.label} was already dealt in this game (one deck for the whole game, rule 7)", ""
-        )
-    raise DuplicateCardError(f"{parsed.label} is already in this hand", "")
+    return NextHand.of(record).verify_card(card, partial_hand)
 
 
 def can_enter_card(

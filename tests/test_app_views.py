@@ -77,6 +77,32 @@ def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
                 yield from walk(child, labelled)
 
 
+def greyed(root: Any, target: Any) -> bool:
+    """Whether ``target`` (under ``root``) is greyed out as the player sees it: it, or a control around it, is
+    disabled (Flet passes a control's ``disabled`` down to everything inside it)."""
+
+    def look(control: Any, off: bool) -> bool | None:
+        off = off or bool(getattr(control, "disabled", False))
+        if control is target:
+            return off
+        if not dataclasses.is_dataclass(control):
+            return None
+        for field in dataclasses.fields(control):
+            if field.name.startswith("_") or field.name in ("parent", "page"):
+                continue
+            value = getattr(control, field.name, None)
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ft.BaseControl):
+                    found = look(child, off)
+                    if found is not None:
+                        return found
+        return None
+
+    found = look(root, False)
+    assert found is not None, f"{target} is not on the screen"
+    return found
+
+
 def label_of(control: Any) -> str:
     for attribute in ("tooltip", "label", "content", "title"):
         value = getattr(control, attribute, None)

@@ -267,3 +267,72 @@ def test_verify_says_what_is_missing_with_a_value_error(kind: type[Any], archive
     assert isinstance(raised.value, IncompleteEntryError), "the game's own error saying what is missing"
     assert type(raised.value) is not IncompleteEntryError
     assert str(raised.value)
+
+
+# --- a tap's draft is kept after the tap is shown ------------------------------------------------------------------
+
+
+class CountingDrafts(MemoryDrafts):
+    """Drafts in memory, counting the writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[dict[str, Any] | None] = []
+
+    def set_draft(self, draft: Any, target: str = "new") -> None:
+        self.writes.append(None if draft is None else dict(draft))
+        super().set_draft(draft, target)
+
+
+def test_a_deferred_draft_is_written_once_for_quick_taps_and_never_after_a_confirm() -> None:
+    record = {"game": "jokers-kill", "players": ["Ann", "Ben"]}
+    store, queued = CountingDrafts(), []
+    ctl = EntryController(JokersKillState, store, record, EntryTarget(), defer=queued.append)
+    ctl.change(lambda state: state.place("9S"))
+    ctl.change(lambda state: state.place("4H"))
+    assert store.writes == [] and len(queued) == 1, "nothing written during the taps; one write asked for"
+    assert ctl.state.focus() == "cards/Ben", "the entry itself moved on at once"
+    queued.pop()()
+    assert len(store.writes) == 1 and store.writes[0] is not None and store.writes[0]["cards"] == {"Ann": "4H"}
+    ctl.change(lambda state: state.place("7D"))
+    ctl.confirm(lambda hand: True)  # before the write asked for by the last tap has run
+    queued.pop()()
+    assert store.writes[-1] is None and store.draft() is None, "the confirmed hand's draft is not written back"
+
+
+def test_a_change_from_elsewhere_keeps_the_tap_not_written_yet() -> None:
+    record = {"game": "jokers-kill", "players": ["Ann", "Ben"]}
+    store, queued = CountingDrafts(), []
+    ctl = EntryController(JokersKillState, store, record, EntryTarget(), defer=queued.append)
+    ctl.change(lambda state: state.place("9S"))
+    ctl.reopen(record)  # the session changed before the write ran: the tap is kept, then read back
+    assert ctl.state.focus() == "cards/Ann" and ctl.restored
+
+
+def test_after_tap_runs_once_the_handler_is_done_on_the_loop() -> None:
+    import asyncio
+    import concurrent.futures
+    import contextvars
+
+    import flet as ft
+
+    from views.table.entry import after_tap
+
+    def run_apart(run: Any, handler: Any) -> None:
+        """In a thread of its own (the browser tests keep a loop running in this one) and a context of its own."""
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(lambda: run(asyncio.run, handler())).result()
+
+    order: list[str] = []
+    after_tap(lambda: order.append("at once off the loop"))
+
+    async def handler() -> None:
+        after_tap(lambda: order.append("not in a page's event: at once"))
+        ft.context.reset_auto_update()  # what Flet does before it calls a tap's handler
+        after_tap(lambda: order.append("draft"))
+        order.append("sent")
+        await asyncio.sleep(0)
+        order.append("next tap")
+
+    run_apart(contextvars.copy_context().run, handler)
+    assert order == ["at once off the loop", "not in a page's event: at once", "sent", "draft", "next tap"]

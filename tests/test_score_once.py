@@ -83,14 +83,28 @@ def test_changes_share_the_entries_they_keep(services: AppServices) -> None:
     assert len(table.current["hands"]) == 1 and table.current["hands"][0] is kept
 
 
-def test_jokers_kill_taps_score_nothing_and_a_confirm_scores_once(services: AppServices, scored: Counter[str]) -> None:
+def test_jokers_kill_taps_score_nothing_and_a_confirm_scores_once(
+    services: AppServices, scored: Counter[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scoring import jokers_kill
+
+    replays: list[int] = []
+    replay = jokers_kill._replay
+
+    def counted(record: Any) -> Any:
+        replays.append(len(record.hands))
+        return replay(record)
+
+    monkeypatch.setattr(jokers_kill, "_replay", counted)
     table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
     _, view = render(services, f"/continue/{table.id}")
     for hand, cards in enumerate([("9♠", "4♥", "7♦", "Q♣"), ("8♠", "2♥", "8♦", "5♣")], start=1):
         scored.clear()
+        replays.clear()
         for card in cards:
             tap(view, card)
         assert scored["jokers-kill"] == 0, "a card tap replays nothing"
+        assert replays == [], "nor does checking the card against the cards of the game (one deck, rule 7)"
         tap(view, "Confirm hand")
         assert scored["jokers-kill"] == 1, "a Confirm replays the record once"
         assert len(table.hands) == hand

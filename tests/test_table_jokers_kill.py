@@ -29,7 +29,7 @@ from companion.services import AppServices
 from scoring import DuplicateCardError, InvalidCardError, get_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
-from tests.test_app_views import INTERACTIVE, FakePage, label_of, walk
+from tests.test_app_views import INTERACTIVE, FakePage, greyed, label_of, walk
 from views.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
 from views.shell import Shell
 from views.table.scoreboard import standings, verdict
@@ -198,7 +198,7 @@ def texts(view: ft.View) -> list[str]:
 
 def tap(view: ft.View, label: str) -> None:
     control = buttons(view)[label]
-    assert not control.disabled, f"{label} is greyed out"
+    assert not greyed(view, control), f"{label} is greyed out"
     cast(Any, control).on_click(None)
 
 

@@ -7,7 +7,7 @@ target is at least :data:`TAP` pixels tall, for one-handed use at a card table.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 
@@ -33,6 +33,17 @@ _SUIT_COLOURS = {
     SuitColour.GREEN: ft.Colors.GREEN_600,
 }
 SUIT_NAMES = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+
+C = TypeVar("C", bound=ft.Control)
+
+
+def isolated(control: C) -> C:
+    """Make ``control`` its own update boundary (Flet's isolated controls): an update of a control around it
+    neither walks into it nor sends its changes, so the screen's update after a tap or a hand stays the same size
+    however many keys, cards or hand rows the screen holds. Whoever changes an isolated control sends it with its
+    own ``update()``; one never changed after it is shown (a hand-list row) needs nothing more."""
+    object.__setattr__(control, "_isolated", True)
+    return control
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:

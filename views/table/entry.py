@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import pkgutil
@@ -85,8 +86,39 @@ S = TypeVar("S", bound=EntryState)
 
 def controller(ectx: EntryContext, kind: type[S]) -> EntryController[S]:
     """The draft lifecycle of a panel (:class:`companion.entry.EntryController`): the kept draft, else the entry
-    being corrected, else a fresh start; kept on every change, cleared on submit, kept again on refusal."""
-    return EntryController(kind, ectx.session, ectx.record, ectx.target, ectx.existing)
+    being corrected, else a fresh start; kept on every change (:func:`after_tap`), cleared on submit, kept again on
+    refusal."""
+    return EntryController(kind, ectx.session, ectx.record, ectx.target, ectx.existing, defer=after_tap)
+
+
+def after_tap(work: Callable[[], None]) -> None:
+    """Run ``work`` (writing the tap's draft to disk) once the tap's updates are on their way to the page: next on
+    the page's event loop, after the handler and the sends it queued, so the disk never delays what a tap shows;
+    off the loop (a unit test, a redraw on another thread), at once. The next tap is handled after it (the loop
+    runs what was queued first), so drafts are written in order. Outside a page's event (a unit test, a redraw on
+    another thread), at once."""
+    loop = _page_event_loop()
+    if loop is None:
+        work()
+        return
+    loop.call_soon(work)
+
+
+def _in_page_event() -> bool:
+    """Whether a page's event is being handled now (Flet 1.0 gives each event its own update state)."""
+    from flet.controls.context import _update_behavior_context_var
+
+    return _update_behavior_context_var.get() is not None
+
+
+def _page_event_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running the page event being handled now, or ``None`` outside one."""
+    if not _in_page_event():
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 EntryBuilder = Callable[[EntryContext], ft.Control]
@@ -166,8 +198,6 @@ def sent_by_hand() -> None:
     Only inside an event handler of a page, which has its own auto-update state: anywhere else (a unit test, a
     redraw on the page's own thread) Flet would write the app-wide default and turn auto-update off for every page.
     """
-    from flet.controls.context import _update_behavior_context_var  # Flet 1.0: the event's own state, if any
-
-    if _update_behavior_context_var.get() is None:
+    if not _in_page_event():
         return
     ft.context.disable_auto_update()

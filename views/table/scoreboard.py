@@ -26,7 +26,7 @@ from scoring import Result
 from scoring import standings as scoring_standings
 from scoring.base import join_names
 from views.table.entry import EntryTarget
-from views.widgets import TAP, panel
+from views.widgets import TAP, isolated, panel
 
 PART_TITLES = {"playoff": "Play-off hand", "tiebreak": "Tie-break round", "sudden_death": "Sudden-death hand"}
 
@@ -413,11 +413,12 @@ def hand_list(
             min_height=TAP,
             is_three_line=True,
         )
-        tiles.append(
+        row = (
             ft.Semantics(label=f"{line.label}. Tap to correct", button=True, container=True, content=tile)
             if open_hand is not None
             else tile
         )
+        tiles.append(isolated(row))  # never changed once shown: the hand list's update does not walk into it
         kept[key] = tiles[-1]
     if cache is not None:
         cache.clear()

@@ -131,7 +131,7 @@ class TableView:
         self.back_button = ft.TextButton(
             content="Back to the hand", icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48
         )
-        board_column = ft.Column(
+        self.board_column = board_column = ft.Column(
             [self.back_button, self.board.control, self.hands],
             spacing=12,
             key=board_key,
@@ -349,9 +349,10 @@ class TableView:
             if self.rendered == self.session.version and not force:
                 return  # already drawn (the tap's handler and the session's listener both ask)
             self.rebuild()
+            # each part once (the scrolling part as a whole would walk the panel a second time)
             for part in (self.save_area, self.strip.control, self.banner.control, self.entry_area, self.dock):
                 refresh(part)
-            refresh(self.scroller)
+            refresh(self.board_column)
             refresh(self.undo_button)
             refresh(self.redo_button)
 

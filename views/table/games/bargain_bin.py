@@ -31,7 +31,7 @@ from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh
-from views.widgets import TAP, panel, suit_colour_value
+from views.widgets import TAP, isolated, panel, suit_colour_value
 
 GREYED = 0.35
 """The opacity of a value-pad key that cannot be tapped now."""
@@ -61,6 +61,22 @@ def _button(
         disabled=disabled,
         on_click=on_click,
         style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+    )
+
+
+def _look(control: ft.Control) -> tuple[Any, ...]:
+    """What a tap may change in a kept control: its text, state, greying, label and selection."""
+    text = getattr(control, "content", None)
+    inner = (text.value, text.color, text.weight) if isinstance(text, ft.Text) else None
+    return (
+        getattr(control, "value", None),
+        control.disabled,
+        control.opacity,
+        getattr(control, "tooltip", None),
+        control.visible,
+        getattr(control, "semantics_label", None),
+        id(getattr(control, "style", None)),
+        inner,
     )
 
 
@@ -148,14 +164,18 @@ class BinPanel:
             [self.giver_text, _button("Someone else plays", lambda _: self._toggle_giver(), size=15)]
         )
         self.receivers = {
-            name: _outlined(f"To {name} (0)", self._act("choose_receiver", name)) for name in entry.players
+            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name))) for name in entry.players
         }
         self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
         keys = pad_keys(entry.options)
-        self.keys = {key: self._key_button(key) for key in keys}
+        self.keys = {key: isolated(self._key_button(key)) for key in keys}
+        self.pad_keys = ft.Row(list(self.keys.values()), wrap=True, spacing=6, run_spacing=6, disabled=True)
+        """The value pad: greyed as a whole (one change sent) until who gets the card is tapped; a key on its own
+        once both cards of its value are out."""
+        self.pad_keys.opacity = GREYED
         self.pad = ft.Column(
             [
-                ft.Row(list(self.keys.values()), wrap=True, spacing=6, run_spacing=6),
+                self.pad_keys,
                 ft.Text(
                     explain_keys(keys, entry.options.king)
                     + ". Keys stay grey until you tap who gets the card, and once both cards of a key are out.",
@@ -176,6 +196,29 @@ class BinPanel:
         self.take_back.expand = True
         self.take_back_row = ft.Row([self.take_back])
         self.actions = ft.Column([self.take_back_row, ft.Row([self.confirm_button])], spacing=8)
+        self._kept: list[ft.Control] = [
+            self.title,
+            self.points_text,
+            self.giver_text,
+            *self.receivers.values(),
+            self.pad_keys,
+            *self.keys.values(),
+            self.take_back,
+            self.take_back_row,
+            self.confirm_button,
+            self.vegas_text,
+            self.quick_preview,
+            self.conduct_button,
+            self.prompt_text,
+        ]
+        """The controls made once and changed in place: after a tap, those whose look changed are sent, in this
+        order, one message each: the prompt last, so that when it has moved on the whole panel has."""
+        around = {id(self.giver_text): self.giver_row, id(self.pad_keys): self.pad, id(self.vegas_text): self.vegas_box}
+        around |= {id(c): self.receiver_row for c in self.receivers.values()}
+        around |= {id(c): self.pad for c in self.keys.values()}
+        around |= {id(c): self.actions for c in (self.take_back, self.take_back_row, self.confirm_button)}
+        self._homes = [around.get(id(control), control) for control in self._kept]
+        """The part of the panel (or the bottom bar's actions) each kept control is shown in."""
 
     def _pot_before(self) -> int | None:
         """The Vegas pot before this hand, found once per version of the session (it cannot change within a
@@ -203,7 +246,7 @@ class BinPanel:
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
-        self.redraw()
+        self._send(self.redraw())  # keys and receivers are isolated: the screen's update of the panel skips them
         return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -218,8 +261,7 @@ class BinPanel:
                 return
             self.ectx.report(None)
         if redraw:
-            self.redraw()
-            refresh(self.body)
+            self._send(self.redraw())
 
     def _act(self, method: str, *args: Any) -> Callable[[Any], None]:
         """A tap handler calling ``BinEntry.<method>(*args)`` on the entry as it is at the time of the tap."""
@@ -242,10 +284,12 @@ class BinPanel:
             )
         return row
 
-    def redraw(self) -> None:
-        """Bring the panel up to the hand, in place: the controls a tap does not change are the same objects as
-        before, so the update of a tap sends only the texts and states that changed (never more as the game
-        grows)."""
+    def redraw(self) -> list[ft.Control]:
+        """Bring the panel up to the hand, in place, and return what to send: the kept controls whose look
+        changed, or the panel's body when its parts came or went (a Joker's sign, the quick form, the conduct
+        rows). The controls a tap does not change are the same objects as before, so a tap sends only the texts
+        and states that changed (never more as the game grows)."""
+        before = [_look(control) for control in self._kept]
         entry = self.entry
         live = entry.mode is EntryMode.LIVE
         self.title.value = f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}"
@@ -254,11 +298,26 @@ class BinPanel:
         parts += self._vegas_parts()
         parts += self._conduct_parts()
         actions = self._actions()
+        changed: list[ft.Control] = []
         if [id(c) for c in self.ectx.dock.controls] != [id(actions)]:
             docked(self.ectx, actions)
+            changed.append(self.ectx.dock)
         if [id(c) for c in self.body.controls] != [id(c) for c in parts]:
             self.body.controls = parts
-        refresh(self.ectx.dock)
+            changed.append(self.body)
+        shown = self._shown_kept(parts)
+        changed += [c for c, look in zip(self._kept, before, strict=True) if _look(c) != look and id(c) in shown]
+        return changed
+
+    def _shown_kept(self, parts: list[ft.Control]) -> set[int]:
+        """The ids of the kept controls on screen: those whose part (or the bottom bar) is shown."""
+        shown = {id(part) for part in (*parts, *self.ectx.dock.controls)}
+        return {id(control) for control, home in zip(self._kept, self._homes, strict=True) if id(home) in shown}
+
+    def _send(self, changed: list[ft.Control]) -> None:
+        """Send just these controls (an explicit update also spares the page Flet's automatic whole-page diff)."""
+        for control in changed:
+            refresh(control)
 
     def _prompt(self) -> str:
         entry = self.entry
@@ -314,8 +373,10 @@ class BinPanel:
             parts.append(self.sign_row)
         else:
             ready = entry.receiver is not None and giver is not None
-            for key, holder in self.keys.items():
-                self._update_key(key, holder, enabled=ready and entry.can_value(key))
+            self.pad_keys.disabled = not ready
+            self.pad_keys.opacity = 1.0 if ready else GREYED
+            for key, holder in self.keys.items():  # a key on its own: both its cards (the Joker) played
+                self._update_key(key, holder, enabled=entry.can_value(key))
             parts.append(self.pad)
         return parts
 
@@ -337,8 +398,8 @@ class BinPanel:
         return button
 
     def _update_key(self, key: PadKey, button: ft.OutlinedButton, *, enabled: bool) -> None:
-        """A key is greyed out by its opacity: every value tap greys the whole pad until the next receiver is
-        tapped, and one number a key is all that tap sends (the suit colours of its text never change)."""
+        """A key is greyed out by its opacity once both its cards are played (the suit colours of its text never
+        change); greying the pad until the receiver is tapped is the pad's own state, one change for all keys."""
         button.disabled = not enabled
         button.opacity = 1.0 if enabled else GREYED
 
@@ -377,8 +438,8 @@ class BinPanel:
     def _typed(self, name: str, text: str) -> None:
         self.change(lambda: self.entry.set_score(name, text), redraw=False)
         self._update_quick_preview()
-        refresh(self.body)  # only what changed is sent: the running line and the Vegas line,
-        refresh(self.confirm_button)  # and the Confirm in the bottom bar (outside the panel's body)
+        # only what changed is sent: the running line, the Vegas line and the Confirm in the bottom bar
+        self._send([self.quick_preview, self.vegas_text, self.confirm_button])
 
     def _update_quick_preview(self) -> None:
         """The quick form's running line, the Vegas line and the confirm button, without rebuilding the fields."""
@@ -495,8 +556,7 @@ class BinPanel:
 
     def _toggle_giver(self) -> None:
         self.giver_open = not self.giver_open
-        self.redraw()
-        refresh(self.body)
+        self._send(self.redraw())
 
     def _give_handler(self, name: str) -> Callable[[Any], None]:
         return lambda _: self._give(name)
@@ -511,15 +571,13 @@ class BinPanel:
     def _toggle_conduct(self) -> None:
         self.conduct_open = not self.conduct_open
         self.pending = None
-        self.redraw()
-        refresh(self.body)
+        self._send(self.redraw())
 
     def _pick_conduct(self, pick: tuple[str, Action] | None) -> None:
         self.pending = pick
         if pick is None:
             self.conduct_open = False
-        self.redraw()
-        refresh(self.body)
+        self._send(self.redraw())
 
     def _give_conduct(self) -> None:
         if self.pending is None:

@@ -13,13 +13,13 @@ from typing import Any
 import flet as ft
 
 from companion import entry_jokers_kill as entry_jk
-from companion.entry_jokers_kill import JokersKillState, card_codes, prompt
+from companion.entry_jokers_kill import JokersKillState, Slot, card_codes, prompt
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh
-from views.widgets import MIN_TAP, TAP, icon_button, suit_colour_value
+from views.widgets import MIN_TAP, TAP, icon_button, isolated, suit_colour_value
 
 
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
@@ -29,6 +29,8 @@ def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tupl
 
 # --- the card picker ---------------------------------------------------------------------------------------------
 
+GREYED = 0.35
+"""The opacity of the card grid while the hand is complete (no card can be tapped until it is confirmed)."""
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 13}
 """Cards a row: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the whole grid, the hand and Confirm fit
 a 360 × 700 screen), 13 when wider."""
@@ -47,6 +49,8 @@ class CardPicker:
         self.ctl = controller(ectx, JokersKillState)
         self.prompt = ft.Text("", size=19, weight=ft.FontWeight.BOLD)
         self.slot_row = ft.Row(wrap=True, spacing=4, run_spacing=4)
+        self.chips: list[ft.OutlinedButton] = []
+        """The hand's card places (tap one to take its card out), kept and relabelled from tap to tap."""
         self.buttons: dict[str, ft.OutlinedButton] = {}
         grid: list[ft.Control] = []
         codes = card_codes() + (["JK"] if self.options.get("jokers") else [])
@@ -64,9 +68,9 @@ class CardPicker:
                 on_click=lambda _, code=code: self.tap(code),
                 data=colour,
             )
-            self.buttons[code] = button
+            self.buttons[code] = isolated(button)  # sent on its own when it changes (see redraw)
             grid.append(button)
-        self.grid = ft.ResponsiveRow(grid, columns=GRID_COLUMNS, spacing=3, run_spacing=4)
+        self.grid = ft.ResponsiveRow(grid, columns=GRID_COLUMNS, spacing=3, run_spacing=4, disabled=False)
         self.confirm = ft.FilledButton(
             content="Confirm hand",
             icon=ft.Icons.CHECK,
@@ -103,7 +107,7 @@ class CardPicker:
             except ScoringError:
                 return False
             docked(self.ectx, self.actions)
-            self.redraw()
+            self._send(self.redraw())  # the cards are isolated: the screen's update of the panel skips them
             return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -117,10 +121,16 @@ class CardPicker:
         only those: the prompt, the hand's places, the cards whose state changed, the actions)."""
         state = self.state
         need = state.need()
-        changed: list[ft.Control] = [self.prompt, self.slot_row, self.actions]
+        changed: list[ft.Control] = [self.actions]
         self.prompt.value = prompt(need)
         self.prompt.semantics_label = f"Next: {prompt(need)}"
-        legal = state.legal_cards()
+        # A complete hand greys the whole grid (one change sent), not each of its cards; a card dealt greys its key
+        complete = need.complete
+        if self.grid.disabled != complete:
+            self.grid.disabled = complete
+            self.grid.opacity = GREYED if complete else 1.0
+            changed.append(self.grid)
+        legal = state.unused_cards()
         for code, button in self.buttons.items():
             enabled = code in legal
             if button.disabled == (not enabled):
@@ -130,20 +140,8 @@ class CardPicker:
             if isinstance(text, ft.Text):
                 text.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
             changed.append(button)
-        chips: list[ft.Control] = []
         places = state.slots()
-        for slot in places:
-            chips.append(
-                ft.OutlinedButton(
-                    content=slot.label,
-                    tooltip=slot.label,
-                    height=MIN_TAP,
-                    style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
-                    disabled=slot.card is None,
-                    on_click=lambda _, key=slot.key: self.clear_one(key),
-                )
-            )
-        self.slot_row.controls = chips
+        changed += self._show_places(places)
         self.confirm.disabled = not need.complete
         label = "Mark hand void" if need.need is Need.VOID else "Confirm hand"
         self.confirm.content = label
@@ -151,6 +149,29 @@ class CardPicker:
         inner = self.remove.content if isinstance(self.remove, ft.Semantics) else None
         if isinstance(inner, ft.IconButton):
             inner.disabled = not any(slot.card for slot in places)
+        return [*changed, self.prompt]  # one message each, the prompt last: when it has moved on, all has
+
+    def _show_places(self, places: list[Slot]) -> list[ft.Control]:
+        """The hand's card places as kept buttons (one a place, reused from tap to tap): returns what changed,
+        the row when places came or went, else just the places whose card changed."""
+        changed: list[ft.Control] = []
+        for i, slot in enumerate(places):
+            if i == len(self.chips):
+                made = ft.OutlinedButton(
+                    content="", height=MIN_TAP, style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8))
+                )
+                made.on_click = lambda _, made=made: self.clear_one(made.data)
+                self.chips.append(made)
+            chip = self.chips[i]
+            if (chip.content, chip.disabled, chip.data) != (slot.label, slot.card is None, slot.key):
+                chip.content = chip.tooltip = slot.label
+                chip.disabled = slot.card is None
+                chip.data = slot.key
+                changed.append(chip)
+        shown = self.chips[: len(places)]
+        if [id(c) for c in self.slot_row.controls] != [id(c) for c in shown]:
+            self.slot_row.controls = list(shown)
+            return [self.slot_row]
         return changed
 
     def _send(self, changed: list[ft.Control]) -> None:
