@@ -3,19 +3,21 @@ opened by a tap, loaded as a first visit and reloaded, against the trivial Flet 
 
 Set-up: the 10,000-session archive of :mod:`bench.history_bench` (five games, about a third unfinished), its index
 and outcome cache built once, then the real app and the trivial app served side by side on loopback. Measured in
-the page's own clock (:mod:`bench.pagewatch`), median of several runs each:
+the page's own clock (:mod:`bench.pagewatch`), :data:`RUNS` runs each, median and p95:
 
 * **tap**: pointerdown on the screen's button (home → Continue, home → History, History → Statistics) → the
   screen's first rows painted;
 * **first visit**: a new tab opens the screen's address → painted (Flutter's start-up included, as for the
   trivial app's first visit);
-* **reload**: that tab reloaded → painted again (Flet resumes the session and sends the screen again);
-* the bytes the page received for each.
+* **reload**: that tab reloaded → painted again (Flet resumes the same session and sends the page as it stands;
+  the app draws nothing again unless something changed, :mod:`views.shell`);
+* the bytes the page received for each, and reload / first visit in time and in bytes.
 
-Run: ``.venv/bin/python -m bench.screens_bench [SESSIONS]`` (about a minute and a half; needs Chromium and
-Playwright, as the browser tests do). Targets: every tap-open ≤ 300 ms; a reload as fast as a first visit: the same
-bytes, and reload / first visit within 1.1 × the trivial app's own reload / first visit (a reload tears the old
-page down first, which costs the trivial app too).
+Run: ``.venv/bin/python -m bench.screens_bench [SESSIONS]`` or ``make bench BENCH_ARGS=screens`` (about three
+minutes; needs Chromium and Playwright, as the browser tests do). Targets, in the last column: a tap opens each
+screen in ≤ 300 ms (p95); a reload costs at most 1.1 × a first visit, in time and in bytes. A reload is cheaper than
+a first visit for any Flet app (the browser keeps Flutter's engine), so the trivial app's own reload / visit is
+printed beside them.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from bench.pagewatch import (  # noqa: E402
     find_free_port,
     launch,
     median,
+    percentile,
     print_table,
     progress,
     settled,
@@ -51,7 +54,7 @@ from bench.pagewatch import (  # noqa: E402
 )
 from bench.trivial_app import BUTTON, TEXT_PREFIX  # noqa: E402
 
-RUNS = 3
+RUNS = 5
 TAP_TARGET_MS = 300.0
 RELOAD_RATIO = 1.1
 
@@ -188,58 +191,83 @@ def measure(browser: Any, app_url: str, trivial_url: str) -> dict[str, dict[str,
     return figures
 
 
+KINDS = (("tap", "tap → shown"), ("load", "first visit"), ("reload", "reload"))
+
+
+def p95(values: list[float]) -> float:
+    return percentile(values, 0.95) if values else float("nan")
+
+
+def verdicts(out: dict[str, float], name: str) -> str:
+    """The met/MISSED column of one screen: a tap opens it in ≤ 300 ms (p95), and its reload costs at most 1.1 × its
+    first visit, in bytes and in time."""
+    tap = out[f"{name}_tap_p95"] <= TAP_TARGET_MS
+    reload = out[f"{name}_reload_kb_ratio"] <= RELOAD_RATIO and out[f"{name}_reload_ratio"] <= RELOAD_RATIO
+    return f"{'met' if tap else 'MISSED'} / {'met' if reload else 'MISSED'}"
+
+
 def report(figures: dict[str, dict[str, list[Sample]]], archive: dict[str, int]) -> dict[str, float]:
     out: dict[str, float] = {}
-    base = {kind: median([s.ms for s in figures["trivial app"][kind]]) for kind in ("tap", "load", "reload")}
+    base = {kind: median([s.ms for s in figures["trivial app"][kind]]) for kind, _ in KINDS}
     rows = []
     for name, runs in figures.items():
         row = [name]
-        for kind in ("tap", "load", "reload"):
-            ms = median([s.ms for s in runs[kind]])
+        for kind, _ in KINDS:
+            values = [s.ms for s in runs[kind]]
+            ms, high = median(values), p95(values)
             kb = median([s.rx_bytes for s in runs[kind]]) / 1000
             out[f"{name}_{kind}_ms"] = ms
+            out[f"{name}_{kind}_p95"] = high
             out[f"{name}_{kind}_kb"] = kb
-            row += [f"{ms:,.0f}", f"{ms / base[kind]:.1f}×", f"{kb:,.1f}"]
-        reload_ratio = out[f"{name}_reload_ms"] / out[f"{name}_load_ms"]
-        out[f"{name}_reload_ratio"] = reload_ratio
-        row.append(f"{reload_ratio:.2f}")
+            row += [f"{ms:,.0f} / {high:,.0f}", f"{ms / base[kind]:.1f}×", f"{kb:,.1f}"]
+        out[f"{name}_reload_ratio"] = out[f"{name}_reload_ms"] / out[f"{name}_load_ms"]
+        out[f"{name}_reload_kb_ratio"] = out[f"{name}_reload_kb"] / max(out[f"{name}_load_kb"], 0.001)
+        row += [f"{out[f'{name}_reload_ratio']:.2f}", f"{out[f'{name}_reload_kb_ratio']:.2f}"]
+        row.append(verdicts(out, name) if name != "trivial app" else "baseline")
         rows.append(row)
     print(
         f"Screens in Chromium, {archive['sessions']:,} sessions ({archive['unfinished']:,} unfinished, "
-        f"{archive['finished']:,} finished); median of {RUNS}, page clock; ratios to the trivial app"
+        f"{archive['finished']:,} finished); {RUNS} runs each, median / p95 ms in the page's clock (p95 of "
+        f"{RUNS} is the slowest), × = median against the trivial app, KB received by the page"
     )
     print_table(
         [
             "screen",
-            "tap ms",
+            "tap → shown ms",
             "×",
-            "tap KB",
+            "KB",
             "first visit ms",
             "×",
             "KB",
             "reload ms",
             "×",
             "KB",
-            "reload / visit",
+            "reload / visit ms",
+            "reload / visit KB",
+            f"tap ≤ {TAP_TARGET_MS:.0f} ms / reload ≤ {RELOAD_RATIO} × visit",
         ],
         rows,
     )
     measured = [c for c in SCREENS if c.path != "/rules"]
-    worst_tap = max(out[f"{c.name}_tap_ms"] for c in measured)
-    worst_reload = max(out[f"{c.name}_reload_ratio"] for c in measured)
+    worst_tap = max(out[f"{c.name}_tap_p95"] for c in measured)
+    worst_ms = max(out[f"{c.name}_reload_ratio"] for c in measured)
+    worst_kb = max(out[f"{c.name}_reload_kb_ratio"] for c in measured)
+    tap_ok = worst_tap <= TAP_TARGET_MS
+    reload_ok = worst_ms <= RELOAD_RATIO and worst_kb <= RELOAD_RATIO
     print(
-        f"target every screen opens by a tap in ≤ {TAP_TARGET_MS:.0f} ms: "
-        f"{'met' if worst_tap <= TAP_TARGET_MS else 'MISSED'} (worst {worst_tap:.0f} ms)"
+        f"target every screen opens by a tap in ≤ {TAP_TARGET_MS:.0f} ms (p95): "
+        f"{'met' if tap_ok else 'MISSED'} (worst {worst_tap:.0f} ms)"
     )
-    # A reload costs the browser more than a first visit even for the trivial app (the old page is torn down
-    # first), so a screen's reload is compared with its first visit relative to the trivial app's, and by bytes.
-    floor = out["trivial app_reload_ratio"]
-    worst_bytes = max(out[f"{c.name}_reload_kb"] / max(out[f"{c.name}_load_kb"], 0.001) for c in measured)
-    ok = worst_reload <= RELOAD_RATIO * floor and worst_bytes <= RELOAD_RATIO
     print(
-        f"target a reload as fast as a first visit (reload / visit ≤ {RELOAD_RATIO} × the trivial app's "
-        f"{floor:.2f}, bytes ≤ {RELOAD_RATIO} ×): {'met' if ok else 'MISSED'} "
-        f"(worst {worst_reload:.2f} ×, bytes {worst_bytes:.2f} ×)"
+        f"target a reload costs at most {RELOAD_RATIO} × a first visit (time and bytes): "
+        f"{'met' if reload_ok else 'MISSED'} (worst {worst_ms:.2f} × the time, {worst_kb:.2f} × the bytes)"
+    )
+    # A reload is cheaper than a first visit for any Flet app (the browser keeps Flutter's engine); against the
+    # trivial app's own reload / visit, what a screen adds to a reload shows.
+    floor = out["trivial app_reload_ratio"]
+    print(
+        f"for comparison: the trivial app's reload / visit is {floor:.2f}; the screens' worst is {worst_ms:.2f} "
+        f"({worst_ms / floor:.2f} × the trivial app's)"
     )
     return out
 

@@ -18,6 +18,7 @@ so they are exactly what the table saw at that moment (bonuses and end-of-game r
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
@@ -25,6 +26,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from companion.entry import EntryTarget
+from companion.players import Resolver
 from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, get_game, standings
 from scoring.base import join_names
@@ -273,6 +275,75 @@ def filter_sessions(
         out.append(s)
     out.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
     return out
+
+
+class SessionLists:
+    """The lists that History and Continue open with, remembered until the archive changes: opening either screen
+    again (another tab, a reload, Back) on an unchanged archive lists and filters nothing. Thread-safe.
+
+    The archive's :attr:`~storage.Archive.generation` says when it changed; every filter over the whole archive
+    (game, player, dates, search) is still computed over all of it, once per archive state, and the last few are
+    kept (a search typed letter by letter makes one each).
+
+    >>> import tempfile, pathlib
+    >>> archive = Archive(pathlib.Path(tempfile.mkdtemp()))
+    >>> lists = SessionLists(archive)
+    >>> lists.filtered(HistoryFilter()) is lists.filtered(HistoryFilter()), lists.unfinished()
+    (True, [])
+    >>> archive.close()
+    """
+
+    KEEP = 16
+    """Filtered lists kept per archive state."""
+
+    def __init__(self, archive: Archive) -> None:
+        self.archive = archive
+        self._lock = threading.Lock()
+        self._generation: int | None = None
+        self._filtered: dict[tuple[HistoryFilter, tuple[tuple[str, str], ...]], list[SessionSummary]] = {}
+        self._unfinished: list[SessionSummary] | None = None
+        self._all: list[SessionSummary] | None = None
+
+    def _current(self) -> None:
+        """Forget what was remembered if the archive changed since (call with the lock held)."""
+        generation = self.archive.generation
+        if generation != self._generation:
+            self._generation = generation
+            self._filtered.clear()
+            self._unfinished = None
+            self._all = None
+
+    def _every(self) -> list[SessionSummary]:
+        if self._all is None:
+            self._all = self.archive.list_sessions()
+        return self._all
+
+    def filtered(self, flt: HistoryFilter, aliases: Mapping[str, str] | None = None) -> list[SessionSummary]:
+        """:func:`filter_sessions` over the whole archive, names resolved through ``aliases`` (earlier name →
+        current name); :class:`DateRangeError` for a range that ends before it starts. Do not change the list."""
+        flt.verify()
+        names = tuple(sorted((aliases or {}).items()))
+        key = (flt, names)
+        with self._lock:
+            self._current()
+            found = self._filtered.get(key)
+            if found is None:
+                resolve = Resolver(dict(names)) if names else None
+                found = filter_sessions(self._every(), flt, resolve=resolve)
+                if len(self._filtered) >= self.KEEP:
+                    self._filtered.pop(next(iter(self._filtered)))
+                self._filtered[key] = found
+            return found
+
+    def unfinished(self) -> list[SessionSummary]:
+        """The sessions still being played (in progress or pending an extra part), newest first. Do not change
+        the list."""
+        with self._lock:
+            self._current()
+            if self._unfinished is None:
+                wanted = (SessionStatus.IN_PROGRESS, SessionStatus.PENDING)
+                self._unfinished = [s for s in self._every() if s.status in wanted]
+            return self._unfinished
 
 
 # --- replay ----------------------------------------------------------------------------------------------------

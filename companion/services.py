@@ -27,6 +27,7 @@ from types import TracebackType
 
 from companion.config import DataDirError, ensure_data_dir
 from companion.damage import DamageReport
+from companion.history import SessionLists
 from companion.night_service import NightService
 from companion.players import PlayerDirectory
 from companion.session import SessionService
@@ -61,6 +62,27 @@ class AppServices:
     damage: DamageReport
     """The files set aside in ``damaged/`` that the user has not dismissed yet (the banner on Home): the archive's
     and the settings' notices, taken once for the whole app, so every tab shows the same banner."""
+    lists: SessionLists
+    """The History and Continue lists, remembered until the archive changes (shared by every tab)."""
+
+    def data_version(self) -> tuple[object, ...]:
+        """What the screens show from the data folder, in a value that differs whenever any of it changed: the
+        archive's sessions (its :attr:`~storage.Archive.generation`), the players roster, the game nights and the
+        damage notice. Cheap (no session is listed); a page compares it to tell whether a screen it already drew
+        is still current.
+
+        >>> import tempfile, pathlib
+        >>> services = AppServices.open(pathlib.Path(tempfile.mkdtemp()) / "data")
+        >>> before = services.data_version()
+        >>> before == services.data_version()
+        True
+        >>> _ = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+        >>> before == services.data_version()
+        False
+        >>> services.close()
+        """
+        archive = self.archive
+        return (archive.generation, tuple(archive.players.list()), archive.nights.list(), self.damage.message())
 
     @classmethod
     def open(cls, data_dir: Path, *, address: ShareAddress | None = None, pin: str | None = None) -> AppServices:
@@ -92,6 +114,7 @@ class AppServices:
             stats=OutcomeCache(folder / CACHE_FILE),
             nights=NightService(archive, sessions, settings),
             damage=DamageReport(archive.damage),
+            lists=SessionLists(archive),
         )
 
     def close(self) -> None:

@@ -107,9 +107,12 @@ class OutcomeCache:
         self._entries: dict[str, dict[str, Any]] = {}
         """session id → stored entry (as in the file)."""
         self._memo: dict[str, tuple[str, Outcome | None]] = {}
+        """session id → (fingerprint, outcome or None when it cannot be replayed), built from the entries."""
         self._stats: dict[str | None, tuple[Any, Statistics]] = {}
         """game (or None) → (signature of the finished games and the roster, the statistics computed for it)."""
-        """session id → (fingerprint, outcome or None when it cannot be replayed), built from the entries."""
+        self._state: dict[str | None, tuple[int, int, tuple[tuple[str, str], ...]]] = {}
+        """game (or None) → (the archive, its generation, the roster's names) when ``_stats`` was last checked: while
+        they stay the same, opening Statistics costs a look-up."""
         self._lock = threading.RLock()
         self._loaded = False
         self._warming = False
@@ -183,19 +186,24 @@ class OutcomeCache:
     def statistics(
         self, archive: Archive, *, game: str | None = None, aliases: Mapping[str, str] | None = None
     ) -> Statistics:
-        """:func:`compute` over the archive's finished games, remembered until a game or the roster changes (so
-        opening the screen again, or on another phone, costs only a check)."""
-        rows = archive.list_sessions(status=SessionStatus.FINISHED)
+        """:func:`compute` over the archive's finished games, remembered until a game or the roster changes: opening
+        the screen again (another phone, a reload) on an unchanged archive costs a look-up (the archive's
+        :attr:`~storage.Archive.generation`); after a change elsewhere in the archive, a check of the finished
+        games' fingerprints; only a change to a finished game (or to the roster) computes them again."""
         names = tuple(sorted((aliases or {}).items()))
-        signature = (names, tuple([(s.id, s.fingerprint) for s in rows]))
+        state = (id(archive), archive.generation, names)
         with self._lock:
             known = self._stats.get(game)
-            if known is not None and known[0] == signature:
+            if known is not None and self._state.get(game) == state:  # the archive did not change: no listing
                 return known[1]
-            resolve = Resolver(dict(names)) if names else None
-            stats = compute(self.outcomes(archive, rows), resolve=resolve, game=game)
-            self._stats[game] = (signature, stats)
-            return stats
+            rows = archive.list_sessions(status=SessionStatus.FINISHED)
+            signature = (names, tuple([(s.id, s.fingerprint) for s in rows]))
+            if known is None or known[0] != signature:  # a finished game (or the roster) changed: compute again
+                resolve = Resolver(dict(names)) if names else None
+                known = (signature, compute(self.outcomes(archive, rows), resolve=resolve, game=game))
+                self._stats[game] = known
+            self._state[game] = state
+            return known[1]
 
     def warm_up(self, archive: Archive, aliases: Mapping[str, str] | None = None) -> threading.Thread | None:
         """Fill this cache and its statistics in a background thread (called when History opens, so that

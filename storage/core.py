@@ -111,6 +111,7 @@ class ArchiveCore:
         """For the last few sessions saved: the stat of the file written, its log and creation time (so that the
         next save need not re-read the file)."""
         self._draft_errors: dict[str, str] = {}
+        self._generation = 0
         """session id → why its drafts could not be written (the last warning logged), while that lasts."""
         self._closed = False
         if read_only:
@@ -120,6 +121,12 @@ class ArchiveCore:
             self._open_for_writing()
         self._load_index()
         self.players = self._open_roster()
+
+    @property
+    def generation(self) -> int:
+        """A number that grows with every change to the index (a session saved, created, deleted, imported, set
+        aside or re-read): a reader that remembers it can tell that nothing changed without listing the sessions."""
+        return self._generation
 
     @property
     def lock(self) -> threading.RLock:
@@ -292,11 +299,13 @@ class ArchiveCore:
         self._dirty_shards.add(shard_of(session_id))
 
     def _remember(self, summary: SessionSummary, meta: tuple[int, int, int], shard: str | None = None) -> None:
+        self._generation += 1
         self._index[summary.id] = summary
         self._meta[summary.id] = meta
         self._shards.setdefault(shard or shard_of(summary.id), set()).add(summary.id)
 
     def _forget(self, session_id: str) -> None:
+        self._generation += 1
         self._recent.pop(session_id, None)
         self._index.pop(session_id, None)
         self._meta.pop(session_id, None)
@@ -665,6 +674,7 @@ class ArchiveCore:
         with self._lock:
             for shard in list(self._shards):
                 self._dirty_shards.add(shard)
+            self._generation += 1
             self._index.clear()
             self._meta.clear()
             self._shards.clear()

@@ -37,5 +37,5 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         ]
 
     listing: Paged[SessionSummary] = Paged(tile, noun="unfinished game", empty=nothing, show_count="if-any")
-    listing.show(ctx.services.sessions.unfinished())
+    listing.show(ctx.services.lists.unfinished())  # listed once per change of the archive, 25 rows built
     return screen(ctx, "Continue", listing.controls)

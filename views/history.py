@@ -30,7 +30,6 @@ from companion.history import (
     row_of,
     when_text,
 )
-from companion.players import Resolver
 from companion.records import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from companion.stats import game_name
 from scoring import ScoringError, all_games
@@ -79,7 +78,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history``: the sessions, newest first, with filters over the whole archive; the first page of the
     result is shown, "Show more" adds the next."""
     archive: Archive = ctx.services.archive
-    resolve = Resolver(ctx.services.players.aliases())
+    aliases = ctx.services.players.aliases()
     problem = _error_text()
 
     def open_session(session_id: str) -> None:
@@ -145,7 +144,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     def fill(update: bool) -> None:
         try:
-            found = filter_sessions(archive.list_sessions(), current_filter(), resolve=resolve)
+            found = ctx.services.lists.filtered(current_filter(), aliases)  # the whole archive, once per change
         except DateRangeError as exc:
             problem.value = str(exc)
             if update:
@@ -161,7 +160,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         fill(True)
 
     fill(False)
-    ctx.services.stats.warm_up(archive, ctx.services.players.aliases())  # so that Statistics opens at once
+    ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
     links = ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),

@@ -4,13 +4,24 @@ One :class:`Shell` per browser tab (Flet page); it keeps that page's own state (
 its seat at the live table, the game its table screen follows) and hands it to every screen through the
 :class:`~views.context.ViewContext`. All tabs share one :class:`~companion.services.AppServices`; a settings change
 in one tab redraws every open tab.
+
+**Nothing is drawn twice.** Flet matches controls by identity, so a screen built again is sent again whole.
+
+* Opening a screen from another (``/history`` → ``/stats``) keeps the screens below it that were already drawn
+  (they are hidden under the new one; each is built afresh when Back brings it to the top): only the new screen is
+  built and sent.
+* A reload of the tab (or a network drop) reconnects the browser to the same Flet session, and Flet sends it the
+  whole page as it stands (``flet_web``'s register answer). The shell keeps following settings and its games for
+  :data:`RECONNECT_GRACE_S` after a disconnect, so that page is current; on the reconnect it draws again only if
+  the settings or the data folder (:meth:`~companion.services.AppServices.data_version`) changed meanwhile. A
+  reload then costs what a first visit costs, not twice that.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import flet as ft
 
@@ -26,6 +37,10 @@ from views.routing import Route, find_route, normalise, parent_path, stack_paths
 from views.seat import Seat, seat_for
 
 _log = logging.getLogger(__name__)
+
+RECONNECT_GRACE_S = 30.0
+"""Seconds a disconnected page keeps following settings and its games: a reload reconnects within a second or two
+and finds its page current; a page gone longer stops following and is drawn anew if it comes back."""
 
 THEME_MODES = {Theme.LIGHT: ft.ThemeMode.LIGHT, Theme.DARK: ft.ThemeMode.DARK, Theme.SYSTEM: ft.ThemeMode.SYSTEM}
 SEED_COLOUR = ft.Colors.GREEN_800
@@ -57,6 +72,14 @@ class Shell:
         ``views/live.py``) and the game its table screen follows."""
         self.keep_awake: KeepAwake | None = None
         """The page's wakelock: on while a game's table is shown, unless Settings turn it off."""
+        self.built: dict[str, ft.View] = {}
+        """The screens of the last drawing that a route builder made, by path: those still below the top are kept
+        by the next drawing instead of being built (and sent) again."""
+        self.drawn: tuple[Settings, tuple[object, ...]] | None = None
+        """The settings and the data folder's version (:meth:`AppServices.data_version`) of the last drawing."""
+        self.drawings = 0
+        """How many times the page was drawn (:meth:`render`)."""
+        self._release_timer: threading.Timer | None = None
 
     @property
     def seat(self) -> Seat | None:
@@ -73,14 +96,15 @@ class Shell:
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_connect = self._on_connect
-        page.on_disconnect = self._on_close
+        page.on_disconnect = self._on_disconnect
         page.on_close = self._on_close
         self._unsubscribe = self.services.settings.subscribe(self._on_settings)
         self.render()
 
-    def views_for(self, route: str, settings: Settings) -> list[ft.View]:
+    def views_for(self, route: str, settings: Settings, keep: Mapping[str, ft.View] | None = None) -> list[ft.View]:
         """The stack of screens for ``route``: its ancestors first.
 
+        An ancestor whose path is in ``keep`` is that screen, not a new one (the top screen is always built).
         A path the app does not have ends the stack with a "Not found" screen saying why; its Back button goes to
         the last screen that does exist.
         """
@@ -94,14 +118,23 @@ class Shell:
                 )
                 return live.locked_views(seat, ctx)
         views: list[ft.View] = []
+        built: dict[str, ft.View] = {}
+        self.built = built
         for step in stack_paths(path):
+            kept = keep.get(step) if keep is not None and step != path else None
+            if kept is not None:
+                views.append(kept)
+                built[step] = kept
+                continue
             ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=step, state=self.state)
             found = find_route(self.routes, step)
             problem = f"The app has no page at {path}."
             if found is not None:
                 route_entry, params = found
                 try:
-                    views.append(route_entry.builder(ctx, params))
+                    view = route_entry.builder(ctx, params)
+                    views.append(view)
+                    built[step] = view
                     continue
                 except ValueError as exc:  # e.g. /rules/<a game the app does not know>
                     if step == path:
@@ -116,16 +149,27 @@ class Shell:
             break
         return views
 
-    def render(self) -> None:
-        """Rebuild the page's screens from its current route."""
+    def render(self, *, anew: bool = False) -> None:
+        """Draw the page's screens for its current route: the top one built, those below it kept from the last
+        drawing when they were there (unless ``anew``, or the settings changed: then every one is built)."""
         with self._lock:
             settings = self.services.settings.current()
-            views = self.views_for(self.page.route or "/", settings)
+            data = self.services.data_version()
+            same = not anew and self.drawn is not None and self.drawn[0] == settings
+            views = self.views_for(self.page.route or "/", settings, self.built if same else None)
+            self.drawn = (settings, data)
+            self.drawings += 1
             self.page.views.clear()
             self.page.views.extend(views)
             self.page.update()
             if self.keep_awake is not None:
                 self.keep_awake.follow(self.page.route or "/", keep_awake=settings.keep_awake)
+
+    def current(self) -> bool:
+        """Whether the page shows what the last drawing would show now: the same settings and an unchanged data
+        folder."""
+        with self._lock:
+            return self.drawn == (self.services.settings.current(), self.services.data_version())
 
     def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
         self.render()
@@ -145,16 +189,48 @@ class Shell:
     def _apply_settings(self, settings: Settings) -> None:
         with self._lock:
             apply_theme(self.page, settings)
-        self.render()
+        self.render(anew=True)
+
+    def _on_disconnect(self, event: ft.Event[ft.Page]) -> None:
+        # A reload or a network drop: Flet keeps the session for the tab to come back to. Keep following (the
+        # page stays current, updates are dropped until then) for a grace period, then stop.
+        with self._lock:
+            self._cancel_release()
+            timer = threading.Timer(RECONNECT_GRACE_S, self._release_if_gone)
+            timer.daemon = True
+            self._release_timer = timer
+        timer.start()
 
     def _on_connect(self, event: ft.Event[ft.Page]) -> None:
-        # The same tab came back after a network drop: follow settings again and show what changed meanwhile.
-        if self._unsubscribe is None:
-            self._unsubscribe = self.services.settings.subscribe(self._on_settings)
+        # The same tab came back (a reload, or after a network drop) and Flet has sent it the page as it stands.
+        with self._lock:
+            self._cancel_release()
+            released = self._unsubscribe is None
+            if released:  # gone longer than the grace period: follow settings again, draw everything anew
+                self._unsubscribe = self.services.settings.subscribe(self._on_settings)
+        if released:
             self._apply_settings(self.services.settings.current())
+        elif not self.current():  # something changed meanwhile: the top screen is built again
+            self.render()
 
     def _on_close(self, event: ft.Event[ft.Page]) -> None:
+        with self._lock:
+            self._cancel_release()
         self._stop_following()
+
+    def _release_if_gone(self) -> None:
+        # The connect event may have run before the disconnect event that started this timer: ask Flet.
+        try:
+            connected = self.page.session.connection is not None
+        except Exception:  # the session is gone altogether
+            connected = False
+        if not connected:
+            self._stop_following()
+
+    def _cancel_release(self) -> None:
+        timer, self._release_timer = self._release_timer, None
+        if timer is not None:
+            timer.cancel()
 
     def _stop_following(self) -> None:
         unsubscribe, self._unsubscribe = self._unsubscribe, None
