@@ -3,6 +3,7 @@ correction, New game and Continue screens built on a fake page and tapped throug
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -474,3 +475,20 @@ def test_doctests(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_hand_list_shows_the_newest_hands_and_all_of_them_one_tap_away(services: AppServices) -> None:
+    """A Confirm redraws the same number of rows however long the game: the newest 12, then *Show all*."""
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    deck = [f"{rank}{suit}" for suit in "SHDC" for rank in ranks]
+    for i in range(0, 42, 3):  # 14 hands: the up-card, then Ann's and Ben's cards
+        table.add_hand({"up": deck[i], "cards": {"Ann": deck[i + 1], "Ben": deck[i + 2]}})
+    _, view = render(services, f"/continue/{table.id}")
+
+    def rows() -> list[str]:
+        return [label for label in buttons(view) if re.match(r"^Hand \d+: ", label)]
+
+    assert len(rows()) == 12 and rows()[0].startswith("Hand 14: ") and rows()[-1].startswith("Hand 3: ")
+    tap(view, "Show all 14 hands (2 more)")
+    assert len(rows()) == 14 and rows()[-1].startswith("Hand 1: ")

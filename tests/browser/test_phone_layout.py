@@ -74,15 +74,41 @@ def test_jokers_kill_hand_on_a_phone(page: Any, app_server: AppServer) -> None:
     on_screen(page, button(page, "Scoreboard and hands"), "the way to the scoreboard")
 
 
-def test_bargain_bin_entry_on_a_phone(page: Any, app_server: AppServer) -> None:
+def test_bargain_bin_hand_on_a_phone(page: Any, app_server: AppServer) -> None:
+    """A whole live-play hand of 4 players (20 cards, each its receiver and its value) without scrolling: every
+    receiver and key is inside the viewport when it is tapped, and so are Confirm and the standings strip."""
     page.set_viewport_size(PHONE)
     names = ["Ann", "Ben", "Cat", "Dan"]
     start(page, "Bargain Bin", names)
     wait_text(page, "^Next: Ann plays: who gets the card")
     strip_on_screen(page, names)
     on_screen(page, page.get_by_role("button", name=re.compile(r"^To Dan \(")), "the last receiver")
+    for key in ("A♠♣", "K♥♦"):  # the pad's first and last keys
+        on_screen(page, button(page, key), f"the {key} key")
     on_screen(page, button(page, "Confirm hand"), "Confirm")
     screenshot(page, "phone-bargain-bin")
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    taps = 0
+    for card in range(20):  # every card to Ben, the black cards A to 10, each twice: Ben has 2 × 55 card points
+        giver = names[card % 4]
+        to = page.get_by_role("button", name=re.compile(r"^To Ben \("))
+        on_screen(page, to, f"card {card + 1}: the receiver")
+        to.first.click()
+        wait_text(page, rf"^Next: {giver} plays to Ben: which card\?$")
+        key = button(page, f"{ranks[card // 2]}♠♣")
+        on_screen(page, key, f"card {card + 1}: its key")
+        key.click()
+        taps += 2
+        nxt = "Every card is played: confirm the hand" if card == 19 else f"{names[(card + 1) % 4]} plays: who"
+        wait_text(page, f"^Next: {re.escape(nxt)}")
+    strip_on_screen(page, names)
+    on_screen(page, button(page, "Confirm hand"), "Confirm after the last card")
+    tap(page, "Confirm hand")
+    taps += 1
+    assert taps == 41, "two taps a card (who gets it, its value), one to confirm"
+    wait_text(page, "^Next: Ben plays: who gets the card")  # hand 2: the next player starts
+    strip_on_screen(page, names)
+    on_screen(page, button(page, "Confirm hand"), "Confirm in hand 2")
 
 
 def test_ones_to_nines_entry_on_a_phone(page: Any, app_server: AppServer) -> None:

@@ -49,6 +49,8 @@ __all__ = [
     "parse_entry",
     "record_before",
     "refresh",
+    "send_changes",
+    "send_each",
     "sent_by_hand",
     "table_ui",
 ]
@@ -75,6 +77,9 @@ class EntryContext:
     dock: ft.Column = field(default_factory=ft.Column)
     """The screen's bottom bar: a panel puts its actions here (Confirm, and the one or two actions beside it), so
     they stay on screen however long the panel is (:func:`docked`)."""
+    send: Callable[[Sequence[ft.Control]], None] = field(default_factory=lambda: send_each)
+    """How a panel sends the controls a tap changed (:meth:`redraw` results): the table screen sends them in one
+    update of the screen (:func:`send_changes`); elsewhere (the live view) each on its own."""
     reuse: Callable[[dict[str, Any]], bool] | None = None
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
@@ -187,6 +192,28 @@ def refresh(control: ft.Control) -> None:
     """``control.update()`` when it is on a page (screens built in unit tests are not)."""
     with contextlib.suppress(RuntimeError, AssertionError):
         control.update()
+
+
+def send_each(controls: Sequence[ft.Control]) -> None:
+    """Send each control on its own (one message each, in this order)."""
+    for control in controls:
+        refresh(control)
+
+
+def send_changes(root: ft.Control, changed: Sequence[ft.Control]) -> None:
+    """Send ``changed`` (controls under ``root``) in one update of ``root``: one message, whatever changed.
+
+    The kept controls a tap may change are :func:`~views.widgets.isolated`, so that the update walks past those
+    that did not change (the 52 cards, the value keys, the hand rows); the ones in ``changed`` are opened for this
+    update only, so their changes go with it."""
+    opened = [control for control in changed if control.is_isolated()]
+    for control in opened:
+        object.__setattr__(control, "_isolated", False)
+    try:
+        refresh(root)
+    finally:
+        for control in opened:
+            object.__setattr__(control, "_isolated", True)
 
 
 def sent_by_hand() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import flet as ft
@@ -35,17 +35,21 @@ from views.table.entry import (
     parse_entry,
     record_before,
     refresh,
+    send_changes,
     sent_by_hand,
     table_ui,
 )
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list
-from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button
+from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
 
 _log = logging.getLogger(__name__)
 
 CORRECTION_HINT = (
     "This is what was entered. Change what was wrong and confirm: everything after it is worked out again."
 )
+HAND_ROWS = 12
+"""Hand-list rows shown (newest first) until *Show all* is tapped: what a Confirm sends and the page redraws stays
+the same size however long the game (every hand is one tap away, and in History)."""
 STEP_PARTS = {Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebreak", Step.SUDDEN_DEATH: "sudden_death"}
 
 
@@ -74,6 +78,8 @@ class TableView:
         self.save_area = ft.Column(visible=False)
         self.strip = StandingsStrip(session.players)
         self.board = Scoreboard()
+        isolated(self.strip.control)  # changed only by a change of the session: sent by show(), not by every tap
+        isolated(self.board.control)
         self.banner = VerdictBanner()
         self.hands = ft.Column(spacing=4)
         self.hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
@@ -88,7 +94,14 @@ class TableView:
         self._panels: dict[EntryTarget, tuple[ft.Control, EntryContext]] = {}
         """The entry panel last built, kept when its game can redraw it in place (:attr:`EntryContext.reuse`)."""
         self._tiles: dict[Any, ft.Control] = {}
+        self._all_hands = False
+        """Whether the whole hand list is shown (*Show all*), not just the newest :data:`HAND_ROWS`."""
+        self.more_hands = ft.OutlinedButton(content="", on_click=self._show_all_hands, height=48, visible=False)
         """Hand-list rows by what they show, reused from one redraw to the next."""
+        self._view: ft.View | None = None
+        self._showing = False
+        self._opened: list[ft.Control] = []
+        """What the entry panel changed while :meth:`show` redraws (sent with the rest of the redraw)."""
         self.edits = EditHost(self.session.make, report=self.report, on_made=self._made, can_make=session.can_make)
         """Every change this screen asks for (a hand, a correction, undo, redo) goes through here."""
         self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.undo, size=APPBAR_TAP)
@@ -110,12 +123,13 @@ class TableView:
             actions=[self.undo_button, self.redo_button, self._share_button()] if self.target is None else [],
         )
         self.rebuild()
-        return ft.View(
+        self._view = ft.View(
             route=ctx.path,
             appbar=appbar,
             controls=[self.body],
             padding=ft.Padding.symmetric(horizontal=8, vertical=6),
         )
+        return self._view
 
     def _share_button(self) -> ft.Control:
         """Opens the Share screen (address, QR code, PIN) for this game: phones follow it at ``/live``."""
@@ -207,11 +221,23 @@ class TableView:
         else:
             target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
             self._set(self.entry_area, [self._entry(target)])
+        self._hand_rows(result)
+
+    def _hand_rows(self, result: Any) -> None:
+        """The hand list: the newest :data:`HAND_ROWS` rows, or all of them after *Show all*."""
+        money = self.ctx.settings.money
         hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money)
         # the rows straight into the kept column (a new column would send every row again: the hand list grows)
         heading = hands.controls[0]
         self.hands_title.value = heading.value if isinstance(heading, ft.Text) else self.hands_title.value
-        self._set(self.hands, [self.hands_title, *hands.controls[1:]])
+        rows = hands.controls[1:]
+        hidden = len(rows) - HAND_ROWS if not self._all_hands else 0
+        self.more_hands.visible = hidden > 0
+        if hidden > 0:
+            label = f"Show all {len(rows)} {str(self.hands_title.value).lower()} ({hidden} more)"
+            self.more_hands.content = self.more_hands.tooltip = label
+            rows = [*rows[:HAND_ROWS], self.more_hands]
+        self._set(self.hands, [self.hands_title, *rows])
 
     @staticmethod
     def _set(holder: ft.Column, controls: list[ft.Control]) -> None:
@@ -261,6 +287,7 @@ class TableView:
             submit=lambda entry: self.submit(target, entry),
             report=self.report,
             dock=self.dock,
+            send=self.send_panel,
         )
         self.dock.controls = []
         try:
@@ -340,21 +367,37 @@ class TableView:
             self.report(str(exc))
         self.show(force=True)
 
+    def _show_all_hands(self, _: Any = None) -> None:
+        with self._draw_lock:
+            self._all_hands = True
+            self._hand_rows(self.session.result)
+            send_changes(self.hands, [])
+
     def open_hand(self, line: HandLine) -> None:
         self.ctx.navigate(f"{self.ctx.path}/{line.slug}")
 
+    def send_panel(self, changed: Sequence[ft.Control]) -> None:
+        """Send what the entry panel changed: in one update of the screen (one message a tap), or with the redraw
+        when it changed during :meth:`show`."""
+        with self._draw_lock:
+            if self._showing:
+                self._opened.extend(changed)
+                return
+            send_changes(self.body, changed)
+
     def show(self, *, force: bool = False) -> None:
-        """Redraw now, when the session changed since it was drawn (or ``force``: its save state changed)."""
+        """Redraw now, when the session changed since it was drawn (or ``force``: its save state changed): the
+        whole screen in one update (one message), the app bar's Undo and Redo included."""
         with self._draw_lock:
             if self.rendered == self.session.version and not force:
                 return  # already drawn (the tap's handler and the session's listener both ask)
-            self.rebuild()
-            # each part once (the scrolling part as a whole would walk the panel a second time)
-            for part in (self.save_area, self.strip.control, self.banner.control, self.entry_area, self.dock):
-                refresh(part)
-            refresh(self.board_column)
-            refresh(self.undo_button)
-            refresh(self.redo_button)
+            self._showing, self._opened = True, []
+            try:
+                self.rebuild()
+            finally:
+                self._showing = False
+            opened, self._opened = [*self._opened, self.strip.control, self.board.control], []
+            send_changes(self._view if self._view is not None else self.body, opened)
 
     # -- following the session -------------------------------------------------------------------------------
 

@@ -30,13 +30,14 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh
-from views.widgets import TAP, isolated, panel, suit_colour_value
+from views.table.entry import EntryContext, TableUI, controller, docked
+from views.widgets import MIN_TAP, TAP, isolated, panel, suit_colour_value
 
 GREYED = 0.35
 """The opacity of a value-pad key that cannot be tapped now."""
-PAD_WIDTH = 60
-"""Width of a value-pad key: five keys a row on a 360 px phone, thirteen on a desktop."""
+PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 14}
+"""Value-pad keys a row: 7 on a portrait phone (26 keys and the Joker's double key in 4 rows of 48 px keys, so a
+whole hand is entered without scrolling on a 360 × 740 screen), 14 when wider."""
 
 
 def _button(
@@ -49,13 +50,14 @@ def _button(
     expand: bool = False,
     colour: str | None = None,
     size: int = 18,
+    height: int = TAP,
 ) -> ft.Control:
     """A button labelled ``label`` (shown and read out the same), at least :data:`TAP` pixels tall."""
     kind = ft.FilledButton if primary else ft.OutlinedButton
     return kind(
         content=ft.Text(label, size=size, weight=ft.FontWeight.BOLD if primary else None, color=colour),
         tooltip=label,
-        height=TAP,
+        height=height,
         width=width,
         expand=True if expand else None,
         disabled=disabled,
@@ -135,7 +137,7 @@ class BinPanel:
         self.conduct_open = False
         self.pending: tuple[str, Action] | None = None
         self.giver_open = False
-        self.body = ft.Column(spacing=10)
+        self.body = ft.Column(spacing=6)
         self.quick_preview = ft.Text("", size=16)
         self.vegas_text = ft.Text("", size=16)
         self.vegas_box = ft.Container(
@@ -157,32 +159,32 @@ class BinPanel:
     def _build_live(self) -> None:
         """The live-play controls, made once and updated in place on every tap (a tap sends only what changed)."""
         entry = self.entry
-        self.prompt_text = ft.Text("", size=22, weight=ft.FontWeight.BOLD)
-        self.points_text = ft.Text("", size=16)
+        self.prompt_text = ft.Text("", size=20, weight=ft.FontWeight.BOLD)
+        self.points_text = ft.Text("", size=15)
         self.giver_text = ft.Text("", size=16, expand=True)
-        self.giver_row = ft.Row(
-            [self.giver_text, _button("Someone else plays", lambda _: self._toggle_giver(), size=15)]
-        )
+        someone = _button("Someone else plays", lambda _: self._toggle_giver(), size=15, height=MIN_TAP)
+        self.giver_row = ft.Row([self.giver_text, someone])
         self.receivers = {
-            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name))) for name in entry.players
+            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name), size=16, pad=6))
+            for name in entry.players
         }
+        for holder in self.receivers.values():
+            holder.height = MIN_TAP
         self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
         keys = pad_keys(entry.options)
         self.keys = {key: isolated(self._key_button(key)) for key in keys}
-        self.pad_keys = ft.Row(list(self.keys.values()), wrap=True, spacing=6, run_spacing=6, disabled=True)
+        self.pad_keys = ft.ResponsiveRow(
+            list(self.keys.values()), columns=PAD_COLUMNS, spacing=3, run_spacing=4, disabled=True
+        )
         """The value pad: greyed as a whole (one change sent) until who gets the card is tapped; a key on its own
         once both cards of its value are out."""
         self.pad_keys.opacity = GREYED
         self.pad = ft.Column(
             [
                 self.pad_keys,
-                ft.Text(
-                    explain_keys(keys, entry.options.king)
-                    + ". Keys stay grey until you tap who gets the card, and once both cards of a key are out.",
-                    size=14,
-                ),
+                ft.Text(explain_keys(keys, entry.options.king) + ".", size=13),
             ],
-            spacing=6,
+            spacing=4,
         )
         self.sign_row = ft.Row(
             [
@@ -192,10 +194,9 @@ class BinPanel:
             ],
             wrap=True,
         )
-        self.take_back = _outlined("Take back last card", self._act("undo_play"))
-        self.take_back.expand = True
-        self.take_back_row = ft.Row([self.take_back])
-        self.actions = ft.Column([self.take_back_row, ft.Row([self.confirm_button])], spacing=8)
+        self.take_back = _outlined("Take back last card", self._act("undo_play"), size=15)
+        self.actions = ft.Row([self.take_back, self.confirm_button], spacing=8)
+        """The bottom bar: one row, so the panel keeps the height of a second one."""
         self._kept: list[ft.Control] = [
             self.title,
             self.points_text,
@@ -204,7 +205,6 @@ class BinPanel:
             self.pad_keys,
             *self.keys.values(),
             self.take_back,
-            self.take_back_row,
             self.confirm_button,
             self.vegas_text,
             self.quick_preview,
@@ -216,7 +216,7 @@ class BinPanel:
         around = {id(self.giver_text): self.giver_row, id(self.pad_keys): self.pad, id(self.vegas_text): self.vegas_box}
         around |= {id(c): self.receiver_row for c in self.receivers.values()}
         around |= {id(c): self.pad for c in self.keys.values()}
-        around |= {id(c): self.actions for c in (self.take_back, self.take_back_row, self.confirm_button)}
+        around |= {id(c): self.actions for c in (self.take_back, self.confirm_button)}
         self._homes = [around.get(id(control), control) for control in self._kept]
         """The part of the panel (or the bottom bar's actions) each kept control is shown in."""
 
@@ -276,12 +276,13 @@ class BinPanel:
     def _mode_row(self, live: bool) -> ft.Control:
         row = self._mode_rows.get(live)
         if row is None:
-            row = self._mode_rows[live] = ft.Row(
-                [
-                    _button("Live play", self._act("set_mode", EntryMode.LIVE), primary=live, expand=True),
-                    _button("Quick totals", self._act("set_mode", EntryMode.QUICK), primary=not live, expand=True),
-                ]
-            )
+            live_play = self._act("set_mode", EntryMode.LIVE)
+            quick = self._act("set_mode", EntryMode.QUICK)
+            buttons = [
+                _button("Live play", live_play, primary=live, expand=True, size=16, height=MIN_TAP),
+                _button("Quick totals", quick, primary=not live, expand=True, size=16, height=MIN_TAP),
+            ]
+            row = self._mode_rows[live] = ft.Row(buttons)
         return row
 
     def redraw(self) -> list[ft.Control]:
@@ -315,9 +316,10 @@ class BinPanel:
         return {id(control) for control, home in zip(self._kept, self._homes, strict=True) if id(home) in shown}
 
     def _send(self, changed: list[ft.Control]) -> None:
-        """Send just these controls (an explicit update also spares the page Flet's automatic whole-page diff)."""
-        for control in changed:
-            refresh(control)
+        """Send just these controls, as the screen sends a panel's changes (an explicit update also spares the
+        page Flet's automatic whole-page diff)."""
+        if changed:
+            self.ectx.send(changed)
 
     def _prompt(self) -> str:
         entry = self.entry
@@ -384,8 +386,10 @@ class BinPanel:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
         spans = [ft.TextSpan(key.rank if not key.is_joker else key.label)]
         spans += [ft.TextSpan(symbol) for symbol in key.label[len(key.rank) :]] if not key.is_joker else []
-        button = _outlined("", self._act("choose_value", key), width=PAD_WIDTH * (2 if key.is_joker else 1), pad=0)
-        button.content = ft.Text(spans=spans, size=16, no_wrap=True, semantics_label=key.label)
+        button = _outlined("", self._act("choose_value", key), pad=0)
+        button.col = 2 if key.is_joker else 1
+        button.height = MIN_TAP
+        button.content = ft.Text(spans=spans, size=15, no_wrap=True, semantics_label=key.label)
         button.tooltip = key.label
         if key.is_joker:
             spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400)
@@ -547,7 +551,7 @@ class BinPanel:
     def _actions(self) -> ft.Control:
         self.confirm_button.disabled = not self.entry.can_confirm()
         live = self.entry.mode is EntryMode.LIVE
-        self.take_back_row.visible = live
+        self.take_back.visible = live
         if live:
             _update(self.take_back, disabled=not self.entry.plays and not self.entry.joker_waiting)
         return self.actions

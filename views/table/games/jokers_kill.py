@@ -18,7 +18,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh
+from views.table.entry import EntryContext, TableUI, controller, docked
 from views.widgets import MIN_TAP, TAP, icon_button, isolated, suit_colour_value
 
 
@@ -175,9 +175,10 @@ class CardPicker:
         return changed
 
     def _send(self, changed: list[ft.Control]) -> None:
-        """Send just these controls (an explicit update also spares the page Flet's automatic whole-page diff)."""
-        for control in changed:
-            refresh(control)
+        """Send just these controls, as the screen sends a panel's changes (an explicit update also spares the
+        page Flet's automatic whole-page diff)."""
+        if changed:
+            self.ectx.send(changed)
 
     # -- taps -----------------------------------------------------------------------------------------------
 
