@@ -37,7 +37,7 @@ def card_codes() -> list[str]:
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """Rounds, circuits and the next dealer under the standings."""
     try:
-        info = entry_ff.deal_info(session.record)
+        info = entry_ff.deal_info(session.current)  # read, never changed: no copy of the game
     except ScoringError:
         return []
     out = [("Rounds left", str(info.rounds_left))]
@@ -68,6 +68,25 @@ class RoundPanel:
         self.ctl = entry_ff.open_round(ectx.session, ectx.record, ectx.target, ectx.existing)
         self.who = self.ctl.state.who
         self.choices = self.ctl.state.choices
+        self.info = (
+            entry_ff.deal_info(self.ctl.state.context.parsed)
+            if not self.tiebreak and ectx.target.index is None
+            else None
+        )
+        """Where the game is (round, circuit, dealer): read once from the record, not on every tap."""
+        label = "Confirm round"
+        self.confirm_button = ft.FilledButton(
+            content=label,
+            icon=ft.Icons.CHECK,
+            tooltip=label,
+            height=TAP,
+            expand=True,
+            disabled=True,
+            on_click=self.confirm,
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        )
+        self.actions = ft.Row([self.confirm_button])
+        docked(ectx, self.actions)
         self.card_buttons: dict[str, ft.OutlinedButton] = {}
         for code in card_codes():
             card = Card.parse(code)
@@ -129,6 +148,8 @@ class RoundPanel:
             parts.extend(self._quick_parts())
         elif self.entry is not None:
             parts.extend(self._walk_parts(self.entry))
+        else:
+            self._confirm(disabled=True)  # the dealer comes first
         self.body.controls = parts
         refresh(self.control)
 
@@ -140,7 +161,8 @@ class RoundPanel:
         elif self.ectx.target.index is not None:
             text = f"Correct round {self.ectx.target.index + 1}"
         else:
-            text = entry_ff.deal_info(self.record).text_with(self.dealer)
+            assert self.info is not None
+            text = self.info.text_with(self.dealer)
         return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=text)
 
     def _dealer_row(self) -> list[ft.Control]:
@@ -232,7 +254,7 @@ class RoundPanel:
                 spacing=8,
             )
         )
-        self._dock(self._confirm(disabled=not entry.complete))
+        self._confirm(disabled=not entry.complete)
         return parts
 
     def _seat_line(self, entry: RoundEntry, name: str) -> ft.Control:
@@ -284,30 +306,15 @@ class RoundPanel:
                 on_click=lambda _, n=name: self.toggle_out(n),
             )
             parts.append(ft.Row([field, toggle], spacing=8))
-        self._dock(self._confirm(disabled=False))
+        self._confirm(disabled=False)
         return parts
 
-    def _dock(self, actions: ft.Control) -> None:
-        """Confirm goes in the screen's bottom bar, on screen however long the round's lines get."""
-        docked(self.ectx, actions)
-        refresh(self.ectx.dock)
-
-    def _confirm(self, *, disabled: bool) -> ft.Control:
-        label = "Confirm round"
-        return ft.Row(
-            [
-                ft.FilledButton(
-                    content=label,
-                    icon=ft.Icons.CHECK,
-                    tooltip=label,
-                    height=TAP,
-                    expand=True,
-                    disabled=disabled,
-                    on_click=self.confirm,
-                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-                )
-            ]
-        )
+    def _confirm(self, *, disabled: bool) -> None:
+        """Confirm sits in the screen's bottom bar (made once), on screen however long the round's lines get: only
+        its state is sent, when it changes."""
+        if self.confirm_button.disabled != disabled:
+            self.confirm_button.disabled = disabled
+            refresh(self.confirm_button)
 
     # -- taps ------------------------------------------------------------------------------------------------------
 
