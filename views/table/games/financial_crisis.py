@@ -70,7 +70,8 @@ class FinancialCrisisEntry:
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        """Taps are handled one at a time; a Confirm redraws the panel in place (:meth:`follow`) while it holds it."""
         self._last_added: tuple[str, float] = ("", 0.0)
         self.record = ectx.record
         self.four_colour = ectx.view.settings.four_colour_suits
