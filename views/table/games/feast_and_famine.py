@@ -22,10 +22,14 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
 from views.table.entry import EntryContext, TableUI, docked, refresh
-from views.widgets import TAP, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
 
-CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
-"""Four card buttons a row (one rank) on a phone, eight when wider."""
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
+"""Cards a row, rank by rank: 7 on a portrait phone (the 52 cards, the Joker and Refuse in 8 rows of 48 px keys:
+the round's lines, the grid and Confirm fit a 390 × 844 screen), two ranks a row when wider."""
+REFUSE_COLUMNS = 3
+"""Refuse fills the grid's last row after the Joker (a decision, not a card, but where the thumb already is)."""
+CARD_STYLE = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8))
 SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
 
 
@@ -92,16 +96,29 @@ class RoundPanel:
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             self.card_buttons[code] = ft.OutlinedButton(
-                content=ft.Text(card.label, size=20, weight=ft.FontWeight.BOLD, color=colour),
+                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
                 tooltip=card.label,
-                height=TAP,
-                col=CARD_COLUMNS if code != "JK" else {"xs": 6, "md": 3},
+                height=MIN_TAP,
+                col=1,
+                style=CARD_STYLE,
                 on_click=lambda _, code=code: self.tap(code),
                 data=colour,
             )
-        self.grid = ft.ResponsiveRow(list(self.card_buttons.values()), columns=12, spacing=6, run_spacing=6)
-        self.body = ft.Column(spacing=10)
-        self.control = panel(self.body)
+        self.refuse = ft.OutlinedButton(
+            content="Refuse",
+            icon=ft.Icons.AC_UNIT,
+            tooltip="Refuse",
+            height=MIN_TAP,
+            col=REFUSE_COLUMNS,
+            disabled=True,
+            on_click=lambda _: self.tap(entry_ff.REFUSE),
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=4)),
+        )
+        self.grid = ft.ResponsiveRow(
+            [*self.card_buttons.values(), self.refuse], columns=GRID_COLUMNS, spacing=3, run_spacing=3
+        )
+        self.body = ft.Column(spacing=4)
+        self.control = panel(self.body, padding=8)
         self.redraw()
 
     # -- state ---------------------------------------------------------------------------------------------------
@@ -143,12 +160,14 @@ class RoundPanel:
     def redraw(self) -> None:
         parts: list[ft.Control] = [self._title()]
         parts.extend(self._dealer_row())
-        parts.append(self._mode_row())
         if self.mode == QUICK:
+            parts.append(self._mode_row())
             parts.extend(self._quick_parts())
         elif self.entry is not None:
             parts.extend(self._walk_parts(self.entry))
+            parts.append(self._mode_row())  # under the walk: a table that walks its rounds does not tap it
         else:
+            parts.append(self._mode_row())
             self._confirm(disabled=True)  # the dealer comes first
         self.body.controls = parts
         refresh(self.control)
@@ -163,16 +182,18 @@ class RoundPanel:
         else:
             assert self.info is not None
             text = self.info.text_with(self.dealer)
-        return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=text)
+        return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_SMALL, semantics_label=text)
 
     def _dealer_row(self) -> list[ft.Control]:
         if self.tiebreak and not self.choices:
             text = "Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10)."
             return [ft.Text(text, size=16, semantics_label=text)]
         word = "Ghost" if self.tiebreak else "Dealer"
-        if len(self.choices) == 1 and self.dealer == self.choices[0]:
+        dealt = self.mode != QUICK and self.entry is not None and bool(self.entry.actions)
+        if (len(self.choices) == 1 and self.dealer == self.choices[0]) or (dealt and self.dealer is not None):
+            # chosen and dealt from (undo back to the first card to choose again): one line, not the choice
             text = f"{word}: {self.dealer}"
-            return [ft.Text(text, size=18, weight=ft.FontWeight.BOLD, semantics_label=text)]
+            return [ft.Text(text, size=16, weight=ft.FontWeight.BOLD, semantics_label=text)]
         ask = "Who is the Ghost? (any player not tied; it always Takes)" if self.tiebreak else "Who deals?"
         buttons: list[ft.Control] = []
         for name in self.choices:
@@ -182,14 +203,21 @@ class RoundPanel:
             buttons.append(
                 kind(content=label, tooltip=label, height=TAP, on_click=lambda _, n=name: self.choose_dealer(n))
             )
-        return [ft.Text(ask, size=16), ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)]
+        row = ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
+        return [row] if self.dealer is not None else [ft.Text(ask, size=14), row]
 
     def _mode_row(self) -> ft.Control:
         out: list[ft.Control] = []
         for mode, label in ((WALK, "Walk the round"), (QUICK, "Quick form")):
             kind = ft.FilledButton if mode == self.mode else ft.OutlinedButton
             out.append(
-                kind(content=label, tooltip=label, height=TAP, expand=True, on_click=lambda _, m=mode: self.set_mode(m))
+                kind(
+                    content=label,
+                    tooltip=label,
+                    height=MIN_TAP,
+                    expand=True,
+                    on_click=lambda _, m=mode: self.set_mode(m),
+                )
             )
         return ft.Row(out, spacing=8)
 
@@ -197,31 +225,8 @@ class RoundPanel:
         state = entry.state
         prompt = entry.prompt()
         parts: list[ft.Control] = [
-            ft.Text(prompt, size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
+            ft.Text(prompt, size=16, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
         ]
-        if state.phase is Phase.DECIDE:  # a Take is the card turned for it, tapped on the grid
-            parts.append(
-                ft.Row(
-                    [
-                        ft.OutlinedButton(
-                            content="Refuse",
-                            icon=ft.Icons.AC_UNIT,
-                            tooltip="Refuse",
-                            height=TAP,
-                            expand=True,
-                            on_click=lambda _: self.tap(entry_ff.REFUSE),
-                            style=ft.ButtonStyle(text_style=ft.TextStyle(size=20)),
-                        ),
-                    ],
-                    spacing=8,
-                )
-            )
-        if state.set_aside:
-            text = f"Jokers put aside in the opening deal: {state.set_aside} (they go back into the deck)"
-            parts.append(ft.Text(text, size=15, semantics_label=text))
-        if state.phase is not Phase.DONE:
-            text = f"Chance the next card is a Joker: {entry.chance_text()}"
-            parts.append(ft.Text(text, size=16, semantics_label=text))
         parts.extend(self._seat_line(entry, name) for name in state.order)
         legal = set(entry.legal_cards())
         for code, button in self.card_buttons.items():
@@ -230,15 +235,22 @@ class RoundPanel:
             face = button.content
             if isinstance(face, ft.Text):
                 face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+        # a Take is the card turned for it, tapped on the grid; Refuse sits in the grid's last row
+        self.refuse.disabled = state.phase is not Phase.DECIDE
         if state.phase is not Phase.DONE:
             parts.append(self.grid)
+            text = f"Chance the next card is a Joker: {entry.chance_text()}"
+            parts.append(ft.Text(text, size=14, semantics_label=text))
+        if state.set_aside:
+            text = f"Jokers put aside in the opening deal: {state.set_aside} (they go back into the deck)"
+            parts.append(ft.Text(text, size=14, semantics_label=text))
         parts.append(
             ft.Row(
                 [
                     ft.OutlinedButton(
                         content="Undo last tap",
                         tooltip="Undo last tap",
-                        height=TAP,
+                        height=MIN_TAP,
                         expand=True,
                         disabled=not entry.actions,
                         on_click=self.undo_tap,
@@ -246,7 +258,7 @@ class RoundPanel:
                     ft.OutlinedButton(
                         content="Start over",
                         tooltip="Start over",
-                        height=TAP,
+                        height=MIN_TAP,
                         disabled=not entry.actions,
                         on_click=self.start_over,
                     ),
@@ -272,9 +284,9 @@ class RoundPanel:
         colour = {Seat.FROZEN: ft.Colors.BLUE_400, Seat.OUT: ft.Colors.ERROR}.get(state.seats[name])
         return ft.Container(
             content=ft.Text(
-                text, size=18, color=colour, weight=ft.FontWeight.BOLD if turn else None, semantics_label=text
+                text, size=16, color=colour, weight=ft.FontWeight.BOLD if turn else None, semantics_label=text
             ),
-            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+            padding=ft.Padding.symmetric(horizontal=8, vertical=2),
             border=ft.Border.all(2 if turn else 1, ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT),
             border_radius=8,
         )
