@@ -96,7 +96,8 @@ def test_ones_to_nines_entry_on_a_phone(page: Any, app_server: AppServer) -> Non
     strip_on_screen(page, names)
     screenshot(page, "phone-1111-9999")
     taps = 0
-    for field, number in (("Table row (A)", "4239"), ("Ann (A) · target 4239", "2875"), ("Ben (B) · target 9324", "8631")):
+    hand = (("Table row (A)", "4239"), ("Ann (A) · target 4239", "2875"), ("Ben (B) · target 9324", "8631"))
+    for field, number in hand:
         for k, digit in enumerate(number):
             key = page.get_by_role("button", name=digit, exact=True, disabled=False)
             on_screen(page, key, f"digit {digit}")
