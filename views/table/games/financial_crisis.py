@@ -47,11 +47,12 @@ def card_codes() -> list[str]:
 
 
 def target_button_label(draft: RoundDraft, target: str | None) -> str:
-    """``Bank 3 of 5`` or ``Ann's pile: 12 cards`` (what the target button says and is called)."""
+    """``Bank 3 of 5`` or ``Ann: 12 cards`` (what the target button says and is called: one line in a third of a
+    360 px phone)."""
     if target is None:
         return f"Bank {len(draft.bank)} of 5"
     count = len(draft.pile(target))
-    return f"{target}'s pile: {count} card{'s' if count != 1 else ''}"
+    return f"{target}: {count} card{'s' if count != 1 else ''}"
 
 
 def _signed(points: int) -> str:
@@ -105,8 +106,9 @@ class FinancialCrisisEntry:
             )
         self._highlighted: set[str] = set()
         self.grid = ft.ResponsiveRow(list(self.buttons.values()), columns=GRID_COLUMNS, spacing=3, run_spacing=4)
+        tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
         self.next_button = ft.FilledButton(
-            content="Next pile", tooltip="Next pile", height=MIN_TAP, expand=True, on_click=self.next_pile
+            content="Next pile", tooltip="Next pile", height=MIN_TAP, expand=True, on_click=self.next_pile, style=tight
         )
         self.remove = ft.OutlinedButton(
             content="Take out last card",
@@ -114,19 +116,13 @@ class FinancialCrisisEntry:
             height=MIN_TAP,
             expand=True,
             on_click=self.undo_card,
+            style=tight,
         )
         self.reading_panel = ft.Column(spacing=6)
         self._reading_key: Any = ()
         self.breakdown_title = ft.Text("This round so far", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, visible=False)
-        self.pile_boxes: dict[str, ft.Container] = {
-            name: ft.Container(
-                padding=ft.Padding.all(10),
-                border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-                border_radius=10,
-                visible=False,
-            )
-            for name, _ in self.draft.piles
-        }
+        self.pile_boxes: dict[str, ft.Container] = {name: ft.Container(visible=False) for name, _ in self.draft.piles}
+        """Each player's place for the breakdown (:meth:`_pile_card`), its content replaced when the pile changes."""
         self._pile_views: dict[str, PileView | None] = dict.fromkeys(self.pile_boxes)
         self.breakdown_panel = ft.Column([self.breakdown_title, *self.pile_boxes.values()], spacing=8)
         self.progress = ft.Text("", size=14)
@@ -229,13 +225,14 @@ class FinancialCrisisEntry:
         for target, button in self.target_buttons.items():
             label = target_button_label(draft, target)
             chosen = draft.target == target
-            if button.content != label or button.data != chosen:
-                button.content, button.tooltip, button.data = label, label, chosen
+            face = button.content
+            if not isinstance(face, ft.Text) or face.value != label or button.data != chosen:
+                button.content = ft.Text(label, size=13, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS)
+                button.tooltip, button.data = label, chosen
                 button.style = ft.ButtonStyle(
                     padding=ft.Padding.symmetric(horizontal=4),
                     bgcolor=ft.Colors.PRIMARY if chosen else None,
                     color=ft.Colors.ON_PRIMARY if chosen else None,
-                    text_style=ft.TextStyle(size=13),
                 )
                 changed.append(button)
         held = draft.bank if draft.target is None else draft.pile(draft.target)
