@@ -138,7 +138,9 @@ def test_financial_crisis_taps_replay_nothing_and_send_what_changed(
 # --- Feast and Famine ----------------------------------------------------------------------------------------------
 
 
-def test_feast_and_famine_taps_replay_nothing(services: AppServices, counted: Counter[str]) -> None:
+def test_feast_and_famine_taps_replay_nothing_and_send_what_changed(
+    services: AppServices, counted: Counter[str], sent: list[ft.Control]
+) -> None:
     table = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 2})
     _, view = render(services, f"/continue/{table.id}")
     rounds = [
@@ -150,9 +152,16 @@ def test_feast_and_famine_taps_replay_nothing(services: AppServices, counted: Co
     ]
     for number, taps in enumerate(rounds, start=1):
         counted.clear()
+        grid = row_of(view, "A♠")  # the round's panel
         for label in taps:
+            sent.clear()
+            shown = grid.visible
             tap(view, label)
             assert replays(counted, "feast-and-famine") == 0, f"{label!r} replayed the record"
+            assert sent, "a tap sends what it changed itself"
+            if grid.visible == shown:  # (the grid is shown once the dealer is chosen, hidden once the round is over)
+                assert not whole_row_sent(grid, sent), f"{label!r} sent the whole card grid"
+                assert size(sent) < 40, f"{label!r} sent {size(sent)} controls"
         tap(view, "Confirm round")
         assert counted["score/feast-and-famine"] == 1, "a Confirm replays the record once"
         assert len(table.hands) == number
