@@ -155,15 +155,24 @@ class RoundEntry:
 
     @classmethod
     def start(
-        cls, record: Mapping[str, Any], dealer: str | None, actions: Sequence[Action] = (), *, tiebreak: bool = False
+        cls,
+        record: Mapping[str, Any] | ff.Record,
+        dealer: str | None,
+        actions: Sequence[Action] = (),
+        *,
+        tiebreak: bool = False,
+        context: RoundContext | None = None,
     ) -> RoundEntry:
         """The round that comes next in ``record`` (the tie-break when ``tiebreak``), dealt by ``dealer``; the
-        ``actions`` are replayed (raises :class:`EntryError` if one does not fit)."""
-        parsed = _parse(record)
+        ``actions`` are replayed (raises :class:`EntryError` if one does not fit). ``context``: what the record says
+        about the round, when already worked out (:class:`RoundContext`), so the record is not read again."""
+        if context is None or context.tiebreak != tiebreak:
+            context = RoundContext.of(record, tiebreak=tiebreak)
+        parsed = context.parsed
         players = tuple(parsed.players)
-        who = tuple(tied_players(record)) if tiebreak else players
+        who = context.tied if tiebreak else players
         if tiebreak:
-            verify_ghost(record, dealer)
+            context.verify_ghost(dealer)
         elif dealer is None:
             raise NoDealerError("choose the dealer first")
         else:
@@ -438,7 +447,9 @@ def chance_text(chance: Fraction) -> str:
 # --- the record around a round ------------------------------------------------------------------------------------
 
 
-def _parse(record: Mapping[str, Any]) -> ff.Record:
+def _parse(record: Mapping[str, Any] | ff.Record) -> ff.Record:
+    if isinstance(record, ff.Record):
+        return record
     parsed = get_game("feast-and-famine").parse(dict(record))
     assert isinstance(parsed, ff.Record)
     return parsed
@@ -451,15 +462,15 @@ def _verify_dealer(parsed: ff.Record, dealer: str) -> None:
         raise NoDealerError(str(exc)) from None
 
 
-def tied_players(record: Mapping[str, Any]) -> list[str]:
-    """The tied leaders who play the tie-break (empty when no tie-break is due)."""
-    result = get_game("feast-and-famine").score(dict(record))
+def tied_players(record: Mapping[str, Any] | ff.Record) -> list[str]:
+    """The tied leaders who play the tie-break (empty when no tie-break is due): the record is scored."""
+    result = get_game("feast-and-famine").score(record if isinstance(record, ff.Record) else dict(record))
     if result.pending is None or result.pending.kind != "tiebreak":
         return []
     return list(result.pending.players)
 
 
-def ghost_choices(record: Mapping[str, Any]) -> list[str]:
+def ghost_choices(record: Mapping[str, Any] | ff.Record) -> list[str]:
     """Who may be the Ghost (FF-9); empty: a dummy Ghost seat deals (FF-10)."""
     return ff.ghost_candidates(_parse(record), tied_players(record))
 
@@ -477,7 +488,43 @@ def can_ghost(record: Mapping[str, Any], ghost: str | None) -> bool:
     return _ok(lambda: verify_ghost(record, ghost))
 
 
-def dealer_choices(record: Mapping[str, Any]) -> list[str]:
+@dataclass(frozen=True)
+class RoundContext:
+    """What entering one round needs from the record, worked out once per record (a change of the session), never
+    per tap: the record parsed, the tied leaders of a tie-break (the only part that scores the record) and who may
+    deal (or be the Ghost).
+
+    >>> record = {"game": "feast-and-famine", "players": ["A", "B"], "hands": [
+    ...     {"dealer": "A", "outcome": {"A": 3, "B": "out"}}]}
+    >>> context = RoundContext.of(record)
+    >>> context.choices, deal_info(context.parsed).dealer
+    (('B',), 'B')
+    """
+
+    parsed: ff.Record
+    tiebreak: bool = False
+    tied: tuple[str, ...] = ()
+    """The tied leaders who play the tie-break (only for a tie-break round)."""
+    choices: tuple[str, ...] = ()
+    """Who may deal the round (in a tie-break: be the Ghost, FF-9; empty: a dummy Ghost seat, FF-10)."""
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any] | ff.Record, *, tiebreak: bool = False) -> RoundContext:
+        parsed = _parse(record)
+        if not tiebreak:
+            return cls(parsed, False, (), tuple(name for name in parsed.players if ff.can_deal(parsed, name)))
+        tied = tuple(tied_players(parsed))
+        return cls(parsed, True, tied, tuple(ff.ghost_candidates(parsed, list(tied))))
+
+    def verify_ghost(self, ghost: str | None) -> None:
+        """:func:`verify_ghost` with what is known already."""
+        if ghost is None and self.choices:
+            raise NoDealerError(f"choose the Ghost's seat first: {' or '.join(self.choices)}")
+        if ghost is not None and ghost not in self.choices:
+            raise NoDealerError(f"{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)")
+
+
+def dealer_choices(record: Mapping[str, Any] | ff.Record) -> list[str]:
     """Who may deal the next round: the player the rotation names, or anyone at the start of a circuit."""
     parsed = _parse(record)
     return [name for name in parsed.players if ff.can_deal(parsed, name)]
@@ -536,7 +583,7 @@ def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None) -> str | None:
     return f"{chosen} (chosen by the table)" if isinstance(chosen, str) and chosen else None
 
 
-def deal_info(record: Mapping[str, Any]) -> DealInfo:
+def deal_info(record: Mapping[str, Any] | ff.Record) -> DealInfo:
     """Where the game is: the next round, its circuit, who deals.
 
     >>> deal_info({"game": "feast-and-famine", "players": ["A", "B"], "hands": [
@@ -589,7 +636,12 @@ def parse_outcome(name: str, text: str) -> int | Literal["out"]:
 
 
 def quick_hand(
-    record: Mapping[str, Any], dealer: str | None, values: Mapping[str, str], *, tiebreak: bool = False
+    record: Mapping[str, Any] | ff.Record,
+    dealer: str | None,
+    values: Mapping[str, str],
+    *,
+    tiebreak: bool = False,
+    context: RoundContext | None = None,
 ) -> dict[str, Any]:
     """The round in the quick form from what the table typed (each player's total, or "out").
 
@@ -601,10 +653,12 @@ def quick_hand(
     ...
     companion.entry_feast_and_famine.OutcomeError: Ben: enter a Frozen total or tap Out
     """
-    parsed = _parse(record)
+    if context is None or context.tiebreak != tiebreak:
+        context = RoundContext.of(record, tiebreak=tiebreak)
+    parsed = context.parsed
     if tiebreak:
-        verify_ghost(record, dealer)
-        who = tied_players(record)
+        context.verify_ghost(dealer)
+        who = list(context.tied)
     else:
         if dealer is None:
             raise NoDealerError("choose the dealer first")
@@ -757,18 +811,24 @@ class FeastState:
     dealer: str | None = None
     entry: RoundEntry | None = None
     values: dict[str, str] = field(default_factory=dict)
+    context: RoundContext = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    """What the record says about this round, worked out once (:class:`RoundContext`; every tap carries it)."""
+
+    def __post_init__(self) -> None:
+        if self.context is None or self.context.tiebreak != self.tiebreak:
+            object.__setattr__(self, "context", RoundContext.of(self.record, tiebreak=self.tiebreak))
 
     # --- who plays, who may deal ----------------------------------------------------------------------------------
 
     @property
     def who(self) -> list[str]:
         """The players of this round: everyone, or the tied leaders in a tie-break."""
-        return tied_players(self.record) if self.tiebreak else list(self.record["players"])
+        return list(self.context.tied) if self.tiebreak else list(self.context.parsed.players)
 
-    @cached_property
+    @property
     def choices(self) -> list[str]:
         """Who may deal (or be the Ghost in a tie-break)."""
-        return ghost_choices(self.record) if self.tiebreak else dealer_choices(self.record)
+        return list(self.context.choices)
 
     # --- making one -------------------------------------------------------------------------------------------------
 
@@ -827,10 +887,10 @@ class FeastState:
         """The round with ``dealer`` (the Ghost in a tie-break), replaying ``actions`` (as many as still fit); a
         dealer who cannot deal leaves the round without one."""
         try:
-            entry = RoundEntry.start(self.record, dealer, actions, tiebreak=self.tiebreak)
+            entry = RoundEntry.start(self.record, dealer, actions, tiebreak=self.tiebreak, context=self.context)
         except EntryError:
             try:
-                entry = RoundEntry.start(self.record, dealer, [], tiebreak=self.tiebreak)
+                entry = RoundEntry.start(self.record, dealer, [], tiebreak=self.tiebreak, context=self.context)
             except EntryError:
                 return replace(self, dealer=None, entry=None)
         return replace(self, dealer=dealer, entry=entry)
@@ -885,7 +945,7 @@ class FeastState:
             dealer = self.dealer
             if dealer is None and not self.tiebreak and len(self.choices) == 1:
                 dealer = self.choices[0]
-            return quick_hand(self.record, dealer, self.values, tiebreak=self.tiebreak)
+            return quick_hand(self.record, dealer, self.values, tiebreak=self.tiebreak, context=self.context)
         if self.entry is None:
             raise NoDealerError("choose who deals first" if not self.tiebreak else "choose the Ghost's seat first")
         return self.entry.to_hand()

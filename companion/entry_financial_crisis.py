@@ -36,13 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 from pydantic import ValidationError
 
 from companion.entry import EntryTarget, IncompleteEntryError
 from scoring import Card, ScoringError, get_game
 from scoring import financial_crisis as fc
+from scoring.base import validation_error
 from scoring.cards import Suit
 from scoring.errors import IllegalHandError, InvalidRecordError, UnknownPlayerError
 
@@ -51,6 +52,8 @@ __all__ = [
     "BankNotCompleteError",
     "FinancialCrisisState",
     "PileView",
+    "RecordLike",
+    "RoundContext",
     "RoundDraft",
     "add_card",
     "can_add_card",
@@ -75,6 +78,7 @@ __all__ = [
     "target_name",
     "toggle_loss_suit",
     "verify_add_card",
+    "verify_hand",
     "verify_next_pile",
     "verify_override",
     "verify_round",
@@ -87,6 +91,10 @@ LOSS_SUITS: tuple[Suit, ...] = fc.NON_CLUBS
 BANK_SIZE = 5
 LAID_OUT = 27
 """Cards laid out in a round; every one of them ends in a pile (rule 4)."""
+
+RecordLike: TypeAlias = Mapping[str, Any] | fc.Record
+"""The game a round is entered into: the raw record, or the record parsed once (:class:`RoundContext`), which
+spares every tap a validation of the whole game."""
 
 
 class BankNotCompleteError(IllegalHandError, IncompleteEntryError):
@@ -112,12 +120,12 @@ class RoundDraft:
     """Keys of a saved hand this screen does not edit (kept as they were)."""
 
     @classmethod
-    def empty(cls, record: Mapping[str, Any]) -> RoundDraft:
+    def empty(cls, record: RecordLike) -> RoundDraft:
         """A round with nothing entered: the bank comes first."""
         return cls(piles=tuple((name, ()) for name in _players(record)))
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], hand: Mapping[str, Any]) -> RoundDraft:
+    def from_hand(cls, record: RecordLike, hand: Mapping[str, Any]) -> RoundDraft:
         """The draft of a saved round (to correct it); every card is checked again.
 
         >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"]}
@@ -156,7 +164,7 @@ class RoundDraft:
         return replace(draft, target=target, loss_override=loss, valuable_override=parsed.ranked_valuable, extra=extra)
 
     @classmethod
-    def from_json(cls, record: Mapping[str, Any], data: Mapping[str, Any]) -> RoundDraft:
+    def from_json(cls, record: RecordLike, data: Mapping[str, Any]) -> RoundDraft:
         """A draft kept by :meth:`to_json` (e.g. in the session while the screen is away), checked again."""
         draft = cls.from_hand(record, data.get("hand") or {})
         target = data.get("target")
@@ -214,19 +222,23 @@ class RoundDraft:
 # --- the record ------------------------------------------------------------------------------------------------
 
 
-def _players(record: Mapping[str, Any]) -> list[str]:
+def _players(record: RecordLike) -> list[str]:
+    if isinstance(record, fc.Record):
+        return list(record.players)
     players = record.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise InvalidRecordError("the game's 'players' must be a list of names", "players")
     return list(players)
 
 
-def options_of(record: Mapping[str, Any]) -> fc.Options:
+def options_of(record: RecordLike) -> fc.Options:
     """The game's house rules (defaults where the record says nothing).
 
     >>> options_of({"players": ["Ann", "Ben"], "options": {"rounds": 2}}).rounds_for(2)
     2
     """
+    if isinstance(record, fc.Record):
+        return record.options
     try:
         return fc.Options.model_validate(dict(record.get("options") or {}))
     except ValidationError as exc:
@@ -251,7 +263,7 @@ def target_name(target: str | None) -> str:
 # --- cards -----------------------------------------------------------------------------------------------------
 
 
-def verify_add_card(record: Mapping[str, Any], draft: RoundDraft, card: Card | str) -> str:
+def verify_add_card(record: RecordLike, draft: RoundDraft, card: Card | str) -> str:
     """Check that ``card`` may go to the draft's target; its canonical code (raises a :class:`ScoringError`).
 
     >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"]}
@@ -260,10 +272,14 @@ def verify_add_card(record: Mapping[str, Any], draft: RoundDraft, card: Card | s
     ...
     scoring.errors.InvalidCardError: the Joker is not used in Financial Crisis (a 52-card deck, no Jokers)
     """
-    return str(fc.verify_add_card(dict(record), draft.partial(), card, draft.target))
+    return str(fc.verify_add_card(_game(record), draft.partial(), card, draft.target))
 
 
-def can_add_card(record: Mapping[str, Any], draft: RoundDraft, card: Card | str) -> bool:
+def _game(record: RecordLike) -> fc.Record | dict[str, Any]:
+    return record if isinstance(record, fc.Record) else dict(record)
+
+
+def can_add_card(record: RecordLike, draft: RoundDraft, card: Card | str) -> bool:
     """Whether :func:`verify_add_card` accepts ``card`` (the UI greys out the others)."""
     try:
         verify_add_card(record, draft, card)
@@ -281,14 +297,14 @@ def legal_codes(draft: RoundDraft) -> set[str]:
     return {str(card) for card in fc.legal_cards(None, draft.partial())}
 
 
-def _add(record: Mapping[str, Any], draft: RoundDraft, card: Card | str, to: str | None) -> RoundDraft:
-    code = str(fc.verify_add_card(dict(record), draft.partial(), card, to))
+def _add(record: RecordLike, draft: RoundDraft, card: Card | str, to: str | None) -> RoundDraft:
+    code = str(fc.verify_add_card(_game(record), draft.partial(), card, to))
     if to is None:
         return replace(draft, bank=(*draft.bank, code))
     return replace(draft, piles=tuple((name, (*cards, code) if name == to else cards) for name, cards in draft.piles))
 
 
-def add_card(record: Mapping[str, Any], draft: RoundDraft, card: Card | str) -> RoundDraft:
+def add_card(record: RecordLike, draft: RoundDraft, card: Card | str) -> RoundDraft:
     """The draft with ``card`` added to its target. When the bank gets its fifth card, the target moves on to the
     first player whose pile is still empty (or the first player)."""
     new = _add(record, draft, card, draft.target)
@@ -324,7 +340,7 @@ def remove_last(draft: RoundDraft) -> RoundDraft:
     return remove_card(draft, held[-1]) if held else draft
 
 
-def select(record: Mapping[str, Any], draft: RoundDraft, target: str | None) -> RoundDraft:
+def select(record: RecordLike, draft: RoundDraft, target: str | None) -> RoundDraft:
     """The draft with the next cards going to ``target`` (a player's pile, or ``None`` for the bank)."""
     if target is not None and target not in _players(record):
         raise UnknownPlayerError(f"{target} is not a player in this game", f"piles.{target}")
@@ -373,7 +389,7 @@ def can_next_pile(draft: RoundDraft) -> bool:
     return True
 
 
-def start_next_pile(record: Mapping[str, Any], draft: RoundDraft, card: Card | str) -> RoundDraft:
+def start_next_pile(record: RecordLike, draft: RoundDraft, card: Card | str) -> RoundDraft:
     """``card`` is the first card of the next pile: one gesture moves on and enters it (a card held down on the
     picker), so the piles follow each other at one tap a card.
 
@@ -390,14 +406,14 @@ def start_next_pile(record: Mapping[str, Any], draft: RoundDraft, card: Card | s
 # --- the reading -----------------------------------------------------------------------------------------------
 
 
-def computed_reading(record: Mapping[str, Any], draft: RoundDraft) -> fc.BankReading | None:
+def computed_reading(record: RecordLike, draft: RoundDraft) -> fc.BankReading | None:
     """What the bank says (BK-12, BK-13), or ``None`` until its five cards are in."""
     if not draft.bank_complete:
         return None
     return fc.read_bank(draft.bank, options_of(record))
 
 
-def reading(record: Mapping[str, Any], draft: RoundDraft) -> fc.BankReading | None:
+def reading(record: RecordLike, draft: RoundDraft) -> fc.BankReading | None:
     """The reading the round is scored by: the bank's, or the table's where it overrides (``None`` until the bank
     is complete)."""
     said = computed_reading(record, draft)
@@ -425,7 +441,7 @@ def can_override(draft: RoundDraft) -> bool:
     return True
 
 
-def _normalised(record: Mapping[str, Any], draft: RoundDraft) -> RoundDraft:
+def _normalised(record: RecordLike, draft: RoundDraft) -> RoundDraft:
     """Drop the parts of an override that say what the bank says anyway."""
     said = computed_reading(record, draft)
     if said is None:
@@ -438,7 +454,7 @@ def _normalised(record: Mapping[str, Any], draft: RoundDraft) -> RoundDraft:
     return replace(draft, loss_override=loss, valuable_override=valuable)
 
 
-def toggle_loss_suit(record: Mapping[str, Any], draft: RoundDraft, suit: Suit | str) -> RoundDraft:
+def toggle_loss_suit(record: RecordLike, draft: RoundDraft, suit: Suit | str) -> RoundDraft:
     """The table says ``suit`` loses (or no longer loses) this round, whatever the bank says (BK-12).
 
     >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"]}
@@ -462,7 +478,7 @@ def toggle_loss_suit(record: Mapping[str, Any], draft: RoundDraft, suit: Suit | 
     return _normalised(record, replace(draft, loss_override=loss))
 
 
-def set_ranked_valuable(record: Mapping[str, Any], draft: RoundDraft, valuable: bool) -> RoundDraft:
+def set_ranked_valuable(record: RecordLike, draft: RoundDraft, valuable: bool) -> RoundDraft:
     """The table says ranked cards are (or are not) valuable this round (BK-13)."""
     verify_override(draft)
     return _normalised(record, replace(draft, valuable_override=bool(valuable)))
@@ -512,7 +528,7 @@ class PileView:
         return len(self.clubs) + len(self.ranked) + len(self.losses) + len(self.rest) + len(self.outside)
 
 
-def piles(record: Mapping[str, Any], draft: RoundDraft) -> list[PileView]:
+def piles(record: RecordLike, draft: RoundDraft) -> list[PileView]:
     """Every player's breakdown under the round's reading, in seating order (empty until the bank is complete)."""
     said = reading(record, draft)
     if said is None:
@@ -623,7 +639,8 @@ def verify_round(
 
 
 def can_confirm(record: Mapping[str, Any], draft: RoundDraft) -> bool:
-    """Whether :func:`verify_round` accepts the round (the Confirm button is greyed out otherwise)."""
+    """Whether :func:`verify_round` accepts the round (a check that replays the record: the entry panel asks
+    :meth:`FinancialCrisisState.can_confirm`, which does not)."""
     try:
         verify_round(record, draft)
     except ScoringError:
@@ -631,13 +648,76 @@ def can_confirm(record: Mapping[str, Any], draft: RoundDraft) -> bool:
     return True
 
 
+# --- what a round needs from the record, once ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundContext:
+    """What entering one round needs from the game, worked out once per record: the record parsed (every card
+    check of the round uses it, so a tap never validates the whole game again) and whether another round may be
+    recorded at all (BK-14). Nothing here changes while a round is entered: only a change of the session (a
+    confirmed round, an undo) makes a new one.
+
+    >>> context = RoundContext.of({"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 1},
+    ...                            "hands": [{"bank": ["2H", "5H", "JS", "QD", "7C"]}]})
+    >>> context.game.players, context.closed
+    (('Ann', 'Ben'), 'the game is over after 1 round (BK-14)')
+    """
+
+    game: fc.Record
+    closed: str | None = None
+    """Why no round can be recorded after this record (the game is over), or ``None``."""
+
+    @classmethod
+    def of(cls, record: RecordLike) -> RoundContext:
+        """Parse and check ``record`` once (raises the :class:`ScoringError` of a record that cannot be read)."""
+        game = record if isinstance(record, fc.Record) else get_game("financial-crisis").parse(dict(record))
+        assert isinstance(game, fc.Record)
+        try:
+            fc.verify_add_round(game)
+        except ScoringError as exc:
+            return cls(game, str(exc))
+        return cls(game)
+
+
+def verify_hand(context: RoundContext, draft: RoundDraft) -> dict[str, Any]:
+    """The round as the record keeps it, checked against what :class:`RoundContext` knows of the game and on its
+    own (five bank cards, no card twice, seated players: BK-19), without replaying the game's rounds. Raises the
+    :class:`ScoringError` naming the problem (:class:`BankNotCompleteError` first).
+
+    >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 1}}
+    >>> draft = RoundDraft.empty(record)
+    >>> for card in ["3S", "7S", "4H", "9H", "6D", "KC"]:
+    ...     draft = add_card(record, draft, card)
+    >>> verify_hand(RoundContext.of(record), draft)["piles"]
+    {'Ann': ['KC'], 'Ben': []}
+    >>> verify_hand(RoundContext.of({**record, "hands": [draft.to_hand()]}), draft)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IllegalHandError: the game is over after 1 round (BK-14)
+    """
+    if not draft.bank_complete:
+        raise BankNotCompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
+    if context.closed is not None:
+        raise IllegalHandError(context.closed, "hands")
+    hand = draft.to_hand()
+    try:
+        parsed = fc.Hand.model_validate(hand)
+    except ValidationError as exc:
+        raise validation_error(exc) from None
+    alone = context.game.model_copy(update={"hands": [parsed]})
+    fc.validate(alone)
+    return hand
+
+
 # --- the entry lifecycle (companion.entry.EntryState) -----------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class FinancialCrisisState:
-    """A Financial Crisis round as :class:`companion.entry.EntryState`: the record before it and the
-    :class:`RoundDraft`.
+    """A Financial Crisis round as :class:`companion.entry.EntryState`: the record before it, the
+    :class:`RoundDraft`, and the :class:`RoundContext` worked out once from the record (carried along by every
+    change of the draft, so no tap validates or replays the game).
 
     >>> from companion.entry import EntryTarget
     >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 1}}
@@ -645,41 +725,61 @@ class FinancialCrisisState:
     >>> state.focus(), state.can_confirm()
     ('bank', False)
     >>> for card in ["3S", "7S", "4H", "9H", "6D", "4C"]:
-    ...     state = state.but(add_card(record, state.draft, card))
+    ...     state = state.add(card)
+    >>> state.can_confirm(), state.context is FinancialCrisisState.start(record).context
+    (True, False)
     >>> FinancialCrisisState.from_draft(record, EntryTarget(), state.to_draft()).focus()
     'pile/Ann'
     """
 
     record: Mapping[str, Any] = field(repr=False)
     draft: RoundDraft
+    context: RoundContext = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    """Made from ``record`` when not given (once: :meth:`but` carries it along)."""
+
+    def __post_init__(self) -> None:
+        if self.context is None:
+            object.__setattr__(self, "context", RoundContext.of(self.record))
+
+    @property
+    def game(self) -> fc.Record:
+        """The record parsed once: what every entry function of this module takes in place of ``record``."""
+        return self.context.game
 
     @classmethod
     def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> FinancialCrisisState:
-        return cls(dict(record), RoundDraft.empty(record))
+        context = RoundContext.of(record)
+        return cls(dict(record), RoundDraft.empty(context.game), context)
 
     @classmethod
     def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FinancialCrisisState:
-        return cls(dict(record), RoundDraft.from_hand(record, hand))
+        context = RoundContext.of(record)
+        return cls(dict(record), RoundDraft.from_hand(context.game, hand), context)
 
     @classmethod
     def from_draft(
         cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]
     ) -> FinancialCrisisState:
         """What :meth:`to_draft` kept (the round so far and the pile being entered), checked again."""
-        return cls(dict(record), RoundDraft.from_json(record, draft))
+        context = RoundContext.of(record)
+        return cls(dict(record), RoundDraft.from_json(context.game, draft), context)
 
     def to_draft(self) -> dict[str, Any]:
         return self.draft.to_json()
 
     def verify(self) -> None:
         """Raise the :class:`ScoringError` naming the problem (:class:`BankNotCompleteError` first)."""
-        verify_round(self.record, self.draft)
+        verify_hand(self.context, self.draft)
 
     def can_confirm(self) -> bool:
-        return can_confirm(self.record, self.draft)
+        try:
+            self.verify()
+        except ScoringError:
+            return False
+        return True
 
     def to_hand(self) -> dict[str, Any]:
-        return verify_round(self.record, self.draft)
+        return verify_hand(self.context, self.draft)
 
     def focus(self) -> str | None:
         """``bank`` until its five cards are in, then ``pile/<name>`` of the pile being entered (``pile`` when
@@ -692,3 +792,7 @@ class FinancialCrisisState:
 
     def but(self, draft: RoundDraft) -> FinancialCrisisState:
         return replace(self, draft=draft)
+
+    def add(self, card: Card | str) -> FinancialCrisisState:
+        """The state with ``card`` added to the draft's target (:func:`add_card`)."""
+        return self.but(add_card(self.game, self.draft, card))

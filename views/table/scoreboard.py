@@ -232,6 +232,10 @@ def _text(size: int, *, bold: bool = False, width: int | None = None, expand: bo
     )
 
 
+LAST_WIDTH = 60
+"""The scoreboard's "Last" column: room for a 4-digit hand ("+1866", a 1111-9999 gap) on a 360 px phone."""
+
+
 class Scoreboard:
     """The full standings (place, name, last hand, total; a play-off's progress under the name) and the game's
     extras. Made once per screen and updated in place: a redraw changes the texts, never the controls, so a
@@ -243,7 +247,7 @@ class Scoreboard:
             [
                 ft.Text("#", width=36),
                 ft.Text("Player", expand=True),
-                ft.Text("Last", width=52, text_align=ft.TextAlign.END),
+                ft.Text("Last", width=LAST_WIDTH, text_align=ft.TextAlign.END),
                 ft.Text("Total", width=76, text_align=ft.TextAlign.END),
             ]
         )
@@ -255,7 +259,7 @@ class Scoreboard:
         found = self._rows.get(name)
         if found is None:
             place, who = _text(18, width=36), _text(20, bold=True)
-            last, total = _text(16, width=52), _text(22, bold=True, width=76)
+            last, total = _text(16, width=LAST_WIDTH), _text(22, bold=True, width=76)
             last.color = ft.Colors.ON_SURFACE_VARIANT
             last.text_align = total.text_align = ft.TextAlign.END
             progress = _text(14)
@@ -292,7 +296,18 @@ class Scoreboard:
 
 
 STRIP_COLUMNS = 5
-"""Players a row in the standings strip (10 players: two rows)."""
+"""Players a row in the standings strip at most (10 players: two rows)."""
+
+
+def strip_columns(players: int) -> int:
+    """Chips a row: as few rows as :data:`STRIP_COLUMNS` allows, the rows as even as they can be, so each chip is
+    as wide as it can be (a 4-digit total in a chip of 8 players on a 360 px phone).
+
+    >>> [strip_columns(n) for n in (2, 5, 6, 7, 8, 10)]
+    [2, 5, 3, 4, 4, 5]
+    """
+    rows = -(-max(players, 1) // STRIP_COLUMNS)
+    return -(-max(players, 1) // rows)
 
 
 class StandingsStrip:
@@ -301,7 +316,7 @@ class StandingsStrip:
 
     def __init__(self, players: Sequence[str]) -> None:
         self._chips: dict[str, tuple[ft.Semantics, ft.Text, ft.Text]] = {}
-        self.grid = ft.ResponsiveRow(columns=max(1, min(len(players), STRIP_COLUMNS)), spacing=4, run_spacing=4)
+        self.grid = ft.ResponsiveRow(columns=strip_columns(len(players)), spacing=4, run_spacing=4)
         self.progress = ft.Text("", size=14, visible=False)
         self.control = ft.Column([self.grid, self.progress], spacing=2)
 
@@ -315,7 +330,7 @@ class StandingsStrip:
                 col=1,
                 content=ft.Container(
                     content=ft.Column([top, total], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                    padding=ft.Padding.symmetric(horizontal=4, vertical=2),
+                    padding=ft.Padding.symmetric(horizontal=2, vertical=2),
                     border_radius=8,
                     bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
                 ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import flet as ft
@@ -21,11 +22,15 @@ from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
-from views.table.entry import EntryContext, TableUI, docked, refresh
-from views.widgets import TAP, panel, suit_colour_value
+from views.table.entry import EntryContext, TableUI, docked, refresh, sent_by_hand
+from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
 
-CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
-"""Four card buttons a row (one rank) on a phone, eight when wider."""
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
+"""Cards a row, rank by rank: 7 on a portrait phone (the 52 cards, the Joker and Refuse in 8 rows of 48 px keys:
+the round's lines, the grid and Confirm fit a 390 × 844 screen), two ranks a row when wider."""
+REFUSE_COLUMNS = 3
+"""Refuse fills the grid's last row after the Joker (a decision, not a card, but where the thumb already is)."""
+CARD_STYLE = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8))
 SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
 
 
@@ -37,7 +42,7 @@ def card_codes() -> list[str]:
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
     """Rounds, circuits and the next dealer under the standings."""
     try:
-        info = entry_ff.deal_info(session.record)
+        info = entry_ff.deal_info(session.current)  # read, never changed: no copy of the game
     except ScoringError:
         return []
     out = [("Rounds left", str(info.rounds_left))]
@@ -68,21 +73,64 @@ class RoundPanel:
         self.ctl = entry_ff.open_round(ectx.session, ectx.record, ectx.target, ectx.existing)
         self.who = self.ctl.state.who
         self.choices = self.ctl.state.choices
+        self.info = (
+            entry_ff.deal_info(self.ctl.state.context.parsed)
+            if not self.tiebreak and ectx.target.index is None
+            else None
+        )
+        """Where the game is (round, circuit, dealer): read once from the record, not on every tap."""
+        label = "Confirm round"
+        self.confirm_button = ft.FilledButton(
+            content=label,
+            icon=ft.Icons.CHECK,
+            tooltip=label,
+            height=TAP,
+            expand=True,
+            disabled=True,
+            on_click=self.confirm,
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        )
+        self.actions = ft.Row([self.confirm_button])
+        docked(ectx, self.actions)
         self.card_buttons: dict[str, ft.OutlinedButton] = {}
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             self.card_buttons[code] = ft.OutlinedButton(
-                content=ft.Text(card.label, size=20, weight=ft.FontWeight.BOLD, color=colour),
+                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
                 tooltip=card.label,
-                height=TAP,
-                col=CARD_COLUMNS if code != "JK" else {"xs": 6, "md": 3},
+                height=MIN_TAP,
+                col=1,
+                style=CARD_STYLE,
                 on_click=lambda _, code=code: self.tap(code),
                 data=colour,
             )
-        self.grid = ft.ResponsiveRow(list(self.card_buttons.values()), columns=12, spacing=6, run_spacing=6)
-        self.body = ft.Column(spacing=10)
-        self.control = panel(self.body)
+        self.refuse = ft.OutlinedButton(
+            content="Refuse",
+            icon=ft.Icons.AC_UNIT,
+            tooltip="Refuse",
+            height=MIN_TAP,
+            col=REFUSE_COLUMNS,
+            disabled=True,
+            on_click=lambda _: self.tap(entry_ff.REFUSE),
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=4)),
+        )
+        self.grid = ft.ResponsiveRow(
+            [*self.card_buttons.values(), self.refuse], columns=GRID_COLUMNS, spacing=3, run_spacing=3
+        )
+        self.head = ft.Column(spacing=4)
+        """The title, the dealer and the prompt (the quick form's switch)."""
+        self.seats = ft.Column(spacing=4)
+        """Each player's hand (the quick form's fields)."""
+        self.foot = ft.Column(spacing=4)
+        """Under the grid: the chance of a Joker, the Jokers put aside, Undo and the form's switch."""
+        self.body = ft.Column([self.head, self.seats, self.grid, self.foot], spacing=4)
+        self.control = panel(self.body, padding=8)
+        self._kept: dict[tuple[Any, ...], ft.Control] = {}
+        """The panel's parts by what they show, reused from one redraw to the next (Flet matches controls by
+        identity: a tap sends the parts it changed, not the panel)."""
+        self._now: dict[tuple[Any, ...], ft.Control] = {}
+        self._changed: list[ft.Control] = []
         self.redraw()
 
     # -- state ---------------------------------------------------------------------------------------------------
@@ -121,16 +169,42 @@ class RoundPanel:
 
     # -- drawing ---------------------------------------------------------------------------------------------------
 
+    def _part(self, key: tuple[Any, ...], make: Callable[[], ft.Control]) -> ft.Control:
+        """The part that shows ``key``: the one drawn last time when it showed the same, else a new one."""
+        found = self._kept.get(key) or self._now.get(key) or make()
+        self._now[key] = found
+        return found
+
     def redraw(self) -> None:
-        parts: list[ft.Control] = [self._title()]
-        parts.extend(self._dealer_row())
-        parts.append(self._mode_row())
+        """Bring the panel up to the round's state: parts that show the same stay (nothing sent for them), the card
+        keys whose state changed are sent one by one."""
+        self._now, self._changed = {}, []
+        head: list[ft.Control] = [self._title(), *self._dealer_row()]
+        seats: list[ft.Control] = []
+        foot: list[ft.Control] = []
+        walking = False
         if self.mode == QUICK:
-            parts.extend(self._quick_parts())
+            head.append(self._mode_row())
+            seats = self._quick_parts()
         elif self.entry is not None:
-            parts.extend(self._walk_parts(self.entry))
-        self.body.controls = parts
-        refresh(self.control)
+            prompt, seats, foot, walking = self._walk_parts(self.entry)
+            head.append(prompt)
+            foot.append(self._mode_row())  # under the walk: a table that walks its rounds does not tap it
+        else:
+            foot.append(self._mode_row())
+            self._confirm(disabled=True)  # the dealer comes first
+        self._kept = self._now
+        changed = self._changed
+        for holder, parts in ((self.head, head), (self.seats, seats), (self.foot, foot)):
+            if [id(c) for c in holder.controls] != [id(c) for c in parts]:
+                holder.controls = parts
+                changed.append(holder)
+        if self.grid.visible != walking:
+            self.grid.visible = walking
+            changed.append(self.grid)
+        sent_by_hand()
+        for control in changed:
+            refresh(control)
 
     def _title(self) -> ft.Control:
         if self.tiebreak:
@@ -140,100 +214,115 @@ class RoundPanel:
         elif self.ectx.target.index is not None:
             text = f"Correct round {self.ectx.target.index + 1}"
         else:
-            text = entry_ff.deal_info(self.record).text_with(self.dealer)
-        return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=text)
+            assert self.info is not None
+            text = self.info.text_with(self.dealer)
+        return self._part(
+            ("title", text), lambda: ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_SMALL, semantics_label=text)
+        )
 
     def _dealer_row(self) -> list[ft.Control]:
         if self.tiebreak and not self.choices:
             text = "Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10)."
-            return [ft.Text(text, size=16, semantics_label=text)]
+            return [self._part(("text", text), lambda: ft.Text(text, size=16, semantics_label=text))]
         word = "Ghost" if self.tiebreak else "Dealer"
-        if len(self.choices) == 1 and self.dealer == self.choices[0]:
+        dealt = self.mode != QUICK and self.entry is not None and bool(self.entry.actions)
+        if (len(self.choices) == 1 and self.dealer == self.choices[0]) or (dealt and self.dealer is not None):
+            # chosen and dealt from (undo back to the first card to choose again): one line, not the choice
             text = f"{word}: {self.dealer}"
-            return [ft.Text(text, size=18, weight=ft.FontWeight.BOLD, semantics_label=text)]
-        ask = "Who is the Ghost? (any player not tied; it always Takes)" if self.tiebreak else "Who deals?"
-        buttons: list[ft.Control] = []
-        for name in self.choices:
-            label = f"{word}: {name}"
-            chosen = name == self.dealer
-            kind = ft.FilledButton if chosen else ft.OutlinedButton
-            buttons.append(
-                kind(content=label, tooltip=label, height=TAP, on_click=lambda _, n=name: self.choose_dealer(n))
+            line = self._part(
+                ("dealer", text), lambda: ft.Text(text, size=16, weight=ft.FontWeight.BOLD, semantics_label=text)
             )
-        return [ft.Text(ask, size=16), ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)]
+            return [line]
+        ask = "Who is the Ghost? (any player not tied; it always Takes)" if self.tiebreak else "Who deals?"
+
+        def choice() -> ft.Control:
+            buttons: list[ft.Control] = []
+            for name in self.choices:
+                label = f"{word}: {name}"
+                kind = ft.FilledButton if name == self.dealer else ft.OutlinedButton
+                buttons.append(
+                    kind(content=label, tooltip=label, height=TAP, on_click=lambda _, n=name: self.choose_dealer(n))
+                )
+            return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
+
+        row = self._part(("dealers", word, tuple(self.choices), self.dealer), choice)
+        if self.dealer is not None:
+            return [row]
+        return [self._part(("ask", ask), lambda: ft.Text(ask, size=14)), row]
 
     def _mode_row(self) -> ft.Control:
+        return self._part(("mode", self.mode), self._make_mode_row)
+
+    def _make_mode_row(self) -> ft.Control:
         out: list[ft.Control] = []
         for mode, label in ((WALK, "Walk the round"), (QUICK, "Quick form")):
             kind = ft.FilledButton if mode == self.mode else ft.OutlinedButton
             out.append(
-                kind(content=label, tooltip=label, height=TAP, expand=True, on_click=lambda _, m=mode: self.set_mode(m))
+                kind(
+                    content=label,
+                    tooltip=label,
+                    height=MIN_TAP,
+                    expand=True,
+                    on_click=lambda _, m=mode: self.set_mode(m),
+                )
             )
         return ft.Row(out, spacing=8)
 
-    def _walk_parts(self, entry: RoundEntry) -> list[ft.Control]:
+    def _walk_parts(self, entry: RoundEntry) -> tuple[ft.Control, list[ft.Control], list[ft.Control], bool]:
+        """The prompt, each player's line, what goes under the grid, and whether the grid is shown."""
         state = entry.state
         prompt = entry.prompt()
-        parts: list[ft.Control] = [
-            ft.Text(prompt, size=22, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
-        ]
-        if state.phase is Phase.DECIDE:  # a Take is the card turned for it, tapped on the grid
-            parts.append(
-                ft.Row(
-                    [
-                        ft.OutlinedButton(
-                            content="Refuse",
-                            icon=ft.Icons.AC_UNIT,
-                            tooltip="Refuse",
-                            height=TAP,
-                            expand=True,
-                            on_click=lambda _: self.tap(entry_ff.REFUSE),
-                            style=ft.ButtonStyle(text_style=ft.TextStyle(size=20)),
-                        ),
-                    ],
-                    spacing=8,
-                )
-            )
-        if state.set_aside:
-            text = f"Jokers put aside in the opening deal: {state.set_aside} (they go back into the deck)"
-            parts.append(ft.Text(text, size=15, semantics_label=text))
-        if state.phase is not Phase.DONE:
-            text = f"Chance the next card is a Joker: {entry.chance_text()}"
-            parts.append(ft.Text(text, size=16, semantics_label=text))
-        parts.extend(self._seat_line(entry, name) for name in state.order)
+        said = self._part(
+            ("prompt", prompt),
+            lambda: ft.Text(prompt, size=16, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
+        )
+        seats = [self._seat_line(entry, name) for name in state.order]
+        parts: list[ft.Control] = []
         legal = set(entry.legal_cards())
         for code, button in self.card_buttons.items():
             enabled = code in legal
+            if button.disabled == (not enabled):
+                continue
             button.disabled = not enabled
             face = button.content
             if isinstance(face, ft.Text):
                 face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+            self._changed.append(button)
+        # a Take is the card turned for it, tapped on the grid; Refuse sits in the grid's last row
+        if self.refuse.disabled != (state.phase is not Phase.DECIDE):
+            self.refuse.disabled = state.phase is not Phase.DECIDE
+            self._changed.append(self.refuse)
         if state.phase is not Phase.DONE:
-            parts.append(self.grid)
-        parts.append(
-            ft.Row(
-                [
-                    ft.OutlinedButton(
-                        content="Undo last tap",
-                        tooltip="Undo last tap",
-                        height=TAP,
-                        expand=True,
-                        disabled=not entry.actions,
-                        on_click=self.undo_tap,
-                    ),
-                    ft.OutlinedButton(
-                        content="Start over",
-                        tooltip="Start over",
-                        height=TAP,
-                        disabled=not entry.actions,
-                        on_click=self.start_over,
-                    ),
-                ],
-                spacing=8,
-            )
+            chance = f"Chance the next card is a Joker: {entry.chance_text()}"
+            parts.append(self._part(("chance", chance), lambda: ft.Text(chance, size=14, semantics_label=chance)))
+        if state.set_aside:
+            aside = f"Jokers put aside in the opening deal: {state.set_aside} (they go back into the deck)"
+            parts.append(self._part(("aside", aside), lambda: ft.Text(aside, size=14, semantics_label=aside)))
+        parts.append(self._part(("undo", bool(entry.actions)), lambda: self._undo_row(entry)))
+        self._confirm(disabled=not entry.complete)
+        return said, seats, parts, state.phase is not Phase.DONE
+
+    def _undo_row(self, entry: RoundEntry) -> ft.Control:
+        return ft.Row(
+            [
+                ft.OutlinedButton(
+                    content="Undo last tap",
+                    tooltip="Undo last tap",
+                    height=MIN_TAP,
+                    expand=True,
+                    disabled=not entry.actions,
+                    on_click=self.undo_tap,
+                ),
+                ft.OutlinedButton(
+                    content="Start over",
+                    tooltip="Start over",
+                    height=MIN_TAP,
+                    disabled=not entry.actions,
+                    on_click=self.start_over,
+                ),
+            ],
+            spacing=8,
         )
-        self._dock(self._confirm(disabled=not entry.complete))
-        return parts
 
     def _seat_line(self, entry: RoundEntry, name: str) -> ft.Control:
         state = entry.state
@@ -248,66 +337,57 @@ class RoundPanel:
         if turn:
             text += " · to play"
         colour = {Seat.FROZEN: ft.Colors.BLUE_400, Seat.OUT: ft.Colors.ERROR}.get(state.seats[name])
+        return self._part(("seat", text, colour, turn), lambda: self._seat_box(text, colour, turn))
+
+    @staticmethod
+    def _seat_box(text: str, colour: str | None, turn: bool) -> ft.Control:
         return ft.Container(
             content=ft.Text(
-                text, size=18, color=colour, weight=ft.FontWeight.BOLD if turn else None, semantics_label=text
+                text, size=16, color=colour, weight=ft.FontWeight.BOLD if turn else None, semantics_label=text
             ),
-            padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+            padding=ft.Padding.symmetric(horizontal=8, vertical=2),
             border=ft.Border.all(2 if turn else 1, ft.Colors.PRIMARY if turn else ft.Colors.OUTLINE_VARIANT),
             border_radius=8,
         )
 
     def _quick_parts(self) -> list[ft.Control]:
-        parts: list[ft.Control] = [
-            ft.Text("Each player's Frozen total, or Out for a player knocked out.", size=16),
-        ]
+        head = "Each player's Frozen total, or Out for a player knocked out."
+        parts: list[ft.Control] = [self._part(("quick", head), lambda: ft.Text(head, size=16))]
         for name in self.who:
             value = self.values.get(name, "")
             out = value.strip().lower() == "out"
-            field = ft.TextField(
-                label=f"{name}'s total",
-                value="" if out else value,
-                disabled=out,
-                keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=lambda event, n=name: self.type_value(n, event.control.value),
-                expand=True,
-                height=TAP + 8,
-                text_size=18,
-            )
-            label = f"{name} out"
-            kind = ft.FilledButton if out else ft.OutlinedButton
-            toggle = kind(
-                content=label,
-                icon=ft.Icons.CHECK if out else None,
-                tooltip=f"{name} was knocked out (tap again to undo)" if out else f"{name} was knocked out",
-                height=TAP,
-                on_click=lambda _, n=name: self.toggle_out(n),
-            )
-            parts.append(ft.Row([field, toggle], spacing=8))
-        self._dock(self._confirm(disabled=False))
+            parts.append(self._part(("quick", name, value, out), partial(self._quick_row, name, value, out)))
+        self._confirm(disabled=False)
         return parts
 
-    def _dock(self, actions: ft.Control) -> None:
-        """Confirm goes in the screen's bottom bar, on screen however long the round's lines get."""
-        docked(self.ectx, actions)
-        refresh(self.ectx.dock)
-
-    def _confirm(self, *, disabled: bool) -> ft.Control:
-        label = "Confirm round"
-        return ft.Row(
-            [
-                ft.FilledButton(
-                    content=label,
-                    icon=ft.Icons.CHECK,
-                    tooltip=label,
-                    height=TAP,
-                    expand=True,
-                    disabled=disabled,
-                    on_click=self.confirm,
-                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-                )
-            ]
+    def _quick_row(self, name: str, value: str, out: bool) -> ft.Control:
+        field = ft.TextField(
+            label=f"{name}'s total",
+            value="" if out else value,
+            disabled=out,
+            keyboard_type=ft.KeyboardType.NUMBER,
+            on_change=lambda event, n=name: self.type_value(n, event.control.value),
+            expand=True,
+            height=TAP + 8,
+            text_size=18,
         )
+        label = f"{name} out"
+        kind = ft.FilledButton if out else ft.OutlinedButton
+        toggle = kind(
+            content=label,
+            icon=ft.Icons.CHECK if out else None,
+            tooltip=f"{name} was knocked out (tap again to undo)" if out else f"{name} was knocked out",
+            height=TAP,
+            on_click=lambda _, n=name: self.toggle_out(n),
+        )
+        return ft.Row([field, toggle], spacing=8)
+
+    def _confirm(self, *, disabled: bool) -> None:
+        """Confirm sits in the screen's bottom bar (made once), on screen however long the round's lines get: only
+        its state is sent, when it changes."""
+        if self.confirm_button.disabled != disabled:
+            self.confirm_button.disabled = disabled
+            refresh(self.confirm_button)
 
     # -- taps ------------------------------------------------------------------------------------------------------
 

@@ -17,27 +17,28 @@ from typing import Any
 import flet as ft
 
 from companion import entry_financial_crisis as entry
-from companion.entry_financial_crisis import FinancialCrisisState, PileView, RoundDraft
+from companion.entry_financial_crisis import FinancialCrisisState, PileView, RecordLike, RoundDraft
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh
-from views.widgets import TAP, panel, suit_colour_value
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
+from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-CARD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 3, "md": 1.5}
-"""A card button's width in a 12-column row: one rank (4 cards) a row on a phone, two ranks when wider (the same
-layout as the Jokers Kill picker)."""
-TARGET_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
-"""The bank and pile buttons: two a row on a phone, three when wider (a fixed layout: the card grid below does not
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
+"""Cards a row, rank by rank: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the grid, the piles and
+Confirm fit a 390 × 844 screen with nothing to scroll), two ranks a row when wider."""
+TARGET_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 3}
+"""The bank and pile buttons: three a row on a phone, four when wider (a fixed layout: the card grid below does not
 move while counts change)."""
-CARD_PADDING = ft.Padding.symmetric(horizontal=2)
-"""Little padding in a card button, so "10♠" fits on one line in a phone's quarter row."""
-PROMPT_HEIGHT = 76
-"""Room for three lines of the prompt on a 360 px phone: the card grid below it does not move as counts change."""
+CARD_STYLE = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8))
+"""No padding in a card key, so "10♠" fits on one line in a seventh of a phone's width."""
+PROMPT_HEIGHT = 44
+"""Room for two lines of the prompt on a 360 px phone: the card grid below it does not move as counts change."""
 DOUBLE_TAP = 0.4
 """Seconds after a card is entered during which another tap on it is taken as a bounce, not as "take it out"."""
 HIGHLIGHT = ft.Colors.PRIMARY_CONTAINER
 """The background of a card that is in the pile (or bank) being entered."""
+HIGHLIGHT_STYLE = ft.ButtonStyle(padding=CARD_STYLE.padding, shape=CARD_STYLE.shape, bgcolor=HIGHLIGHT)
 
 
 def card_codes() -> list[str]:
@@ -46,11 +47,12 @@ def card_codes() -> list[str]:
 
 
 def target_button_label(draft: RoundDraft, target: str | None) -> str:
-    """``Bank 3 of 5`` or ``Ann's pile: 12 cards`` (what the target button says and is called)."""
+    """``Bank 3 of 5`` or ``Ann: 12 cards`` (what the target button says and is called: one line in a third of a
+    360 px phone)."""
     if target is None:
         return f"Bank {len(draft.bank)} of 5"
     count = len(draft.pile(target))
-    return f"{target}'s pile: {count} card{'s' if count != 1 else ''}"
+    return f"{target}: {count} card{'s' if count != 1 else ''}"
 
 
 def _signed(points: int) -> str:
@@ -59,44 +61,73 @@ def _signed(points: int) -> str:
 
 
 class FinancialCrisisEntry:
-    """The entry panel of one round (a new round, or the correction of a saved one)."""
+    """The entry panel of one round (a new round, or the correction of a saved one).
+
+    Its controls are made once and updated in place: a tap sends only the controls it changed (the prompt, the
+    target buttons, the cards whose state changed, the breakdown of the piles that changed...), never the panel.
+    Nothing a tap does replays the game: the record is parsed once per change of the session
+    (:class:`companion.entry_financial_crisis.RoundContext`).
+    """
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        """Taps are handled one at a time; a Confirm redraws the panel in place (:meth:`follow`) while it holds it."""
         self._last_added: tuple[str, float] = ("", 0.0)
         self.record = ectx.record
         self.four_colour = ectx.view.settings.four_colour_suits
         self.ctl = controller(ectx, FinancialCrisisState)
-        index = ectx.target.index
-        title = entry.round_title(self.record, index)
-        heading = f"Enter {title.lower()}" if index is None else f"Correct {title.lower()}"
-        self.prompt = ft.Text("", size=20, weight=ft.FontWeight.BOLD)
-        self.targets = ft.ResponsiveRow(columns=12, spacing=8, run_spacing=8)
-        self.held = ft.Text("", size=16)
+        self.heading = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_SMALL)
+        self._set_heading()
+        self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
+        self.target_buttons: dict[str | None, ft.OutlinedButton] = {}
+        for target in [None, *(name for name, _ in self.draft.piles)]:
+            self.target_buttons[target] = ft.OutlinedButton(
+                content="",
+                height=MIN_TAP,
+                col=TARGET_COLUMNS,
+                on_click=lambda _, target=target: self.choose(target),
+            )
+        self.targets = ft.ResponsiveRow(list(self.target_buttons.values()), columns=12, spacing=6, run_spacing=6)
+        self.held = ft.Text("", size=14)
         self.buttons: dict[str, ft.OutlinedButton] = {}
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
             self.buttons[code] = ft.OutlinedButton(
-                content=ft.Text(card.label, size=20, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
+                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
                 tooltip=card.label,
-                height=TAP,
-                col=CARD_COLUMNS,
+                height=MIN_TAP,
+                col=1,
+                style=CARD_STYLE,
                 on_click=lambda _, code=code: self.tap(code),
                 on_long_press=lambda _, code=code: self.hold(code),
                 data=colour,
             )
-        self.grid = ft.ResponsiveRow(list(self.buttons.values()), columns=12, spacing=6, run_spacing=6)
+        self._highlighted: set[str] = set()
+        self.grid = ft.ResponsiveRow(list(self.buttons.values()), columns=GRID_COLUMNS, spacing=3, run_spacing=4)
+        tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
         self.next_button = ft.FilledButton(
-            content="Next pile", tooltip="Next pile", height=TAP, expand=True, on_click=self.next_pile
+            content="Next pile", tooltip="Next pile", height=MIN_TAP, expand=True, on_click=self.next_pile, style=tight
         )
         self.remove = ft.OutlinedButton(
-            content="Take out last card", tooltip="Take out last card", height=TAP, expand=True, on_click=self.undo_card
+            content="Take out last card",
+            tooltip="Take out last card",
+            height=MIN_TAP,
+            expand=True,
+            on_click=self.undo_card,
+            style=tight,
         )
         self.reading_panel = ft.Column(spacing=6)
-        self.breakdown_panel = ft.Column(spacing=8)
-        self.notes = ft.Column(spacing=4)
+        self._reading_key: Any = ()
+        self.breakdown_title = ft.Text("This round so far", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, visible=False)
+        self.pile_boxes: dict[str, ft.Container] = {name: ft.Container(visible=False) for name, _ in self.draft.piles}
+        """Each player's place for the breakdown (:meth:`_pile_card`), its content replaced when the pile changes."""
+        self._pile_views: dict[str, PileView | None] = dict.fromkeys(self.pile_boxes)
+        self.breakdown_panel = ft.Column([self.breakdown_title, *self.pile_boxes.values()], spacing=8)
+        self.progress = ft.Text("", size=14)
+        self.warnings = ft.Column(spacing=4)
+        self.notes = ft.Column([self.progress, self.warnings], spacing=4)
         self.confirm = ft.FilledButton(
             content="Confirm round",
             icon=ft.Icons.CHECK,
@@ -106,28 +137,59 @@ class FinancialCrisisEntry:
             on_click=self.confirm_round,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
+        self.actions = ft.Row([self.confirm])
         self.control = panel(
             ft.Column(
                 [
-                    ft.Text(heading, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=heading),
+                    self.heading,
                     ft.Container(self.prompt, height=PROMPT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT),
                     self.targets,
                     self.grid,
+                    ft.Row([self.remove, self.next_button], spacing=6),
                     self.held,
-                    ft.Row([self.remove, self.next_button]),
                     self.reading_panel,
                     self.breakdown_panel,
                     self.notes,
                 ],
-                spacing=10,
-            )
+                spacing=6,
+            ),
+            padding=8,
         )
-        docked(ectx, ft.Row([self.confirm]))
+        docked(ectx, self.actions)
         self.redraw()
+        ectx.reuse = self.follow
 
     @property
     def draft(self) -> RoundDraft:
         return self.ctl.state.draft
+
+    @property
+    def game(self) -> RecordLike:
+        """The record parsed once per change of the session (what every check of a tap reads)."""
+        return self.ctl.state.game
+
+    def _set_heading(self) -> None:
+        index = self.ectx.target.index
+        title = entry.round_title(self.record, index)
+        heading = f"Enter {title.lower()}" if index is None else f"Correct {title.lower()}"
+        self.heading.value = heading
+        self.heading.semantics_label = heading
+
+    def follow(self, record: dict[str, Any]) -> bool:
+        """The session changed (a round confirmed here or elsewhere, an undo): continue with the new record in
+        place (the same players: the same controls)."""
+        with self._lock:
+            if list(record.get("players") or []) != [name for name, _ in self.draft.piles]:
+                return False
+            try:
+                self.ctl.reopen(record)
+            except ScoringError:
+                return False
+            self.record = record
+            self._set_heading()
+            docked(self.ectx, self.actions)
+            self.redraw()
+            return True
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
@@ -146,59 +208,106 @@ class FinancialCrisisEntry:
             semantics_label=" ".join(labels) if labels else "none",
         )
 
-    def redraw(self) -> None:
+    def redraw(self) -> list[ft.Control]:
+        """Bring every control up to the round's state, in place; returns the controls that changed (a tap sends
+        only those)."""
         draft = self.draft
+        changed: list[ft.Control] = []
+
+        def text(control: ft.Text, value: str, label: str | None = None) -> None:
+            label = value if label is None else label
+            if control.value != value or control.semantics_label != label:
+                control.value, control.semantics_label = value, label
+                changed.append(control)
+
         said = entry.prompt(draft)
-        self.prompt.value = said
-        self.prompt.semantics_label = f"Next: {said}"
-        self.targets.controls = [self._target_button(None)] + [self._target_button(name) for name, _ in draft.piles]
+        text(self.prompt, said, f"Next: {said}")
+        for target, button in self.target_buttons.items():
+            label = target_button_label(draft, target)
+            chosen = draft.target == target
+            face = button.content
+            if not isinstance(face, ft.Text) or face.value != label or button.data != chosen:
+                button.content = ft.Text(label, size=13, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS)
+                button.tooltip, button.data = label, chosen
+                button.style = ft.ButtonStyle(
+                    padding=ft.Padding.symmetric(horizontal=4),
+                    bgcolor=ft.Colors.PRIMARY if chosen else None,
+                    color=ft.Colors.ON_PRIMARY if chosen else None,
+                )
+                changed.append(button)
         held = draft.bank if draft.target is None else draft.pile(draft.target)
         where = entry.target_name(draft.target)
-        text = f"In {where}: " + (" ".join(Card.parse(c).label for c in held) if held else "no cards yet")
-        self.held.value = text
-        self.held.semantics_label = text
+        text(self.held, f"In {where}: " + (" ".join(Card.parse(c).label for c in held) if held else "no cards yet"))
         legal = entry.legal_codes(draft)
         own = set(held)
         bank_full = draft.target is None and draft.bank_complete
         for code, button in self.buttons.items():
             mine = code in own
             enabled = mine or (code in legal and not bank_full)
+            if bool(button.disabled) == (not enabled) and (code in self._highlighted) == mine:
+                continue
             button.disabled = not enabled
-            button.style = ft.ButtonStyle(padding=CARD_PADDING, bgcolor=HIGHLIGHT if mine else None)
-            content = button.content
-            if isinstance(content, ft.Text):
-                content.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+            button.style = HIGHLIGHT_STYLE if mine else CARD_STYLE
+            face = button.content
+            if isinstance(face, ft.Text):
+                face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
+            changed.append(button)
+        self._highlighted = own
         following = entry.next_target(draft) if entry.can_next_pile(draft) else None
-        self.next_button.disabled = following is None
         label = "Next pile" if following is None else f"Next: {following}'s pile"
-        self.next_button.content = label
-        self.next_button.tooltip = label
-        self.remove.disabled = not held
-        self.reading_panel.controls = self._reading_controls()
-        self.breakdown_panel.controls = self._breakdown_controls()
-        notes: list[ft.Control] = [ft.Text(entry.progress(draft), size=14, semantics_label=entry.progress(draft))]
-        notes += [
-            ft.Text(note, size=14, color=ft.Colors.TERTIARY, semantics_label=note) for note in entry.warnings(draft)
-        ]
-        self.notes.controls = notes
-        self.confirm.disabled = not entry.can_confirm(self.record, draft)
-        refresh(self.confirm)  # it sits in the screen's bottom bar, outside this panel: send its state itself
+        if self.next_button.disabled != (following is None) or self.next_button.content != label:
+            self.next_button.disabled = following is None
+            self.next_button.content = label
+            self.next_button.tooltip = label
+            changed.append(self.next_button)
+        if self.remove.disabled != (not held):
+            self.remove.disabled = not held
+            changed.append(self.remove)
+        changed += self._redraw_reading()
+        changed += self._redraw_breakdown()
+        text(self.progress, entry.progress(draft))
+        notes = entry.warnings(draft)
+        if [c.value for c in self.warnings.controls if isinstance(c, ft.Text)] != notes:
+            self.warnings.controls = [
+                ft.Text(note, size=14, color=ft.Colors.TERTIARY, semantics_label=note) for note in notes
+            ]
+            changed.append(self.warnings)
+        blocked = not self.ctl.state.can_confirm()
+        if self.confirm.disabled != blocked:
+            self.confirm.disabled = blocked
+            changed.append(self.confirm)  # it sits in the screen's bottom bar, outside this panel
+        return changed
 
-    def _target_button(self, target: str | None) -> ft.Control:
-        label = target_button_label(self.draft, target)
-        chosen = self.draft.target == target
-        kind = ft.FilledButton if chosen else ft.OutlinedButton
-        return kind(
-            content=label,
-            tooltip=label,
-            height=TAP,
-            col=TARGET_COLUMNS,
-            on_click=lambda _, target=target: self.choose(target),
-        )
+    def _redraw_reading(self) -> list[ft.Control]:
+        """The reading's texts and toggles, rebuilt only when the reading (or the table's override) changes."""
+        said = entry.reading(self.game, self.draft)
+        key = None if said is None else (said, self.draft.overridden)
+        if key == self._reading_key:
+            return []
+        self._reading_key = key
+        self.reading_panel.controls = self._reading_controls()
+        return [self.reading_panel]
+
+    def _redraw_breakdown(self) -> list[ft.Control]:
+        """Each player's breakdown, rebuilt only for the piles whose score changed."""
+        views = {view.name: view for view in entry.piles(self.game, self.draft)}
+        changed: list[ft.Control] = []
+        if self.breakdown_title.visible != bool(views):
+            self.breakdown_title.visible = bool(views)
+            changed.append(self.breakdown_title)
+        for name, box in self.pile_boxes.items():
+            view = views.get(name)
+            if view == self._pile_views[name]:
+                continue
+            self._pile_views[name] = view
+            box.visible = view is not None
+            box.content = self._pile_card(view) if view is not None else None
+            changed.append(box)
+        return changed
 
     def _reading_controls(self) -> list[ft.Control]:
         draft = self.draft
-        said = entry.reading(self.record, draft)
+        said = entry.reading(self.game, draft)
         if said is None:
             text = "The bank's reading shows once its five face-down cards are in."
             return [ft.Text(text, size=16, semantics_label=text)]
@@ -224,7 +333,7 @@ class FinancialCrisisEntry:
             self._toggle(
                 label,
                 said.ranked_valuable,
-                lambda _: self.change(lambda d: entry.set_ranked_valuable(self.record, d, flip)),
+                lambda _: self.change(lambda d: entry.set_ranked_valuable(self.game, d, flip)),
             )
         )
         if draft.overridden:
@@ -242,7 +351,7 @@ class FinancialCrisisEntry:
 
     def _suit_toggler(self, suit: Suit) -> Callable[[Any], None]:
         def toggled(_: Any) -> None:
-            self.change(lambda draft: entry.toggle_loss_suit(self.record, draft, suit))
+            self.change(lambda draft: entry.toggle_loss_suit(self.game, draft, suit))
 
         return toggled
 
@@ -252,7 +361,7 @@ class FinancialCrisisEntry:
         return kind(content=label, tooltip=label, height=TAP, on_click=on_click)
 
     def _breakdown_controls(self) -> list[ft.Control]:
-        views = entry.piles(self.record, self.draft)
+        views = entry.piles(self.game, self.draft)
         if not views:
             return []
         return [ft.Text("This round so far", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)] + [
@@ -324,8 +433,15 @@ class FinancialCrisisEntry:
 
     def set_draft(self, draft: RoundDraft) -> None:
         self.ctl.set(self.ctl.state.but(draft))
-        self.redraw()
-        refresh(self.control)
+        self._send(self.redraw())
+
+    @staticmethod
+    def _send(changed: list[ft.Control]) -> None:
+        """Send just these controls (Flet's automatic whole-page diff is off for the tap: the screen's ``report``
+        turns it off, :func:`views.table.entry.sent_by_hand`)."""
+        sent_by_hand()
+        for control in changed:
+            refresh(control)
 
     def change(self, step: Callable[[RoundDraft], RoundDraft]) -> None:
         """Apply one change to the draft; a refused change is reported and nothing entered is lost."""
@@ -350,18 +466,18 @@ class FinancialCrisisEntry:
             self.change(lambda d: entry.remove_card(d, code))
         else:
             self._last_added = (code, now)
-            self.change(lambda d: entry.add_card(self.record, d, code))
+            self.change(lambda d: entry.add_card(self.game, d, code))
 
     def choose(self, target: str | None) -> None:
-        self.change(lambda d: entry.select(self.record, d, target))
+        self.change(lambda d: entry.select(self.game, d, target))
 
     def hold(self, code: str) -> None:
         """A card held down starts the next pile: the move and the card in one gesture."""
         self._last_added = (code, time.monotonic())
-        self.change(lambda d: entry.start_next_pile(self.record, d, code))
+        self.change(lambda d: entry.start_next_pile(self.game, d, code))
 
     def next_pile(self, _: Any = None) -> None:
-        self.change(lambda d: entry.select(self.record, d, entry.verify_next_pile(d)))
+        self.change(lambda d: entry.select(self.game, d, entry.verify_next_pile(d)))
 
     def undo_card(self, _: Any = None) -> None:
         self.change(entry.remove_last)

@@ -21,11 +21,22 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS, OnesToNinesResult
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh
-from views.widgets import TAP, icon_button, panel
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
+from views.widgets import MIN_TAP, TAP, icon_button, panel
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
 """Three digit keys a row, like a phone's keypad."""
+FIELD = ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(horizontal=12))
+"""A number's field: its digits typed so far, left-aligned."""
+FIELD_FOCUSED = ft.ButtonStyle(
+    alignment=ft.Alignment.CENTER_LEFT,
+    padding=ft.Padding.symmetric(horizontal=12),
+    bgcolor=ft.Colors.PRIMARY,
+    color=ft.Colors.ON_PRIMARY,
+)
+"""The field the digit pad types into."""
+CHOSEN = ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY)
+"""The chosen first three-of-a-kind declarer (or Nobody)."""
 
 
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
@@ -87,7 +98,12 @@ def setup(players: Sequence[str], extra: dict[str, Any]) -> ft.Control:
 
 
 class HandPanel:
-    """The entry panel of one hand, sudden-death hand, or correction."""
+    """The entry panel of one hand, sudden-death hand, or correction.
+
+    Its controls are made once and updated in place: a digit tap sends only what it changed (the field typed into,
+    the prompt, the digits that greyed out, the deck's count), never the panel; nothing a tap does reads the game's
+    record (the hand's players and sides are read once, when the panel opens).
+    """
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
@@ -96,26 +112,54 @@ class HandPanel:
         self.sudden = ectx.target.part == "sudden_death"
         self.ctl = controller(ectx, OnesToNinesState)
         """The draft lifecycle; a restored draft types into the first unfinished field (issue 13)."""
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_SMALL)
+        self._set_title()
+        self.fields: dict[str, ft.OutlinedButton] = {}
+        for name in self.entry.fields:
+            self.fields[name] = ft.OutlinedButton(
+                content=ft.Text("", size=17, no_wrap=True),
+                height=MIN_TAP,
+                on_click=lambda _, n=name: self.focus(n),
+            )
+        self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
         self.pad: dict[str, ft.FilledTonalButton] = {}
         for digit in DIGITS:
             self.pad[digit] = ft.FilledTonalButton(
                 content=ft.Text(digit, size=26, weight=ft.FontWeight.BOLD),
                 tooltip=digit,
-                height=TAP + 8,
+                height=TAP,
                 col=PAD_COLUMNS,
                 on_click=lambda _, d=digit: self.press(d),
             )
-        # made once and updated in place: a digit tap sends the digits' states and the texts that changed
         self.pad_row = ft.ResponsiveRow(list(self.pad.values()), columns=12, spacing=6, run_spacing=6)
+        self.left = ft.Text("", size=14)
+        self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace)
         self.edit_row = ft.Row(
             [
-                icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace),
+                self.backspace_button,
                 ft.OutlinedButton(
-                    content="Clear hand", tooltip="Clear hand", height=TAP, expand=True, on_click=self.clear
+                    content="Clear hand", tooltip="Clear hand", height=MIN_TAP, expand=True, on_click=self.clear
                 ),
             ],
             spacing=8,
         )
+        self.triples: dict[str | None, ft.OutlinedButton] = {}
+        triple_parts: list[ft.Control] = []
+        if self.entry.triple_rule:
+            for who in [*self.entry.players, None]:
+                self.triples[who] = ft.OutlinedButton(
+                    content=who or "Nobody",
+                    tooltip=f"First three of a kind: {who or 'nobody'}",
+                    height=MIN_TAP,
+                    on_click=lambda _, n=who: self.first_triple(n),
+                )
+            ask = "Who set down three of a kind first? (0 for them; +250 for other holders)"
+            triple_parts = [
+                ft.Text(ask, size=14, semantics_label=ask),
+                ft.Row(list(self.triples.values()), wrap=True, spacing=8, run_spacing=8),
+            ]
+        self.review = ft.Column(spacing=4, visible=False)
+        self._review_rows: list[str] | None = None
         label = "Confirm sudden-death hand" if self.sudden else "Confirm hand"
         self.confirm_button = ft.FilledButton(
             content=label,
@@ -127,8 +171,21 @@ class HandPanel:
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
         self.actions = ft.Row([self.confirm_button])
-        self.body = ft.Column(spacing=10)
-        self.control = panel(self.body)
+        self.body = ft.Column(
+            [
+                self.title,
+                *self.fields.values(),
+                self.prompt,
+                self.pad_row,
+                self.left,
+                self.edit_row,
+                *triple_parts,
+                self.review,
+            ],
+            spacing=6,
+        )
+        self.control = panel(self.body, padding=8)
+        docked(ectx, self.actions)
         self.redraw()
 
     @property
@@ -137,37 +194,7 @@ class HandPanel:
 
     # -- drawing ---------------------------------------------------------------------------------------------------
 
-    def redraw(self) -> None:
-        entry = self.entry
-        parts: list[ft.Control] = [self._title()]
-        parts.append(self._field_button(TABLE))
-        targets = entry.targets()
-        for name in entry.players:
-            parts.append(self._field_button(name, targets.get(name)))
-        focus = entry.focus
-        where = "the table row" if focus == TABLE else f"{focus}'s number"
-        prompt = f"Typing {where}" if not entry.complete else "Every number is in: check and confirm"
-        parts.append(ft.Text(prompt, size=18, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"))
-        for digit, button in self.pad.items():
-            button.disabled = not entry.can_press(digit)
-        parts.append(self.pad_row)
-        left = entry.digits_left()
-        text = "Left in the deck: " + " ".join(f"{d}×{n}" for d, n in left.items())
-        parts.append(ft.Text(text, size=14, semantics_label=text))
-        parts.append(self.edit_row)
-        parts.extend(self._triple_parts())
-        if entry.complete:
-            parts.append(ft.Text("Best possible arrangements", theme_style=ft.TextThemeStyle.TITLE_SMALL))
-            for row in entry.review():
-                parts.append(ft.Text(row.text, size=16, semantics_label=row.text))
-        self.confirm_button.disabled = not entry.complete
-        if [id(c) for c in self.ectx.dock.controls] != [id(self.actions)]:
-            docked(self.ectx, self.actions)
-        self.body.controls = parts
-        refresh(self.control)
-        refresh(self.ectx.dock)
-
-    def _title(self) -> ft.Control:
+    def _set_title(self) -> None:
         entry = self.entry
         if self.sudden:
             index = self.ectx.target.index
@@ -184,9 +211,59 @@ class HandPanel:
             text = f"Correct hand {self.ectx.target.index + 1}"
         else:
             text = f"Hand {len(self.record.get('hands') or []) + 1}: the table row once, then each number"
-        return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=text)
+        self.title.value = text
+        self.title.semantics_label = text
 
-    def _field_button(self, name: str, target: str | None = None) -> ft.Control:
+    def redraw(self) -> list[ft.Control]:
+        """Bring every control up to the hand's state, in place; returns the controls that changed (a tap sends
+        only those)."""
+        entry = self.entry
+        changed: list[ft.Control] = []
+        targets = entry.targets()
+        for name, button in self.fields.items():
+            if self._field(button, name, targets.get(name)):
+                changed.append(button)
+        where = "the table row" if entry.focus == TABLE else f"{entry.focus}'s number"
+        prompt = f"Typing {where}" if not entry.complete else "Every number is in: check and confirm"
+        if self.prompt.value != prompt:
+            self.prompt.value = prompt
+            self.prompt.semantics_label = f"Next: {prompt}"
+            changed.append(self.prompt)
+        for digit, key in self.pad.items():
+            greyed = not entry.can_press(digit)
+            if bool(key.disabled) != greyed:
+                key.disabled = greyed
+                changed.append(key)
+        left = "Left in the deck: " + " ".join(f"{d}×{n}" for d, n in entry.digits_left().items())
+        if self.left.value != left:
+            self.left.value = left
+            self.left.semantics_label = left
+            changed.append(self.left)
+        for who, choice in self.triples.items():
+            chosen = entry.first_triple == who
+            greyed = who is not None and not chosen and not entry.can_first_triple(who)
+            if choice.data != chosen or bool(choice.disabled) != greyed:
+                choice.data = chosen
+                choice.disabled = greyed
+                choice.icon = ft.Icons.CHECK if chosen else None
+                choice.style = CHOSEN if chosen else None
+                changed.append(choice)
+        rows = [row.text for row in entry.review()] if entry.complete else None
+        if rows != self._review_rows:
+            self._review_rows = rows
+            self.review.visible = rows is not None
+            self.review.controls = [
+                ft.Text("Best possible arrangements", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                *(ft.Text(text, size=16, semantics_label=text) for text in rows or []),
+            ]
+            changed.append(self.review)
+        if self.confirm_button.disabled != (not entry.complete):
+            self.confirm_button.disabled = not entry.complete
+            changed.append(self.confirm_button)  # in the screen's bottom bar, outside this panel
+        return changed
+
+    def _field(self, button: ft.OutlinedButton, name: str, target: str | None) -> bool:
+        """Bring one field's button up to date; whether it changed."""
         entry = self.entry
         value = entry.value(name)
         shown = " ".join(value.ljust(entry.length, "_"))
@@ -202,55 +279,29 @@ class HandPanel:
                 label = f"{name} (side {side}{aim}): {value or 'empty'}"
             face = f"{name} ({side}){' · target ' + target if target else ''}: {shown}"
         focused = name == entry.focus
-        kind = ft.FilledButton if focused else ft.OutlinedButton
-        return kind(
-            content=ft.Text(face, size=18),
-            tooltip=label,
-            height=TAP,
-            on_click=lambda _, n=name: self.focus(n),
-            style=ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT),
-        )
+        text = button.content
+        if button.tooltip == label and button.data == focused and isinstance(text, ft.Text) and text.value == face:
+            return False
+        button.tooltip = label
+        button.data = focused
+        if isinstance(text, ft.Text):
+            text.value = face
+        button.style = FIELD_FOCUSED if focused else FIELD
+        return True
 
-    def _triple_parts(self) -> list[ft.Control]:
-        entry = self.entry
-        if not entry.triple_rule:
-            return []
-        buttons: list[ft.Control] = []
-        for name in entry.players:
-            chosen = entry.first_triple == name
-            label = f"First three of a kind: {name}"
-            kind = ft.FilledButton if chosen else ft.OutlinedButton
-            buttons.append(
-                kind(
-                    content=name,
-                    icon=ft.Icons.CHECK if chosen else None,
-                    tooltip=label,
-                    height=TAP,
-                    disabled=not chosen and not entry.can_first_triple(name),
-                    on_click=lambda _, n=name: self.first_triple(n),
-                )
-            )
-        nobody = entry.first_triple is None
-        buttons.append(
-            (ft.FilledButton if nobody else ft.OutlinedButton)(
-                content="Nobody",
-                icon=ft.Icons.CHECK if nobody else None,
-                tooltip="First three of a kind: nobody",
-                height=TAP,
-                on_click=lambda _: self.first_triple(None),
-            )
-        )
-        return [
-            ft.Text("Who set down three of a kind first? (0 for them; +250 for other holders)", size=16),
-            ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
-        ]
+    def _send(self, changed: list[ft.Control]) -> None:
+        """Send just these controls (the tap's automatic whole-page diff is off,
+        :func:`views.table.entry.sent_by_hand`)."""
+        sent_by_hand()
+        for control in changed:
+            refresh(control)
 
     # -- taps ------------------------------------------------------------------------------------------------------
 
     def _set(self, entry: HandEntry) -> None:
         self.ctl.set(self.ctl.state.but(entry))
         self.ectx.report(None)
-        self.redraw()
+        self._send(self.redraw())
 
     def press(self, digit: str) -> None:
         with self._lock:
@@ -273,7 +324,7 @@ class HandPanel:
         with self._lock:
             self.ctl.restart()
             self.ectx.report(None)
-            self.redraw()
+            self._send(self.redraw())
 
     def first_triple(self, name: str | None) -> None:
         with self._lock:
