@@ -25,7 +25,7 @@ dropping the last action. FF-E1 (Cat deals; Ben's opening Joker is set aside and
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
@@ -770,6 +770,7 @@ def open_round(
     record: Mapping[str, Any],
     target: EntryTarget,
     existing: Mapping[str, Any] | None = None,
+    defer: Callable[[Callable[[], None]], None] | None = None,
 ) -> EntryController[FeastState]:
     """The entry of one round (:class:`companion.entry.EntryController`), in the form the session's table last
     chose when nothing is kept for it yet: a new round starts in the quick form after a quick-form round.
@@ -783,7 +784,7 @@ def open_round(
     >>> open_round(store, record, EntryTarget()).state.mode
     'quick'
     """
-    ctl = EntryController(FeastState, store, record, target, existing)
+    ctl = EntryController(FeastState, store, record, target, existing, defer=defer)
     if target.is_new and not ctl.restored and remembered_mode(store) == QUICK:
         ctl.state = ctl.state.set_mode(QUICK)
     return ctl

@@ -8,6 +8,7 @@ validated it again (the per-tap replay these panels used to make) fails the test
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, cast
@@ -61,10 +62,13 @@ def services(tmp_path: Any) -> Iterator[AppServices]:
 
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[ft.Control]:
-    """The controls the panels of these games send themselves (their ``refresh`` calls), in order."""
+    """The controls the panels of these games send themselves, in order: what they give the screen to send (in
+    one update, :func:`views.table.entry.send_changes`) and what they refresh on their own."""
     out: list[ft.Control] = []
     for module in ("financial_crisis", "ones_to_nines", "feast_and_famine"):
-        monkeypatch.setattr(f"views.table.games.{module}.refresh", out.append)
+        if hasattr(importlib.import_module(f"views.table.games.{module}"), "refresh"):
+            monkeypatch.setattr(f"views.table.games.{module}.refresh", out.append)
+    monkeypatch.setattr("views.table.screen.send_changes", lambda root, changed: out.extend(changed))
     return out
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "EntrySlugError",
     "EntryTarget",
     "TableUI",
+    "after_tap",
     "controller",
     "docked",
     "parse_entry",

@@ -22,7 +22,7 @@ from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
-from views.table.entry import EntryContext, TableUI, docked, refresh, sent_by_hand
+from views.table.entry import EntryContext, TableUI, after_tap, docked, refresh, sent_by_hand
 from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
@@ -70,7 +70,7 @@ class RoundPanel:
         self.record = ectx.record
         self.tiebreak = ectx.target.part == "tiebreak"
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.ctl = entry_ff.open_round(ectx.session, ectx.record, ectx.target, ectx.existing)
+        self.ctl = entry_ff.open_round(ectx.session, ectx.record, ectx.target, ectx.existing, defer=after_tap)
         self.who = self.ctl.state.who
         self.choices = self.ctl.state.choices
         self.info = (
@@ -203,8 +203,8 @@ class RoundPanel:
             self.grid.visible = walking
             changed.append(self.grid)
         sent_by_hand()
-        for control in changed:
-            refresh(control)
+        if changed:
+            self.ectx.send(changed)  # one update, as the screen sends a panel's changes
 
     def _title(self) -> ft.Control:
         if self.tiebreak:

@@ -20,7 +20,7 @@ from companion import entry_financial_crisis as entry
 from companion.entry_financial_crisis import FinancialCrisisState, PileView, RecordLike, RoundDraft
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
+from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand
 from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -435,13 +435,12 @@ class FinancialCrisisEntry:
         self.ctl.set(self.ctl.state.but(draft))
         self._send(self.redraw())
 
-    @staticmethod
-    def _send(changed: list[ft.Control]) -> None:
-        """Send just these controls (Flet's automatic whole-page diff is off for the tap: the screen's ``report``
-        turns it off, :func:`views.table.entry.sent_by_hand`)."""
+    def _send(self, changed: list[ft.Control]) -> None:
+        """Send just these controls, as the screen sends a panel's changes: one update (Flet's automatic
+        whole-page diff is off for the tap, :func:`views.table.entry.sent_by_hand`)."""
         sent_by_hand()
-        for control in changed:
-            refresh(control)
+        if changed:
+            self.ectx.send(changed)
 
     def change(self, step: Callable[[RoundDraft], RoundDraft]) -> None:
         """Apply one change to the draft; a refused change is reported and nothing entered is lost."""

@@ -293,8 +293,8 @@ class HandPanel:
         """Send just these controls (the tap's automatic whole-page diff is off,
         :func:`views.table.entry.sent_by_hand`)."""
         sent_by_hand()
-        for control in changed:
-            refresh(control)
+        if changed:
+            self.ectx.send(changed)  # one update, as the screen sends a panel's changes
 
     # -- taps ------------------------------------------------------------------------------------------------------
 
