@@ -492,3 +492,19 @@ def test_the_hand_list_shows_the_newest_hands_and_all_of_them_one_tap_away(servi
     assert len(rows()) == 12 and rows()[0].startswith("Hand 14: ") and rows()[-1].startswith("Hand 3: ")
     tap(view, "Show all 14 hands (2 more)")
     assert len(rows()) == 14 and rows()[-1].startswith("Hand 1: ")
+
+
+def test_a_complete_hand_dims_the_grid_and_refuses_another_card(services: AppServices) -> None:
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+    _, view = render(services, f"/continue/{table.id}")
+    grid = next(c for c, _ in walk(view) if isinstance(c, ft.ResponsiveRow) and len(c.controls) >= 52)
+    assert grid.opacity in (None, 1.0)
+    for card in ("9♠", "4♥", "7♦"):
+        tap(view, card)
+    assert grid.opacity is not None and grid.opacity < 0.5, "the hand is complete: the grid is dimmed"
+    kept = table.draft()
+    tap(view, "2♣")
+    assert any(t.startswith("The hand is complete") or "hand is complete" in t for t in texts(view)), texts(view)
+    assert table.draft() == kept, "the refused card changed nothing"
+    tap(view, "Confirm hand")
+    assert grid.opacity == 1.0 and len(table.hands) == 1

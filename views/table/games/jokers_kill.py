@@ -30,7 +30,7 @@ def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tupl
 # --- the card picker ---------------------------------------------------------------------------------------------
 
 GREYED = 0.35
-"""The opacity of the card grid while the hand is complete (no card can be tapped until it is confirmed)."""
+"""The opacity of the card grid while the hand is complete (no card is taken until it is confirmed)."""
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 13}
 """Cards a row: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the whole grid, the hand and Confirm fit
 a 360 × 700 screen), 13 when wider."""
@@ -70,7 +70,9 @@ class CardPicker:
             )
             self.buttons[code] = isolated(button)  # sent on its own when it changes (see redraw)
             grid.append(button)
-        self.grid = ft.ResponsiveRow(grid, columns=GRID_COLUMNS, spacing=3, run_spacing=4, disabled=False)
+        self.grid = ft.ResponsiveRow(grid, columns=GRID_COLUMNS, spacing=3, run_spacing=4)
+        self.complete = False
+        """Whether the hand is complete (the grid dimmed until it is confirmed)."""
         self.confirm = ft.FilledButton(
             content="Confirm hand",
             icon=ft.Icons.CHECK,
@@ -124,10 +126,12 @@ class CardPicker:
         changed: list[ft.Control] = [self.actions]
         self.prompt.value = prompt(need)
         self.prompt.semantics_label = f"Next: {prompt(need)}"
-        # A complete hand greys the whole grid (one change sent), not each of its cards; a card dealt greys its key
+        # A complete hand dims the whole grid (one number sent, and the page redraws no card), not each of its 52
+        # cards; a card tapped then is refused with "the hand is complete: confirm it, or remove a card first",
+        # said on screen and read out. A card dealt greys its own key (disabled).
         complete = need.complete
-        if self.grid.disabled != complete:
-            self.grid.disabled = complete
+        if self.complete != complete:
+            self.complete = complete
             self.grid.opacity = GREYED if complete else 1.0
             changed.append(self.grid)
         legal = state.unused_cards()
