@@ -496,7 +496,11 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
                 assert (control.height or 0) >= 48, f"{label_of(control)} is smaller than 48 px"
     shown = _buttons(view)
     assert shown["To Ann (0)"].disabled, "Selfless: Ann plays first"
-    assert greyed(view, shown["K♠♣"]), "the pad waits for who gets the card"
+    pad = next(c for c, _ in walk(view) if isinstance(c, ft.ResponsiveRow) and shown["K♠♣"] in c.controls)
+    assert pad.opacity is not None and pad.opacity < 0.5, "the pad is dimmed until who gets the card is tapped"
+    _tap(view, "K♠♣")
+    assert any("tap who Ann's card goes to first" in t for t in _texts(view)), "a key tapped first is refused"
+    assert table.draft() is None or not table.draft()["plays"]  # type: ignore[index]
     _tap(view, "To Ben (0)")
     _tap(view, "K♠♣")
     _tap(view, "To Ann (0)")

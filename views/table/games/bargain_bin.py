@@ -173,11 +173,10 @@ class BinPanel:
         self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
         keys = pad_keys(entry.options)
         self.keys = {key: isolated(self._key_button(key)) for key in keys}
-        self.pad_keys = ft.ResponsiveRow(
-            list(self.keys.values()), columns=PAD_COLUMNS, spacing=3, run_spacing=4, disabled=True
-        )
-        """The value pad: greyed as a whole (one change sent) until who gets the card is tapped; a key on its own
-        once both cards of its value are out."""
+        self.pad_keys = ft.ResponsiveRow(list(self.keys.values()), columns=PAD_COLUMNS, spacing=3, run_spacing=4)
+        """The value pad: dimmed as a whole until who gets the card is tapped (one number sent, and the page redraws
+        no key; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out); a key on
+        its own is greyed out (disabled) once both cards of its value are out."""
         self.pad_keys.opacity = GREYED
         self.pad = ft.Column(
             [
@@ -375,8 +374,7 @@ class BinPanel:
             parts.append(self.sign_row)
         else:
             ready = entry.receiver is not None and giver is not None
-            self.pad_keys.disabled = not ready
-            self.pad_keys.opacity = 1.0 if ready else GREYED
+            self.pad_keys.opacity = 1.0 if ready else GREYED  # dimmed, not disabled: see _build_live
             for key, holder in self.keys.items():  # a key on its own: both its cards (the Joker) played
                 self._update_key(key, holder, enabled=entry.can_value(key))
             parts.append(self.pad)
