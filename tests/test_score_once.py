@@ -7,6 +7,7 @@ screen, the scoreboard, the entry panel and the Vegas line all read the session'
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,25 +25,33 @@ from tests.test_table_jokers_kill import buttons, render, tap, texts
 VALUE_KEY = re.compile(r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$")
 
 
-@pytest.fixture
-def scored(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
-    """Counts of each game's scorer calls, by game key (the registry's games are frozen: the field is swapped)."""
-    counts: Counter[str] = Counter()
+@contextlib.contextmanager
+def counting_scorers(counts: Counter[str], prefix: str = "") -> Iterator[None]:
+    """Each game's scorer counts its calls in ``counts`` under ``prefix`` + the game key, while this lasts (the
+    registry's games are frozen: the field is swapped, and put back)."""
     originals: dict[Game, Callable[[Any], Any]] = {}
     for game in all_games():
         original = game.scorer
 
-        def counting(record: Any, key: str = game.key, original: Callable[[Any], Any] = original) -> Any:
+        def counting(record: Any, key: str = prefix + game.key, original: Callable[[Any], Any] = original) -> Any:
             counts[key] += 1
             return original(record)
 
         originals[game] = original
         object.__setattr__(game, "scorer", counting)
     try:
-        yield counts
+        yield
     finally:
         for game, original in originals.items():
             object.__setattr__(game, "scorer", original)
+
+
+@pytest.fixture
+def scored() -> Iterator[Counter[str]]:
+    """Counts of each game's scorer calls, by game key."""
+    counts: Counter[str] = Counter()
+    with counting_scorers(counts):
+        yield counts
 
 
 @pytest.fixture

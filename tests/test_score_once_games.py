@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, cast
 
 import flet as ft
@@ -18,8 +18,8 @@ import pytest
 
 from companion.services import AppServices
 from scoring import all_games
-from scoring.registry import Game
 from tests.test_app_views import walk
+from tests.test_score_once import counting_scorers
 from tests.test_table_jokers_kill import buttons, render, tap, texts
 
 
@@ -28,16 +28,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     """Calls by kind and game: ``score/<game>`` (the scorer: the record replayed) and ``parse/<game>`` (the whole
     record validated)."""
     counts: Counter[str] = Counter()
-    scorers: dict[Game, Callable[[Any], Any]] = {}
     for game in all_games():
-        original = game.scorer
-
-        def counting(record: Any, key: str = game.key, original: Callable[[Any], Any] = original) -> Any:
-            counts[f"score/{key}"] += 1
-            return original(record)
-
-        scorers[game] = original
-        object.__setattr__(game, "scorer", counting)
         model = game.record_model
         validate = model.model_validate.__func__  # type: ignore[attr-defined]
 
@@ -46,11 +37,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
             return validate(cls, *args, **kwargs)
 
         monkeypatch.setattr(model, "model_validate", classmethod(validating))
-    try:
+    with counting_scorers(counts, "score/"):
         yield counts
-    finally:
-        for game, original in scorers.items():
-            object.__setattr__(game, "scorer", original)
 
 
 @pytest.fixture

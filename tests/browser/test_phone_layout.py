@@ -134,10 +134,7 @@ def test_ones_to_nines_entry_on_a_phone(page: Any, app_server: AppServer) -> Non
             page.get_by_role("button", name=re.compile(rf"^{re.escape(field)}: {shown}$")).first.wait_for()
         strip_on_screen(page, names)
     wait_text(page, r"^Next: Every number is in: check and confirm$")
-    confirm = page.get_by_role("button", name="Confirm hand", exact=True, disabled=False)
-    on_screen(page, confirm, "Confirm, enabled")
-    confirm.first.click()
-    taps += 1
+    taps += confirm_on_screen(page, "Confirm hand")
     assert taps == 13, "4 table digits, 4 per player, one to confirm"
     wait_text(page, r"^1\. Ben: 693 points \(last hand \+693\)")
     wait_text(page, r"^2\. Ann: 1364 points \(last hand \+1364\)")
@@ -177,11 +174,7 @@ def test_feast_and_famine_entry_on_a_phone(page: Any, app_server: AppServer) -> 
         wait_text(page, rf"^Next: {re.escape(then)}")
         if label == "5♥":
             strip_on_screen(page, names)
-    confirm = page.get_by_role("button", name="Confirm round", exact=True, disabled=False)
-    on_screen(page, confirm, "Confirm, enabled")
-    strip_on_screen(page, names)
-    confirm.first.click()
-    taps += 1
+    taps += confirm_on_screen(page, "Confirm round", names)
     assert taps == 9, "the dealer, one tap a card dealt (the Joker put aside too), a Refusal, Confirm"
     wait_text(page, r"^Round 2 of 2 · circuit 1 of 1 · Ben deals")
     wait_text(page, r"^1\. Ben: 10 points \(last round \+10\)")
@@ -222,11 +215,7 @@ def test_financial_crisis_entry_on_a_phone(page: Any, app_server: AppServer) -> 
         wait_text(page, rf"· {left} not entered$")
         if code in (bank[-1], ann[-1]):
             strip_on_screen(page, names)
-    confirm = page.get_by_role("button", name="Confirm round", exact=True, disabled=False)
-    on_screen(page, confirm, "Confirm, enabled")
-    strip_on_screen(page, names)
-    confirm.first.click()
-    taps += 1
+    taps += confirm_on_screen(page, "Confirm round", names)
     assert taps == 21, "one gesture a card (the 5 bank cards and 15 pile cards), one to confirm"
     wait_text(page, r"^Enter round 2 of 2$")
     wait_text(page, r"^1\. Ann: 7 points \(last round \+7\)")
@@ -247,3 +236,14 @@ def hold_on_screen(page: Any, locator: Any) -> None:
     page.mouse.down()
     page.wait_for_timeout(900)
     page.mouse.up()
+
+
+def confirm_on_screen(page: Any, label: str, names: list[str] | None = None) -> int:
+    """Tap the enabled Confirm (``label``) once it and, with ``names``, the standings strip are on screen; the
+    taps it took (1)."""
+    confirm = page.get_by_role("button", name=label, exact=True, disabled=False)
+    on_screen(page, confirm, "Confirm, enabled")
+    if names is not None:
+        strip_on_screen(page, names)
+    confirm.first.click()
+    return 1
