@@ -24,8 +24,9 @@ from views.home import HOME_ITEMS
 from views.routes import ROUTES
 from views.routing import find_route
 from views.shell import Shell, apply_theme
+from views.widgets import Key, Veil
 
-INTERACTIVE = (ft.Button, ft.FilledButton, ft.OutlinedButton, ft.IconButton, ft.ListTile, ft.Radio, ft.Switch)
+INTERACTIVE = (ft.Button, ft.FilledButton, ft.OutlinedButton, ft.IconButton, ft.ListTile, ft.Radio, ft.Switch, Key)
 
 
 class FakePage:
@@ -79,7 +80,8 @@ def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
 
 def greyed(root: Any, target: Any) -> bool:
     """Whether ``target`` (under ``root``) is greyed out as the player sees it: it, or a control around it, is
-    disabled (Flet passes a control's ``disabled`` down to everything inside it)."""
+    disabled (Flet passes a control's ``disabled`` down to everything inside it), or a raised veil covers it (a
+    :class:`views.widgets.Veil` that takes the taps, in the same stack)."""
 
     def look(control: Any, off: bool) -> bool | None:
         off = off or bool(getattr(control, "disabled", False))
@@ -87,6 +89,8 @@ def greyed(root: Any, target: Any) -> bool:
             return off
         if not dataclasses.is_dataclass(control):
             return None
+        if isinstance(control, ft.Stack):
+            off = off or any(isinstance(c, Veil) and not c.ignore_interactions for c in control.controls)
         for field in dataclasses.fields(control):
             if field.name.startswith("_") or field.name in ("parent", "page"):
                 continue
@@ -108,8 +112,8 @@ def label_of(control: Any) -> str:
         value = getattr(control, attribute, None)
         if isinstance(value, str) and value:
             return value
-        if isinstance(value, ft.Text) and value.value:
-            return value.value
+        if isinstance(value, ft.Text) and (value.value or value.semantics_label):
+            return str(value.semantics_label or value.value)
     return ""
 
 

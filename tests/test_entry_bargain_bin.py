@@ -41,6 +41,7 @@ from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, Action, Sign
 from tests.test_app_views import INTERACTIVE, FakePage, greyed, label_of, walk
 from views.shell import Shell
+from views.widgets import Veil
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 
@@ -496,9 +497,9 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
                 assert (control.height or 0) >= 48, f"{label_of(control)} is smaller than 48 px"
     shown = _buttons(view)
     assert shown["To Ann (0)"].disabled, "Selfless: Ann plays first"
-    pad = next(c for c, _ in walk(view) if isinstance(c, ft.ResponsiveRow) and shown["K♠♣"] in c.controls)
-    assert pad.opacity is not None and pad.opacity < 0.5, "the pad is dimmed until who gets the card is tapped"
-    _tap(view, "K♠♣")
+    [veil] = [c for c, _ in walk(view) if isinstance(c, Veil)]
+    assert greyed(view, shown["K♠♣"]) and veil.bgcolor is not None, "the pad is veiled until a receiver is tapped"
+    cast(Any, veil.on_click)(None)  # a key tapped through the veil
     assert any("tap who Ann's card goes to first" in t for t in _texts(view)), "a key tapped first is refused"
     assert table.draft() is None or not table.draft()["plays"]  # type: ignore[index]
     _tap(view, "To Ben (0)")

@@ -20,6 +20,7 @@ from companion.services import AppServices
 from companion.session import Edit
 from scoring import all_games
 from scoring.registry import Game
+from tests.test_app_views import greyed
 from tests.test_table_jokers_kill import buttons, render, tap, texts
 
 VALUE_KEY = re.compile(r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$")
@@ -125,12 +126,12 @@ def play_bargain_bin_hand(view: Any) -> int:
     taps = 0
     while True:
         shown = buttons(view)
-        receivers = [label for label, c in shown.items() if label.startswith("To ") and not c.disabled]
+        receivers = [label for label, c in shown.items() if label.startswith("To ") and not greyed(view, c)]
         if not receivers:
             return taps
         tap(view, receivers[0])
         shown = buttons(view)
-        tap(view, next(label for label, c in shown.items() if VALUE_KEY.match(label) and not c.disabled))
+        tap(view, next(label for label, c in shown.items() if VALUE_KEY.match(label) and not greyed(view, c)))
         taps += 2
 
 

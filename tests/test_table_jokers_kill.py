@@ -34,6 +34,7 @@ from tests.test_app_views import INTERACTIVE, FakePage, greyed, label_of, walk
 from views.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
 from views.shell import Shell
 from views.table.scoreboard import standings, verdict
+from views.widgets import Veil
 
 ROOT = Path(__file__).resolve().parents[1]
 FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]
@@ -222,7 +223,7 @@ def test_a_hand_through_the_table_screen(services: AppServices) -> None:
     assert shown["Confirm hand"].disabled and shown["Undo"].disabled
     for card in ("9S", "4H", "7D"):
         tap(view, {"9S": "9♠", "4H": "4♥", "7D": "7♦"}[card])
-    assert buttons(view)["4♥"].disabled, "a card in this hand is greyed out"
+    assert greyed(view, buttons(view)["4♥"]), "a card in this hand is greyed out"
     assert table.draft() == {"up": "9S", "buried": [], "cards": {"Ann": "4H", "Ben": "7D"}, "tiebreaks": []}
     assert "Next: Cat's card" in texts(view)
     tap(view, "Q♣")
@@ -234,7 +235,7 @@ def test_a_hand_through_the_table_screen(services: AppServices) -> None:
     assert "1. Ann: 2 points (last hand +2)" in shown_texts
     assert "Cards left: 48 · Hands left: 12" in shown_texts
     assert any("Ann's 4♥ is the lowest card" in text for text in shown_texts), "each hand's why"
-    assert buttons(view)["9♠"].disabled, "used in an earlier hand"
+    assert greyed(view, buttons(view)["9♠"]), "used in an earlier hand"
     tap(view, "Undo")
     assert table.hands == [] and "1. Ann: 0 points (equal first)" in texts(view)
     tap(view, "Redo")
@@ -251,7 +252,7 @@ def test_a_hand_from_another_tab_redraws_the_table_and_keeps_the_cards_entered(s
     other.add_hand({"up": "2S", "cards": {"Ann": "3S", "Ben": "5S", "Cat": "6S"}})
     view = page.views[-1]
     assert "1. Ann: 1 point (last hand +1)" in texts(view)
-    assert buttons(view)["2♠"].disabled, "redrawn with the other tab's hand"
+    assert greyed(view, buttons(view)["2♠"]), "redrawn with the other tab's hand"
     tap(view, "Confirm hand")
     assert len(table.hands) == 2 and table.hands[1]["cards"]["Cat"] == "QC"
 
@@ -299,7 +300,7 @@ def test_the_play_off_and_the_end_screen(services: AppServices) -> None:
     assert "Play-off: Ann and Ben" in texts(view)
     slot_labels = [label for label in buttons(view) if label.endswith(": —")]
     assert slot_labels == ["Up-card: —", "Ann: —", "Ben: —"], "only the tied players play off"
-    assert not buttons(view)["9♠"].disabled, "a fresh deck"
+    assert not greyed(view, buttons(view)["9♠"]), "a fresh deck"
     for label in ("9♠", "4♥", "7♦"):
         tap(view, label)
     tap(view, "Confirm hand")
@@ -494,17 +495,19 @@ def test_the_hand_list_shows_the_newest_hands_and_all_of_them_one_tap_away(servi
     assert len(rows()) == 14 and rows()[-1].startswith("Hand 1: ")
 
 
-def test_a_complete_hand_dims_the_grid_and_refuses_another_card(services: AppServices) -> None:
+def test_a_complete_hand_veils_the_grid_and_refuses_another_card(services: AppServices) -> None:
     table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
     _, view = render(services, f"/continue/{table.id}")
-    grid = next(c for c, _ in walk(view) if isinstance(c, ft.ResponsiveRow) and len(c.controls) >= 52)
-    assert grid.opacity in (None, 1.0)
+    [veil] = [c for c, _ in walk(view) if isinstance(c, Veil)]
+    assert veil.ignore_interactions and veil.bgcolor is None, "an open hand: the veil is down"
     for card in ("9♠", "4♥", "7♦"):
         tap(view, card)
-    assert grid.opacity is not None and grid.opacity < 0.5, "the hand is complete: the grid is dimmed"
+    assert not veil.ignore_interactions and veil.bgcolor is not None, "the hand is complete: the grid is veiled"
+    assert greyed(view, buttons(view)["2♣"]), "a card under the veil is greyed out as the player sees it"
     kept = table.draft()
-    tap(view, "2♣")
-    assert any(t.startswith("The hand is complete") or "hand is complete" in t for t in texts(view)), texts(view)
+    cast(Any, veil.on_click)(None)  # a tap on the veiled grid
+    assert any("hand is complete" in t for t in texts(view)), texts(view)
     assert table.draft() == kept, "the refused card changed nothing"
     tap(view, "Confirm hand")
-    assert grid.opacity == 1.0 and len(table.hands) == 1
+    assert veil.ignore_interactions and veil.bgcolor is None and len(table.hands) == 1
+    assert not greyed(view, buttons(view)["2♣"]) and greyed(view, buttons(view)["9♠"]), "a dealt card stays grey"

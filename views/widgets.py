@@ -46,6 +46,103 @@ def isolated(control: C) -> C:
     return control
 
 
+@ft.control
+class Key(ft.Container):
+    """The tappable box of a :class:`TapKey` (a card of a grid, a key of a value pad): found by tests as a button,
+    labelled by its text."""
+
+
+@ft.control
+class Veil(ft.Container):
+    """The cover of :func:`veiled`: see :class:`VeilOver`."""
+
+
+DIMMED = 0.35
+"""The opacity of a :class:`VeilOver`'s cover at its most: the keys under it show through, dimmed."""
+
+
+class TapKey:
+    """A key of a dense pad (the Jokers Kill card grid, the Bargain Bin value pad): one tap a physical card.
+
+    It is a bordered box that takes the tap (:class:`Key`) inside a button node for screen readers and tests,
+    where a Material button would paint an ink ripple and a hover overlay and open a tooltip. A ripple starts a
+    redraw of the whole screen at the pointerdown, before the tap is even sent: on this project's benchmark that
+    frame delayed a card tap's message by 20 ms on a screen of 52 cards. What shows the tap is the key going grey
+    and the hand moving on.
+
+    Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
+    :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
+    colours (spans: a value key's rank and suits) is dimmed by the box's opacity instead, one number to send where
+    each span's style would be sent again. The key is an isolated control (:func:`isolated`): a screen sends it
+    only when it changed.
+    """
+
+    def __init__(
+        self,
+        text: ft.Text,
+        on_click: Callable[[Any], Any],
+        *,
+        col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1,
+        height: int = MIN_TAP,
+    ) -> None:
+        self.text = text
+        self._colour = text.color
+        self.box = Key(
+            content=text,
+            height=height,
+            alignment=ft.Alignment.CENTER,
+            border=ft.Border.all(1, ft.Colors.OUTLINE),
+            border_radius=8,
+            on_click=on_click,
+        )
+        self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col))
+        self.enabled = True
+
+    def set_enabled(self, enabled: bool) -> bool:
+        """Grey the key out or bring it back; returns whether its look changed (then it is to be sent)."""
+        if enabled == self.enabled:
+            return False
+        self.enabled = enabled
+        self.control.disabled = not enabled
+        if self.text.spans:  # the opacity dims the outline too
+            self.box.opacity = 1.0 if enabled else DIMMED
+        else:
+            self.text.color = self._colour if enabled else ft.Colors.OUTLINE_VARIANT
+            self.box.border = ft.Border.all(1, ft.Colors.OUTLINE if enabled else ft.Colors.OUTLINE_VARIANT)
+        return True
+
+
+class VeilOver:
+    """A grid of keys dimmed as one while none of them can be tapped (a complete Jokers Kill hand, a Bargain Bin
+    card waiting for who gets it): a cover over the grid, and a tap on it is ``on_refused`` (which says why).
+
+    Raised, the cover takes the grid's taps (and the browser's clicks: a key under it is not clickable), and its
+    ``on_click`` is ``on_refused``; lowered, it has neither. Raising and lowering it changes the cover alone: the
+    grid, its keys and their states are not touched, so the page redraws one box. (A grid's own opacity, or the
+    keys' ``disabled``, makes Flutter rebuild every key of the grid: 20 ms more per tap on the benchmark's 52
+    cards.) Screen readers still read the keys under a raised cover as they are; a key tapped through them is
+    refused with the same message.
+    """
+
+    def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any]) -> None:
+        self.grid = grid
+        self.on_refused = on_refused
+        self.cover = isolated(Veil(left=0, top=0, right=0, bottom=0, ignore_interactions=True, border_radius=8))
+        self.control = ft.Stack([grid, self.cover])
+        self.raised = False
+
+    def set_raised(self, raised: bool) -> bool:
+        """Raise (dim the grid, refuse its taps) or lower the cover; returns whether it changed."""
+        if raised == self.raised:
+            return False
+        self.raised = raised
+        self.cover.bgcolor = ft.Colors.with_opacity(1 - DIMMED, ft.Colors.SURFACE) if raised else None
+        self.cover.ignore_interactions = not raised
+        # lowered, the cover takes no tap and has no node for screen readers (nor one over the keys for a browser)
+        self.cover.on_click = self.on_refused if raised else None
+        return True
+
+
 def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:
     """An icon-only button, ``size`` (:data:`TAP`) pixels square, labelled ``label`` for screen readers and tests.
 

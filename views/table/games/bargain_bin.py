@@ -31,10 +31,8 @@ from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, isolated, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, isolated, panel, suit_colour_value
 
-GREYED = 0.35
-"""The opacity of a value-pad key that cannot be tapped now."""
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 14}
 """Value-pad keys a row: 7 on a portrait phone (26 keys and the Joker's double key in 4 rows of 48 px keys, so a
 whole hand is entered without scrolling on a 360 × 740 screen), 14 when wider."""
@@ -77,6 +75,7 @@ def _look(control: ft.Control) -> tuple[Any, ...]:
         getattr(control, "tooltip", None),
         control.visible,
         getattr(control, "semantics_label", None),
+        getattr(control, "bgcolor", None),
         id(getattr(control, "style", None)),
         inner,
     )
@@ -172,15 +171,18 @@ class BinPanel:
             holder.height = MIN_TAP
         self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
         keys = pad_keys(entry.options)
-        self.keys = {key: isolated(self._key_button(key)) for key in keys}
-        self.pad_keys = ft.ResponsiveRow(list(self.keys.values()), columns=PAD_COLUMNS, spacing=3, run_spacing=4)
-        """The value pad: dimmed as a whole until who gets the card is tapped (one number sent, and the page redraws
-        no key; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out); a key on
-        its own is greyed out (disabled) once both cards of its value are out."""
-        self.pad_keys.opacity = GREYED
+        self.keys = {key: self._key(key) for key in keys}
+        self.pad_keys = ft.ResponsiveRow(
+            [key.control for key in self.keys.values()], columns=PAD_COLUMNS, spacing=3, run_spacing=4
+        )
+        self.veil = VeilOver(self.pad_keys, self._act("choose_value", keys[0]))
+        """The value pad is veiled (dimmed as one) until who gets the card is tapped: the page redraws one box, no
+        key; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out. A key on
+        its own is greyed out once both cards of its value are out."""
+        self.veil.set_raised(True)
         self.pad = ft.Column(
             [
-                self.pad_keys,
+                self.veil.control,
                 ft.Text(explain_keys(keys, entry.options.king) + ".", size=13),
             ],
             spacing=4,
@@ -201,8 +203,8 @@ class BinPanel:
             self.points_text,
             self.giver_text,
             *self.receivers.values(),
-            self.pad_keys,
-            *self.keys.values(),
+            self.veil.cover,
+            *(key.control for key in self.keys.values()),
             self.take_back,
             self.confirm_button,
             self.vegas_text,
@@ -212,9 +214,10 @@ class BinPanel:
         ]
         """The controls made once and changed in place: after a tap, those whose look changed are sent, in this
         order, one message each: the prompt last, so that when it has moved on the whole panel has."""
-        around = {id(self.giver_text): self.giver_row, id(self.pad_keys): self.pad, id(self.vegas_text): self.vegas_box}
+        around = {id(self.giver_text): self.giver_row, id(self.veil.cover): self.pad}
+        around |= {id(self.vegas_text): self.vegas_box}
         around |= {id(c): self.receiver_row for c in self.receivers.values()}
-        around |= {id(c): self.pad for c in self.keys.values()}
+        around |= {id(key.control): self.pad for key in self.keys.values()}
         around |= {id(c): self.actions for c in (self.take_back, self.confirm_button)}
         self._homes = [around.get(id(control), control) for control in self._kept]
         """The part of the panel (or the bottom bar's actions) each kept control is shown in."""
@@ -374,21 +377,16 @@ class BinPanel:
             parts.append(self.sign_row)
         else:
             ready = entry.receiver is not None and giver is not None
-            self.pad_keys.opacity = 1.0 if ready else GREYED  # dimmed, not disabled: see _build_live
-            for key, holder in self.keys.items():  # a key on its own: both its cards (the Joker) played
-                self._update_key(key, holder, enabled=entry.can_value(key))
+            self.veil.set_raised(not ready)  # veiled, not disabled: see _build_live
+            for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
+                tap_key.set_enabled(entry.can_value(key))
             parts.append(self.pad)
         return parts
 
-    def _key_button(self, key: PadKey) -> ft.OutlinedButton:
+    def _key(self, key: PadKey) -> TapKey:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
         spans = [ft.TextSpan(key.rank if not key.is_joker else key.label)]
         spans += [ft.TextSpan(symbol) for symbol in key.label[len(key.rank) :]] if not key.is_joker else []
-        button = _outlined("", self._act("choose_value", key), pad=0)
-        button.col = 2 if key.is_joker else 1
-        button.height = MIN_TAP
-        button.content = ft.Text(spans=spans, size=15, no_wrap=True, semantics_label=key.label)
-        button.tooltip = key.label
         if key.is_joker:
             spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400)
         else:
@@ -396,14 +394,8 @@ class BinPanel:
             rank.style = ft.TextStyle(color=self._colour(key), weight=ft.FontWeight.BOLD)
             for span in suits:
                 span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour))
-        self._update_key(key, button, enabled=False)
-        return button
-
-    def _update_key(self, key: PadKey, button: ft.OutlinedButton, *, enabled: bool) -> None:
-        """A key is greyed out by its opacity once both its cards are played (the suit colours of its text never
-        change); greying the pad until the receiver is tapped is the pad's own state, one change for all keys."""
-        button.disabled = not enabled
-        button.opacity = 1.0 if enabled else GREYED
+        text = ft.Text(spans=spans, size=15, no_wrap=True, semantics_label=key.label)
+        return TapKey(text, self._act("choose_value", key), col=2 if key.is_joker else 1)
 
     def _colour(self, key: PadKey) -> str:
         if key.is_joker:

@@ -8,6 +8,7 @@ shared :class:`companion.entry.EntryController`; this module only draws them: th
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -19,7 +20,7 @@ from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, icon_button, isolated, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, icon_button, suit_colour_value
 
 
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
@@ -29,8 +30,6 @@ def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tupl
 
 # --- the card picker ---------------------------------------------------------------------------------------------
 
-GREYED = 0.35
-"""The opacity of the card grid while the hand is complete (no card is taken until it is confirmed)."""
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 13}
 """Cards a row: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the whole grid, the hand and Confirm fit
 a 360 × 700 screen), 13 when wider."""
@@ -51,28 +50,19 @@ class CardPicker:
         self.slot_row = ft.Row(wrap=True, spacing=4, run_spacing=4)
         self.chips: list[ft.OutlinedButton] = []
         """The hand's card places (tap one to take its card out), kept and relabelled from tap to tap."""
-        self.buttons: dict[str, ft.OutlinedButton] = {}
-        grid: list[ft.Control] = []
-        codes = card_codes() + (["JK"] if self.options.get("jokers") else [])
-        for code in codes:
+        self.keys: dict[str, TapKey] = {}
+        """The card keys, one a card of the deck (and the Joker): kept, and sent only when one changes."""
+        for code in card_codes() + (["JK"] if self.options.get("jokers") else []):
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
-            button = ft.OutlinedButton(
-                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
-                tooltip=card.label,
-                height=MIN_TAP,
-                style=ft.ButtonStyle(
-                    padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8)
-                ),
-                col=1 if code != "JK" else {"xs": 2, "md": 2},
-                on_click=lambda _, code=code: self.tap(code),
-                data=colour,
-            )
-            self.buttons[code] = isolated(button)  # sent on its own when it changes (see redraw)
-            grid.append(button)
-        self.grid = ft.ResponsiveRow(grid, columns=GRID_COLUMNS, spacing=3, run_spacing=4)
-        self.complete = False
-        """Whether the hand is complete (the grid dimmed until it is confirmed)."""
+            text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
+            col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1 if code != "JK" else {"xs": 2, "md": 2}
+            self.keys[code] = TapKey(text, self._tap_handler(code), col=col)
+        self.grid = ft.ResponsiveRow(
+            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=4
+        )
+        self.veil = VeilOver(self.grid, self.refused)
+        """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.confirm = ft.FilledButton(
             content="Confirm hand",
             icon=ft.Icons.CHECK,
@@ -89,7 +79,7 @@ class CardPicker:
                 ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_SMALL),
                 self.prompt,
                 self.slot_row,
-                self.grid,
+                self.veil.control,
             ],
             spacing=6,
         )
@@ -126,24 +116,13 @@ class CardPicker:
         changed: list[ft.Control] = [self.actions]
         self.prompt.value = prompt(need)
         self.prompt.semantics_label = f"Next: {prompt(need)}"
-        # A complete hand dims the whole grid (one number sent, and the page redraws no card), not each of its 52
-        # cards; a card tapped then is refused with "the hand is complete: confirm it, or remove a card first",
-        # said on screen and read out. A card dealt greys its own key (disabled).
-        complete = need.complete
-        if self.complete != complete:
-            self.complete = complete
-            self.grid.opacity = GREYED if complete else 1.0
-            changed.append(self.grid)
+        # A complete hand raises the veil over the grid (the page redraws one box, not the 52 cards); a card tapped
+        # then is refused with "the hand is complete: confirm it, or remove a card first", said on screen and read
+        # out. A card dealt greys its own key.
+        if self.veil.set_raised(need.complete):
+            changed.append(self.veil.cover)
         legal = state.unused_cards()
-        for code, button in self.buttons.items():
-            enabled = code in legal
-            if button.disabled == (not enabled):
-                continue
-            button.disabled = not enabled
-            text = button.content
-            if isinstance(text, ft.Text):
-                text.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
-            changed.append(button)
+        changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
         places = state.slots()
         changed += self._show_places(places)
         self.confirm.disabled = not need.complete
@@ -198,6 +177,13 @@ class CardPicker:
 
     def tap(self, code: str) -> None:
         self.change(lambda state: state.place(code))
+
+    def _tap_handler(self, code: str) -> Callable[[Any], None]:
+        return lambda _: self.tap(code)
+
+    def refused(self, _: Any = None) -> None:
+        """A tap on the veiled grid of a complete hand: the card is refused, whichever it was, with the reason."""
+        self.tap(next(iter(self.keys)))
 
     def clear_one(self, key: tuple[Any, ...]) -> None:
         self.change(lambda state: state.clear_slot(key))
