@@ -17,7 +17,10 @@ Without Chromium (or Playwright) these tests skip with the reason, except under 
 
 from __future__ import annotations
 
+import signal
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -70,14 +73,41 @@ def browser() -> Iterator[Any]:
             instance.close()
 
 
+PAGE_TEST_LIMIT_S = 300
+"""A test with a page is stopped with a :class:`TimeoutError` after this long, and so run again like one that timed
+out waiting for the page (:data:`BROWSER_RERUNS`): the slowest takes about 90 s on a loaded 2-core machine. Once,
+in a full run, a page reloaded by a test stopped answering (its renderer busy for good) and the test waited the
+600 s the suite allows any test, then failed; a rerun gets a new page. (pytest-timeout does not time reruns, so
+this limit is the page's own.)"""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`TimeoutError` in the test if it is still running after ``seconds`` (SIGALRM)."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"the test was stopped after {seconds:.0f} s: the page stopped answering")
+
+    before = signal.signal(signal.SIGALRM, stop)
+    started = time.monotonic()
+    left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        # pytest-timeout's own timer, if it had one, goes on with what it had left
+        signal.setitimer(signal.ITIMER_REAL, max(left - (time.monotonic() - started), 0.001) if left else 0)
+        signal.signal(signal.SIGALRM, before)
+
+
 @pytest.fixture
 def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     context.set_default_timeout(15_000)
     tab = context.new_page()
     try:
-        open_app(tab, app_server)
-        yield tab
+        with time_limit(PAGE_TEST_LIMIT_S):
+            open_app(tab, app_server)
+            yield tab
     finally:
         context.close()
 
