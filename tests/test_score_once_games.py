@@ -18,9 +18,10 @@ import pytest
 
 from companion.services import AppServices
 from scoring import all_games
-from tests.test_app_views import walk
+from tests.test_app_views import label_of, walk
 from tests.test_score_once import counting_scorers
 from tests.test_table_jokers_kill import buttons, render, tap, texts
+from views.widgets import Key
 
 
 @pytest.fixture
@@ -70,8 +71,15 @@ def row_of(view: ft.View, label: str) -> ft.ResponsiveRow:
     return next(
         control
         for control, _ in walk(view)
-        if isinstance(control, ft.ResponsiveRow) and any(getattr(c, "tooltip", None) == label for c in control.controls)
+        if isinstance(control, ft.ResponsiveRow) and any(key_label(c) == label for c in control.controls)
     )
+
+
+def key_label(control: ft.Control) -> str | None:
+    """A key's label: a button's tooltip, or the text of a :class:`views.widgets.TapKey` (its button node)."""
+    if isinstance(control, ft.Semantics) and isinstance(control.content, Key):
+        return label_of(control.content)
+    return getattr(control, "tooltip", None)
 
 
 def whole_row_sent(row: ft.Control, controls: list[ft.Control]) -> bool:

@@ -23,14 +23,13 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
 from views.table.entry import EntryContext, TableUI, after_tap, docked, refresh, sent_by_hand
-from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
 """Cards a row, rank by rank: 7 on a portrait phone (the 52 cards, the Joker and Refuse in 8 rows of 48 px keys:
 the round's lines, the grid and Confirm fit a 390 × 844 screen), two ranks a row when wider."""
 REFUSE_COLUMNS = 3
 """Refuse fills the grid's last row after the Joker (a decision, not a card, but where the thumb already is)."""
-CARD_STYLE = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8))
 SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
 
 
@@ -92,19 +91,13 @@ class RoundPanel:
         )
         self.actions = ft.Row([self.confirm_button])
         docked(ectx, self.actions)
-        self.card_buttons: dict[str, ft.OutlinedButton] = {}
+        self.card_keys: dict[str, TapKey] = {}
+        """The card keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
-            self.card_buttons[code] = ft.OutlinedButton(
-                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
-                tooltip=card.label,
-                height=MIN_TAP,
-                col=1,
-                style=CARD_STYLE,
-                on_click=lambda _, code=code: self.tap(code),
-                data=colour,
-            )
+            text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
+            self.card_keys[code] = TapKey(text, self._tap_handler(code))
         self.refuse = ft.OutlinedButton(
             content="Refuse",
             icon=ft.Icons.AC_UNIT,
@@ -116,7 +109,10 @@ class RoundPanel:
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=4)),
         )
         self.grid = ft.ResponsiveRow(
-            [*self.card_buttons.values(), self.refuse], columns=GRID_COLUMNS, spacing=3, run_spacing=3
+            [*(key.control for key in self.card_keys.values()), self.refuse],
+            columns=GRID_COLUMNS,
+            spacing=3,
+            run_spacing=3,
         )
         self.head = ft.Column(spacing=4)
         """The title, the dealer and the prompt (the quick form's switch)."""
@@ -279,15 +275,7 @@ class RoundPanel:
         seats = [self._seat_line(entry, name) for name in state.order]
         parts: list[ft.Control] = []
         legal = set(entry.legal_cards())
-        for code, button in self.card_buttons.items():
-            enabled = code in legal
-            if button.disabled == (not enabled):
-                continue
-            button.disabled = not enabled
-            face = button.content
-            if isinstance(face, ft.Text):
-                face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
-            self._changed.append(button)
+        self._changed += [key.control for code, key in self.card_keys.items() if key.set_enabled(code in legal)]
         # a Take is the card turned for it, tapped on the grid; Refuse sits in the grid's last row
         if self.refuse.disabled != (state.phase is not Phase.DECIDE):
             self.refuse.disabled = state.phase is not Phase.DECIDE
@@ -399,6 +387,9 @@ class RoundPanel:
         self.change(lambda state: state.set_mode(mode))
         if self.ectx.target.is_new:
             entry_ff.remember_mode(self.ectx.session, mode)
+
+    def _tap_handler(self, code: str) -> Callable[[Any], None]:
+        return lambda _: self.tap(code)
 
     def tap(self, action: str) -> None:
         self.change(lambda state: state.act(action))
