@@ -21,8 +21,10 @@ from scoring import DuplicateCardError, IllegalHandError, InvalidCardError, Scor
 from scoring.cards import standard_deck
 from storage import Archive
 from tests.conftest import CASES
+from tests.test_app_views import label_of
 from views.table.entry import EntryContext, EntryTarget, table_ui
 from views.table.games import financial_crisis as panel_module
+from views.widgets import Key
 
 GAME = get_game("financial-crisis")
 TWO = {"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 2}, "hands": []}
@@ -300,10 +302,10 @@ def test_the_panel_is_registered_and_labels_every_control() -> None:
     for tap in [*BANK_221, "AC"]:
         panel.tap(tap)
     found = controls(panel.control)
-    interactive = [c for c in found if isinstance(c, (ft.FilledButton, ft.OutlinedButton))]
+    interactive = [c for c in found if isinstance(c, (ft.FilledButton, ft.OutlinedButton, Key))]
     assert len(interactive) >= 52 + 3 + 2 + 4
     for control in interactive:
-        assert control.tooltip, f"{type(control).__name__} has no label"
+        assert control.tooltip or (isinstance(control, Key) and label_of(control)), f"{control} has no label"
         assert control.height is None or control.height >= 48
 
 
@@ -313,9 +315,11 @@ def test_the_panel_greys_out_used_cards_and_highlights_the_targets_own() -> None
     for code in BANK_221:
         panel.tap(code)
     assert panel.draft.target == "Ann"
-    assert panel.buttons["QC"].disabled, "a bank card is greyed out while a pile is entered"
+    assert not panel.keys["QC"].enabled, "a bank card is greyed out while a pile is entered"
+    assert panel.keys["QC"].control.disabled, "... and read out as dimmed"
     panel.tap("AC")
-    assert not panel.buttons["AC"].disabled, "a card of the pile being entered is tapped again to take it out"
+    assert panel.keys["AC"].enabled, "a card of the pile being entered is tapped again to take it out"
+    assert panel.keys["AC"].selected and panel.keys["AC"].control.selected, "it is shown as in the pile"
     panel.tap("AC")
     assert panel.draft.pile("Ann") == ("AC",), "a bounce right after the tap does not take the card out"
     panel._last_added = ("", 0.0)
@@ -323,7 +327,7 @@ def test_the_panel_greys_out_used_cards_and_highlights_the_targets_own() -> None
     assert panel.draft.pile("Ann") == ()
     panel.tap("AC")
     panel.next_pile()
-    assert panel.draft.target == "Ben" and panel.buttons["AC"].disabled
+    assert panel.draft.target == "Ben" and not panel.keys["AC"].enabled and not panel.keys["AC"].selected
     panel.tap("6H")
     assert "Loses: ♠" in [getattr(c, "value", None) for c in controls(panel.reading_panel)]
     panel.confirm_round()

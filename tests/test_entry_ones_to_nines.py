@@ -163,8 +163,15 @@ def _controls(view: Any) -> list[Any]:
 def _button(view: Any, label: str) -> Any:
     import flet as ft
 
+    from tests.test_app_views import label_of
+    from views.widgets import Key
+
     kinds = ft.Button | ft.FilledButton | ft.OutlinedButton | ft.FilledTonalButton
-    found = [c for c in _controls(view) if isinstance(c, kinds) and c.tooltip == label]
+    found = [
+        c
+        for c in _controls(view)
+        if (isinstance(c, kinds) and c.tooltip == label) or (isinstance(c, Key) and label_of(c) == label)
+    ]
     assert found, f"no button {label!r}"
     return found[0]
 

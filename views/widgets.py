@@ -57,6 +57,8 @@ class Veil(ft.Container):
     """The cover of :func:`veiled`: see :class:`VeilOver`."""
 
 
+SELECTED_KEY = ft.Colors.PRIMARY_CONTAINER
+"""The background of a :class:`TapKey` shown as chosen."""
 DIMMED = 0.35
 """The opacity of a :class:`VeilOver`'s cover at its most: the keys under it show through, dimmed."""
 
@@ -84,6 +86,7 @@ class TapKey:
         *,
         col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1,
         height: int = MIN_TAP,
+        on_long_press: Callable[[Any], Any] | None = None,
     ) -> None:
         self.text = text
         self._colour = text.color
@@ -94,9 +97,11 @@ class TapKey:
             border=ft.Border.all(1, ft.Colors.OUTLINE),
             border_radius=8,
             on_click=on_click,
+            on_long_press=on_long_press,
         )
         self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col))
         self.enabled = True
+        self.selected = False
 
     def set_enabled(self, enabled: bool) -> bool:
         """Grey the key out or bring it back; returns whether its look changed (then it is to be sent)."""
@@ -109,6 +114,16 @@ class TapKey:
         else:
             self.text.color = self._colour if enabled else ft.Colors.OUTLINE_VARIANT
             self.box.border = ft.Border.all(1, ft.Colors.OUTLINE if enabled else ft.Colors.OUTLINE_VARIANT)
+        return True
+
+    def set_selected(self, selected: bool) -> bool:
+        """Show the key as chosen (its card is in the pile being entered: :data:`SELECTED_KEY` behind it, and
+        read out as selected) or not; returns whether its look changed."""
+        if selected == self.selected:
+            return False
+        self.selected = selected
+        self.control.selected = selected
+        self.box.bgcolor = SELECTED_KEY if selected else None
         return True
 
 

@@ -21,7 +21,7 @@ from companion.entry_financial_crisis import FinancialCrisisState, PileView, Rec
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand
-from views.widgets import MIN_TAP, TAP, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
@@ -30,15 +30,10 @@ Confirm fit a 390 × 844 screen with nothing to scroll), two ranks a row when wi
 TARGET_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 3}
 """The bank and pile buttons: three a row on a phone, four when wider (a fixed layout: the card grid below does not
 move while counts change)."""
-CARD_STYLE = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=0), shape=ft.RoundedRectangleBorder(radius=8))
-"""No padding in a card key, so "10♠" fits on one line in a seventh of a phone's width."""
 PROMPT_HEIGHT = 44
 """Room for two lines of the prompt on a 360 px phone: the card grid below it does not move as counts change."""
 DOUBLE_TAP = 0.4
 """Seconds after a card is entered during which another tap on it is taken as a bounce, not as "take it out"."""
-HIGHLIGHT = ft.Colors.PRIMARY_CONTAINER
-"""The background of a card that is in the pile (or bank) being entered."""
-HIGHLIGHT_STYLE = ft.ButtonStyle(padding=CARD_STYLE.padding, shape=CARD_STYLE.shape, bgcolor=HIGHLIGHT)
 
 
 def card_codes() -> list[str]:
@@ -90,22 +85,17 @@ class FinancialCrisisEntry:
             )
         self.targets = ft.ResponsiveRow(list(self.target_buttons.values()), columns=12, spacing=6, run_spacing=6)
         self.held = ft.Text("", size=14)
-        self.buttons: dict[str, ft.OutlinedButton] = {}
+        self.keys: dict[str, TapKey] = {}
+        """The card keys (no ink: see :class:`views.widgets.TapKey`); a card of the pile or bank being entered is
+        shown selected."""
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
-            self.buttons[code] = ft.OutlinedButton(
-                content=ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True),
-                tooltip=card.label,
-                height=MIN_TAP,
-                col=1,
-                style=CARD_STYLE,
-                on_click=lambda _, code=code: self.tap(code),
-                on_long_press=lambda _, code=code: self.hold(code),
-                data=colour,
-            )
-        self._highlighted: set[str] = set()
-        self.grid = ft.ResponsiveRow(list(self.buttons.values()), columns=GRID_COLUMNS, spacing=3, run_spacing=4)
+            text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
+            self.keys[code] = TapKey(text, self._handler(self.tap, code), on_long_press=self._handler(self.hold, code))
+        self.grid = ft.ResponsiveRow(
+            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=4
+        )
         tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
         self.next_button = ft.FilledButton(
             content="Next pile", tooltip="Next pile", height=MIN_TAP, expand=True, on_click=self.next_pile, style=tight
@@ -241,18 +231,11 @@ class FinancialCrisisEntry:
         legal = entry.legal_codes(draft)
         own = set(held)
         bank_full = draft.target is None and draft.bank_complete
-        for code, button in self.buttons.items():
+        for code, key in self.keys.items():
             mine = code in own
             enabled = mine or (code in legal and not bank_full)
-            if bool(button.disabled) == (not enabled) and (code in self._highlighted) == mine:
-                continue
-            button.disabled = not enabled
-            button.style = HIGHLIGHT_STYLE if mine else CARD_STYLE
-            face = button.content
-            if isinstance(face, ft.Text):
-                face.color = button.data if enabled else ft.Colors.OUTLINE_VARIANT
-            changed.append(button)
-        self._highlighted = own
+            if key.set_enabled(enabled) | key.set_selected(mine):
+                changed.append(key.control)
         following = entry.next_target(draft) if entry.can_next_pile(draft) else None
         label = "Next pile" if following is None else f"Next: {following}'s pile"
         if self.next_button.disabled != (following is None) or self.next_button.content != label:
@@ -469,6 +452,10 @@ class FinancialCrisisEntry:
 
     def choose(self, target: str | None) -> None:
         self.change(lambda d: entry.select(self.game, d, target))
+
+    @staticmethod
+    def _handler(act: Callable[[str], None], code: str) -> Callable[[Any], None]:
+        return lambda _: act(code)
 
     def hold(self, code: str) -> None:
         """A card held down starts the next pile: the move and the card in one gesture."""

@@ -10,7 +10,7 @@ The set-up hook chooses each player's side.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -22,7 +22,7 @@ from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
-from views.widgets import MIN_TAP, TAP, icon_button, panel
+from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
 """Three digit keys a row, like a phone's keypad."""
@@ -122,16 +122,14 @@ class HandPanel:
                 on_click=lambda _, n=name: self.focus(n),
             )
         self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
-        self.pad: dict[str, ft.FilledTonalButton] = {}
+        self.pad: dict[str, TapKey] = {}
+        """The digit keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for digit in DIGITS:
-            self.pad[digit] = ft.FilledTonalButton(
-                content=ft.Text(digit, size=26, weight=ft.FontWeight.BOLD),
-                tooltip=digit,
-                height=TAP,
-                col=PAD_COLUMNS,
-                on_click=lambda _, d=digit: self.press(d),
-            )
-        self.pad_row = ft.ResponsiveRow(list(self.pad.values()), columns=12, spacing=6, run_spacing=6)
+            text = ft.Text(digit, size=26, weight=ft.FontWeight.BOLD)
+            self.pad[digit] = TapKey(text, self._press_handler(digit), col=PAD_COLUMNS, height=TAP)
+        self.pad_row = ft.ResponsiveRow(
+            [key.control for key in self.pad.values()], columns=12, spacing=6, run_spacing=6
+        )
         self.left = ft.Text("", size=14)
         self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace)
         self.edit_row = ft.Row(
@@ -229,11 +227,7 @@ class HandPanel:
             self.prompt.value = prompt
             self.prompt.semantics_label = f"Next: {prompt}"
             changed.append(self.prompt)
-        for digit, key in self.pad.items():
-            greyed = not entry.can_press(digit)
-            if bool(key.disabled) != greyed:
-                key.disabled = greyed
-                changed.append(key)
+        changed += [key.control for digit, key in self.pad.items() if key.set_enabled(entry.can_press(digit))]
         left = "Left in the deck: " + " ".join(f"{d}×{n}" for d, n in entry.digits_left().items())
         if self.left.value != left:
             self.left.value = left
@@ -302,6 +296,9 @@ class HandPanel:
         self.ctl.set(self.ctl.state.but(entry))
         self.ectx.report(None)
         self._send(self.redraw())
+
+    def _press_handler(self, digit: str) -> Callable[[Any], None]:
+        return lambda _: self.press(digit)
 
     def press(self, digit: str) -> None:
         with self._lock:
