@@ -1,7 +1,8 @@
 """Small building blocks every screen uses: the screen frame with its back button, large buttons, suit symbols.
 
-Every interactive control gets a tooltip (Flutter turns it into the control's accessible label), and every tap
-target is at least :data:`TAP` pixels tall, for one-handed use at a card table.
+Every interactive control gets an accessible label (a tooltip, which Flutter turns into one, or the text of a
+:class:`TapKey`, the keys of the dense pads, which have no tooltip), and every tap target is at least
+:data:`MIN_TAP` pixels tall, for one-handed use at a card table.
 """
 
 from __future__ import annotations
