@@ -55,7 +55,7 @@ class Key(ft.Container):
 
 @ft.control
 class Veil(ft.Container):
-    """The cover of :func:`veiled`: see :class:`VeilOver`."""
+    """The cover a :class:`VeilOver` lays over a grid of keys."""
 
 
 SELECTED_KEY = ft.Colors.PRIMARY_CONTAINER
@@ -65,7 +65,8 @@ DIMMED = 0.35
 
 
 class TapKey:
-    """A key of a dense pad (the Jokers Kill card grid, the Bargain Bin value pad): one tap a physical card.
+    """A key of a dense pad (the card grids, the Bargain Bin value pad, the 1111-9999 digits): one tap a card or
+    digit.
 
     It is a bordered box that takes the tap (:class:`Key`) inside a button node for screen readers and tests,
     where a Material button would paint an ink ripple and a hover overlay and open a tooltip. A ripple starts a
