@@ -36,6 +36,18 @@ _SUIT_COLOURS = {
 SUIT_NAMES = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 
 C = TypeVar("C", bound=ft.Control)
+T = TypeVar("T")
+
+
+def tapped(act: Callable[[T], Any], value: T) -> Callable[[Any], None]:
+    """A Flet event handler that calls ``act(value)`` (the event itself is not needed): one a key of a pad.
+
+    >>> seen = []
+    >>> tapped(seen.append, "A♠")(None)
+    >>> seen
+    ['A♠']
+    """
+    return lambda _: act(value)
 
 
 def isolated(control: C) -> C:
@@ -142,7 +154,6 @@ class VeilOver:
     """
 
     def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any]) -> None:
-        self.grid = grid
         self.on_refused = on_refused
         self.cover = isolated(Veil(left=0, top=0, right=0, bottom=0, ignore_interactions=True, border_radius=8))
         self.control = ft.Stack([grid, self.cover])

@@ -23,7 +23,7 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
 from views.table.entry import EntryContext, TableUI, after_tap, docked, refresh, sent_by_hand
-from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
 """Cards a row, rank by rank: 7 on a portrait phone (the 52 cards, the Joker and Refuse in 8 rows of 48 px keys:
@@ -97,7 +97,7 @@ class RoundPanel:
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
-            self.card_keys[code] = TapKey(text, self._tap_handler(code))
+            self.card_keys[code] = TapKey(text, tapped(self.tap, code))
         self.refuse = ft.OutlinedButton(
             content="Refuse",
             icon=ft.Icons.AC_UNIT,
@@ -387,9 +387,6 @@ class RoundPanel:
         self.change(lambda state: state.set_mode(mode))
         if self.ectx.target.is_new:
             entry_ff.remember_mode(self.ectx.session, mode)
-
-    def _tap_handler(self, code: str) -> Callable[[Any], None]:
-        return lambda _: self.tap(code)
 
     def tap(self, action: str) -> None:
         self.change(lambda state: state.act(action))

@@ -21,7 +21,7 @@ from companion.entry_financial_crisis import FinancialCrisisState, PileView, Rec
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand
-from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
@@ -92,7 +92,7 @@ class FinancialCrisisEntry:
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
             text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
-            self.keys[code] = TapKey(text, self._handler(self.tap, code), on_long_press=self._handler(self.hold, code))
+            self.keys[code] = TapKey(text, tapped(self.tap, code), on_long_press=tapped(self.hold, code))
         self.grid = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=4
         )
@@ -452,10 +452,6 @@ class FinancialCrisisEntry:
 
     def choose(self, target: str | None) -> None:
         self.change(lambda d: entry.select(self.game, d, target))
-
-    @staticmethod
-    def _handler(act: Callable[[str], None], code: str) -> Callable[[Any], None]:
-        return lambda _: act(code)
 
     def hold(self, code: str) -> None:
         """A card held down starts the next pile: the move and the card in one gesture."""

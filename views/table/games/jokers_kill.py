@@ -8,7 +8,6 @@ shared :class:`companion.entry.EntryController`; this module only draws them: th
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -20,7 +19,7 @@ from companion.session import TableSession
 from scoring import Card, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, icon_button, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, icon_button, suit_colour_value, tapped
 
 
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
@@ -57,7 +56,7 @@ class CardPicker:
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1 if code != "JK" else {"xs": 2, "md": 2}
-            self.keys[code] = TapKey(text, self._tap_handler(code), col=col)
+            self.keys[code] = TapKey(text, tapped(self.tap, code), col=col)
         self.grid = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=4
         )
@@ -177,9 +176,6 @@ class CardPicker:
 
     def tap(self, code: str) -> None:
         self.change(lambda state: state.place(code))
-
-    def _tap_handler(self, code: str) -> Callable[[Any], None]:
-        return lambda _: self.tap(code)
 
     def refused(self, _: Any = None) -> None:
         """A tap on the veiled grid of a complete hand: the card is refused, whichever it was, with the reason."""

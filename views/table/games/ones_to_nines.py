@@ -10,7 +10,7 @@ The set-up hook chooses each player's side.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import flet as ft
@@ -22,7 +22,7 @@ from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
-from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel
+from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
 """Three digit keys a row, like a phone's keypad."""
@@ -126,7 +126,7 @@ class HandPanel:
         """The digit keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for digit in DIGITS:
             text = ft.Text(digit, size=26, weight=ft.FontWeight.BOLD)
-            self.pad[digit] = TapKey(text, self._press_handler(digit), col=PAD_COLUMNS, height=TAP)
+            self.pad[digit] = TapKey(text, tapped(self.press, digit), col=PAD_COLUMNS, height=TAP)
         self.pad_row = ft.ResponsiveRow(
             [key.control for key in self.pad.values()], columns=12, spacing=6, run_spacing=6
         )
@@ -296,9 +296,6 @@ class HandPanel:
         self.ctl.set(self.ctl.state.but(entry))
         self.ectx.report(None)
         self._send(self.redraw())
-
-    def _press_handler(self, digit: str) -> Callable[[Any], None]:
-        return lambda _: self.press(digit)
 
     def press(self, digit: str) -> None:
         with self._lock:
