@@ -44,7 +44,7 @@ from typing import Any
 
 from companion.entry import EntryTarget, IncompleteEntryError
 from companion.money import MoneyFormat, format_money, money_in_text
-from scoring import Result, ScoringError
+from scoring import InvalidRecordError, Result, ScoringError
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
 from scoring.cards import RANKS
@@ -239,13 +239,16 @@ class BinEntry:
     @staticmethod
     def start(record: Mapping[str, Any]) -> BinEntry:
         """An empty hand after ``record`` (raises :class:`~scoring.ScoringError` if the record is invalid), in the
-        form the previous hand was entered in (a table that keeps totals keeps doing so). The record is validated,
-        not replayed: it is the session's, already scored once when it was made."""
+        form the previous hand was entered in (a table that keeps totals keeps doing so). Its set-up (players,
+        house rules) is validated; its hands are the session's, each replayed once when it was confirmed, and are
+        not read again here (a long game's next hand starts as fast as its first)."""
         rec = dict(record)
         rec.setdefault("options", {})
         rec.setdefault("hands", [])
-        bb.parse(rec)
+        bb.parse({**rec, "hands": []})
         hands = rec["hands"]
+        if not isinstance(hands, list) or not all(isinstance(hand, Mapping) for hand in hands):
+            raise InvalidRecordError("'hands' must be a list of hands (objects)", "hands")
         quick = bool(hands) and isinstance(hands[-1], Mapping) and hands[-1].get("scores") is not None
         return BinEntry(rec, mode=EntryMode.QUICK if quick else EntryMode.LIVE)
 

@@ -52,7 +52,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.drafts import draft_check
-from scoring import Result, ScoringError, Step, get_game, next_step
+from scoring import Replay, Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
@@ -269,6 +269,10 @@ class TableSession:
     to the archive's drafts, so a restart of the app finds them too."""
     _undo: list[_Snapshot] = field(default_factory=list)
     _redo: list[_Snapshot] = field(default_factory=list)
+    _replay: Replay | None = None
+    """The replay that gave :attr:`result`, kept so that the next hand is replayed on top of it (the hand only)."""
+    _replayed: Record | None = None
+    """The record :attr:`_replay` is of (the same object: records are never changed in place)."""
     _listeners: list[Listener] = field(default_factory=list)
     _draft_watchers: list[DraftWatcher] = field(default_factory=list)
     _lock: threading.RLock = field(default_factory=threading.RLock)
@@ -406,6 +410,18 @@ class TableSession:
             return self.result
         return get_game(self.doc.game).score(record)
 
+    def _derive(self, edit: Edit, record: Record) -> Replay:
+        """The replay of ``record``, the record :meth:`_plan` made for ``edit`` (raises :class:`ScoringError`). A
+        hand added to the main game is replayed on top of the current record's replay, so that a Confirm at hand
+        60 replays one hand, as at hand 1; any other change replays the new record whole."""
+        game = get_game(self.doc.game)
+        if edit.kind is EditKind.ADD and part_of_key(edit.part) is Part.HANDS:
+            current = self.current
+            if self._replay is None or self._replayed is not current:
+                self._replay, self._replayed = game.replay(current), current
+            return self._replay.add(entries(record, Part.HANDS)[-1])
+        return game.replay(record)
+
     def verify_hand(self, hand: Mapping[str, Any]) -> Result:
         """Score the record with ``hand`` appended, without changing anything (raises :class:`ScoringError`)."""
         return self.verify(Edit.add(hand))
@@ -419,7 +435,7 @@ class TableSession:
         with self._lock:
             self._check_version(edit.expected_version)
             record, _ = self._plan(edit)
-            return self.preview(record)
+            return self._derive(edit, record).result
 
     def can_make(self, edit: Edit) -> bool:
         """Whether :meth:`make` would make ``edit`` now (for greying out a control)."""
@@ -440,9 +456,11 @@ class TableSession:
         with self._lock:  # derive the new record from the current one and save it in one step
             self._check_version(edit.expected_version)
             record, description = self._plan(edit)
-            result = self.preview(record)  # the one replay of this change: every reader then reads ``result``
+            replay = self._derive(edit, record)  # the one replay of this change: every reader reads ``result``
+            result = replay.result
             current = self.current  # kept as it is for undo (never changed in place: no copy)
             saved = self._commit(record, result, description)
+            self._replay, self._replayed = replay, record
             if edit.kind is EditKind.UNDO:
                 self._redo.append(_Snapshot(current, self._undo.pop().description))
             elif edit.kind is EditKind.REDO:
@@ -638,9 +656,10 @@ class SessionService:
         Raises :class:`ScoringError` for an invalid set-up (too few players, an unknown option...)."""
         record: Record = {"game": game, "players": list(players), "options": dict(options or {}), "hands": []}
         record.update(copy.deepcopy(dict(extra or {})))
-        result = get_game(game).score(record)
+        replay = get_game(game).replay(record)
+        result = replay.result
         doc = self.archive.create_session(record, status=status_of(result), winners=list(result.winners), title=title)
-        session = TableSession(self.archive, doc, result)
+        session = TableSession(self.archive, doc, result, _replay=replay, _replayed=doc.record)
         with self._lock:
             self._open[doc.id] = session
         for hook in list(self._started):
@@ -656,14 +675,15 @@ class SessionService:
             if session_id in self._open:
                 return self._open[session_id]
             doc = self.archive.load_session(session_id)
-            result = get_game(doc.game).score(doc.record)
+            replay = get_game(doc.game).replay(doc.record)
+            result = replay.result
             # A draft that is not of its game's shape, or that its game's entry state cannot restore, is set aside
             # (reported on Home); the game opens without it.
             step = next_step(result)
             next_part = None if step is Step.FINISHED else part_for_step(step).key
             check = draft_check(doc.game, doc.record, next_part=next_part)
             drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=check)
-            session = TableSession(self.archive, doc, result, drafts=drafts)
+            session = TableSession(self.archive, doc, result, drafts=drafts, _replay=replay, _replayed=doc.record)
             self._open[session_id] = session
             return session
 

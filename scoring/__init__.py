@@ -27,7 +27,7 @@ from scoring.parts import (
     record_before,
     set_entries,
 )
-from scoring.registry import Game, all_games, get_game, parse, score
+from scoring.registry import Game, Replay, all_games, get_game, parse, score
 from scoring.standings import Standing, lower_wins, spoken, standings
 from scoring.verdict import Decider, Verdict
 
@@ -45,6 +45,7 @@ __all__ = [
     "Part",
     "PartProgress",
     "Pending",
+    "Replay",
     "Result",
     "ScoringError",
     "Standing",

@@ -1231,34 +1231,38 @@ def split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[
     return out, text
 
 
-def score(record: Record) -> BargainBinResult:
-    """Replay a Bargain Bin record: game points per hand, totals, winners, Vegas money, removals.
+class _Tally:
+    """What a replay has worked out after some hands: totals, money, conduct, the end. One hand at a time is
+    added by :meth:`step` (rules 5-9); :meth:`result` reads it out. Mutable, and private to one replay: a
+    :class:`Replay` copies it before adding a hand."""
 
-    Example BB-E10 with target 1 (two winners split the pot):
+    __slots__ = ("cancelled", "finished", "hands", "paid", "removed", "totals", "warned", "winners")
 
-    >>> rec = parse({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
-    ...              "options": {"vegas_unit_cents": 10, "target": 1},
-    ...              "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]})
-    >>> result = score(rec)
-    >>> result.winners, result.pot, result.payouts, result.net  # type: ignore[attr-defined]
-    (['A', 'D'], 210, {'A': 105, 'B': 0, 'C': 0, 'D': 105}, {'A': 105, 'B': -60, 'C': -150, 'D': 105})
-    """
-    record = parse(record)
-    options = record.options
-    players = record.players
-    unit = options.vegas_unit_cents
-    totals = zeros(players)
-    paid = zeros(players)
-    removed: list[str] = []
-    warned: list[str] = []
-    hands: list[BargainBinHandResult] = []
-    finished = cancelled = False
-    winners: list[str] = []
-    threshold = cancel_threshold(len(players))
-    for index, hand in enumerate(record.hands):
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.totals = zeros(players)
+        self.paid = zeros(players)
+        self.removed: list[str] = []
+        self.warned: list[str] = []
+        self.hands: list[BargainBinHandResult] = []
+        self.finished = False
+        self.cancelled = False
+        self.winners: list[str] = []
+
+    def copy(self) -> _Tally:
+        other = _Tally.__new__(_Tally)
+        other.totals, other.paid = dict(self.totals), dict(self.paid)
+        other.removed, other.warned, other.hands = list(self.removed), list(self.warned), list(self.hands)
+        other.finished, other.cancelled, other.winners = self.finished, self.cancelled, list(self.winners)
+        return other
+
+    def step(self, hand: Hand, index: int, players: tuple[str, ...], options: Options) -> None:
+        """Replay hand ``index`` (0-based); raises :class:`~scoring.ScoringError` (the tally is then unusable)."""
         number = index + 1
-        if finished:
-            over = "cancelled" if cancelled else "over"
+        unit = options.vegas_unit_cents
+        totals, paid = self.totals, self.paid
+        removed = self.removed
+        if self.finished:
+            over = "cancelled" if self.cancelled else "over"
             raise IllegalHandError(f"hand {number} was entered after the game was {over}", f"hands[{index}]")
         _validate_hand(hand, index, players, removed, options)
         removed_now = [c.player for c in hand.conduct if c.action is Action.REMOVE]
@@ -1290,11 +1294,11 @@ def score(record: Record) -> BargainBinResult:
         for name in players:
             totals[name] += points[name]
         for name in warned_now:
-            if name not in warned:
-                warned.append(name)
-        removed = [name for name in players if name in removed or name in removed_now]
-        if removed_now and len(removed) >= threshold:
-            finished = cancelled = True
+            if name not in self.warned:
+                self.warned.append(name)
+        removed = self.removed = [name for name in players if name in removed or name in removed_now]
+        if removed_now and len(removed) >= cancel_threshold(len(players)):
+            self.finished = self.cancelled = True
             notes.append(
                 f"{join_names(removed)} have been removed: {len(removed)} removals in a game that started with "
                 f"{len(players)} players cancel the game; nobody wins (rule 9.3, BB-14)"
@@ -1304,46 +1308,131 @@ def score(record: Record) -> BargainBinResult:
         else:
             eligible = [name for name in players if name not in removed]
             winners, why_end = winners_of(totals, eligible, options.target)
+            self.winners = winners
             if winners:
-                finished = True
+                self.finished = True
                 notes.append(why_end)
                 if unit is not None:
                     _, pot_note = split_pot(sum(paid.values()), winners, totals)
                     notes.append(pot_note)
         # built from values this module computed: no need to validate them again (the hot path of a long game)
-        hands.append(BargainBinHandResult.model_construct(points=points, notes=notes, **extra))
-    extras: dict[str, Any] = {"removed": removed, "warned": [name for name in players if name in warned]}
-    if unit is not None:
-        pot = sum(paid.values())
-        payouts = zeros(players)
-        if cancelled:
-            payouts = dict(paid)
-        elif finished:
-            payouts.update(split_pot(pot, winners, totals)[0])
-        extras |= {
-            "payments": paid,
-            "pot": pot,
-            "payouts": payouts,
-            "net": {name: payouts[name] - paid[name] for name in players},
-        }
-    verdict: Verdict | None = None
-    if cancelled:
-        verdict = cancelled_verdict(removed, len(players), unit is not None)
-    elif finished:
-        eligible = [name for name in players if name not in removed]
-        verdict = verdict_of(totals, eligible, options.target, removed)
-    return BargainBinResult(
-        verdict=verdict,
-        game=KEY,
-        players=list(players),
-        hands=hands,
-        totals=totals,
-        finished=finished,
-        winners=[] if cancelled else winners,
-        pending=None,
-        cancelled=cancelled,
-        **extras,
-    )
+        self.hands.append(BargainBinHandResult.model_construct(points=points, notes=notes, **extra))
+
+    def result(self, players: tuple[str, ...], options: Options) -> BargainBinResult:
+        unit = options.vegas_unit_cents
+        removed, paid, totals, winners = self.removed, self.paid, self.totals, self.winners
+        extras: dict[str, Any] = {"removed": list(removed), "warned": [name for name in players if name in self.warned]}
+        if unit is not None:
+            pot = sum(paid.values())
+            payouts = zeros(players)
+            if self.cancelled:
+                payouts = dict(paid)
+            elif self.finished:
+                payouts.update(split_pot(pot, winners, totals)[0])
+            extras |= {
+                "payments": dict(paid),
+                "pot": pot,
+                "payouts": payouts,
+                "net": {name: payouts[name] - paid[name] for name in players},
+            }
+        verdict: Verdict | None = None
+        if self.cancelled:
+            verdict = cancelled_verdict(removed, len(players), unit is not None)
+        elif self.finished:
+            eligible = [name for name in players if name not in removed]
+            verdict = verdict_of(totals, eligible, options.target, removed)
+        return BargainBinResult(
+            verdict=verdict,
+            game=KEY,
+            players=list(players),
+            hands=list(self.hands),
+            totals=dict(totals),
+            finished=self.finished,
+            winners=[] if self.cancelled else list(winners),
+            pending=None,
+            cancelled=self.cancelled,
+            **extras,
+        )
+
+
+def score(record: Record) -> BargainBinResult:
+    """Replay a Bargain Bin record: game points per hand, totals, winners, Vegas money, removals.
+
+    Example BB-E10 with target 1 (two winners split the pot):
+
+    >>> rec = parse({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+    ...              "options": {"vegas_unit_cents": 10, "target": 1},
+    ...              "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]})
+    >>> result = score(rec)
+    >>> result.winners, result.pot, result.payouts, result.net  # type: ignore[attr-defined]
+    (['A', 'D'], 210, {'A': 105, 'B': 0, 'C': 0, 'D': 105}, {'A': 105, 'B': -60, 'C': -150, 'D': 105})
+    """
+    record = parse(record)
+    tally = _Tally(record.players)
+    for index, hand in enumerate(record.hands):
+        tally.step(hand, index, record.players, record.options)
+    return tally.result(record.players, record.options)
+
+
+_HAND = TypeAdapter(Hand)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Replay:
+    """A Bargain Bin record replayed so far. :meth:`add` replays one more hand on top of it, so a long game's next
+    hand costs what its first one did; what it gives is what :func:`score` gives for the whole record (a hand it
+    refuses raises exactly what :func:`score` would).
+
+    Example BB-E10 with target 1, entered hand by hand:
+
+    >>> replay = Replay.of(parse({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+    ...                           "options": {"vegas_unit_cents": 10, "target": 1}}))
+    >>> replay.result.finished
+    False
+    >>> after = replay.add({"scores": {"A": 10, "B": 4, "C": -5, "D": 10}})
+    >>> after.result.winners, after.result.pot  # type: ignore[attr-defined]
+    (['A', 'D'], 210)
+    >>> after.result == score(after.record)
+    True
+    >>> after.add({"scores": {"A": 1, "B": 2, "C": 3, "D": 4}})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IllegalHandError: hand 2 was entered after the game was over
+    """
+
+    record: Record
+    """The record replayed (validated)."""
+    result: BargainBinResult
+    """What :func:`score` gives for :attr:`record`."""
+    _tally: _Tally
+
+    @classmethod
+    def of(cls, record: Record) -> Replay:
+        """Replay ``record`` whole (raises :class:`~scoring.ScoringError` as :func:`score` does)."""
+        record = parse(record)
+        tally = _Tally(record.players)
+        for index, hand in enumerate(record.hands):
+            tally.step(hand, index, record.players, record.options)
+        return cls(record, tally.result(record.players, record.options), tally)
+
+    def add(self, hand: Any) -> Replay:
+        """The replay with ``hand`` (raw record data, or a :class:`Hand`) added after the last hand; ``self`` is
+        unchanged. Raises :class:`~scoring.ScoringError` naming the problem as :func:`score` of the whole record
+        would."""
+        record = self.record
+        index = len(record.hands)
+        try:
+            parsed = hand if isinstance(hand, Hand) else _HAND.validate_python(hand)
+            tally = self._tally.copy()
+            tally.step(parsed, index, record.players, record.options)
+        except (ScoringError, ValidationError):
+            # Said as the whole record's replay says it (the path of the error, the wording): replayed whole once.
+            whole = record.model_dump(mode="json", exclude_defaults=True)
+            whole["hands"] = [*whole.get("hands", []), hand]
+            score(parse(whole))
+            raise  # pragma: no cover - the whole replay refuses what the step refused
+        grown = record.model_copy(update={"hands": (*record.hands, parsed)})
+        return Replay(grown, tally.result(record.players, record.options), tally)
 
 
 GAME = Game(
@@ -1353,6 +1442,7 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     record_model=Record,
     scorer=score,
+    replayer=Replay.of,
 )
 """Bargain Bin in the registry."""
 
@@ -1368,6 +1458,7 @@ __all__ = [
     "Play",
     "Record",
     "RemovalConsequence",
+    "Replay",
     "Sign",
     "can_play",
     "can_receive",

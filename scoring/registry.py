@@ -12,9 +12,9 @@ import contextlib
 import gc
 import importlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from scoring.base import RecordBase, Result, parse_record
 from scoring.errors import InvalidRecordError
@@ -58,6 +58,42 @@ def _collector_paused() -> Iterator[None]:
                 gc.enable()
 
 
+class Replay(Protocol):
+    """A record replayed so far, to which the next hand can be added (:meth:`Game.replay`)."""
+
+    @property
+    def record(self) -> RecordBase:
+        """The record replayed (validated)."""
+        ...
+
+    @property
+    def result(self) -> Result:
+        """What :meth:`Game.score` gives for :attr:`record`."""
+        ...
+
+    def add(self, hand: Any) -> Replay:
+        """The replay with ``hand`` (raw record data) added after the last hand; raises what :meth:`Game.score`
+        of the whole record would."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class WholeReplay:
+    """The :class:`Replay` of a game that replays its record whole: :meth:`add` scores the longer record again
+    (a game with few hands a session, where that costs nothing a player notices)."""
+
+    game: Game
+    raw: Mapping[str, Any]
+    """The record data as given."""
+    record: RecordBase
+    result: Result
+
+    def add(self, hand: Any) -> WholeReplay:
+        raw = dict(self.raw)
+        raw["hands"] = [*(raw.get("hands") or []), hand]
+        return self.game.replay(raw)  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class Game:
     """One game the app keeps score for."""
@@ -70,6 +106,9 @@ class Game:
     record_model: type[RecordBase]
     scorer: Callable[[Any], Result]
     """Scores a validated record of ``record_model``."""
+    replayer: Callable[[Any], Replay] | None = None
+    """Replays a validated record of ``record_model`` so that a hand can be added on top (:meth:`replay`);
+    ``None``: a :class:`WholeReplay`."""
     lower_wins: bool = False
     """The direction of the game's totals, declared once for every screen: ``True`` when the lowest total wins
     (1111-9999, rule 8), ``False`` when the highest does (the other four games).
@@ -120,6 +159,32 @@ class Game:
         with _collector_paused():
             record = data if isinstance(data, self.record_model) else self.parse(data)
             return self.scorer(record)
+
+    def replay(self, data: Any) -> Replay:
+        """Validate and replay raw record data: its :attr:`~Replay.result` is what :meth:`score` gives, and the
+        next hand is added with :meth:`~Replay.add`. A game with a long session (Bargain Bin) then replays that
+        hand only, so hand 60 costs what hand 1 did. Example BB-E10 with target 1, entered hand by hand:
+
+        >>> game = get_game("bargain-bin")
+        >>> start = game.replay({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+        ...                      "options": {"vegas_unit_cents": 10, "target": 1}})
+        >>> after = start.add({"scores": {"A": 10, "B": 4, "C": -5, "D": 10}})
+        >>> after.result.winners, after.result == game.score(after.record)
+        (['A', 'D'], True)
+
+        Example JK-E2, in a game that scores its record whole:
+
+        >>> game = get_game("jokers-kill")
+        >>> start = game.replay({"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"]})
+        >>> start.add({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}).result.totals
+        {'Ann': 2, 'Ben': 0, 'Cat': 0}
+        """
+        with _collector_paused():
+            record = data if isinstance(data, self.record_model) else self.parse(data)
+            if self.replayer is not None:
+                return self.replayer(record)
+            raw = data if isinstance(data, Mapping) else record.model_dump(mode="json")
+            return WholeReplay(self, raw, record, self.scorer(record))
 
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of this game's record.

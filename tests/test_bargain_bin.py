@@ -19,6 +19,7 @@ from scoring.bargain_bin import (
     Options,
     Play,
     Record,
+    Replay,
     can_play,
     can_receive,
     cancel_threshold,
@@ -812,3 +813,47 @@ def test_quick_plays_in_a_record_say_where() -> None:
     assert err.value.path == "hands[0].plays[1].card" and "'ZZ' is not a card" in err.value.message
     plays[1] = {"by": " A ", "to": "B", "card": "3S"}
     assert parse(rec([{"plays": plays}])).hands[0].plays[1] == Play("A", "B", BinCard.parse("3S"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Hand by hand: a Replay gives what the whole record's replay gives
+
+
+def _error_or_result(call: Any) -> Any:
+    try:
+        return call()
+    except ScoringError as exc:
+        return (type(exc), exc.message, exc.path)
+
+
+@PROPS
+@given(st.integers(0, 2**32), st.sampled_from(["cards", "plays", "scores", None]))
+def test_replay_hand_by_hand_is_the_whole_replay(seed: int, form: str | None) -> None:
+    rng = random.Random(seed)
+    record = random_record(rng, form=form, hands=rng.choice([3, 30]), conduct_rate=0.05)
+    replay = Replay.of(parse({**record, "hands": []}))
+    for n, hand in enumerate(record["hands"], start=1):
+        replay = replay.add(hand)
+        assert replay.result == GAME.score({**record, "hands": record["hands"][:n]})
+    assert replay.record == parse(record)
+    assert replay.result.to_json() == run(record)
+
+
+@PROPS
+@given(st.integers(0, 2**32))
+def test_replay_refuses_a_hand_as_the_whole_replay_does(seed: int) -> None:
+    """A bad next hand (junk, an unknown player, a card twice, a hand after the end) is refused by a replay with the
+    error the whole record's replay gives, path included, and the replay it was added to is unchanged."""
+    rng = random.Random(seed)
+    record = random_record(rng, hands=rng.choice([2, 5]))
+    *before, last = record["hands"]
+    if rng.random() < 0.2:  # the game may be over already: a further hand is refused
+        before, last = record["hands"], copy.deepcopy(record["hands"][-1])
+    else:
+        last = mutate(rng, last) if rng.random() < 0.9 else rng.choice(JUNK)
+    replay = Replay.of(parse({**record, "hands": before}))
+    kept = replay.result
+    whole = _error_or_result(lambda: GAME.score({**record, "hands": [*before, last]}))
+    step = _error_or_result(lambda: replay.add(last).result)
+    assert step == whole
+    assert replay.result is kept and replay.result == GAME.score({**record, "hands": before})

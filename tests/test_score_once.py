@@ -19,6 +19,7 @@ from companion.entry_bargain_bin import BinEntry, money
 from companion.services import AppServices
 from companion.session import Edit
 from scoring import all_games
+from scoring import bargain_bin as bb
 from scoring.registry import Game
 from tests.test_app_views import greyed
 from tests.test_table_jokers_kill import buttons, render, tap, texts
@@ -28,23 +29,40 @@ VALUE_KEY = re.compile(r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$")
 
 @contextlib.contextmanager
 def counting_scorers(counts: Counter[str], prefix: str = "") -> Iterator[None]:
-    """Each game's scorer counts its calls in ``counts`` under ``prefix`` + the game key, while this lasts (the
-    registry's games are frozen: the field is swapped, and put back)."""
-    originals: dict[Game, Callable[[Any], Any]] = {}
-    for game in all_games():
-        original = game.scorer
+    """Each game's whole-record replays (its scorer, or its replayer) count in ``counts`` under ``prefix`` + the
+    game key, while this lasts; the Bargain Bin hands replayed one by one (on top of a replay, or in a whole one)
+    count under ``prefix`` + ``"bargain-bin hands"``. The registry's games are frozen: the fields are swapped,
+    and put back."""
+    originals: list[tuple[Any, str, Any]] = []
 
-        def counting(record: Any, key: str = prefix + game.key, original: Callable[[Any], Any] = original) -> Any:
+    def swap(owner: Any, name: str, key: str) -> None:
+        original = getattr(owner, name)
+        if original is None:
+            return
+
+        def counting(*args: Any, key: str = key, original: Callable[..., Any] = original) -> Any:
             counts[key] += 1
-            return original(record)
+            return original(*args)
 
-        originals[game] = original
-        object.__setattr__(game, "scorer", counting)
+        originals.append((owner, name, original))
+        _put(owner, name, counting)
+
+    for game in all_games():
+        swap(game, "scorer", prefix + game.key)
+        swap(game, "replayer", prefix + game.key)
+    swap(bb._Tally, "step", prefix + "bargain-bin hands")
     try:
         yield
     finally:
-        for game, original in originals.items():
-            object.__setattr__(game, "scorer", original)
+        for owner, name, original in reversed(originals):
+            _put(owner, name, original)
+
+
+def _put(owner: Any, name: str, value: Any) -> None:
+    if isinstance(owner, Game):
+        object.__setattr__(owner, name, value)  # a frozen dataclass
+    else:
+        setattr(owner, name, value)
 
 
 @pytest.fixture
@@ -143,14 +161,20 @@ def test_bargain_bin_vegas_taps_score_nothing_and_a_confirm_scores_once(
     players = ["Ann", "Ben", "Cat", "Dan"]
     table = services.sessions.start("bargain-bin", players, {"vegas_unit_cents": 10, "target": 1000})
     _, view = render(services, f"/continue/{table.id}")
-    for hand in (1, 2):
+    for hand in (1, 2, 3):
         scored.clear()
         assert play_bargain_bin_hand(view) > 0
-        assert scored["bargain-bin"] == 0, "a receiver or value tap replays nothing"
+        assert scored["bargain-bin"] == scored["bargain-bin hands"] == 0, "a receiver or value tap replays nothing"
         assert any(text.startswith("Vegas (") for text in texts(view))
         tap(view, "Confirm hand")
-        assert scored["bargain-bin"] == 1, "a Confirm replays the record once"
+        assert scored["bargain-bin hands"] == 1, "a Confirm replays its own hand, on top of the replay before it"
+        assert scored["bargain-bin"] == 0, "and not the whole record"
         assert len(table.hands) == hand
+    scored.clear()
+    table.undo()
+    assert scored["bargain-bin"] == 1 and scored["bargain-bin hands"] == 2, "an undo replays the record whole"
+    table.redo()
+    assert scored["bargain-bin"] == 2 and scored["bargain-bin hands"] == 5
     line = BinEntry.start(table.current).vegas_line()  # the pot found by replaying the record: the same
     assert line is not None and table.result.pot
     assert any(text.endswith(f"Pot after this hand: {money(line[1])}.") for text in texts(view))
