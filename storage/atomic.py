@@ -103,6 +103,20 @@ def atomic_write_json(path: Path, data: Any, *, durable: bool = True) -> None:
     atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
+def atomic_write_document(path: Path, table: str, document: bytes, *, durable: bool = True) -> None:
+    """Write a TinyDB file of one ``table`` holding one document (id 1) given as its JSON, atomically: the
+    document is not parsed or serialised again.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "one.json"
+    >>> atomic_write_document(path, "session", b'{"id":"x"}')
+    >>> json.loads(path.read_bytes())
+    {'session': {'1': {'id': 'x'}}}
+    """
+    head = json.dumps({table: {"1": None}}, separators=(",", ":")).encode("utf-8")[: -len(b"null}}")]
+    atomic_write_bytes(path, head + document + b"}}", durable=durable)
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"

@@ -44,7 +44,14 @@ from typing import Any, Self
 from tinydb import TinyDB
 from tinydb.table import Document
 
-from storage.atomic import AtomicJSONStorage, StorageWriteError, atomic_write_json, fsync_dir, read_regular_bytes
+from storage.atomic import (
+    AtomicJSONStorage,
+    StorageWriteError,
+    atomic_write_document,
+    atomic_write_json,
+    fsync_dir,
+    read_regular_bytes,
+)
 from storage.damage import DAMAGE_ERRORS, DamageNotice, DamageNotices, why
 from storage.damage import set_aside as move_aside
 from storage.errors import (
@@ -67,12 +74,15 @@ from storage.models import (
     SessionStatus,
     SessionSummary,
     check_id,
+    record_fingerprint,
     utc_now,
 )
 from storage.roster import Roster, player_id_for
 
 RECENT = 64
 """How many recently saved documents are kept in memory."""
+UNPRINTED = 64
+"""How many saved documents may wait for their record's fingerprint (a bulk import works them out as it goes)."""
 
 _log = logging.getLogger(__name__)
 
@@ -110,9 +120,12 @@ class ArchiveCore:
         self._recent: dict[str, tuple[tuple[int, int, int], tuple[LogEntry, ...], str]] = {}
         """For the last few sessions saved: the stat of the file written, its log and creation time (so that the
         next save need not re-read the file)."""
+        self._unprinted: dict[str, bytes] = {}
+        """session id → the document just written, whose record's fingerprint is not worked out yet: it is when a
+        summary is read (:meth:`_fingerprint_saved`), not while a hand is being confirmed."""
         self._draft_errors: dict[str, str] = {}
-        self._generation = 0
         """session id → why its drafts could not be written (the last warning logged), while that lasts."""
+        self._generation = 0
         self._closed = False
         if read_only:
             self.other_instance = self.data_dir.is_dir() and folder_in_use(self.data_dir)
@@ -306,12 +319,26 @@ class ArchiveCore:
 
     def _forget(self, session_id: str) -> None:
         self._generation += 1
+        self._unprinted.pop(session_id, None)
         self._recent.pop(session_id, None)
         self._index.pop(session_id, None)
         self._meta.pop(session_id, None)
         shard = shard_of(session_id)
         self._shards.get(shard, set()).discard(session_id)
         self._dirty_shards.add(shard)
+
+    def _fingerprint_saved(self) -> None:
+        """Work out the fingerprints of the records saved since the last call, into their summaries (and their
+        index shards, written with the next flush). A shard written before then holds no fingerprint for them,
+        and an index row without one is rebuilt from its session file on the next open."""
+        for session_id, written in self._unprinted.items():
+            summary = self._index.get(session_id)
+            if summary is None:
+                continue
+            record = json.loads(written)["record"]
+            self._index[session_id] = summary._replace(fingerprint=record_fingerprint(record))
+            self._dirty_shards.add(shard_of(session_id))
+        self._unprinted.clear()
 
     def _flush_shards(self) -> None:
         """Write the index shards changed in memory. Best effort: the session files stay the truth."""
@@ -371,6 +398,7 @@ class ArchiveCore:
             if self._closed:
                 return
             with contextlib.suppress(StorageError):
+                self._fingerprint_saved()
                 self._flush_shards()
             self._folder_lock.release()
             self._closed = True
@@ -453,9 +481,8 @@ class ArchiveCore:
                     "log": [*base, *extra, *([entry] if entry is not None else [])],
                 }
             )
-            data = new.to_stored()
             try:
-                self._write_session_file(path, data)
+                written = self._write_session_file(path, new)
                 st = path.stat()
             except StorageWriteError:
                 self.unsaved[session_id] = (doc, entry)
@@ -463,18 +490,26 @@ class ArchiveCore:
             self.unsaved.pop(session_id, None)
             meta = (st.st_mtime_ns, st.st_size, st.st_ino)
             self._forget(session_id)
-            self._remember(SessionSummary.of(new), meta)
+            self._remember(SessionSummary.of(new, fingerprint=""), meta)
+            self._unprinted[session_id] = written
+            if len(self._unprinted) > UNPRINTED:
+                self._fingerprint_saved()
             self._recent[session_id] = (meta, tuple(new.log), new.created_at)
             if len(self._recent) > RECENT:
                 self._recent.pop(next(iter(self._recent)))
             self._flush_shards()
             return new
 
-    def _write_session_file(self, path: Path, data: dict[str, Any]) -> None:
-        """Write the session's TinyDB file whole (one table, one document) with one atomic, durable write.
+    def _write_session_file(self, path: Path, doc: SessionDoc) -> bytes:
+        """Write the session's TinyDB file whole (one table, one document) with one atomic, durable write; returns
+        the document as written (its JSON).
 
-        The stored document has just been read (or is cached), so TinyDB's read-modify-write is not needed."""
-        TinyDB(path, storage=AtomicJSONStorage).storage.write({SESSION_TABLE: {"1": data}})
+        The stored document has just been read (or is cached), so TinyDB's read-modify-write is not needed. The
+        document is serialised by pydantic straight to JSON (:meth:`~storage.models.SessionDoc.to_stored_json`):
+        a long game's file is written as fast as a short one's."""
+        written = doc.to_stored_json()
+        atomic_write_document(path, SESSION_TABLE, written)
+        return written
 
     def _stored(self, session_id: str) -> tuple[tuple[LogEntry, ...], str]:
         """The saved log and creation time: from the cache of recent saves if the file is still the one written
@@ -526,6 +561,7 @@ class ArchiveCore:
 
     def summary(self, session_id: str) -> SessionSummary:
         with self._lock:
+            self._fingerprint_saved()
             try:
                 return self._index[session_id]
             except KeyError:
@@ -540,6 +576,7 @@ class ArchiveCore:
         """Summaries of the saved sessions, newest first, optionally only one game, player or status."""
         wanted = SessionStatus(status) if status is not None else None
         with self._lock:
+            self._fingerprint_saved()
             rows: Iterable[SessionSummary] = list(self._index.values())
         out = [
             s
@@ -557,6 +594,7 @@ class ArchiveCore:
     def find_fingerprint(self, fingerprint: str) -> SessionSummary | None:
         """A saved session whose record has this fingerprint, if any."""
         with self._lock:
+            self._fingerprint_saved()
             for s in self._index.values():
                 if s.fingerprint == fingerprint:
                     return s

@@ -485,3 +485,54 @@ def test_a_save_writes_one_session_file_and_one_small_shard(folder: Path, monkey
         shard_file = folder / "index" / f"{shard_of(docs[123].id)}.json"
         assert [(p, durable) for p, _, durable in written] == [(session_file, True), (shard_file, False)]
         assert written[1][1] < 20 * written[0][1]  # a shard holds ~1/256 of the summaries, not the archive
+
+
+# --- the record's fingerprint, worked out after the save ------------------------------------------------------
+
+
+def test_a_saved_records_fingerprint_is_there_when_a_summary_is_read(folder: Path) -> None:
+    """A save does not work out the record's fingerprint (a long game's Confirm would pay for it); every way a
+    summary leaves the archive has it, and it is the record's."""
+    from storage import record_fingerprint
+
+    with Archive(folder) as archive:
+        doc = add_hand(archive, archive.create_session(rec()))
+        assert archive.summary(doc.id).fingerprint == record_fingerprint(doc.record)
+        doc = add_hand(archive, doc)
+        [listed] = archive.list_sessions()
+        assert listed.fingerprint == record_fingerprint(doc.record) != ""
+        doc = add_hand(archive, doc)
+        found = archive.find_fingerprint(record_fingerprint(doc.record))
+        assert found is not None and found.id == doc.id and found.hands == 3
+
+
+def test_a_shard_written_before_the_fingerprint_is_rebuilt_on_open(folder: Path) -> None:
+    """The app dies after a save, before any summary was read or the archive closed: the shard's row has no
+    fingerprint, and the next open rebuilds that row from the session file (the truth)."""
+    from storage import record_fingerprint
+
+    with Archive(folder) as archive:
+        doc = add_hand(archive, archive.create_session(rec()))
+        shard = folder / "index" / f"{shard_of(doc.id)}.json"
+        died = shard.read_bytes()  # what the disk holds at this moment
+        [row] = json.loads(died)["sessions"].values()
+        assert row["fingerprint"] == "" and row["hands"] == 1
+    shard.write_bytes(died)
+    with Archive(folder) as archive:
+        assert archive.summary(doc.id).fingerprint == record_fingerprint(doc.record)
+        assert archive.problems == []
+    with Archive(folder) as archive:  # and the rebuilt row was written back
+        [row] = json.loads(shard.read_text())["sessions"].values()
+        assert row["fingerprint"] == record_fingerprint(doc.record)
+
+
+def test_a_session_file_holds_the_document_as_json(folder: Path) -> None:
+    """The session file is the document serialised by pydantic in one pass: the same data as ``to_stored``,
+    names outside ASCII kept as they are."""
+    with Archive(folder) as archive:
+        doc = add_hand(archive, archive.create_session(rec(("Åsa", "Ben", "Zoë"))))
+    raw = (folder / "sessions" / f"{doc.id}.json").read_bytes()
+    assert "Åsa".encode() in raw
+    assert json.loads(raw) == {"session": {"1": doc.to_stored()}}
+    with Archive(folder) as archive:
+        assert archive.load_session(doc.id) == doc
