@@ -153,8 +153,9 @@ class HandLine:
         return f"{self.title}: {self.points}"
 
 
-def hand_lines(result: Result, money: MoneyFormat | None = None) -> list[HandLine]:
-    """Every hand, then every entry of the extra part a tie needed, newest last, with its points and notes.
+def hand_lines(result: Result, money: MoneyFormat | None = None, newest: int | None = None) -> list[HandLine]:
+    """Every hand, then every entry of the extra part a tie needed, newest last, with its points and notes; with
+    ``newest``, only that many of the newest (what the hand list shows: a long game's older hands are not read).
 
     >>> from scoring import get_game
     >>> tied = [{"dealer": "A", "outcome": {"A": 5, "B": 5}}, {"dealer": "B", "outcome": {"A": "out", "B": "out"}}]
@@ -164,7 +165,11 @@ def hand_lines(result: Result, money: MoneyFormat | None = None) -> list[HandLin
     [('Round 1: A +5, B +5', 'hand-1'), ('Round 2: no points', 'hand-2'), ('Tie-break round 1: A 7, B 0', 'tiebreak-1')]
     >>> hand_lines(result)[-1].notes[-1]  # the same "why" as a hand's
     'A wins the game with the highest tie-break score, 7; tie-break scores are not added to the totals (rule 8.3, ...'
+    >>> [line.slug for line in hand_lines(result, newest=2)], line_count(result)
+    (['hand-2', 'tiebreak-1'], 3)
     """
+    extra = _extra_lines(result)
+    first = 0 if newest is None else max(0, len(result.hands) - max(0, newest - len(extra)))
     lines = [
         HandLine(
             "hands",
@@ -173,8 +178,20 @@ def hand_lines(result: Result, money: MoneyFormat | None = None) -> list[HandLin
             _points_text(hand.points),
             tuple(money_in_text(note, money) for note in hand.notes),
         )
-        for i, hand in enumerate(result.hands)
+        for i, hand in enumerate(result.hands[first:], start=first)
     ]
+    lines.extend(extra)
+    return lines if newest is None else lines[-newest:] if newest else []
+
+
+def line_count(result: Result) -> int:
+    """How many lines :func:`hand_lines` gives (without building them)."""
+    return len(result.hands) + len(_extra_lines(result))
+
+
+def _extra_lines(result: Result) -> list[HandLine]:
+    """The entries of the extra part a tie needed (few: a tie-break, a play-off, sudden death)."""
+    lines: list[HandLine] = []
     for i, hand in enumerate(getattr(result, "playoff", None) or []):
         data = hand if isinstance(hand, dict) else hand.model_dump()
         winner = data.get("winner")
@@ -402,13 +419,15 @@ def hand_list(
     open_hand: Callable[[HandLine], None] | None,
     cache: dict[Any, ft.Control] | None = None,
     money: MoneyFormat | None = None,
+    newest: int | None = None,
 ) -> ft.Column:
-    """The hands (tie-break rounds, sudden-death hands...), newest first; tapping one opens it for correction (when
-    ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann +3. Tap to correct``). Rows found in
-    ``cache`` (by what they show) are reused, so a redraw sends only the new rows to the page."""
+    """The hands (tie-break rounds, sudden-death hands...), newest first (only ``newest`` of them when given);
+    tapping one opens it for correction (when ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann
+    +3. Tap to correct``). Rows found in ``cache`` (by what they show) are reused, so a redraw sends only the new
+    rows to the page."""
     tiles: list[ft.Control] = []
     kept: dict[Any, ft.Control] = {}
-    for line in reversed(hand_lines(result, money)):
+    for line in reversed(hand_lines(result, money, newest)):
         key = (line, open_hand is not None)
         if cache is not None and key in cache:
             tiles.append(cache[key])

@@ -39,7 +39,7 @@ from views.table.entry import (
     sent_by_hand,
     table_ui,
 )
-from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list
+from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list, line_count
 from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
 
 _log = logging.getLogger(__name__)
@@ -226,17 +226,19 @@ class TableView:
     def _hand_rows(self, result: Any) -> None:
         """The hand list: the newest :data:`HAND_ROWS` rows, or all of them after *Show all*."""
         money = self.ctx.settings.money
-        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money)
+        newest = None if self._all_hands else HAND_ROWS  # the older rows are not even built
+        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money, newest)
         # the rows straight into the kept column (a new column would send every row again: the hand list grows)
         heading = hands.controls[0]
         self.hands_title.value = heading.value if isinstance(heading, ft.Text) else self.hands_title.value
         rows = hands.controls[1:]
-        hidden = len(rows) - HAND_ROWS if not self._all_hands else 0
+        total = line_count(result)
+        hidden = total - len(rows) if not self._all_hands else 0
         self.more_hands.visible = hidden > 0
         if hidden > 0:
-            label = f"Show all {len(rows)} {str(self.hands_title.value).lower()} ({hidden} more)"
+            label = f"Show all {total} {str(self.hands_title.value).lower()} ({hidden} more)"
             self.more_hands.content = self.more_hands.tooltip = label
-            rows = [*rows[:HAND_ROWS], self.more_hands]
+            rows = [*rows, self.more_hands]
         self._set(self.hands, [self.hands_title, *rows])
 
     @staticmethod
