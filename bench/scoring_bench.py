@@ -10,6 +10,9 @@ p95 on a 2-core machine, for
 The sessions come from the random legal record generators of ``tests/generators`` (fixed seeds). Each is timed
 over ``RUNS`` runs after a warm-up; the median and p95 are printed with pass/FAIL against the target.
 
+It also times what a Confirm costs the session: one hand added to the replay of the hands before it
+(:meth:`scoring.Game.replay`), at hand 1 and at hand 60 of the Bargain Bin session; target within 1.1 × (issue 15).
+
 Run from the project root: ``.venv/bin/python -m bench.scoring_bench`` (a few seconds).
 """
 
@@ -119,6 +122,34 @@ def time_score(record: dict[str, Any], runs: int = RUNS, warm_up: int = WARM_UP)
     return out, len(full)
 
 
+def time_add(record: dict[str, Any], at: int, runs: int = RUNS, warm_up: int = WARM_UP) -> list[float]:
+    """Milliseconds per ``replay.add(hand)``: hand ``at`` (1-based) of ``record`` added to the replay of the hands
+    before it (what a Confirm costs the session; validation of the hand included)."""
+    game = scoring.get_game(record["game"])
+    before = game.replay({**record, "hands": record["hands"][: at - 1]})
+    hand = record["hands"][at - 1]
+    for _ in range(warm_up):
+        before.add(hand)
+    out: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        before.add(hand)
+        out.append((time.perf_counter() - started) * 1000)
+    return out
+
+
+def hand_by_hand() -> dict[str, float]:
+    """The Bargain Bin session's first and 60th hand, each added to the replay before it: their medians and ratio
+    (target: within 1.1, a Confirm at hand 60 replays no more than one at hand 1)."""
+    record = bargain_bin_session()
+    first, last = statistics.median(time_add(record, 1)), statistics.median(time_add(record, 60))
+    print(
+        f"Bargain Bin, one hand added to the replay before it (median): hand 1 {first:.3f} ms, hand 60 {last:.3f} ms,"
+        f" hand 60 / hand 1 = {last / first:.2f} (target <= 1.1: {'pass' if last / first <= 1.1 else 'FAIL'})"
+    )
+    return {"hand_1_ms": first, "hand_60_ms": last, "ratio": last / first}
+
+
 def main() -> dict[str, dict[str, Any]]:
     """Time every session; print the table and return ``{session: {hands, median_ms, p95_ms, target_ms, ok,
     full_gcs}}``."""
@@ -148,6 +179,13 @@ def main() -> dict[str, dict[str, Any]]:
             f"{'p95 < ' + format(row['target_ms'], 'g'):>10}  {'pass' if row['ok'] else 'FAIL':<6}  "
             f"{row['full_gcs']:>8}"
         )
+    added = hand_by_hand()
+    figures["Bargain Bin, hand 60 added to the replay of 59"] = {
+        "hands": 60,
+        "median_ms": added["hand_60_ms"],
+        "ratio_to_hand_1": added["ratio"],
+        "ok": added["ratio"] <= 1.1,
+    }
     return figures
 
 
