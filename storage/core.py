@@ -82,7 +82,8 @@ from storage.roster import Roster, player_id_for
 RECENT = 64
 """How many recently saved documents are kept in memory."""
 UNPRINTED = 64
-"""How many saved documents may wait for their record's fingerprint (a bulk import works them out as it goes)."""
+"""How many saved documents may wait for their record's fingerprint (beyond that, each save works out the oldest
+one's: a bulk import pays for them as it goes, one a save)."""
 
 _log = logging.getLogger(__name__)
 
@@ -123,6 +124,9 @@ class ArchiveCore:
         self._unprinted: dict[str, bytes] = {}
         """session id → the document just written, whose record's fingerprint is not worked out yet: it is when a
         summary is read (:meth:`_fingerprint_saved`), not while a hand is being confirmed."""
+        self._unprinted_shards: set[str] = set()
+        """The shards whose rows on disk lack a fingerprint known in memory: written with their next save, or when
+        the archive closes (a read does not write)."""
         self._draft_errors: dict[str, str] = {}
         """session id → why its drafts could not be written (the last warning logged), while that lasts."""
         self._generation = 0
@@ -328,17 +332,21 @@ class ArchiveCore:
         self._dirty_shards.add(shard)
 
     def _fingerprint_saved(self) -> None:
-        """Work out the fingerprints of the records saved since the last call, into their summaries (and their
-        index shards, written with the next flush). A shard written before then holds no fingerprint for them,
-        and an index row without one is rebuilt from its session file on the next open."""
-        for session_id, written in self._unprinted.items():
-            summary = self._index.get(session_id)
-            if summary is None:
-                continue
+        """Work out the fingerprints of the records saved since the last call, into their summaries; their index
+        shards get them when they are next written (a save into the shard, or closing the archive). A row written
+        before then holds no fingerprint, and a row without one is rebuilt from its session file on the next
+        open."""
+        while self._unprinted:
+            self._fingerprint_oldest()
+
+    def _fingerprint_oldest(self) -> None:
+        session_id, written = next(iter(self._unprinted.items()))
+        del self._unprinted[session_id]
+        summary = self._index.get(session_id)
+        if summary is not None:
             record = json.loads(written)["record"]
             self._index[session_id] = summary._replace(fingerprint=record_fingerprint(record))
-            self._dirty_shards.add(shard_of(session_id))
-        self._unprinted.clear()
+            self._unprinted_shards.add(shard_of(session_id))
 
     def _flush_shards(self) -> None:
         """Write the index shards changed in memory. Best effort: the session files stay the truth."""
@@ -359,6 +367,7 @@ class ArchiveCore:
             except StorageWriteError:
                 continue  # stays dirty; written with the next save, or repaired on the next open
             self._dirty_shards.discard(shard)
+            self._unprinted_shards.discard(shard)
 
     def _open_roster(self) -> Roster:
         path = self.data_dir / PLAYERS
@@ -399,6 +408,7 @@ class ArchiveCore:
                 return
             with contextlib.suppress(StorageError):
                 self._fingerprint_saved()
+                self._dirty_shards |= self._unprinted_shards
                 self._flush_shards()
             self._folder_lock.release()
             self._closed = True
@@ -492,8 +502,8 @@ class ArchiveCore:
             self._forget(session_id)
             self._remember(SessionSummary.of(new, fingerprint=""), meta)
             self._unprinted[session_id] = written
-            if len(self._unprinted) > UNPRINTED:
-                self._fingerprint_saved()
+            if len(self._unprinted) > UNPRINTED:  # many sessions saved and none listed (an import): one at a time
+                self._fingerprint_oldest()
             self._recent[session_id] = (meta, tuple(new.log), new.created_at)
             if len(self._recent) > RECENT:
                 self._recent.pop(next(iter(self._recent)))

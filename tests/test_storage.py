@@ -536,3 +536,21 @@ def test_a_session_file_holds_the_document_as_json(folder: Path) -> None:
     assert json.loads(raw) == {"session": {"1": doc.to_stored()}}
     with Archive(folder) as archive:
         assert archive.load_session(doc.id) == doc
+
+
+def test_many_sessions_saved_unlisted_get_their_fingerprints_one_a_save(folder: Path) -> None:
+    """An import saves many sessions and lists none: beyond the first 64 waiting, each save works out the oldest
+    one's fingerprint, so nothing piles up; its shard row on disk gets it when the archive closes."""
+    from storage import record_fingerprint
+    from storage.core import UNPRINTED
+
+    def row(doc: SessionDoc) -> dict[str, Any]:
+        shard = json.loads((folder / "index" / f"{shard_of(doc.id)}.json").read_text())
+        return next(r for r in shard["sessions"].values() if r["id"] == doc.id)
+
+    with Archive(folder) as archive:
+        docs = [archive.create_session(rec(hands=1)) for _ in range(UNPRINTED + 6)]
+        assert len(archive._unprinted) == UNPRINTED
+        assert {s.fingerprint for s in archive.list_sessions()} == {record_fingerprint(d.record) for d in docs}
+        assert not archive._unprinted
+    assert [row(doc)["fingerprint"] for doc in docs] == [record_fingerprint(doc.record) for doc in docs]
