@@ -242,6 +242,8 @@ EDIT_REFUSALS: tuple[type[Exception], ...] = (
 class _Snapshot:
     record: Record
     description: str
+    replay: Replay | None = None
+    """The replay of :attr:`record`, when the session had it: an undo or a redo then replays nothing."""
 
 
 DraftWatcher = Callable[[str | None], None]
@@ -410,11 +412,20 @@ class TableSession:
             return self.result
         return get_game(self.doc.game).score(record)
 
+    def _replay_of(self, record: Record) -> Replay | None:
+        """The kept replay of ``record``, if the session has it."""
+        return self._replay if self._replay is not None and self._replayed is record else None
+
     def _derive(self, edit: Edit, record: Record) -> Replay:
         """The replay of ``record``, the record :meth:`_plan` made for ``edit`` (raises :class:`ScoringError`). A
         hand added to the main game is replayed on top of the current record's replay, so that a Confirm at hand
-        60 replays one hand, as at hand 1; any other change replays the new record whole."""
+        60 replays one hand, as at hand 1; an undo or a redo returns to a record whose replay was kept with it; any
+        other change replays the new record whole."""
         game = get_game(self.doc.game)
+        if edit.kind is EditKind.UNDO or edit.kind is EditKind.REDO:
+            stack = self._undo if edit.kind is EditKind.UNDO else self._redo
+            if stack and stack[-1].record is record and stack[-1].replay is not None:
+                return stack[-1].replay
         if edit.kind is EditKind.ADD and part_of_key(edit.part) is Part.HANDS:
             current = self.current
             if self._replay is None or self._replayed is not current:
@@ -459,14 +470,15 @@ class TableSession:
             replay = self._derive(edit, record)  # the one replay of this change: every reader reads ``result``
             result = replay.result
             current = self.current  # kept as it is for undo (never changed in place: no copy)
+            kept = self._replay_of(current)
             saved = self._commit(record, result, description)
             self._replay, self._replayed = replay, record
             if edit.kind is EditKind.UNDO:
-                self._redo.append(_Snapshot(current, self._undo.pop().description))
+                self._redo.append(_Snapshot(current, self._undo.pop().description, kept))
             elif edit.kind is EditKind.REDO:
-                self._undo.append(_Snapshot(current, self._redo.pop().description))
+                self._undo.append(_Snapshot(current, self._redo.pop().description, kept))
             else:
-                self._undo.append(_Snapshot(current, description))
+                self._undo.append(_Snapshot(current, description, kept))
                 self._redo.clear()
         self._notify()
         self._raise_unsaved(saved)
@@ -521,8 +533,9 @@ class TableSession:
             record = copy.deepcopy(record)  # the caller's dict stays the caller's
             result = self.preview(record)
             previous = self.current
+            kept = self._replay_of(previous)
             saved = self._commit(record, result, description)
-            self._undo.append(_Snapshot(previous, description))
+            self._undo.append(_Snapshot(previous, description, kept))
             self._redo.clear()
         self._notify()
         self._raise_unsaved(saved)
