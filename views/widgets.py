@@ -101,13 +101,19 @@ class TapKey:
         col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1,
         height: int = MIN_TAP,
         on_long_press: Callable[[Any], Any] | None = None,
+        hug: bool = False,
     ) -> None:
+        """``hug``: the key is as wide as its text (plus 6 px each side), for a row that wraps (the Bargain Bin
+        receivers); otherwise it fills the cell of its grid."""
         self.text = text
         self._colour = text.color
         self.box = Key(
-            content=text,
+            # a box with an alignment fills the width it is given (a whole wrapping row): hugged, the text is
+            # centred by a row as wide as the text instead
+            content=ft.Row([text], tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER) if hug else text,
             height=height,
-            alignment=ft.Alignment.CENTER,
+            alignment=None if hug else ft.Alignment.CENTER,
+            padding=ft.Padding.symmetric(horizontal=6) if hug else None,
             border=ft.Border.all(1, ft.Colors.OUTLINE),
             border_radius=8,
             on_click=on_click,
