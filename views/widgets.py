@@ -88,9 +88,9 @@ class TapKey:
 
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
-    colours (spans: a value key's rank and suits) is dimmed by the box's opacity instead, one number to send where
-    each span's style would be sent again. The key is an isolated control (:func:`isolated`): a screen sends it
-    only when it changed.
+    colours (spans: a value key's rank and suits), and a key as wide as its text, are dimmed by the box's opacity
+    instead, one number to send where each span's style, or a border, would be sent again. The key is an isolated
+    control (:func:`isolated`): a screen sends it only when it changed.
     """
 
     def __init__(
@@ -104,9 +104,12 @@ class TapKey:
         hug: bool = False,
     ) -> None:
         """``hug``: the key is as wide as its text (plus 6 px each side), for a row that wraps (the Bargain Bin
-        receivers); otherwise it fills the cell of its grid."""
+        receivers); otherwise it fills the cell of its grid. A hugging key is dimmed by its opacity when greyed
+        out, as a key whose text has spans is: the keys of a row come back all at once (a Confirm), and one
+        number each is what is sent, where a border is four sides."""
         self.text = text
         self._colour = text.color
+        self._dim_box = bool(text.spans) or hug
         self.box = Key(
             # a box with an alignment fills the width it is given (a whole wrapping row): hugged, the text is
             # centred by a row as wide as the text instead
@@ -129,7 +132,7 @@ class TapKey:
             return False
         self.enabled = enabled
         self.control.disabled = not enabled
-        if self.text.spans:  # the opacity dims the outline too
+        if self._dim_box:  # the opacity dims the outline too
             self.box.opacity = 1.0 if enabled else DIMMED
         else:
             self.text.color = self._colour if enabled else ft.Colors.OUTLINE_VARIANT

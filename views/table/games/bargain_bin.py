@@ -206,6 +206,7 @@ class BinPanel:
         self._kept: list[ft.Control] = [
             self.title,
             self.points_text,
+            self.giver_row,
             self.giver_text,
             *self.receivers.values(),
             self.veil.cover,
@@ -349,11 +350,12 @@ class BinPanel:
         summary = "Card points so far: " + ", ".join(f"{name} {value}" for name, value in points.items())
         self.points_text.value = summary
         self.points_text.semantics_label = summary
-        parts: list[ft.Control] = [self.prompt_text, self.points_text]
+        parts: list[ft.Control] = [self.prompt_text, self.points_text, self.giver_row]
+        # hidden, not left out, once every card is played: the next hand shows it again with two values sent
+        self.giver_row.visible = giver is not None
         if giver is not None:
             left = entry.cards_left(giver)
             self.giver_text.value = f"{giver} has {left} card{'s' if left != 1 else ''} left."
-            parts.append(self.giver_row)
         if self.giver_open:
             parts.append(
                 ft.Row(
