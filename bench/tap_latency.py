@@ -7,9 +7,9 @@ Measured:
 
 * trivial app: click → its text;
 * Jokers Kill (2 players, one deck: 17 hands): a card tap → the prompt moves on; Confirm → the updated standings;
-* Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a receiver tap and a value tap
-  → the prompt moves on, and Confirm → the updated standings, at hand 1 and at hand 60 (the session is seeded
-  with 59 hands through the session service before the server starts);
+* Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a value tap → the prompt moves
+  on, and Confirm → the updated standings, at hand 1 and at hand 60 (the session is seeded with 59 hands through
+  the session service before the server starts);
 * for each: median and p95, their ratio to the trivial app's, and the WebSocket bytes and frames the page
   received (and sent) per tap.
 
@@ -171,34 +171,31 @@ def jokers_kill(page: Any, alt: Alternator, hands: int) -> tuple[Series, Series]
     return cards, confirms
 
 
-def bargain_bin_hand(
-    page: Any, alt: Alternator, receivers: Series, values: Series, confirms: Series, measured_values: int
-) -> None:
-    """One Bargain Bin hand by live play: each card a receiver tap and a value tap (both taps of the first
-    ``measured_values`` cards are measured, each after a trivial tap), then Confirm (measured)."""
+def bargain_bin_hand(page: Any, alt: Alternator, values: Series, confirms: Series, measured_values: int) -> None:
+    """One Bargain Bin hand by live play: each card a receiver tap and a value tap (the first ``measured_values``
+    value taps are measured, each after a trivial tap), then Confirm (measured)."""
     card = 0
     while not labels(page, HAND_PLAYED):
-        for pattern, series in ((RECEIVER, receivers), (VALUE_KEY, values)):
-            xy = button_at(page, pattern)
-            if card < measured_values:
-                alt.tap()
-                series.samples.append(tap_until_changed(page, xy, PROMPT))
-            else:
-                tap_until_changed(page, xy, PROMPT, quiet_ms=UNMEASURED_QUIET_MS)
+        tap_until_changed(page, button_at(page, RECEIVER), PROMPT, quiet_ms=UNMEASURED_QUIET_MS)
+        xy = button_at(page, VALUE_KEY)
+        if card < measured_values:
+            alt.tap()
+            values.samples.append(tap_until_changed(page, xy, PROMPT))
+        else:
+            tap_until_changed(page, xy, PROMPT, quiet_ms=UNMEASURED_QUIET_MS)
         card += 1
     xy = button_at(page, "^Confirm hand$")
     alt.tap()
     confirms.samples.append(tap_until_changed(page, xy, STANDING))
 
 
-def bargain_bin(page: Any, alt: Alternator, at: int, hands: int, measured_values: int) -> tuple[Series, Series, Series]:
-    receivers = Series(f"Bargain Bin, 10 players, hand {at}: receiver tap → shown", "tap")
+def bargain_bin(page: Any, alt: Alternator, at: int, hands: int, measured_values: int) -> tuple[Series, Series]:
     values = Series(f"Bargain Bin, 10 players, hand {at}: value tap → shown", "tap")
     confirms = Series(f"Bargain Bin, 10 players, hand {at}: Confirm → scoreboard", "confirm")
     for n in range(hands):
-        bargain_bin_hand(page, alt, receivers, values, confirms, measured_values)
+        bargain_bin_hand(page, alt, values, confirms, measured_values)
         progress(f"Bargain Bin hand {at + n} confirmed")
-    return receivers, values, confirms
+    return values, confirms
 
 
 def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
@@ -236,7 +233,7 @@ def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
         ["tap", "n", "median ms", "p95 ms", "× median", "× p95", "KB in", "frames in", "bytes out", "target (p95)"],
         rows,
     )
-    for kind in ("receiver tap", "value tap", "Confirm"):
+    for kind in ("value tap", "Confirm"):
         first = [s for s in measured if "hand 1:" in s.name and kind in s.name]
         later = [s for s in measured if f"hand {SEEDED_HANDS + 1}:" in s.name and kind in s.name]
         if first and later:
@@ -258,9 +255,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument(
         "--hands", type=int, default=12, help="Bargain Bin hands measured at hand 1 and at hand 60 (12: a p95 of 12)"
     )
-    parser.add_argument(
-        "--values", type=int, default=10, help="cards measured in each Bargain Bin hand (receiver and value tap)"
-    )
+    parser.add_argument("--values", type=int, default=10, help="value taps measured in each Bargain Bin hand")
     args = parser.parse_args(argv if argv is not None else [])
     stop_on_sigterm()
     with tempfile.TemporaryDirectory() as tmp:

@@ -110,8 +110,6 @@ def greyed(root: Any, target: Any) -> bool:
 def label_of(control: Any) -> str:
     for attribute in ("tooltip", "label", "content", "title"):
         value = getattr(control, attribute, None)
-        if isinstance(control, Key) and isinstance(value, ft.Row) and value.controls:  # a key as wide as its text
-            value = value.controls[0]
         if isinstance(value, str) and value:
             return value
         if isinstance(value, ft.Text) and (value.value or value.semantics_label):

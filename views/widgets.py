@@ -88,9 +88,9 @@ class TapKey:
 
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
-    colours (spans: a value key's rank and suits), and a key as wide as its text, are dimmed by the box's opacity
-    instead, one number to send where each span's style, or a border, would be sent again. The key is an isolated
-    control (:func:`isolated`): a screen sends it only when it changed.
+    colours (spans: a value key's rank and suits) is dimmed by the box's opacity instead, one number to send where
+    each span's style would be sent again. The key is an isolated control (:func:`isolated`): a screen sends it
+    only when it changed.
     """
 
     def __init__(
@@ -101,22 +101,13 @@ class TapKey:
         col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1,
         height: int = MIN_TAP,
         on_long_press: Callable[[Any], Any] | None = None,
-        hug: bool = False,
     ) -> None:
-        """``hug``: the key is as wide as its text (plus 6 px each side), for a row that wraps (the Bargain Bin
-        receivers); otherwise it fills the cell of its grid. A hugging key is dimmed by its opacity when greyed
-        out, as a key whose text has spans is: the keys of a row come back all at once (a Confirm), and one
-        number each is what is sent, where a border is four sides."""
         self.text = text
         self._colour = text.color
-        self._dim_box = bool(text.spans) or hug
         self.box = Key(
-            # a box with an alignment fills the width it is given (a whole wrapping row): hugged, the text is
-            # centred by a row as wide as the text instead
-            content=ft.Row([text], tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER) if hug else text,
+            content=text,
             height=height,
-            alignment=None if hug else ft.Alignment.CENTER,
-            padding=ft.Padding.symmetric(horizontal=6) if hug else None,
+            alignment=ft.Alignment.CENTER,
             border=ft.Border.all(1, ft.Colors.OUTLINE),
             border_radius=8,
             on_click=on_click,
@@ -132,7 +123,7 @@ class TapKey:
             return False
         self.enabled = enabled
         self.control.disabled = not enabled
-        if self._dim_box:  # the opacity dims the outline too
+        if self.text.spans:  # the opacity dims the outline too
             self.box.opacity = 1.0 if enabled else DIMMED
         else:
             self.text.color = self._colour if enabled else ft.Colors.OUTLINE_VARIANT

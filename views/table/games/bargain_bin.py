@@ -31,7 +31,7 @@ from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, isolated, panel, suit_colour_value
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 14}
 """Value-pad keys a row: 7 on a portrait phone (26 keys and the Joker's double key in 4 rows of 48 px keys, so a
@@ -65,18 +65,10 @@ def _button(
 
 
 def _look(control: ft.Control) -> tuple[Any, ...]:
-    """What a tap may change in a kept control: its text, state, greying, label and selection (of a
-    :class:`~views.widgets.TapKey`'s node: its box and the box's text too)."""
+    """What a tap may change in a kept control: its text, state, greying, label and selection."""
     text = getattr(control, "content", None)
-    box: tuple[Any, ...] | None = None
-    if isinstance(text, Key):
-        box = (text.bgcolor, text.opacity, text.border, getattr(control, "selected", None))
-        text = text.content
-        if isinstance(text, ft.Row):  # a key as wide as its text (TapKey's hug)
-            text = text.controls[0]
     inner = (text.value, text.color, text.weight) if isinstance(text, ft.Text) else None
     return (
-        box,
         getattr(control, "value", None),
         control.disabled,
         control.opacity,
@@ -171,9 +163,12 @@ class BinPanel:
         self.giver_text = ft.Text("", size=16, expand=True)
         someone = _button("Someone else plays", lambda _: self._toggle_giver(), size=15, height=MIN_TAP)
         self.giver_row = ft.Row([self.giver_text, someone])
-        self.receiver_keys = {name: self._receiver(name) for name in entry.players}
-        """Who gets the card: keys without ink, as the value pad's (a receiver is half of every card's taps)."""
-        self.receivers = {name: key.control for name, key in self.receiver_keys.items()}
+        self.receivers = {
+            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name), size=16, pad=6))
+            for name in entry.players
+        }
+        for holder in self.receivers.values():
+            holder.height = MIN_TAP
         self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
@@ -372,12 +367,13 @@ class BinPanel:
                     wrap=True,
                 )
             )
-        for name, receiver in self.receiver_keys.items():
-            selected = entry.receiver == name
-            receiver.text.value = f"To {name} ({points[name]})"
-            receiver.text.weight = ft.FontWeight.BOLD if selected else None
-            receiver.set_enabled(entry.can_receive(name) and not entry.joker_waiting)
-            receiver.set_selected(selected)
+        for name, holder in self.receivers.items():
+            _update(
+                holder,
+                label=f"To {name} ({points[name]})",
+                disabled=not entry.can_receive(name) or entry.joker_waiting,
+                selected=entry.receiver == name,
+            )
         parts.append(self.receiver_row)
         if entry.joker_waiting:
             parts.append(self.sign_row)
@@ -388,11 +384,6 @@ class BinPanel:
                 tap_key.set_enabled(entry.can_value(key))
             parts.append(self.pad)
         return parts
-
-    def _receiver(self, name: str) -> TapKey:
-        """A receiver key: ``To Ann (12)``, Ann's card points so far; chosen, it is shown and read out as
-        selected."""
-        return TapKey(ft.Text(f"To {name} (0)", size=16, no_wrap=True), self._act("choose_receiver", name), hug=True)
 
     def _key(self, key: PadKey) -> TapKey:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
