@@ -8,8 +8,8 @@ Measured:
 * trivial app: click → its text;
 * Jokers Kill (2 players, one deck: 17 hands): a card tap → the prompt moves on; Confirm → the updated standings;
 * Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a value tap → the prompt moves
-  on, and Confirm → the updated standings, at hand 1 and at hand 60 (the session is seeded with 59 hands through
-  the session service before the server starts);
+  on, and Confirm → the updated standings, at hand 1 and at hand 60, a hand of each in turn (two pages; the
+  session is seeded with 59 hands through the session service before the server starts);
 * for each: median and p95, their ratio to the trivial app's, and the WebSocket bytes and frames the page
   received (and sent) per tap.
 
@@ -189,13 +189,22 @@ def bargain_bin_hand(page: Any, alt: Alternator, values: Series, confirms: Serie
     confirms.samples.append(tap_until_changed(page, xy, STANDING))
 
 
-def bargain_bin(page: Any, alt: Alternator, at: int, hands: int, measured_values: int) -> tuple[Series, Series]:
-    values = Series(f"Bargain Bin, 10 players, hand {at}: value tap → shown", "tap")
-    confirms = Series(f"Bargain Bin, 10 players, hand {at}: Confirm → scoreboard", "confirm")
+def bargain_bin(pages: dict[int, Any], alt: Alternator, hands: int, measured_values: int) -> list[Series]:
+    """Bargain Bin at each stage (hand number → the page of that session), a hand of each in turn, so that the
+    stages are measured side by side too (their ratio is not one half of the run against the other)."""
+    series = {
+        at: (
+            Series(f"Bargain Bin, 10 players, hand {at}: value tap → shown", "tap"),
+            Series(f"Bargain Bin, 10 players, hand {at}: Confirm → scoreboard", "confirm"),
+        )
+        for at in pages
+    }
     for n in range(hands):
-        bargain_bin_hand(page, alt, values, confirms, measured_values)
-        progress(f"Bargain Bin hand {at + n} confirmed")
-    return values, confirms
+        for at, page in pages.items():
+            values, confirms = series[at]
+            bargain_bin_hand(page, alt, values, confirms, measured_values)
+            progress(f"Bargain Bin hand {at + n} confirmed")
+    return [one for pair in series.values() for one in pair]
 
 
 def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
@@ -276,9 +285,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 measured: list[Series] = []
                 open_table(page, f"{app.url}/continue/{ids['jk']}")
                 measured += jokers_kill(page, alt, min(args.jk_hands, 17))
-                for at, key in ((1, "bb1"), (SEEDED_HANDS + 1, "bb60")):
-                    open_table(page, f"{app.url}/continue/{ids[key]}")
-                    measured += bargain_bin(page, alt, at, args.hands, args.values)
+                open_table(page, f"{app.url}/continue/{ids['bb1']}")
+                later = watched_page(browser, VIEWPORT)
+                open_table(later, f"{app.url}/continue/{ids['bb60']}")
+                measured += bargain_bin({1: page, SEEDED_HANDS + 1: later}, alt, args.hands, args.values)
             finally:
                 browser.close()
     return report(alt.series, measured)
