@@ -1367,11 +1367,7 @@ def score(record: Record) -> BargainBinResult:
     >>> result.winners, result.pot, result.payouts, result.net  # type: ignore[attr-defined]
     (['A', 'D'], 210, {'A': 105, 'B': 0, 'C': 0, 'D': 105}, {'A': 105, 'B': -60, 'C': -150, 'D': 105})
     """
-    record = parse(record)
-    tally = _Tally(record.players)
-    for index, hand in enumerate(record.hands):
-        tally.step(hand, index, record.players, record.options)
-    return tally.result(record.players, record.options)
+    return Replay.of(record).result
 
 
 _HAND = TypeAdapter(Hand)
@@ -1381,9 +1377,11 @@ _HAND = TypeAdapter(Hand)
 class Replay:
     """A Bargain Bin record replayed so far. :meth:`add` replays one more hand on top of it, so a long game's next
     hand costs what its first one did; what it gives is what :func:`score` gives for the whole record (a hand it
-    refuses raises exactly what :func:`score` would).
+    refuses raises exactly what :func:`score` would). Each hand is checked and scored in ``_Tally.step``: the end of
+    the game (rule 6) and the removals of rule 9.1–9.3 (BB-12, BB-13, BB-14) included.
 
-    Example BB-E10 with target 1, entered hand by hand:
+    Example BB-E10 with target 1, entered hand by hand; the game ends on its first hand (rule 6), so a second
+    hand is refused:
 
     >>> replay = Replay.of(parse({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
     ...                           "options": {"vegas_unit_cents": 10, "target": 1}}))
