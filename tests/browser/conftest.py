@@ -4,8 +4,10 @@
 * ``app_server``: ``companion --port P --data-dir D --no-browser`` in a subprocess, started and waited for;
   ``app_server.restart()`` stops and starts it again on the same port and data folder ("stop the server and
   continue"); stopped at teardown.
-* ``browser``: Chromium (``/usr/bin/chromium``) through Playwright, one for the whole run (each test gets its
-  own browser context, so nothing is shared between tests but the compiled Flutter engine).
+* ``chromium``: Chromium (``/usr/bin/chromium``) through Playwright, one for the whole run, launched again if a
+  test's watchdog had to kill it. ``browser``: that browser, connected, for one test attempt, which is watched
+  (:mod:`tests.browser.watchdog`). Each test gets its own browser context, so nothing is shared between tests but
+  the compiled Flutter engine.
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
   can be found by role and label (``page.get_by_role("button", name="Rules")``).
 * ``open_app(page, path)``: load a path of the app and switch semantics on (also after a reload).
@@ -17,10 +19,9 @@ Without Chromium (or Playwright) these tests skip with the reason, except under 
 
 from __future__ import annotations
 
-import signal
-import time
+import contextlib
+import os
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +32,12 @@ from tests.browser.helpers import (
     CHROMIUM_ARGS,
     PHONE,
     AppServer,
+    close_context,
     find_free_port,
     open_app,
     require_browser,
 )
+from tests.browser.watchdog import Chromium, Watchdog
 
 
 @pytest.fixture
@@ -61,42 +64,44 @@ def app_server(free_port: int, data_dir: Path, tmp_path: Path) -> Iterator[AppSe
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def chromium() -> Iterator[Chromium]:
     require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+
+        def launch(args: list[str]) -> Any:
+            return playwright.chromium.launch(executable_path=str(CHROMIUM), args=args, headless=True)
+
+        holder = Chromium(launch, CHROMIUM_ARGS)
         try:
-            yield instance
+            yield holder
         finally:
-            instance.close()
+            holder.close()
 
 
 PAGE_TEST_LIMIT_S = 300
-"""A test with a page is stopped with a :class:`TimeoutError` after this long, and so run again like one that timed
-out waiting for the page (:data:`BROWSER_RERUNS`): the slowest takes about 90 s on a loaded 2-core machine. Once,
-in a full run, a page reloaded by a test stopped answering (its renderer busy for good) and the test waited the
-600 s the suite allows any test, then failed; a rerun gets a new page. (pytest-timeout does not time reruns, so
-this limit is the page's own.)"""
+"""A browser test's attempt is stopped after this long (:class:`~tests.browser.watchdog.Watchdog`: Chromium is
+killed, the test fails with ``TargetClosedError`` and is run again with a new browser, :data:`BROWSER_RERUNS`). The
+slowest takes about 90 s on a loaded 2-core machine. Once, in a full run, a reloaded page stopped answering for good
+(its renderer busy) and the test waited until the suite's own timeout; once, in CI, a test never ended at all."""
+
+_STDERR: dict[str, int] = {}
+"""The file descriptor of the terminal's stderr, copied before pytest captured it (the watchdog writes there)."""
 
 
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`TimeoutError` in the test if it is still running after ``seconds`` (SIGALRM)."""
+def pytest_configure(config: pytest.Config) -> None:
+    capture = config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+        _STDERR["fd"] = os.dup(2)
 
-    def stop(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"the test was stopped after {seconds:.0f} s: the page stopped answering")
 
-    before = signal.signal(signal.SIGALRM, stop)
-    started = time.monotonic()
-    left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        # pytest-timeout's own timer, if it had one, goes on with what it had left
-        signal.setitimer(signal.ITIMER_REAL, max(left - (time.monotonic() - started), 0.001) if left else 0)
-        signal.signal(signal.SIGALRM, before)
+@pytest.fixture
+def browser(chromium: Chromium, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A connected Chromium, with this test attempt watched (every fixture set up after this one, the test, and
+    their teardown)."""
+    with Watchdog(PAGE_TEST_LIMIT_S, chromium, request.node.nodeid, fd=_STDERR.get("fd", 2)):
+        yield chromium.get()
 
 
 @pytest.fixture
@@ -105,23 +110,30 @@ def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
     context.set_default_timeout(15_000)
     tab = context.new_page()
     try:
-        with time_limit(PAGE_TEST_LIMIT_S):
-            open_app(tab, app_server)
-            yield tab
+        open_app(tab, app_server)
+        yield tab
     finally:
-        context.close()
+        close_context(context)
 
 
 BROWSER_RERUNS = 2
-"""A browser test that times out waiting for the page is run again, at most twice. The real app, Chromium and the
+"""A browser test that times out waiting for the page, or whose browser was killed or crashed, is run again, at
+most twice. The real app, Chromium and the
 test share two cores, and a Flutter page can miss a 15 s wait under load; a test that fails three times in a row
 still fails, and each rerun is reported in the summary (``R``)."""
+
+
+BROWSER_TEST_TIMEOUT_S = PAGE_TEST_LIMIT_S * (BROWSER_RERUNS + 1) + 120
+"""pytest-timeout's limit for a browser test, all its attempts together."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") is not None and item.get_closest_marker("flaky") is None:
-            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, only_rerun=["TimeoutError"]))
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, only_rerun=["TimeoutError", "TargetClosedError"]))
+            if item.get_closest_marker("timeout") is None:
+                # pytest-timeout's timer spans a test and its reruns; each attempt is watched on its own
+                item.add_marker(pytest.mark.timeout(BROWSER_TEST_TIMEOUT_S))
 
 
 _RERUN_REASONS: list[tuple[str, str]] = []

@@ -147,6 +147,15 @@ class AppServer:
         )
 
 
+def close_context(context: Any) -> None:
+    """Close a browser context, unless its browser is gone (killed by the watchdog, or crashed)."""
+    try:
+        context.close()
+    except Exception:
+        if context.browser is not None and context.browser.is_connected():
+            raise
+
+
 def enable_semantics(page: Any) -> None:
     """Wait for Flutter to load and switch its semantics tree on (the DOM then has roles and labels)."""
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=LOAD_TIMEOUT_MS)

@@ -27,7 +27,16 @@ from companion.session import SessionService
 from companion.sharing import lan_address
 from storage import Archive
 from tests.browser import helpers
-from tests.browser.helpers import PHONE, PHONE_HOST, AppServer, button, enable_semantics, enter_jk_hand, require_browser
+from tests.browser.helpers import (
+    PHONE,
+    PHONE_HOST,
+    AppServer,
+    button,
+    close_context,
+    enable_semantics,
+    enter_jk_hand,
+    require_browser,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -198,8 +207,8 @@ def test_a_phone_follows_every_hand_and_cannot_change_anything(
         host_pin(host)
         host.get_by_label(re.compile(r"^QR code of http://")).first.wait_for()
     finally:
-        host.context.close()
-        phone.context.close()
+        close_context(host.context)
+        close_context(phone.context)
 
 
 def test_with_the_pin_a_phone_enters_hands_until_the_host_revokes_it(
@@ -244,8 +253,8 @@ def test_with_the_pin_a_phone_enters_hands_until_the_host_revokes_it(
         button(phone, "Undo").click()
         live_count(phone, 0)
     finally:
-        host.context.close()
-        phone.context.close()
+        close_context(host.context)
+        close_context(phone.context)
 
 
 def test_load_bounded_viewers_end_on_the_hosts_standings(browser: Any) -> None:
@@ -351,4 +360,4 @@ def test_a_rebinding_name_and_another_sites_page_are_refused_in_the_browser(
         tab.goto(f"{shared_server.url}/")
         assert tab.evaluate(OPEN_WS, f"ws://127.0.0.1:{port}/ws") == "open"
     finally:
-        tab.context.close()
+        close_context(tab.context)

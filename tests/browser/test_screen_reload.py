@@ -18,7 +18,7 @@ import pytest
 from bench.history_bench import seed
 from bench.pagewatch import watched_page
 from bench.screens_bench import HISTORY, load
-from tests.browser.helpers import AppServer
+from tests.browser.helpers import AppServer, close_context
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def tab(browser: Any, app_server: AppServer) -> Iterator[Any]:
     try:
         yield page
     finally:
-        page.context.close()
+        close_context(page.context)
 
 
 def session_id(page: Any) -> str:
