@@ -48,6 +48,13 @@ PIZZA = 1000
 """Cat pays $10.00 for the pizza, split among the four (BB rules do not apply: a ledger entry)."""
 
 
+CLIPBOARD_TEXT = """() => Promise.race([
+    navigator.clipboard.readText(),
+    new Promise((_, fail) => setTimeout(() => fail(new Error("the clipboard gave no text within 10 s")), 10000)),
+])"""
+"""The clipboard's text, or an error after 10 s (``evaluate`` itself takes no timeout)."""
+
+
 def screenshots_on() -> bool:
     return os.environ.get("CTC_SCREENSHOTS") == "1"
 
@@ -199,7 +206,7 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.url)
     tap(page, "Copy the recap")
     wait_text(page, r"^The recap is copied: paste it into your messenger\.$")
-    copied = page.evaluate("() => navigator.clipboard.readText()")
+    copied = page.evaluate(CLIPBOARD_TEXT)
     assert copied.startswith("Game night, ") and "Who pays whom tonight" in copied
     assert f"{payer} paid {receiver} {dollars(cents)} ✓" in copied
 
