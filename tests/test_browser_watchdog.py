@@ -51,8 +51,10 @@ def test_the_process_tree_holds_the_root_and_its_descendants() -> None:
 
 def test_kill_ends_the_process_with_the_marker_and_its_children_only() -> None:
     holder = Chromium(launch=lambda args: None, args=["--no-sandbox"])
+    another = Chromium(launch=lambda args: None, args=["--no-sandbox"])
+    assert holder.marker != another.marker
     marked = subprocess.Popen([sys.executable, "-c", PARENT, holder.marker])
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "--ctc-test-browser=0"])
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", another.marker])
     try:
         assert wait_for(lambda: len(process_tree([marked.pid])) == 2)
         child = next(p for p in process_tree([marked.pid]) if p != marked.pid)
@@ -60,7 +62,7 @@ def test_kill_ends_the_process_with_the_marker_and_its_children_only() -> None:
         assert sorted(killed) == sorted([marked.pid, child])
         assert marked.wait(timeout=10) == -9
         assert wait_for(lambda: not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text())
-        assert other.poll() is None, "a process without this run's marker was killed"
+        assert other.poll() is None, "a process of another holder was killed"
     finally:
         other.kill()
         other.wait(timeout=10)

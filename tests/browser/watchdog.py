@@ -27,6 +27,7 @@ import faulthandler
 import os
 import signal
 import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +81,9 @@ class Chromium:
     def __init__(self, launch: Any, args: list[str]) -> None:
         self._launch = launch
         self._starts = 0
-        self.marker = f"--ctc-test-browser={os.getpid()}"
-        """A switch Chromium ignores; only this run's browser process carries it, so it can be found and killed."""
+        self.marker = f"--ctc-test-browser={os.getpid()}-{uuid.uuid4().hex}"
+        """A switch Chromium ignores; only the browser process of this holder carries it, so it can be found and
+        killed (another holder, another run on the same machine, has its own)."""
         self._args = [*args, self.marker]
         self._browser: Any = None
 
