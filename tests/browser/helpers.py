@@ -156,6 +156,21 @@ def close_context(context: Any) -> None:
             raise
 
 
+def box_of(locator: Any, timeout_s: float = 15.0) -> dict[str, float]:
+    """The bounding box of ``locator`` once it is laid out. Flutter can replace a semantics node just after it was
+    found (the redraw after a reload), and ``bounding_box()`` of a node gone gives ``None``: it is looked for again
+    until ``timeout_s``, then :class:`TimeoutError` (rerun like any wait for the page)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        locator.wait_for(state="attached")
+        box: dict[str, float] | None = locator.bounding_box()
+        if box is not None:
+            return box
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{locator} is in the page but was not laid out within {timeout_s:.0f} s")
+        time.sleep(0.1)
+
+
 def enable_semantics(page: Any) -> None:
     """Wait for Flutter to load and switch its semantics tree on (the DOM then has roles and labels)."""
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=LOAD_TIMEOUT_MS)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import DESKTOP, AppServer, background_luminance, open_app, reload_app, screenshot
+from tests.browser.helpers import DESKTOP, AppServer, background_luminance, box_of, open_app, reload_app, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -128,9 +128,8 @@ def test_phone_and_desktop_layouts(page: Any, app_server: AppServer) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
     open_app(page, app_server, "/")
     for name in HOME_BUTTONS:
-        button(page, name).wait_for()
-        box = button(page, name).bounding_box()
-        assert box is not None and box["height"] >= 48, f"{name} must be a large tap target"
+        box = box_of(button(page, name))
+        assert box["height"] >= 48, f"{name} must be a large tap target"
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360, f"{name} must fit a 360 px phone"
     page.set_viewport_size(DESKTOP)
     open_app(page, app_server, "/rules/financial-crisis")

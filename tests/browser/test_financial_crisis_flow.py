@@ -18,6 +18,7 @@ from tests.browser.helpers import (
     DESKTOP,
     PHONE,
     AppServer,
+    box_of,
     button,
     card_label,
     reveal,
@@ -66,8 +67,7 @@ def enter_cards(page: Any, codes: list[str], remaining: int) -> int:
 def hold_card(page: Any, code: str) -> None:
     """Hold a card down on the picker (a long press): it starts the next pile."""
     found = reveal(page, button(page, card_label(code)))
-    box = found.bounding_box()
-    assert box is not None
+    box = box_of(found)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.wait_for_timeout(900)

@@ -18,6 +18,7 @@ from tests.browser.helpers import (
     DESKTOP,
     PHONE,
     AppServer,
+    box_of,
     button,
     card_label,
     enter_jk_hand,
@@ -148,8 +149,8 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     page.set_viewport_size(SMALL_PHONE)
     card = reveal(page, button(page, "A♠"))
     card.scroll_into_view_if_needed()
-    box = card.bounding_box()
-    assert box is not None and box["height"] >= 48 and box["x"] + box["width"] <= 360, "cards fit a 360 px phone"
+    box = box_of(card)
+    assert box["height"] >= 48 and box["x"] + box["width"] <= 360, "cards fit a 360 px phone"
     screenshot(page, "jk-table-phone")
     page.set_viewport_size(PHONE)
 

@@ -13,6 +13,7 @@ import pytest
 from tests.browser.helpers import (
     PHONE,
     AppServer,
+    box_of,
     button,
     card_label,
     enter_jk_hand,
@@ -28,10 +29,8 @@ pytestmark = pytest.mark.browser
 
 def on_screen(page: Any, locator: Any, what: str) -> None:
     """``locator`` is in the page and wholly inside the viewport, as the page is (no scrolling asked for)."""
-    locator.first.wait_for(state="attached")
-    box = locator.first.bounding_box()
+    box = box_of(locator.first)
     size = page.viewport_size or PHONE
-    assert box is not None, f"{what} is not laid out"
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, f"{what} is cut off sideways: {box}"
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, f"{what} is below the fold: {box}"
     assert box["height"] >= 47.5, f"{what} is a tap target under 48 px: {box}"
@@ -41,8 +40,8 @@ def strip_on_screen(page: Any, names: list[str]) -> None:
     for name in names:
         chip = page.get_by_text(re.compile(rf"^\d+\. {re.escape(name)}: -?\d+ points?\b"))
         chip.first.wait_for()
-        box = chip.first.bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 200, f"{name}'s standing: {box}"
+        box = box_of(chip.first)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 200, f"{name}'s standing: {box}"
 
 
 def start(page: Any, game: str, names: list[str], setting: tuple[str, str] | None = None) -> None:
@@ -230,8 +229,7 @@ def test_financial_crisis_entry_on_a_phone(page: Any, app_server: AppServer) -> 
 
 def hold_on_screen(page: Any, locator: Any) -> None:
     """Hold a key down where it is (a long press), without scrolling to it."""
-    box = locator.first.bounding_box()
-    assert box is not None
+    box = box_of(locator.first)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.wait_for_timeout(900)
