@@ -240,6 +240,19 @@ class EntryState(Protocol):
 
 
 S = TypeVar("S", bound=EntryState)
+S_co = TypeVar("S_co", bound=EntryState, covariant=True)
+
+
+class EntryKind(Protocol[S_co]):
+    """What makes a game's entry states for :class:`EntryController`: an :class:`EntryState` class (its three
+    class methods), or an object with the same three that knows more of the record than the record says
+    (:class:`companion.entry_feast_and_famine.KnownRound`: the tie-break's players, from the session's result)."""
+
+    def start(self, record: Mapping[str, Any], target: EntryTarget) -> S_co: ...
+
+    def from_hand(self, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> S_co: ...
+
+    def from_draft(self, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> S_co: ...
 
 
 class DraftStore(Protocol):
@@ -285,7 +298,7 @@ class EntryController(Generic[S]):
 
     def __init__(
         self,
-        kind: type[S],
+        kind: EntryKind[S],
         store: DraftStore,
         record: Mapping[str, Any],
         target: EntryTarget,

@@ -31,7 +31,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
-from companion.entry import DraftStore, EntryController, EntryTarget, IncompleteEntryError
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, IncompleteEntryError
 from scoring import ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -462,9 +462,11 @@ def _verify_dealer(parsed: ff.Record, dealer: str) -> None:
         raise NoDealerError(str(exc)) from None
 
 
-def tied_players(record: Mapping[str, Any] | ff.Record) -> list[str]:
-    """The tied leaders who play the tie-break (empty when no tie-break is due): the record is scored."""
-    result = get_game("feast-and-famine").score(record if isinstance(record, ff.Record) else dict(record))
+def tied_players(record: Mapping[str, Any] | ff.Record, result: Any = None) -> list[str]:
+    """The tied leaders who play the tie-break (empty when no tie-break is due): read from ``result``, what scoring
+    gave for ``record`` when it is known already (the session's), else the record is scored."""
+    if result is None:
+        result = get_game("feast-and-famine").score(record if isinstance(record, ff.Record) else dict(record))
     if result.pending is None or result.pending.kind != "tiebreak":
         return []
     return list(result.pending.players)
@@ -509,11 +511,14 @@ class RoundContext:
     """Who may deal the round (in a tie-break: be the Ghost, FF-9; empty: a dummy Ghost seat, FF-10)."""
 
     @classmethod
-    def of(cls, record: Mapping[str, Any] | ff.Record, *, tiebreak: bool = False) -> RoundContext:
+    def of(cls, record: Mapping[str, Any] | ff.Record, *, tiebreak: bool = False, result: Any = None) -> RoundContext:
+        """The context of the next round of ``record`` (the tie-break's when ``tiebreak``). ``result``: what scoring
+        gave for ``record``, when known (the session's result), so that the record is not scored again for the
+        tie-break's players."""
         parsed = _parse(record)
         if not tiebreak:
             return cls(parsed, False, (), tuple(name for name in parsed.players if ff.can_deal(parsed, name)))
-        tied = tuple(tied_players(parsed))
+        tied = tuple(tied_players(parsed, result))
         return cls(parsed, True, tied, tuple(ff.ghost_candidates(parsed, list(tied))))
 
     def verify_ghost(self, ghost: str | None) -> None:
@@ -765,15 +770,51 @@ def remember_mode(store: DraftStore, mode: str) -> None:
     store.set_draft({"mode": QUICK} if mode == QUICK else None, MODE_KEY)
 
 
+@dataclass(frozen=True)
+class KnownRound:
+    """:class:`FeastState`'s three constructors (an :class:`companion.entry.EntryKind`) for the record whose
+    :class:`RoundContext` is known already, worked out from the session's result: the record is not scored again
+    for the tie-break's players. Given another record (the entry reopened after a change), it works the context
+    out from that record, as :class:`FeastState` does.
+
+    >>> record = {"game": "feast-and-famine", "players": ["A", "B"], "options": {"circuits": 1}, "hands": [
+    ...     {"dealer": "A", "outcome": {"A": 5, "B": 5}}, {"dealer": "B", "outcome": {"A": "out", "B": "out"}}]}
+    >>> result = get_game("feast-and-famine").score(record)  # the session's, when this round is entered
+    >>> kind = KnownRound(record, RoundContext.of(record, tiebreak=True, result=result))
+    >>> kind.start(record, EntryTarget("tiebreak")).who  # the tied leaders, read from the result
+    ['A', 'B']
+    """
+
+    record: Mapping[str, Any]
+    context: RoundContext
+
+    def _context(self, record: Mapping[str, Any], target: EntryTarget) -> RoundContext | None:
+        fits = self.context.tiebreak == (target.part == "tiebreak") and record == self.record
+        return self.context if fits else None
+
+    def start(self, record: Mapping[str, Any], target: EntryTarget) -> FeastState:
+        return FeastState.start(record, target, context=self._context(record, target))
+
+    def from_hand(self, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FeastState:
+        return FeastState.from_hand(record, target, hand, context=self._context(record, target))
+
+    def from_draft(self, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> FeastState:
+        return FeastState.from_draft(record, target, draft, context=self._context(record, target))
+
+
 def open_round(
     store: DraftStore,
     record: Mapping[str, Any],
     target: EntryTarget,
     existing: Mapping[str, Any] | None = None,
     defer: Callable[[Callable[[], None]], None] | None = None,
+    *,
+    result: Any = None,
 ) -> EntryController[FeastState]:
     """The entry of one round (:class:`companion.entry.EntryController`), in the form the session's table last
     chose when nothing is kept for it yet: a new round starts in the quick form after a quick-form round.
+    ``result``: what scoring gave for ``record``, when known (the session's result, for the next round): a
+    tie-break round's players are read from it, and the record is not scored again (:class:`KnownRound`).
 
     >>> from companion.entry import MemoryDrafts
     >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
@@ -784,7 +825,10 @@ def open_round(
     >>> open_round(store, record, EntryTarget()).state.mode
     'quick'
     """
-    ctl = EntryController(FeastState, store, record, target, existing, defer=defer)
+    kind: EntryKind[FeastState] = FeastState
+    if result is not None:
+        kind = KnownRound(dict(record), RoundContext.of(record, tiebreak=target.part == "tiebreak", result=result))
+    ctl = EntryController(kind, store, record, target, existing, defer=defer)
     if target.is_new and not ctl.restored and remembered_mode(store) == QUICK:
         ctl.state = ctl.state.set_mode(QUICK)
     return ctl
@@ -834,10 +878,13 @@ class FeastState:
     # --- making one -------------------------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, record: Mapping[str, Any], target: EntryTarget) -> FeastState:
+    def start(
+        cls, record: Mapping[str, Any], target: EntryTarget, *, context: RoundContext | None = None
+    ) -> FeastState:
         """A round with nothing entered; the dealer is set when only one player may deal (or, in a tie-break with
-        nobody else seated, the dummy Ghost seat, FF-10)."""
-        state = cls(dict(record), tiebreak=target.part == "tiebreak")
+        nobody else seated, the dummy Ghost seat, FF-10). ``context``: :class:`RoundContext` of ``record``, when
+        worked out already."""
+        state = cls(dict(record), tiebreak=target.part == "tiebreak", context=context)  # type: ignore[arg-type]
         if len(state.choices) == 1:
             return state.begin(state.choices[0], [])
         if state.tiebreak and not state.choices:
@@ -845,9 +892,16 @@ class FeastState:
         return state
 
     @classmethod
-    def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> FeastState:
+    def from_hand(
+        cls,
+        record: Mapping[str, Any],
+        target: EntryTarget,
+        hand: Mapping[str, Any],
+        *,
+        context: RoundContext | None = None,
+    ) -> FeastState:
         """A saved round, to correct it: walked again when its cards can be, else its totals in the quick form."""
-        state = cls.start(record, target)
+        state = cls.start(record, target, context=context)
         dealer = hand.get("ghost") if state.tiebreak else hand.get("dealer")
         state = state.begin(dealer if isinstance(dealer, str) else None, [])
         if state.entry is not None:
@@ -870,18 +924,26 @@ class FeastState:
         return state
 
     @classmethod
-    def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> FeastState:
+    def from_draft(
+        cls,
+        record: Mapping[str, Any],
+        target: EntryTarget,
+        draft: Mapping[str, Any],
+        *,
+        context: RoundContext | None = None,
+    ) -> FeastState:
         """What :meth:`to_draft` kept; :class:`EntryError` when it is not a round of this game."""
         mode = draft.get("mode", WALK)
         values = draft.get("values") or {}
         actions = draft.get("actions") or []
         if mode not in (WALK, QUICK) or not isinstance(values, Mapping) or not isinstance(actions, list):
             raise EntryError("the round kept from before cannot be read")
-        state = replace(cls.start(record, target), mode=mode, values={str(k): str(v) for k, v in values.items()})
+        fresh = cls.start(record, target, context=context)
+        state = replace(fresh, mode=mode, values={str(k): str(v) for k, v in values.items()})
         dealer = draft.get("dealer")
         state = state.begin(dealer if isinstance(dealer, str) else None, [str(a) for a in actions])
         if state.entry is None and state.dealer is None and not state.values:
-            return replace(cls.start(record, target), mode=mode)
+            return replace(fresh, mode=mode)
         return state
 
     def begin(self, dealer: str | None, actions: Sequence[Action]) -> FeastState:

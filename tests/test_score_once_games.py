@@ -190,3 +190,21 @@ def test_ones_to_nines_digit_taps_replay_nothing_and_send_what_changed(
         assert counted["score/1111-9999"] == 1, "a Confirm replays the record once"
         assert len(table.hands) == number
     assert table.result.totals == {"Ann": 2 * 1364, "Ben": 2 * 693}
+
+
+def test_feast_and_famine_a_tie_is_scored_once_with_the_tie_break_panel_it_opens(
+    services: AppServices, counted: Counter[str]
+) -> None:
+    """The round that ends the game tied, then a tie-break round: each change is scored once, the panel that opens
+    for the next tie-break round included (its players, the tied leaders, are the session's result's)."""
+    table = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    table.add_hand({"dealer": "Ann", "outcome": {"Ann": 5, "Ben": 5}})
+    _, view = render(services, f"/continue/{table.id}")
+    counted.clear()
+    table.add_hand({"dealer": "Ben", "outcome": {"Ann": "out", "Ben": "out"}})  # tied on 5: a tie-break is due
+    assert table.result.pending is not None and table.result.pending.players == ["Ann", "Ben"]
+    assert "Tie-break round: Ann and Ben against the Ghost" in texts(view), "the tie-break panel is open"
+    assert counted["score/feast-and-famine"] == 1, "the tie and the tie-break panel: one replay"
+    counted.clear()
+    table.append_part("tiebreak", {"ghost": None, "outcome": {"Ann": 4, "Ben": 4}})  # tied again (FF-13: both win)
+    assert counted["score/feast-and-famine"] == 1

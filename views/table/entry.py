@@ -27,6 +27,7 @@ from companion.entry import (
     PART_SLUGS,
     PART_WORDS,
     EntryController,
+    EntryKind,
     EntrySlugError,
     EntryState,
     EntryTarget,
@@ -90,7 +91,7 @@ class EntryContext:
 S = TypeVar("S", bound=EntryState)
 
 
-def controller(ectx: EntryContext, kind: type[S]) -> EntryController[S]:
+def controller(ectx: EntryContext, kind: EntryKind[S]) -> EntryController[S]:
     """The draft lifecycle of a panel (:class:`companion.entry.EntryController`): the kept draft, else the entry
     being corrected, else a fresh start; kept on every change (:func:`after_tap`), cleared on submit, kept again on
     refusal."""

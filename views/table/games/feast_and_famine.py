@@ -69,7 +69,11 @@ class RoundPanel:
         self.record = ectx.record
         self.tiebreak = ectx.target.part == "tiebreak"
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.ctl = entry_ff.open_round(ectx.session, ectx.record, ectx.target, ectx.existing, defer=after_tap)
+        # a new round of the session's record: the tie-break's players are the session's result's (scored once)
+        known = ectx.session.result if ectx.target.is_new and ectx.record == ectx.session.current else None
+        self.ctl = entry_ff.open_round(
+            ectx.session, ectx.record, ectx.target, ectx.existing, defer=after_tap, result=known
+        )
         self.who = self.ctl.state.who
         self.choices = self.ctl.state.choices
         self.info = (
