@@ -96,6 +96,12 @@ def pytest_configure(config: pytest.Config) -> None:
         _STDERR["fd"] = os.dup(2)
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    fd = _STDERR.pop("fd", None)
+    if fd is not None:
+        os.close(fd)
+
+
 @pytest.fixture
 def browser(chromium: Chromium, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A connected Chromium, with this test attempt watched (every fixture set up after this one, the test, and
@@ -118,9 +124,8 @@ def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
 
 BROWSER_RERUNS = 2
 """A browser test that times out waiting for the page, or whose browser was killed or crashed, is run again, at
-most twice. The real app, Chromium and the
-test share two cores, and a Flutter page can miss a 15 s wait under load; a test that fails three times in a row
-still fails, and each rerun is reported in the summary (``R``)."""
+most twice. The real app, Chromium and the test share two cores, and a Flutter page can miss a 15 s wait under
+load; a test that fails three times in a row still fails, and each rerun is reported in the summary (``R``)."""
 
 
 BROWSER_TEST_TIMEOUT_S = PAGE_TEST_LIMIT_S * (BROWSER_RERUNS + 1) + 120
