@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import (
+    PHONE,
     ROOT,
     SCREENSHOTS,
     AppServer,
@@ -100,6 +101,16 @@ def shown_transfers(page: Any) -> list[tuple[str, str, int]]:
     return list(dict.fromkeys(out))
 
 
+def night_says(page: Any, pattern: str) -> None:
+    """Wait for what the night screen says a change did. It says it at its top, above the games and the ledger,
+    while the button tapped may be far down: the page is scrolled to the top first (Flutter leaves a text far off
+    screen out of the semantics tree)."""
+    size = page.viewport_size or PHONE
+    page.mouse.move(size["width"] // 2, size["height"] // 2)
+    page.mouse.wheel(0, -100_000)
+    wait_text(page, pattern)
+
+
 def play_game(page: Any, scores: dict[str, str]) -> str:
     """From the night screen: New game for tonight → Bargain Bin (the night's players already seated) → target 1,
     Vegas 10 cents a point → one quick hand ends it; returns the session id."""
@@ -151,7 +162,7 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     fill(page, "Amount", "10.00", r"^Amount: \$10\.00\.$")
     fill(page, "Note", "pizza", r"^Amount: \$10\.00\.$")
     tap(page, "Add to the ledger")
-    wait_text(page, r"^Added to the ledger\.$")
+    night_says(page, r"^Added to the ledger\.$")
     # The entry's own row ("Entry 1: Cat paid $10.00 …") is not looked for here: on the long night screen it was not
     # found in the semantics tree when this test ran after the others (it is found alone). What the entry does is
     # checked below: the settle-up on screen must include the pizza.
@@ -179,7 +190,7 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     pays = f"{payer} pays {receiver} {dollars(cents)}"
     mark = page.get_by_role("button", name=re.compile(re.escape(f"Mark paid: {pays}")))
     reveal(page, mark).first.click()
-    wait_text(page, rf"^Paid: {payer} pays {receiver} {re.escape(dollars(cents))}\.$")
+    night_says(page, rf"^Paid: {payer} pays {receiver} {re.escape(dollars(cents))}\.$")
     remaining = dict(expected)
     remaining[payer] += cents
     remaining[receiver] -= cents
@@ -221,7 +232,7 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     # Export the night, import it into a fresh folder: the same settle-up there.
     open_app(page, app_server, f"/nights/{night_id}")
     tap(page, "Export the night")
-    wait_text(page, r"^Saved to .*\.json$")
+    night_says(page, r"^Saved to .*\.json$")
     exported = sorted((app_server.data_dir / "exports").glob("night-game-night-*.json"))
     assert len(exported) == 1
     data = json.loads(exported[0].read_text())
