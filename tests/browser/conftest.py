@@ -80,11 +80,12 @@ def chromium() -> Iterator[Chromium]:
             holder.close()
 
 
-PAGE_TEST_LIMIT_S = 300
+PAGE_TEST_LIMIT_S = 180
 """A browser test's attempt is stopped after this long (:class:`~tests.browser.watchdog.Watchdog`: Chromium is
 killed, the test fails with ``TargetClosedError`` and is run again with a new browser, :data:`BROWSER_RERUNS`). The
-slowest takes about 90 s on a loaded 2-core machine. Once, in a full run, a reloaded page stopped answering for good
-(its renderer busy) and the test waited until the suite's own timeout; once, in CI, a test never ended at all."""
+slowest takes 44–48 s in a full run, 53 s with both cores kept busy by other work. A page does stop answering for
+good now and then: its renderer at 100% CPU right after a load or a reload, so that an ``evaluate`` never returns
+(seen in full runs here; once, in CI, a test never ended at all). Each such page costs this long."""
 
 _STDERR: dict[str, int] = {}
 """The file descriptor of the terminal's stderr, copied before pytest captured it (the watchdog writes there)."""

@@ -1,11 +1,11 @@
 """Stopping a browser test that stopped answering, without the test's own thread.
 
-A test waits on Playwright, and Playwright on Chromium. When a page stops answering for good (once seen here: a
-reloaded page whose renderer stayed at 100% CPU), the wait may have no end: ``mouse.wheel``, ``evaluate`` and
-``BrowserContext.close`` take no timeout. An exception raised in the test's thread by a signal (SIGALRM, as
-pytest-timeout's) does not reliably end it: when the signal comes while Playwright's event loop runs a callback,
-asyncio catches what the handler raises, logs it ("Exception in callback") and goes on waiting; in one of
-Playwright's tasks, it ends that task and its waiters wait on.
+A test waits on Playwright, and Playwright on Chromium. When a page stops answering for good (seen here: a
+page whose renderer stayed at 100% CPU after a load or a reload), the wait may have no end: ``mouse.wheel``,
+``evaluate`` and ``BrowserContext.close`` take no timeout. An exception raised in the test's thread by a signal
+(SIGALRM, as pytest-timeout's) does not reliably end it: when the signal comes while Playwright's event loop runs a
+callback, asyncio catches what the handler raises, logs it ("Exception in callback") and goes on waiting; in one
+of Playwright's tasks, it ends that task and its waiters wait on.
 
 So the watch is kept by a thread of its own:
 
