@@ -261,14 +261,20 @@ def _in_view(page: Any, locator: Any) -> bool:
     return box is not None and 0 <= box["y"] + box["height"] / 2 <= size["height"]
 
 
+def scroll_to_top(page: Any) -> dict[str, int]:
+    """Scroll the screen to its top (the wheel over the middle of the page); returns the viewport's size."""
+    size: dict[str, int] = page.viewport_size or {"width": 390, "height": 844}
+    page.mouse.move(size["width"] // 2, size["height"] // 2)
+    page.mouse.wheel(0, -100_000)
+    return size
+
+
 def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
     """Scroll until ``locator`` is on screen (Flutter leaves controls far off screen out of the semantics tree, and
     a control just outside the viewport cannot be clicked); returns it."""
     if _in_view(page, locator):
         return locator
-    size = page.viewport_size or {"width": 390, "height": 844}
-    page.mouse.move(size["width"] // 2, size["height"] // 2)
-    page.mouse.wheel(0, -100_000)  # from the top down
+    size = scroll_to_top(page)  # from the top down
     for _ in range(steps):
         page.wait_for_timeout(150)
         if _in_view(page, locator):

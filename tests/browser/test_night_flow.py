@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import (
-    PHONE,
     ROOT,
     SCREENSHOTS,
     AppServer,
@@ -31,6 +30,7 @@ from tests.browser.helpers import (
     reveal,
     score_saved,
     screenshot,
+    scroll_to_top,
     seat,
     session_id_of,
     tap,
@@ -105,9 +105,7 @@ def night_says(page: Any, pattern: str) -> None:
     """Wait for what the night screen says a change did. It says it at its top, above the games and the ledger,
     while the button tapped may be far down: the page is scrolled to the top first (Flutter leaves a text far off
     screen out of the semantics tree)."""
-    size = page.viewport_size or PHONE
-    page.mouse.move(size["width"] // 2, size["height"] // 2)
-    page.mouse.wheel(0, -100_000)
+    scroll_to_top(page)
     wait_text(page, pattern)
 
 
