@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, IncompleteEntryError
-from scoring import ScoringError, get_game
+from scoring import Result, ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
 
@@ -462,7 +462,7 @@ def _verify_dealer(parsed: ff.Record, dealer: str) -> None:
         raise NoDealerError(str(exc)) from None
 
 
-def tied_players(record: Mapping[str, Any] | ff.Record, result: Any = None) -> list[str]:
+def tied_players(record: Mapping[str, Any] | ff.Record, result: Result | None = None) -> list[str]:
     """The tied leaders who play the tie-break (empty when no tie-break is due): read from ``result``, what scoring
     gave for ``record`` when it is known already (the session's), else the record is scored."""
     if result is None:
@@ -511,7 +511,9 @@ class RoundContext:
     """Who may deal the round (in a tie-break: be the Ghost, FF-9; empty: a dummy Ghost seat, FF-10)."""
 
     @classmethod
-    def of(cls, record: Mapping[str, Any] | ff.Record, *, tiebreak: bool = False, result: Any = None) -> RoundContext:
+    def of(
+        cls, record: Mapping[str, Any] | ff.Record, *, tiebreak: bool = False, result: Result | None = None
+    ) -> RoundContext:
         """The context of the next round of ``record`` (the tie-break's when ``tiebreak``). ``result``: what scoring
         gave for ``record``, when known (the session's result), so that the record is not scored again for the
         tie-break's players."""
@@ -809,7 +811,7 @@ def open_round(
     existing: Mapping[str, Any] | None = None,
     defer: Callable[[Callable[[], None]], None] | None = None,
     *,
-    result: Any = None,
+    result: Result | None = None,
 ) -> EntryController[FeastState]:
     """The entry of one round (:class:`companion.entry.EntryController`), in the form the session's table last
     chose when nothing is kept for it yet: a new round starts in the quick form after a quick-form round.
