@@ -190,13 +190,6 @@ def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, A
 # --- the protocol ----------------------------------------------------------------------------------------------
 
 
-class IncompleteEntryError(ValueError):
-    """What :meth:`EntryState.verify` raises when something is still missing: each game raises its own subclass
-    whose message names what (a card still to deal, a number still to type, the dealer to choose...). Something
-    entered that the rules refuse is another :class:`ValueError` of the game (often a
-    :class:`scoring.ScoringError`)."""
-
-
 class EntryState(Protocol):
     """A hand (round, play-off hand, tie-break round, sudden-death hand) being entered; a frozen value."""
 
@@ -225,8 +218,8 @@ class EntryState(Protocol):
         ...
 
     def verify(self) -> None:
-        """Raise the game's :class:`IncompleteEntryError` saying what is missing, or its :class:`ValueError` saying
-        what is wrong."""
+        """Raise :class:`scoring.errors.IncompleteError` (or the game's subclass of it) saying what is missing, or
+        another :class:`ValueError` of the game (often a :class:`scoring.ScoringError`) saying what is wrong."""
         ...
 
     def can_confirm(self) -> bool:
@@ -410,7 +403,6 @@ __all__ = [
     "EntrySlugError",
     "EntryState",
     "EntryTarget",
-    "IncompleteEntryError",
     "MemoryDrafts",
     "entry_title",
     "entry_word",

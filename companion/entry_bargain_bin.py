@@ -42,12 +42,13 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from companion.entry import EntryTarget, IncompleteEntryError
+from companion.entry import EntryTarget
 from companion.money import MoneyFormat, format_money, money_in_text
 from scoring import InvalidRecordError, Result, ScoringError
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
 from scoring.cards import RANKS
+from scoring.errors import IncompleteError
 
 # --------------------------------------------------------------------------------------------------------------
 # Errors
@@ -81,7 +82,7 @@ class ScoreInputError(EntryError):
     """A quick-form total that is not a whole number."""
 
 
-class IncompleteHandError(EntryError, IncompleteEntryError):
+class BargainBinIncompleteError(EntryError, IncompleteError):
     """The hand is confirmed before everything needed is entered."""
 
 
@@ -515,7 +516,7 @@ class BinEntry:
             raise JokerSignError("the Joker is waiting for its sign: + 20 or − 20")
         giver = self.giver
         if giver is None:
-            raise IncompleteHandError("every card of this hand has been played: confirm the hand")
+            raise BargainBinIncompleteError("every card of this hand has been played: confirm the hand")
         if self.receiver is None:
             raise ReceiverError(f"tap who {giver}'s card goes to first")
         self.verify_value(key)
@@ -737,7 +738,7 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
         return text + "".join(f", {name} {left}" for name, left in waiting[1:])
 
     def to_hand(self) -> dict[str, Any]:
-        """The hand as the record keeps it (raises :class:`IncompleteHandError` if it is not complete)."""
+        """The hand as the record keeps it (raises :class:`BargainBinIncompleteError` if it is not complete)."""
         self.verify_complete()
         hand: dict[str, Any]
         if self.mode is EntryMode.QUICK:
@@ -749,10 +750,10 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
         return hand
 
     def verify_complete(self) -> None:
-        """Raise :class:`IncompleteHandError` naming what is missing."""
+        """Raise :class:`BargainBinIncompleteError` naming what is missing."""
         gap = self.missing()
         if gap:
-            raise IncompleteHandError(f"the hand is not complete: {gap}")
+            raise BargainBinIncompleteError(f"the hand is not complete: {gap}")
 
     def can_confirm(self) -> bool:
         return not self.missing()
@@ -825,7 +826,7 @@ class BargainBinState:
         return self.entry.to_hand()
 
     def verify(self) -> None:
-        """Raise :class:`IncompleteHandError` naming what is missing."""
+        """Raise :class:`BargainBinIncompleteError` naming what is missing."""
         self.entry.verify_complete()
 
     def can_confirm(self) -> bool:

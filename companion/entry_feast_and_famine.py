@@ -31,8 +31,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
-from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, IncompleteEntryError
-from scoring import Result, ScoringError, get_game
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget
+from scoring import IncompleteError, Result, ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
 
@@ -66,11 +66,11 @@ class OutcomeError(EntryError):
     """A quick-form value that is not a Frozen total or "out"."""
 
 
-class NoDealerError(EntryError, IncompleteEntryError):
+class NoDealerError(EntryError, IncompleteError):
     """The round needs a dealer (or the tie-break a Ghost) before cards can be dealt."""
 
 
-class RoundNotOverError(NotNowError, IncompleteEntryError):
+class FeastAndFamineIncompleteError(NotNowError, IncompleteError):
     """The round is confirmed before everyone is Frozen or Knocked Out."""
 
 
@@ -345,7 +345,7 @@ class RoundEntry:
         """The round as the record keeps it (the cards form); raises :class:`NotNowError` until it is over."""
         state = self.state
         if state.phase is not Phase.DONE:
-            raise RoundNotOverError(f"the round is not over yet: {self._need_text(state)}")
+            raise FeastAndFamineIncompleteError(f"the round is not over yet: {self._need_text(state)}")
         cards = {name: list(state.cards[name]) for name in self.who}
         status = {name: state.seats[name].value for name in self.who}
         head: dict[str, Any] = {"ghost": self.dealer} if self.tiebreak else {"dealer": self.dealer}

@@ -40,16 +40,16 @@ from typing import Any, TypeAlias
 
 from pydantic import ValidationError
 
-from companion.entry import EntryTarget, IncompleteEntryError
+from companion.entry import EntryTarget
 from scoring import Card, ScoringError, get_game
 from scoring import financial_crisis as fc
 from scoring.base import validation_error
 from scoring.cards import Suit
-from scoring.errors import IllegalHandError, InvalidRecordError, UnknownPlayerError
+from scoring.errors import IllegalHandError, IncompleteError, InvalidRecordError, UnknownPlayerError
 
 __all__ = [
     "LOSS_SUITS",
-    "BankNotCompleteError",
+    "FinancialCrisisIncompleteError",
     "FinancialCrisisState",
     "PileView",
     "RecordLike",
@@ -97,7 +97,7 @@ RecordLike: TypeAlias = Mapping[str, Any] | fc.Record
 spares every tap a validation of the whole game."""
 
 
-class BankNotCompleteError(IllegalHandError, IncompleteEntryError):
+class FinancialCrisisIncompleteError(IllegalHandError, IncompleteError):
     """The round (or the table's reading) needs the five face-down bank cards first."""
 
 
@@ -361,7 +361,7 @@ def next_target(draft: RoundDraft) -> str | None:
 
 
 def verify_next_pile(draft: RoundDraft) -> str:
-    """The pile that comes next (the player after the target), or :class:`BankNotCompleteError` while the bank
+    """The pile that comes next (the player after the target), or :class:`FinancialCrisisIncompleteError` while the bank
     is not complete (its five cards come first) and an :class:`IllegalHandError` after the last pile.
 
     >>> piles = (("Ann", ()), ("Ben", ()))
@@ -370,10 +370,10 @@ def verify_next_pile(draft: RoundDraft) -> str:
     >>> verify_next_pile(RoundDraft(bank=("2S",), piles=piles))
     Traceback (most recent call last):
     ...
-    companion.entry_financial_crisis.BankNotCompleteError: enter the five face-down bank cards first (1 of 5)
+    companion.entry_financial_crisis.FinancialCrisisIncompleteError: enter the five face-down bank cards first (1 of 5)
     """
     if not draft.bank_complete:
-        raise BankNotCompleteError(f"enter the five face-down bank cards first ({len(draft.bank)} of 5)", "bank")
+        raise FinancialCrisisIncompleteError(f"enter the five face-down bank cards first ({len(draft.bank)} of 5)", "bank")
     following = next_target(draft)
     if following is None:
         raise IllegalHandError(f"{draft.target}'s pile is the last one: tap its cards, then confirm the round", "piles")
@@ -424,9 +424,9 @@ def reading(record: RecordLike, draft: RoundDraft) -> fc.BankReading | None:
 
 
 def verify_override(draft: RoundDraft) -> None:
-    """The table reads the bank only once its five cards are in (raises :class:`BankNotCompleteError`)."""
+    """The table reads the bank only once its five cards are in (raises :class:`FinancialCrisisIncompleteError`)."""
     if not draft.bank_complete:
-        raise BankNotCompleteError(
+        raise FinancialCrisisIncompleteError(
             f"enter the five face-down bank cards first ({len(draft.bank)} of 5): the table overrides a reading "
             "of the bank",
             "bank",
@@ -627,10 +627,10 @@ def verify_round(
     >>> verify_round(record, RoundDraft(bank=("2S",), piles=(("Ann", ()), ("Ben", ()))))
     Traceback (most recent call last):
     ...
-    companion.entry_financial_crisis.BankNotCompleteError: the bank has five face-down cards: 1 entered so far
+    companion.entry_financial_crisis.FinancialCrisisIncompleteError: the bank has five face-down cards: 1 entered so far
     """
     if not draft.bank_complete:
-        raise BankNotCompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
+        raise FinancialCrisisIncompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
     hand = draft.to_hand()
     candidate = dict(record)
     candidate["hands"] = [*(record.get("hands") or []), hand, *later]
@@ -683,7 +683,7 @@ class RoundContext:
 def verify_hand(context: RoundContext, draft: RoundDraft) -> dict[str, Any]:
     """The round as the record keeps it, checked against what :class:`RoundContext` knows of the game and on its
     own (five bank cards, no card twice, seated players: BK-19), without replaying the game's rounds. Raises the
-    :class:`ScoringError` naming the problem (:class:`BankNotCompleteError` first).
+    :class:`ScoringError` naming the problem (:class:`FinancialCrisisIncompleteError` first).
 
     >>> record = {"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 1}}
     >>> draft = RoundDraft.empty(record)
@@ -697,7 +697,7 @@ def verify_hand(context: RoundContext, draft: RoundDraft) -> dict[str, Any]:
     scoring.errors.IllegalHandError: the game is over after 1 round (BK-14)
     """
     if not draft.bank_complete:
-        raise BankNotCompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
+        raise FinancialCrisisIncompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
     if context.closed is not None:
         raise IllegalHandError(context.closed, "hands")
     hand = draft.to_hand()
@@ -768,7 +768,7 @@ class FinancialCrisisState:
         return self.draft.to_json()
 
     def verify(self) -> None:
-        """Raise the :class:`ScoringError` naming the problem (:class:`BankNotCompleteError` first)."""
+        """Raise the :class:`ScoringError` naming the problem (:class:`FinancialCrisisIncompleteError` first)."""
         verify_hand(self.context, self.draft)
 
     def can_confirm(self) -> bool:

@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from companion.entry import EntryTarget, IncompleteEntryError
+from companion.entry import EntryTarget
 from scoring import Card, Result, ScoringError, get_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
+from scoring.errors import IncompleteError
 from scoring.jokers_kill import DealNeed, JokersKillResult, Need
 
 Draft = dict[str, Any]
@@ -225,10 +226,6 @@ def card_codes() -> list[str]:
     return [f"{rank}{suit.value}" for rank in RANKS for suit in SUIT_ORDER]
 
 
-class HandIncompleteError(IncompleteEntryError):
-    """The hand is confirmed before the rules say it is decided, dead or void (the message says what is next)."""
-
-
 class DraftUnreadableError(ValueError):
     """A kept draft that is not a Jokers Kill hand, or no longer fits the record."""
 
@@ -319,10 +316,10 @@ class JokersKillState:
         return need_of(self.record, self.draft, self.next_hand)
 
     def verify(self) -> None:
-        """Raise :class:`HandIncompleteError` saying what the table deals next."""
+        """Raise :class:`IncompleteError` saying what the table deals next."""
         need = self.need()
         if not need.complete:
-            raise HandIncompleteError(f"the hand is not complete yet: {prompt(need).lower()}")
+            raise IncompleteError(f"the hand is not complete yet: {prompt(need).lower()}")
 
     def can_confirm(self) -> bool:
         try:

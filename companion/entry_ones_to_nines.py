@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.entry import EntryTarget, IncompleteEntryError
-from scoring import ScoringError, get_game
+from companion.entry import EntryTarget
+from scoring import IncompleteError, ScoringError, get_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
 
@@ -48,7 +48,7 @@ class TripleError(EntryError):
     """A first three-of-a-kind declarer who cannot be recorded (no three of a kind, rule off in sudden death)."""
 
 
-class IncompleteError(EntryError, IncompleteEntryError):
+class OnesToNinesIncompleteError(EntryError, IncompleteError):
     """The hand is confirmed before the table row and every number are entered."""
 
 
@@ -318,7 +318,7 @@ class HandEntry:
         missing = [name for name in self.fields if self.needed(name) and not self.filled(name)]
         if missing:
             what = ["the table row" if name == TABLE else f"{name}'s number" for name in missing]
-            raise IncompleteError(f"enter {_join(what)} ({self.length} digits each)")
+            raise OnesToNinesIncompleteError(f"enter {_join(what)} ({self.length} digits each)")
         if self.first_triple is not None:
             self.verify_first_triple(self.first_triple)
 
@@ -405,7 +405,7 @@ class OnesToNinesState:
         return self.entry.to_hand()
 
     def verify(self) -> None:
-        """Raise :class:`IncompleteError` naming the fields still to fill."""
+        """Raise :class:`OnesToNinesIncompleteError` naming the fields still to fill."""
         self.entry.verify_complete()
 
     def can_confirm(self) -> bool:

@@ -9,6 +9,7 @@ from scoring.cards import JOKER, Card, Suit
 from scoring.errors import (
     DuplicateCardError,
     IllegalHandError,
+    IncompleteError,
     InvalidCardError,
     InvalidRecordError,
     ScoringError,
@@ -40,6 +41,7 @@ __all__ = [
     "Game",
     "HandResult",
     "IllegalHandError",
+    "IncompleteError",
     "InvalidCardError",
     "InvalidRecordError",
     "Part",

@@ -61,6 +61,20 @@ class IllegalHandError(ScoringError):
     """A hand that the rules do not allow here (after the game is over, the wrong dealer, the wrong players)."""
 
 
+class IncompleteError(ValueError):
+    """A hand (round, play-off hand, tie-break round, sudden-death hand) being entered that is not complete yet: the
+    message names what is still missing (a card still to deal, a number still to type, the dealer to choose...).
+    The one "not complete yet" error of every game; a game subclasses it only to make it one of its own errors
+    too (:class:`companion.entry_financial_crisis.FinancialCrisisIncompleteError` is an :class:`IllegalHandError`
+    pointing at the bank).
+
+    >>> raise IncompleteError("the hand is not complete yet: deal Ann's second card")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.IncompleteError: the hand is not complete yet: deal Ann's second card
+    """
+
+
 def path_of(loc: tuple[int | str, ...] | list[int | str]) -> str:
     """Format a location as a record path.
 

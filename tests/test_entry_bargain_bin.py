@@ -20,7 +20,7 @@ from companion.entry_bargain_bin import (
     BinEntry,
     ConductError,
     EntryMode,
-    IncompleteHandError,
+    BargainBinIncompleteError,
     JokerSignError,
     NotYourTurnError,
     PadKey,
@@ -170,7 +170,7 @@ def test_a_full_hand_is_accepted_by_the_scorer_with_the_running_points() -> None
 def test_an_unfinished_hand_cannot_be_confirmed_and_says_who_still_holds_cards() -> None:
     entry = play(BinEntry.start(record()), "Ben", PadKey("Q", red=True))
     assert not entry.can_confirm()
-    with pytest.raises(IncompleteHandError, match="Ann has 4 cards left to play, Ben 5, Cat 5, Dan 5"):
+    with pytest.raises(BargainBinIncompleteError, match="Ann has 4 cards left to play, Ben 5, Cat 5, Dan 5"):
         entry.to_hand()
 
 

@@ -14,7 +14,6 @@ from companion.entry import (
     EntryController,
     EntryState,
     EntryTarget,
-    IncompleteEntryError,
     MemoryDrafts,
     record_before,
 )
@@ -24,6 +23,7 @@ from companion.entry_financial_crisis import FinancialCrisisState, add_card, sel
 from companion.entry_jokers_kill import JokersKillState
 from companion.entry_ones_to_nines import OnesToNinesState
 from companion.session import SessionService, TableSession
+from scoring.errors import IncompleteError
 from storage import Archive
 
 STATES: list[type[Any]] = [JokersKillState, BargainBinState, FinancialCrisisState, FeastState, OnesToNinesState]
@@ -264,8 +264,7 @@ def test_verify_says_what_is_missing_with_a_value_error(kind: type[Any], archive
     assert not state.can_confirm() and state.focus() is not None
     with pytest.raises(ValueError) as raised:
         state.verify()
-    assert isinstance(raised.value, IncompleteEntryError), "the game's own error saying what is missing"
-    assert type(raised.value) is not IncompleteEntryError
+    assert isinstance(raised.value, IncompleteError), "the one 'not complete yet' error, saying what is missing"
     assert str(raised.value)
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import companion.entry_financial_crisis as entry
-from companion.entry_financial_crisis import BankNotCompleteError, RoundDraft
+from companion.entry_financial_crisis import FinancialCrisisIncompleteError, RoundDraft
 from companion.session import SessionService
 from scoring import DuplicateCardError, IllegalHandError, InvalidCardError, ScoringError, UnknownPlayerError, get_game
 from scoring.cards import standard_deck
@@ -174,16 +174,16 @@ def test_the_table_overrides_the_two_two_one_reading_and_can_go_back() -> None:
 def test_the_table_reads_the_bank_only_once_it_is_complete() -> None:
     draft = enter(TWO, {"bank": BANK_221[:3]})
     assert not entry.can_override(draft)
-    with pytest.raises(BankNotCompleteError, match="3 of 5"):
+    with pytest.raises(FinancialCrisisIncompleteError, match="3 of 5"):
         entry.toggle_loss_suit(TWO, draft, "H")
-    with pytest.raises(BankNotCompleteError):
+    with pytest.raises(FinancialCrisisIncompleteError):
         entry.set_ranked_valuable(TWO, draft, True)
 
 
 def test_a_round_is_confirmed_only_with_a_full_bank_and_while_the_game_lasts() -> None:
     draft = enter(TWO, {"bank": BANK_221[:4]})
     assert not entry.can_confirm(TWO, draft)
-    with pytest.raises(BankNotCompleteError, match="4 entered"):
+    with pytest.raises(FinancialCrisisIncompleteError, match="4 entered"):
         entry.verify_round(TWO, draft)
     draft = entry.add_card(TWO, draft, BANK_221[4])
     hand = entry.verify_round(TWO, draft)

@@ -12,7 +12,7 @@ from companion.entry_ones_to_nines import (
     TABLE,
     DigitError,
     HandEntry,
-    IncompleteError,
+    OnesToNinesIncompleteError,
     SidesError,
     TripleError,
     default_sides,
@@ -63,7 +63,7 @@ def test_table_row_once_then_each_number_with_targets() -> None:
     assert entry.targets() == {"Ann": "4239", "Ben": "9324", "Cat": "4239"}
     entry = typed(entry, "52788631")
     assert entry.focus == "Cat" and not entry.complete
-    with pytest.raises(IncompleteError, match="Cat's number"):
+    with pytest.raises(OnesToNinesIncompleteError, match="Cat's number"):
         entry.to_hand()
     entry = typed(entry, "1234")
     hand = entry.to_hand()
