@@ -37,12 +37,17 @@ from typing import Any
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
 from scoring import ScoringError, get_game
 from scoring.bargain_bin import BargainBinResult, settle_up
-from scoring.base import Result, join_names
+from scoring.base import MAX_NAME, Result, join_names
 
 SPLIT = "split"
 """The receiver of a ledger entry that the payer laid out for the table (see :class:`LedgerEntry`)."""
-MAX_NAME = 100
-"""The longest night name (and player name) accepted, in characters."""
+MAX_NIGHT_NAME = 100
+"""The longest night name, in characters (a night's name is a title, as long as a session's title may be). A
+player's name is limited to :data:`scoring.base.MAX_NAME`, as in every game."""
+MAX_STORED_NAME = 100
+"""The longest player's name read back from a saved night. Nights saved before a player's name was limited to
+:data:`scoring.base.MAX_NAME` here too may hold names of up to 100 characters: they are read and kept as they are
+(nothing saved is lost); a name seated now is limited to :data:`scoring.base.MAX_NAME`."""
 MAX_NOTE = 200
 """The longest note on a ledger entry."""
 MAX_PLAYERS = 30
@@ -235,14 +240,14 @@ class Night:
             raise NightError("a night needs at least two players")
         return cls(
             id=check_night_id(night_id) if night_id is not None else uuid.uuid4().hex,
-            name=clean_text(name, "the night's name", MAX_NAME),
+            name=clean_text(name, "the night's name", MAX_NIGHT_NAME),
             started=now or _now(),
             players=tuple(seated),
         )
 
     def rename(self, name: str) -> Night:
         """The same night under a new name (allowed open or closed)."""
-        return replace(self, name=clean_text(name, "the night's name", MAX_NAME))
+        return replace(self, name=clean_text(name, "the night's name", MAX_NIGHT_NAME))
 
     def close(self, *, now: str | None = None) -> Night:
         """Close the night: no more games or entries; transfers can still be marked paid."""
@@ -412,10 +417,10 @@ class Night:
         True
         """
         try:
-            players = _seat([], doc["players"])
+            players = _seat([], doc["players"], limit=MAX_STORED_NAME)
             night = cls(
                 id=check_night_id(doc["id"]),
-                name=clean_text(doc["name"], "the night's name", MAX_NAME),
+                name=clean_text(doc["name"], "the night's name", MAX_NIGHT_NAME),
                 started=clean_text(doc["started"], "the start time", 40),
                 players=tuple(players),
                 closed=None if doc.get("closed") is None else clean_text(doc["closed"], "the closing time", 40),
@@ -467,18 +472,24 @@ def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _seat(seated: list[str], names: Iterable[str], *, allow_known: bool = False) -> list[str]:
+def _seat(
+    seated: list[str], names: Iterable[str], *, allow_known: bool = False, limit: int = MAX_NAME
+) -> list[str]:
+    """``seated`` with ``names`` added; a new name has at most ``limit`` characters (a saved night is read with
+    :data:`MAX_STORED_NAME`), a name already seated may be longer (it was saved so)."""
     if isinstance(names, str) or not isinstance(names, Iterable):
         raise NightError("the players are a list of names")
     keys = {_key(p): p for p in seated}
     for raw in names:
-        name = clean_text(raw, "a player's name", MAX_NAME)
+        name = clean_text(raw, "a player's name", MAX_STORED_NAME)
         if name.casefold() == SPLIT:
             raise NightError(f"{name!r} cannot be a player's name (it means sharing an entry)")
         if _key(name) in keys:
             if allow_known:
                 continue
             raise NightError(f"{raw!r} is seated twice (as {keys[_key(name)]!r})")
+        if len(name) > limit:
+            raise NightError(f"a player's name is longer than {limit} characters")
         if len(seated) >= MAX_PLAYERS:
             raise NightError(f"a night has at most {MAX_PLAYERS} players")
         keys[_key(name)] = name
@@ -1005,6 +1016,8 @@ __all__ = [
     "BARGAIN_BIN",
     "FONT_FILE",
     "MAX_NAME",
+    "MAX_NIGHT_NAME",
+    "MAX_STORED_NAME",
     "MAX_NOTE",
     "PNG_WIDTH",
     "SEED",

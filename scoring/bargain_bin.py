@@ -40,6 +40,7 @@ from pydantic import (
 from pydantic_core import core_schema
 
 from scoring.base import (
+    MAX_NAME,
     HandResult,
     Model,
     PlayerName,
@@ -325,7 +326,7 @@ def _plain_name(value: Any) -> bool:
     has few names)."""
     if value in _PLAIN_NAMES:
         return True
-    if type(value) is str and 0 < len(value) <= 40 and value == value.strip():
+    if type(value) is str and 0 < len(value) <= MAX_NAME and value == value.strip():
         if len(_PLAIN_NAMES) >= 4096:
             _PLAIN_NAMES.clear()
         _PLAIN_NAMES.add(value)

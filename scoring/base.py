@@ -33,8 +33,12 @@ from scoring.errors import (
 from scoring.parts import Part, Step, part_for_step
 from scoring.verdict import Verdict
 
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
-"""A seated player's name: trimmed, 1 to 40 characters, matched case-sensitively."""
+MAX_NAME = 40
+"""The longest player's name, in characters: the one limit that every layer enforces on what is typed (a game's
+record, the new-game and night screens, an import, a night's seats)."""
+
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME)]
+"""A seated player's name: trimmed, 1 to :data:`MAX_NAME` characters, matched case-sensitively."""
 
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -318,7 +322,7 @@ def _describe(err: Mapping[str, Any]) -> str:
         if kind == "string_too_short":
             return "a player's name is empty"
         if kind == "string_too_long":
-            return f"the name {err.get('input')!r} is longer than 40 characters"
+            return f"the name {err.get('input')!r} is longer than {MAX_NAME} characters"
     if kind == "too_short" and loc and loc[0] == "players":
         return "the game has no players"
     expected_type = _TYPE_WORDS.get(kind)

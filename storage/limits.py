@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import unicodedata
 
+from scoring.base import MAX_NAME
 from storage.errors import InputLimitError
 
 MAX_IMPORT_BYTES = 10 * 1024 * 1024
 """An import file (or one file inside a backup) larger than this (10 MB) is refused."""
 MAX_TITLE = 100
 """The longest session title, in characters."""
-MAX_NAME = 40
-"""The longest player name, in characters."""
 MAX_LOG_ENTRIES = 10_000
 """The longest edit log one imported (or restored) session may bring."""
 MAX_PLAYERS = 64

@@ -12,7 +12,7 @@ with no nights. A data folder from before nights existed has no ``nights.json``:
 file is created by the first save only.
 
 Export and import (:func:`export_nights`, :func:`read_nights`, :func:`import_nights`) carry nights as JSON
-documents, validated and bounded (names of at most :data:`MAX_NAME` characters, no control characters). Wiring them
+documents, validated and bounded (names of at most :data:`MAX_STORED_NAME` characters, no control characters). Wiring them
 into the archive's export file is a few lines: put ``export_nights(store, ids)`` under a ``"nights"`` key of the
 export payload, and on import pass that list to :func:`read_nights` before anything is written, then to
 :func:`import_nights` with the map of exported session ids to the ids the games have in this archive.
@@ -62,8 +62,11 @@ NIGHTS_FILE = "nights.json"
 NIGHTS_TABLE = "nights"
 NIGHT_SCHEMA_VERSION = 1
 """The night document version this app writes."""
-MAX_NAME = 100
-"""The longest night or player name, in characters."""
+MAX_STORED_NAME = 100
+"""The longest night name or player's name a night document may hold, in characters. A player's name typed now is
+limited to :data:`scoring.base.MAX_NAME` (40, by :mod:`companion.night`); nights saved before that limit applied
+to them may hold names of up to 100 characters, and are read, restored and imported as they are (nothing saved is
+lost)."""
 MAX_NOTE = 200
 MAX_PLAYERS = 30
 MAX_GAMES = 200
@@ -114,7 +117,7 @@ def _id(value: str) -> str:
     return value
 
 
-Name = Annotated[StrictStr, AfterValidator(lambda v: _text(v, MAX_NAME))]
+Name = Annotated[StrictStr, AfterValidator(lambda v: _text(v, MAX_STORED_NAME))]
 Note = Annotated[StrictStr, AfterValidator(lambda v: _text(v, MAX_NOTE, empty_ok=True))]
 Stamp = Annotated[StrictStr, AfterValidator(lambda v: _text(v, 40, empty_ok=True))]
 Id = Annotated[StrictStr, AfterValidator(_id)]
@@ -581,7 +584,7 @@ def import_nights(
 
 
 __all__ = [
-    "MAX_NAME",
+    "MAX_STORED_NAME",
     "MIGRATIONS",
     "NIGHTS_FILE",
     "NIGHT_SCHEMA_VERSION",

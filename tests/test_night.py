@@ -33,6 +33,7 @@ from companion.night import (
     verdict_of,
 )
 from scoring import Decider, Result, Verdict, get_game
+from scoring.base import MAX_NAME
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
 STAMP = "2026-12-04T12:00:00.000Z"  # noon UTC: the 4th on any clock from UTC−11 to UTC+11
@@ -438,6 +439,25 @@ def test_start_and_add_game_refusals() -> None:
         n.add_game("../etc")
 
 
+def test_a_players_name_has_the_games_limit_and_a_longer_saved_one_is_kept() -> None:
+    """One name limit (scoring.base.MAX_NAME, 40): a night seats no longer name than a game record accepts; a night
+    saved when 100 characters were allowed is read back with its names as they are, and can still take games."""
+    assert MAX_NAME == 40
+    fits, too_long = "A" * MAX_NAME, "B" * (MAX_NAME + 1)
+    assert Night.start("Friday", ["Ann", fits]).players == ("Ann", fits)
+    with pytest.raises(NightError, match=r"a player's name is longer than 40 characters"):
+        Night.start("Friday", ["Ann", too_long])
+    with pytest.raises(NightError, match=r"a player's name is longer than 40 characters"):
+        night().add_game("s9", [too_long])
+    saved = {**night("s1").to_doc(), "players": [*P4, "C" * 100]}
+    old = Night.from_doc(saved)
+    assert old.players == (*P4, "C" * 100) and old.to_doc() == saved
+    assert old.add_game("s2", ["Ann", "C" * 100]).players == old.players  # seated already: kept as saved
+    with pytest.raises(NightError, match=r"a player's name is longer than 100 characters"):
+        Night.from_doc({**saved, "players": [*P4, "C" * 101]})
+    assert Night.start("N" * 100, P4).name == "N" * 100  # a night's own name is a title, not a player's name
+
+
 def test_document_round_trip_and_refusals() -> None:
     n = (
         night("s1", "s2")
@@ -545,8 +565,9 @@ def test_recap_png_is_a_valid_image_in_the_apps_theme() -> None:
 
 
 def test_recap_png_wraps_a_long_name_and_verdict_within_the_width() -> None:
-    long_player = "X" * 100  # the longest name a night takes, without a space to break at
-    n = Night.start("A very long night name " * 4, [*P4, long_player]).add_game("s1")
+    long_player = "X" * 100  # the longest name a saved night holds (MAX_STORED_NAME), without a space to break at
+    saved = Night.start("A very long night name " * 4, P4).to_doc()
+    n = Night.from_doc({**saved, "players": [*P4, long_player]}).add_game("s1")
     n = n.add_entry(long_player, "Ann", 100, "w" * 200)
     r = recap(n, {"s1": GAME_1})
     image = _png(recap_png(r))

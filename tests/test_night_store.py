@@ -61,6 +61,18 @@ def test_save_reopen_and_read_back_as_a_night(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_a_night_saved_with_a_name_longer_than_a_games_limit_is_kept(tmp_path: Path) -> None:
+    """Nights once accepted players' names of up to 100 characters; a player's name is now limited to 40 where it is
+    typed, and such a saved night is still read, listed and saved again as it is."""
+    long_name = "L" * 100
+    saved = doc(players=[*P4, long_name])
+    NightStore(tmp_path).save(saved)
+    reopened = NightStore(tmp_path)
+    assert reopened.problems == [] and reopened.get("n1")["players"] == [*P4, long_name]
+    night = Night.from_doc(reopened.get("n1"))
+    assert NightStore(tmp_path).save(night.add_game("s7").to_doc())["players"] == [*P4, long_name]
+
+
 def test_list_is_newest_first_and_delete_forgets(tmp_path: Path) -> None:
     store = NightStore(tmp_path)
     store.save(doc(id="old", started="2026-11-01T19:00:00.000Z"))

@@ -37,11 +37,10 @@ from companion.money import MoneyFormat, format_money, format_plain
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
 from companion.records import StorageError
 from scoring import ScoringError, all_games, get_game
+from scoring.base import MAX_NAME
 from views.context import ViewContext
 from views.table.entry import refresh, table_ui
 from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen
-
-MAX_NAME = 40
 
 
 class SeatingError(ValueError):

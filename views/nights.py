@@ -21,12 +21,10 @@ from companion.night import SPLIT, TITLE, Night, NightError, Recap, Transfer
 from companion.night_service import NightService, NightStats, default_name, file_stem
 from companion.settings import Theme
 from scoring import ScoringError, get_game
+from scoring.base import MAX_NAME
 from views.charts import CHART_HEIGHT, colour, legend
 from views.context import ViewContext
 from views.widgets import TAP, big_button, empty_state, heading, icon_button, panel, paragraph, screen
-
-MAX_NAME = 40
-"""The longest player name a game accepts (the New-game screen's limit)."""
 
 
 def _refresh(control: ft.Control) -> None:
