@@ -373,7 +373,9 @@ def verify_next_pile(draft: RoundDraft) -> str:
     companion.entry_financial_crisis.FinancialCrisisIncompleteError: enter the five face-down bank cards first (1 of 5)
     """
     if not draft.bank_complete:
-        raise FinancialCrisisIncompleteError(f"enter the five face-down bank cards first ({len(draft.bank)} of 5)", "bank")
+        raise FinancialCrisisIncompleteError(
+            f"enter the five face-down bank cards first ({len(draft.bank)} of 5)", "bank"
+        )
     following = next_target(draft)
     if following is None:
         raise IllegalHandError(f"{draft.target}'s pile is the last one: tap its cards, then confirm the round", "piles")
@@ -630,7 +632,9 @@ def verify_round(
     companion.entry_financial_crisis.FinancialCrisisIncompleteError: the bank has five face-down cards: 1 entered so far
     """
     if not draft.bank_complete:
-        raise FinancialCrisisIncompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
+        raise FinancialCrisisIncompleteError(
+            f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank"
+        )
     hand = draft.to_hand()
     candidate = dict(record)
     candidate["hands"] = [*(record.get("hands") or []), hand, *later]
@@ -697,7 +701,9 @@ def verify_hand(context: RoundContext, draft: RoundDraft) -> dict[str, Any]:
     scoring.errors.IllegalHandError: the game is over after 1 round (BK-14)
     """
     if not draft.bank_complete:
-        raise FinancialCrisisIncompleteError(f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank")
+        raise FinancialCrisisIncompleteError(
+            f"the bank has five face-down cards: {len(draft.bank)} entered so far", "bank"
+        )
     if context.closed is not None:
         raise IllegalHandError(context.closed, "hands")
     hand = draft.to_hand()

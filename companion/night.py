@@ -472,9 +472,7 @@ def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _seat(
-    seated: list[str], names: Iterable[str], *, allow_known: bool = False, limit: int = MAX_NAME
-) -> list[str]:
+def _seat(seated: list[str], names: Iterable[str], *, allow_known: bool = False, limit: int = MAX_NAME) -> list[str]:
     """``seated`` with ``names`` added; a new name has at most ``limit`` characters (a saved night is read with
     :data:`MAX_STORED_NAME`), a name already seated may be longer (it was saved so)."""
     if isinstance(names, str) or not isinstance(names, Iterable):
@@ -1017,8 +1015,8 @@ __all__ = [
     "FONT_FILE",
     "MAX_NAME",
     "MAX_NIGHT_NAME",
-    "MAX_STORED_NAME",
     "MAX_NOTE",
+    "MAX_STORED_NAME",
     "PNG_WIDTH",
     "SEED",
     "SPLIT",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from scoring.base import MAX_NAME
+from scoring.base import MAX_NAME as MAX_NAME  # the one player's name limit, checked here on imports too
 from storage.errors import InputLimitError
 
 MAX_IMPORT_BYTES = 10 * 1024 * 1024

@@ -12,9 +12,9 @@ with no nights. A data folder from before nights existed has no ``nights.json``:
 file is created by the first save only.
 
 Export and import (:func:`export_nights`, :func:`read_nights`, :func:`import_nights`) carry nights as JSON
-documents, validated and bounded (names of at most :data:`MAX_STORED_NAME` characters, no control characters). Wiring them
-into the archive's export file is a few lines: put ``export_nights(store, ids)`` under a ``"nights"`` key of the
-export payload, and on import pass that list to :func:`read_nights` before anything is written, then to
+documents, validated and bounded (names of at most :data:`MAX_STORED_NAME` characters, no control characters).
+Wiring them into the archive's export file is a few lines: put ``export_nights(store, ids)`` under a ``"nights"``
+key of the export payload, and on import pass that list to :func:`read_nights` before anything is written, then to
 :func:`import_nights` with the map of exported session ids to the ids the games have in this archive.
 
 >>> import tempfile, pathlib
