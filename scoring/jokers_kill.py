@@ -324,27 +324,81 @@ def _check_names(names: Sequence[str], allowed: Sequence[str], ctx: _Ctx, path: 
             raise IllegalHandError(f"{name} {why}", f"{path}.{name}")
 
 
+@dataclass
+class _Hand:
+    """One hand being replayed by :func:`_resolve`: what was entered, and what the rulings found so far."""
+
+    options: Options
+    players: Sequence[str]
+    parts: _Parts
+    cards_left: int
+    ctx: _Ctx
+    complete: bool
+    """The hand must be fully entered (scoring); otherwise say what is missing."""
+    used: int = 0
+    notes: list[str] = field(default_factory=list)
+    prize: dict[str, list[Card]] = field(default_factory=dict)
+    winner: str | None = None
+    points: int = 0
+    tied: list[str] = field(default_factory=list)
+    collected: list[Card] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.ctx.label
+
+    @property
+    def base(self) -> str:
+        return self.ctx.base
+
+    def out(self, need: Need, who: Sequence[str] = (), winner: str | None = None, points: int = 0) -> _Outcome:
+        """The outcome, its notes as a play-off hand says them (:func:`_jk12_playoff_notes`)."""
+        said = _jk12_playoff_notes(self, need, winner) if self.ctx.playoff else self.notes
+        return _Outcome(DealNeed(need, tuple(who), winner, points, tuple(said)), self.prize, self.used)
+
+
+def _jk12_playoff_notes(hand: _Hand, need: Need, winner: str | None) -> list[str]:
+    """JK-12: a play-off hand won (a tie-break too) is one play-off win, a dead or void one is nobody's; points and
+    prize piles do not count."""
+    if need not in (Need.DECIDED, Need.DEAD, Need.VOID):
+        return hand.notes
+    said = [note for note in hand.notes if "prize pile" not in note]
+    if winner is not None:
+        said.append(f"{winner} wins this play-off hand: one play-off win; points and cards do not count (JK-12).")
+    else:
+        said.append(f"A {need.value} play-off hand is nobody's win (JK-12).")
+    return said
+
+
 def _resolve(
     options: Options, players: Sequence[str], parts: _Parts, cards_left: int, ctx: _Ctx, complete: bool
 ) -> _Outcome:
-    """Replay one hand. ``complete``: the hand must be fully entered (scoring); otherwise say what is missing."""
-    label, base = ctx.label, ctx.base
-    notes: list[str] = []
-    used = parts.count()
+    """Replay one hand. ``complete``: the hand must be fully entered (scoring); otherwise say what is missing.
 
-    def out(need: Need, who: Sequence[str] = (), winner: str | None = None, points: int = 0) -> _Outcome:
-        said = notes
-        if ctx.playoff and need in (Need.DECIDED, Need.DEAD, Need.VOID):
-            said = [note for note in notes if "prize pile" not in note]
-            if winner is not None:
-                said.append(
-                    f"{winner} wins this play-off hand: one play-off win; points and cards do not count (JK-12)."
-                )
-            else:
-                said.append(f"A {need.value} play-off hand is nobody's win (JK-12).")
-        return _Outcome(DealNeed(need, tuple(who), winner, points, tuple(said)), prize, used)
+    Each step applies its rulings in the rules' order and either ends the hand (an :class:`_Outcome`) or passes it
+    on: the buried Jokers (JK-9), the first deal (rule 2), a Joker dealt or turned up (rule 6, JK-9, JK-10), who
+    wins the first deal (rule 4.1 to 4.3, JK-1, JK-5), the tie-breaks (rule 4.4, JK-3, JK-4, JK-8), a tie that the
+    deck cannot break (JK-7) and the winner's prize pile (rule 5, JK-2, rule 8).
+    """
+    hand = _Hand(options, players, parts, cards_left, ctx, complete, used=parts.count())
+    _jk9_buried_jokers(hand)
+    outcome = _rule2_first_deal_entered(hand) or _rule6_jk9_jk10_dead_hand(hand)
+    if outcome is not None:
+        return outcome
+    _rule4_first_deal(hand)
+    for k, deal in enumerate(parts.tiebreaks):
+        outcome = _rule4_4_tiebreak(hand, k, deal)
+        if outcome is not None:
+            return outcome
+    if hand.winner is None:
+        return _jk7_still_tied(hand)
+    return _rule5_prize_pile(hand)
 
-    prize: dict[str, list[Card]] = {}
+
+def _jk9_buried_jokers(hand: _Hand) -> None:
+    """House rule JK-9 (``joker_upcard`` ``redraw``): a Joker turned as the up-card is buried and a new up-card
+    turned; only a Joker, and only under that house rule, is listed as buried."""
+    options, parts, label, base = hand.options, hand.parts, hand.label, hand.base
     for j, card in enumerate(parts.buried):
         if options.joker_upcard != "redraw":
             raise IllegalHandError(
@@ -359,249 +413,293 @@ def _resolve(
             )
     if parts.buried:
         n = len(parts.buried)
-        notes.append(
+        hand.notes.append(
             f"{'A Joker was' if n == 1 else f'{n} Jokers were'} turned as the up-card and buried, and a new up-card "
             "turned (house rule JK-9)."
         )
-    _check_names(list(parts.cards), players, ctx, f"{base}.cards", f"does not play {label}")
+
+
+def _rule2_first_deal_entered(hand: _Hand) -> _Outcome | None:
+    """Rule 2: an up-card (a Joker one buried while a card is left to turn instead, JK-9) and one card for every
+    player; until then the hand asks for what is missing."""
+    options, players, parts, label, base = hand.options, hand.players, hand.parts, hand.label, hand.base
+    _check_names(list(parts.cards), players, hand.ctx, f"{base}.cards", f"does not play {label}")
     up = parts.up
-    spare = cards_left - len(parts.buried) - 1 - len(players)
+    spare = hand.cards_left - len(parts.buried) - 1 - len(players)
     if up is not None and up.is_joker and options.joker_upcard == "redraw" and spare > 0:
-        if not complete:
-            notes.append("The up-card is a Joker: bury it and turn a new up-card (house rule JK-9).")
-            return out(Need.UP_CARD)
+        if not hand.complete:
+            hand.notes.append("The up-card is a Joker: bury it and turn a new up-card (house rule JK-9).")
+            return hand.out(Need.UP_CARD)
         raise IllegalHandError(
             f"the up-card of {label} is a Joker: under the house rule joker_upcard \"redraw\" it goes into 'buried' "
             "and a new up-card is turned (JK-9)",
             f"{base}.up",
         )
     if up is None:
-        return out(Need.UP_CARD)
+        return hand.out(Need.UP_CARD)
     missing = [name for name in players if name not in parts.cards]
     if missing:
-        if complete:
+        if hand.complete:
             raise IllegalHandError(f"{join_names(missing)} {_has(missing)} no card in {label}", f"{base}.cards")
         if parts.tiebreaks:
             raise IllegalHandError(f"{label} has tie-break cards before every player has a card", f"{base}.tiebreaks")
-        return out(Need.CARDS, missing)
-    cards = parts.cards
+        return hand.out(Need.CARDS, missing)
+    return None
 
-    # Jokers in the first deal, or as the up-card (rule 6, JK-9, JK-10)
+
+def _rule6_jk9_jk10_dead_hand(hand: _Hand) -> _Outcome | None:
+    """Rule 6, JK-9, JK-10: a Joker dealt to a player or turned as the up-card kills the hand; nobody scores, each
+    player dealt a Joker keeps it (−1 at the end), a Joker up-card is discarded."""
+    options, players, parts, label, base = hand.options, hand.players, hand.parts, hand.label, hand.base
+    up, cards, notes = parts.up, parts.cards, hand.notes
+    assert up is not None  # rule 2 asked for it first
     jokered = [name for name in players if cards[name].is_joker]
-    if jokered or up.is_joker:
-        reasons = []
-        if up.is_joker:
-            reasons.append("the up-card is a Joker")
-        if jokered:
-            reasons.append(f"{join_names(jokered)} {'was' if len(jokered) == 1 else 'were'} dealt a Joker")
-        reason = " and ".join(reasons)
-        notes.append(f"Up-card {up.label}; " + ", ".join(f"{name} {cards[name].label}" for name in players) + ".")
-        if parts.tiebreaks:
-            raise IllegalHandError(f"{label} is dead ({reason}), so it has no tie-break", f"{base}.tiebreaks[0]")
-        if parts.void:
-            raise IllegalHandError(f"{label} is dead ({reason}), so it is not void (JK-7)", f"{base}.void")
-        if up.is_joker and options.joker_upcard == "redraw":
-            notes.append(
-                "The up-card is a Joker and no card is left to turn instead: the hand is dead and that Joker is "
-                "discarded (JK-9)."
-            )
-        elif up.is_joker:
-            notes.append("The up-card is a Joker: the hand is dead and that Joker is discarded (JK-9).")
-        if jokered:
-            notes.append(
-                f"{join_names(jokered)} {'was' if len(jokered) == 1 else 'were'} dealt a Joker: the hand is dead and "
-                "nobody scores (rule 6)."
-            )
-            for name in jokered:
-                prize[name] = [JOKER]
-            notes.append(
-                f"{join_names(jokered)} {'puts the Joker' if len(jokered) == 1 else 'each put their Joker'} in their "
-                "prize pile, −1 at the end (rule 8, JK-10); the other cards are discarded."
-            )
-        else:
-            notes.append("The players' cards are discarded.")
-        return out(Need.DEAD)
+    if not (jokered or up.is_joker):
+        return None
+    reasons = []
+    if up.is_joker:
+        reasons.append("the up-card is a Joker")
+    if jokered:
+        reasons.append(f"{join_names(jokered)} {'was' if len(jokered) == 1 else 'were'} dealt a Joker")
+    reason = " and ".join(reasons)
+    notes.append(f"Up-card {up.label}; " + ", ".join(f"{name} {cards[name].label}" for name in players) + ".")
+    if parts.tiebreaks:
+        raise IllegalHandError(f"{label} is dead ({reason}), so it has no tie-break", f"{base}.tiebreaks[0]")
+    if parts.void:
+        raise IllegalHandError(f"{label} is dead ({reason}), so it is not void (JK-7)", f"{base}.void")
+    if up.is_joker and options.joker_upcard == "redraw":
+        notes.append(
+            "The up-card is a Joker and no card is left to turn instead: the hand is dead and that Joker is "
+            "discarded (JK-9)."
+        )
+    elif up.is_joker:
+        notes.append("The up-card is a Joker: the hand is dead and that Joker is discarded (JK-9).")
+    if jokered:
+        notes.append(
+            f"{join_names(jokered)} {'was' if len(jokered) == 1 else 'were'} dealt a Joker: the hand is dead and "
+            "nobody scores (rule 6)."
+        )
+        for name in jokered:
+            hand.prize[name] = [JOKER]
+        notes.append(
+            f"{join_names(jokered)} {'puts the Joker' if len(jokered) == 1 else 'each put their Joker'} in their "
+            "prize pile, −1 at the end (rule 8, JK-10); the other cards are discarded."
+        )
+    else:
+        notes.append("The players' cards are discarded.")
+    return hand.out(Need.DEAD)
 
-    # The first deal (rule 4)
+
+def _rule4_first_deal(hand: _Hand) -> None:
+    """Rule 4.1 to 4.3 (JK-1, JK-5): one player matching the up-card wins 3 points; several matching go to a
+    tie-break; nobody matching, the unique lowest card wins 2 points below the up-card, 1 above it, and a shared
+    lowest card goes to a tie-break (JK-4: between those players only). The hand's cards are collected."""
+    options, players, notes = hand.options, hand.players, hand.notes
+    up, cards = hand.parts.up, hand.parts.cards
+    assert up is not None  # rule 2 asked for it first
     desc = ", ".join(f"{name} {cards[name].label}" for name in players)
     notes.append(f"Up-card {up.label}; {desc}.")
-    winner: str | None = None
-    points = 0
-    tied: list[str] = []
     matchers = [name for name in players if matches(cards[name], up, options)]
     if up.rank == "A" and not options.ace_upcard_matches_ace and any(cards[n].rank == "A" for n in players):
         notes.append("House rule JK-1: a player's Ace does not match an Ace up-card.")
     ace_note = " (JK-1)" if up.rank == "A" else ""
     if len(matchers) == 1:
-        winner, points = matchers[0], 3
+        hand.winner, hand.points = matchers[0], 3
         notes.append(
-            f"{winner} alone matches the up-card's rank{ace_note}: 3 points, lower cards do not matter (rule 4.1)."
+            f"{hand.winner} alone matches the up-card's rank{ace_note}: 3 points, lower cards do not matter (rule 4.1)."
         )
     elif len(matchers) >= 2:
-        tied = matchers
-        notes.append(f"{join_names(tied)} match the up-card{ace_note}: a tie-break between them only (rule 4.2, JK-4).")
+        hand.tied = matchers
+        notes.append(
+            f"{join_names(hand.tied)} match the up-card{ace_note}: a tie-break between them only (rule 4.2, JK-4)."
+        )
     else:
         lowest = _lowest(players, cards)
         low = cards[lowest[0]]
         ace = " (a player's Ace is the lowest card, JK-5)" if low.rank == "A" else ""
         if len(lowest) == 1:
-            winner = lowest[0]
+            winner = hand.winner = lowest[0]
             if player_rank(low) < upcard_rank(up):
-                points = 2
+                hand.points = 2
                 above = " (an Ace up-card is above every player's card, rule 3)" if up.rank == "A" else ""
                 notes.append(
                     f"Nobody matches; {winner}'s {low.label} is the lowest card{ace} and below the up-card{above}: "
                     "2 points (rule 4.3)."
                 )
             else:
-                points = 1
+                hand.points = 1
                 notes.append(
                     f"Nobody matches; {winner}'s {low.label} is the lowest card but above the up-card: 1 point "
                     "(rule 4.3)."
                 )
         else:
-            tied = lowest
+            hand.tied = lowest
             notes.append(
-                f"Nobody matches; {join_names(tied)} tie for the lowest card ({low.rank}){ace}: a tie-break between "
-                "them only (rule 4.3, JK-4)."
+                f"Nobody matches; {join_names(hand.tied)} tie for the lowest card ({low.rank}){ace}: a tie-break "
+                "between them only (rule 4.3, JK-4)."
             )
+    hand.collected = ([up] if options.upcard_to_prize else []) + [cards[name] for name in players]
 
-    collected: list[Card] = ([up] if options.upcard_to_prize else []) + [cards[name] for name in players]
 
-    # Tie-breaks (rule 4.4, JK-3, JK-4, JK-8)
-    for k, deal in enumerate(parts.tiebreaks):
-        dpath = f"{base}.tiebreaks[{k}]"
-        if winner is not None:
-            raise IllegalHandError(
-                f"{label} was already won by {winner} before tie-break {k + 1}, so that deal is not possible", dpath
-            )
-        _check_names(
-            list(deal),
-            tied,
-            ctx,
-            dpath,
-            f"is not tied in {label}: tie-break {k + 1} is dealt only to {join_names(tied)}",
+def _rule4_4_tiebreak(hand: _Hand, k: int, deal: Mapping[str, Card]) -> _Outcome | None:
+    """Rule 4.4 (JK-3, JK-4): tie-break ``k`` deals one card to each player still tied; the unique lowest wins 3
+    points (matching the up-card means nothing), a shared lowest deals again to those players only. A Joker dealt
+    here is JK-8's (:func:`_jk8_joker_in_tiebreak`)."""
+    parts, label, base, notes = hand.parts, hand.label, hand.base, hand.notes
+    up = parts.up
+    assert up is not None  # rule 2 asked for it first
+    dpath = f"{base}.tiebreaks[{k}]"
+    if hand.winner is not None:
+        raise IllegalHandError(
+            f"{label} was already won by {hand.winner} before tie-break {k + 1}, so that deal is not possible", dpath
         )
-        gaps = [name for name in tied if name not in deal]
-        if gaps:
-            if complete or k < len(parts.tiebreaks) - 1:
-                raise IllegalHandError(
-                    f"{join_names(gaps)} {_has(gaps)} no card in tie-break {k + 1} of {label} "
-                    f"(it is dealt to {join_names(tied)})",
-                    dpath,
-                )
-            return out(Need.TIEBREAK, gaps)
-        desc = ", ".join(f"{name} {deal[name].label}" for name in tied)
-        jokers_here = [name for name in tied if deal[name].is_joker]
-        collected += [deal[name] for name in tied if not deal[name].is_joker]
-        if jokers_here:
-            for name in jokers_here:
-                prize.setdefault(name, []).append(JOKER)
-            was = "was" if len(jokers_here) == 1 else "were"
-            if options.joker_in_tiebreak == "dead" or len(jokers_here) == len(tied):
-                if k < len(parts.tiebreaks) - 1:
-                    raise IllegalHandError(
-                        f"{label} died in tie-break {k + 1} (a Joker was dealt), so tie-break {k + 2} is not possible",
-                        f"{base}.tiebreaks[{k + 1}]",
-                    )
-                if parts.void:
-                    raise IllegalHandError(
-                        f"{label} is dead (a Joker was dealt), so it is not void (JK-7)", f"{base}.void"
-                    )
-                why = (
-                    "the hand is dead (JK-8)"
-                    if options.joker_in_tiebreak == "dead"
-                    else "every tied player got a Joker, so the hand is dead (house rule JK-8)"
-                )
-                notes.append(f"Tie-break {k + 1}: {desc}; {join_names(jokers_here)} {was} dealt a Joker: {why}.")
-                notes.append(
-                    "Nobody scores; each Joker goes to its receiver's prize pile (−1 at the end, rule 8, JK-10) and "
-                    "every other card of the hand is discarded (rule 6)."
-                )
-                return out(Need.DEAD)
-            tied = [name for name in tied if name not in jokers_here]
-            notes.append(
-                f"Tie-break {k + 1}: {desc}; {join_names(jokers_here)} {was} dealt a Joker and "
-                f"{'drops' if len(jokers_here) == 1 else 'drop'} out, the Joker going to their prize pile "
-                "(house rule JK-8)."
-            )
-            if len(tied) == 1:
-                winner, points = tied[0], 3
-                notes.append(f"{winner} is the only player left in the tie-break: 3 points (rule 4.4, JK-3).")
-                tied = []
-                continue
-        lowest = _lowest(tied, deal)
-        low = deal[lowest[0]]
-        head = "" if jokers_here else f"Tie-break {k + 1}: {desc}; "
-        if len(lowest) == 1:
-            winner, points = lowest[0], 3
-            match = (
-                " (matching the up-card means nothing in a tie-break)"
-                if any(deal[n].rank == up.rank for n in tied)
-                else ""
-            )
-            ace = ", a player's Ace being lowest" if low.rank == "A" else ""
-            text = (
-                f"{winner}'s {low.label} is the lowest{ace}{match}: {winner} wins the tie-break, 3 points "
-                "(rule 4.4, JK-3)."
-            )
-            notes.append(head + text if head else text[0].upper() + text[1:])
-            tied = []
-        else:
-            tied = lowest
-            text = f"{join_names(tied)} tie again for the lowest ({low.rank}) and each get another card (rule 4.4)."
-            notes.append(head + text if head else text)
-
-    if winner is None:
-        left = max(0, cards_left - used)
-        if left < len(tied):
-            kept = [name for name, pile in prize.items() if JOKER in pile]
-            jokers_kept = (
-                f" (the Joker{'s' if len(kept) > 1 else ''} dealt to {join_names(kept)} in the tie-break "
-                f"{'stay' if len(kept) > 1 else 'stays'} in their prize pile, house rule JK-8)"
-                if kept
-                else ""
-            )
-            notes.append(
-                f"{join_names(tied)} are still tied and {_left_text(left).lower()}: the hand is void, nobody "
-                f"scores, its cards go to nobody{jokers_kept} and the game ends (JK-7)."
-            )
-            if not parts.void and complete:
-                raise IllegalHandError(
-                    f"{label} ends tied between {join_names(tied)} with only {_cards_word(left)} left for the "
-                    "tie-break: mark it void (JK-7)",
-                    f"{base}.void",
-                )
-            return out(Need.VOID, tied)
-        if parts.void:
+    tied = hand.tied
+    _check_names(
+        list(deal),
+        tied,
+        hand.ctx,
+        dpath,
+        f"is not tied in {label}: tie-break {k + 1} is dealt only to {join_names(tied)}",
+    )
+    gaps = [name for name in tied if name not in deal]
+    if gaps:
+        if hand.complete or k < len(parts.tiebreaks) - 1:
             raise IllegalHandError(
-                f"{label} cannot be void: {_cards_word(left)} are left, enough for the tie-break between "
-                f"{join_names(tied)} (JK-7)",
+                f"{join_names(gaps)} {_has(gaps)} no card in tie-break {k + 1} of {label} "
+                f"(it is dealt to {join_names(tied)})",
+                dpath,
+            )
+        return hand.out(Need.TIEBREAK, gaps)
+    desc = ", ".join(f"{name} {deal[name].label}" for name in tied)
+    jokers_here = [name for name in tied if deal[name].is_joker]
+    hand.collected += [deal[name] for name in tied if not deal[name].is_joker]
+    if jokers_here:
+        outcome = _jk8_joker_in_tiebreak(hand, k, desc, jokers_here)
+        if outcome is not None or hand.winner is not None:
+            return outcome
+        tied = hand.tied
+    lowest = _lowest(tied, deal)
+    low = deal[lowest[0]]
+    head = "" if jokers_here else f"Tie-break {k + 1}: {desc}; "
+    if len(lowest) == 1:
+        winner = hand.winner = lowest[0]
+        hand.points = 3
+        match = (
+            " (matching the up-card means nothing in a tie-break)" if any(deal[n].rank == up.rank for n in tied) else ""
+        )
+        ace = ", a player's Ace being lowest" if low.rank == "A" else ""
+        text = (
+            f"{winner}'s {low.label} is the lowest{ace}{match}: {winner} wins the tie-break, 3 points (rule 4.4, JK-3)."
+        )
+        notes.append(head + text if head else text[0].upper() + text[1:])
+        hand.tied = []
+    else:
+        hand.tied = lowest
+        text = f"{join_names(lowest)} tie again for the lowest ({low.rank}) and each get another card (rule 4.4)."
+        notes.append(head + text if head else text)
+    return None
+
+
+def _jk8_joker_in_tiebreak(hand: _Hand, k: int, desc: str, jokers_here: list[str]) -> _Outcome | None:
+    """JK-8: a Joker dealt in a tie-break kills the whole hand (each Joker to its receiver's prize pile); under the
+    house rule ``joker_in_tiebreak`` ``drop_out`` only its receiver drops out, and the last player left wins 3
+    points (JK-3). Every tied player getting a Joker kills the hand under either."""
+    options, parts, label, base, notes = hand.options, hand.parts, hand.label, hand.base, hand.notes
+    for name in jokers_here:
+        hand.prize.setdefault(name, []).append(JOKER)
+    was = "was" if len(jokers_here) == 1 else "were"
+    if options.joker_in_tiebreak == "dead" or len(jokers_here) == len(hand.tied):
+        if k < len(parts.tiebreaks) - 1:
+            raise IllegalHandError(
+                f"{label} died in tie-break {k + 1} (a Joker was dealt), so tie-break {k + 2} is not possible",
+                f"{base}.tiebreaks[{k + 1}]",
+            )
+        if parts.void:
+            raise IllegalHandError(f"{label} is dead (a Joker was dealt), so it is not void (JK-7)", f"{base}.void")
+        why = (
+            "the hand is dead (JK-8)"
+            if options.joker_in_tiebreak == "dead"
+            else "every tied player got a Joker, so the hand is dead (house rule JK-8)"
+        )
+        notes.append(f"Tie-break {k + 1}: {desc}; {join_names(jokers_here)} {was} dealt a Joker: {why}.")
+        notes.append(
+            "Nobody scores; each Joker goes to its receiver's prize pile (−1 at the end, rule 8, JK-10) and "
+            "every other card of the hand is discarded (rule 6)."
+        )
+        return hand.out(Need.DEAD)
+    hand.tied = [name for name in hand.tied if name not in jokers_here]
+    notes.append(
+        f"Tie-break {k + 1}: {desc}; {join_names(jokers_here)} {was} dealt a Joker and "
+        f"{'drops' if len(jokers_here) == 1 else 'drop'} out, the Joker going to their prize pile "
+        "(house rule JK-8)."
+    )
+    if len(hand.tied) == 1:
+        hand.winner, hand.points = hand.tied[0], 3
+        notes.append(f"{hand.winner} is the only player left in the tie-break: 3 points (rule 4.4, JK-3).")
+        hand.tied = []
+    return None
+
+
+def _jk7_still_tied(hand: _Hand) -> _Outcome:
+    """JK-7: players still tied with fewer cards left than they need make the hand void (nobody scores, its cards
+    go to nobody, the game ends); with enough cards left, the hand asks for the next tie-break (rule 4.4)."""
+    parts, label, base, tied = hand.parts, hand.label, hand.base, hand.tied
+    left = max(0, hand.cards_left - hand.used)
+    if left < len(tied):
+        kept = [name for name, pile in hand.prize.items() if JOKER in pile]
+        jokers_kept = (
+            f" (the Joker{'s' if len(kept) > 1 else ''} dealt to {join_names(kept)} in the tie-break "
+            f"{'stay' if len(kept) > 1 else 'stays'} in their prize pile, house rule JK-8)"
+            if kept
+            else ""
+        )
+        hand.notes.append(
+            f"{join_names(tied)} are still tied and {_left_text(left).lower()}: the hand is void, nobody "
+            f"scores, its cards go to nobody{jokers_kept} and the game ends (JK-7)."
+        )
+        if not parts.void and hand.complete:
+            raise IllegalHandError(
+                f"{label} ends tied between {join_names(tied)} with only {_cards_word(left)} left for the "
+                "tie-break: mark it void (JK-7)",
                 f"{base}.void",
             )
-        if complete:
-            raise IllegalHandError(
-                f"{label} is still tied between {join_names(tied)}: enter tie-break {len(parts.tiebreaks) + 1} "
-                "for them (rule 4.4)",
-                f"{base}.tiebreaks",
-            )
-        return out(Need.TIEBREAK, tied)
+        return hand.out(Need.VOID, tied)
     if parts.void:
-        raise IllegalHandError(f"{label} was won by {winner}, so it cannot be void (JK-7)", f"{base}.void")
-    prize.setdefault(winner, []).extend(collected)
-    notes.append(
-        f"{winner} collects {_cards_word(len(collected))} into their prize pile, "
+        raise IllegalHandError(
+            f"{label} cannot be void: {_cards_word(left)} are left, enough for the tie-break between "
+            f"{join_names(tied)} (JK-7)",
+            f"{base}.void",
+        )
+    if hand.complete:
+        raise IllegalHandError(
+            f"{label} is still tied between {join_names(tied)}: enter tie-break {len(parts.tiebreaks) + 1} "
+            "for them (rule 4.4)",
+            f"{base}.tiebreaks",
+        )
+    return hand.out(Need.TIEBREAK, tied)
+
+
+def _rule5_prize_pile(hand: _Hand) -> _Outcome:
+    """Rule 5 (JK-2) and rule 8: the winner collects the hand's cards, the up-card too unless the house rule
+    discards it; the bonus cards among them are said."""
+    winner = hand.winner
+    assert winner is not None
+    if hand.parts.void:
+        raise IllegalHandError(f"{hand.label} was won by {winner}, so it cannot be void (JK-7)", f"{hand.base}.void")
+    hand.prize.setdefault(winner, []).extend(hand.collected)
+    hand.notes.append(
+        f"{winner} collects {_cards_word(len(hand.collected))} into their prize pile, "
         + (
             "the up-card included (rule 5, JK-2)."
-            if options.upcard_to_prize
+            if hand.options.upcard_to_prize
             else "the up-card discarded (house rule JK-2)."
         )
     )
-    for name, pile in prize.items():
+    for name, pile in hand.prize.items():
         for card in pile:
             if card in BONUS:
-                notes.append(f"{card.label} goes to {name}'s prize pile: +{BONUS[card]} at the end (rule 8).")
-    return out(Need.DECIDED, (), winner, points)
+                hand.notes.append(f"{card.label} goes to {name}'s prize pile: +{BONUS[card]} at the end (rule 8).")
+    return hand.out(Need.DECIDED, (), winner, hand.points)
 
 
 # ---------------------------------------------------------------------------------------------------------------
