@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal, Self
 
@@ -809,152 +809,180 @@ def score(record: Record) -> FeastAndFamineResult:
     (['C'], {'A': 0, 'B': 0, 'C': 60, 'D': 41})
     """
     players = list(record.players)
-    options = record.options
     if len(players) < 2:
         raise InvalidRecordError("Feast and Famine needs at least 2 players (FF-4)", "players")
     total = total_rounds(record)
     totals = zeros(players)
     hands: list[FeastAndFamineHandResult] = []
-    for index, hand in enumerate(record.hands):
-        path = f"hands[{index}]"
-        number = index + 1
-        if index >= total:
-            raise IllegalHandError(
-                f"hand {number} was entered after the game was over ({_rounds_phrase(len(players), options)}, FF-5)",
-                path,
-            )
-        if hand.dealer not in players:
-            raise UnknownPlayerError(f"{hand.dealer} is not a player in this game", f"{path}.dealer")
-        circuit = index // len(players) + 1
-        notes: list[str] = []
-        if index % len(players) == 0:
-            notes.append(f"{hand.dealer} dealt the first round of circuit {circuit}: the table chooses (rule 4).")
-        else:
-            must = _next_clockwise(players, record.hands[index - 1].dealer)
-            if hand.dealer != must:
-                raise IllegalHandError(
-                    f"{hand.dealer} cannot deal round {number}: the deal passes clockwise from "
-                    f"{record.hands[index - 1].dealer} to {must}, and each player deals once per circuit (rule 4)",
-                    f"{path}.dealer",
-                )
-            notes.append(f"{hand.dealer} dealt: the deal passes to the left (rule 4).")
-        rnd = _check_round(hand, players, players, options, path, f"hand {number}")
-        notes.extend(_round_notes(rnd, players, options))
+    for index in range(len(record.hands)):
+        hand = _rule4_6_round(record, index, total)
         for name in players:
-            totals[name] += rnd.points[name]
-        if number == total:
-            notes.append(f"That was the last round ({_rounds_phrase(len(players), options)}, rule 3, FF-5).")
-        hands.append(
-            FeastAndFamineHandResult(
-                points=dict(rnd.points),
-                notes=notes,
-                dealer=hand.dealer,
-                circuit=circuit,
-                status={name: rnd.status[name].value for name in players},
-            )
-        )
-
-    game_notes: list[str] = []
-    game_verdict: Verdict | None = None
-    winners: list[str] = []
-    pending: Pending | None = None
-    finished = False
-    tiebreaks: list[dict[str, int]] = []
-    tiebreak_notes: list[list[str]] = []
-    rounds = record.tiebreak_rounds
-    multi = isinstance(record.tiebreak, tuple)
+            totals[name] += hand.points[name]
+        hands.append(hand)
+    end = _Ending()
     main_totals = dict(totals)
     if len(record.hands) < total:
-        if rounds:
+        if record.tiebreak_rounds:
             raise IllegalHandError(
                 f"the tie-break was entered before the game was over (round {len(record.hands) + 1} of {total} "
                 "is next; rule 8)",
                 "tiebreak",
             )
     else:
-        best = max(totals.values())
-        tied = [name for name in players if totals[name] == best]
-        if len(tied) == 1:
-            winners = tied
-            finished = True
-            game_verdict = outright_verdict(totals, tied[0])
-            game_notes.append(f"{tied[0]} wins with {best}, the highest running total (rule 7).")
-            if rounds:
-                raise IllegalHandError(
-                    f"a tie-break was entered, but {tied[0]} won outright with {best} (rule 8)", "tiebreak"
-                )
-        else:
-            rest = ghost_candidates(record, tied)
-            seat = "a Ghost (another player's seat) dealing" if rest else "a dummy Ghost seat dealing (FF-10)"
-            game_notes.append(
-                f"{join_names(tied)} are tied for the lead on {best}: one tie-break round with just them and {seat} "
-                "(rule 8)."
-            )
-            decided: list[str] | None = None
-            for k, tb in enumerate(rounds):
-                tpath = f"tiebreak[{k}]" if multi else "tiebreak"
-                if decided is not None:
-                    raise IllegalHandError(
-                        f"tie-break round {k + 1} was entered after the tie-break had decided the game (rule 8.4)",
-                        tpath,
-                    )
-                if tb.ghost is not None:
-                    if tb.ghost not in players:
-                        raise UnknownPlayerError(f"{tb.ghost} is not a player in this game", f"{tpath}.ghost")
-                    if tb.ghost in tied:
-                        raise IllegalHandError(
-                            f"{tb.ghost} is tied for the lead and cannot be the Ghost (rule 8.1, FF-9)",
-                            f"{tpath}.ghost",
-                        )
-                what = "the tie-break" if not multi else f"tie-break round {k + 1}"
-                rnd = _check_round(tb, tied, players, options, tpath, what)
-                tnotes = []
-                if tb.ghost is not None:
-                    tnotes.append(
-                        f"{tb.ghost}'s seat is the Ghost and deals; it always Takes, so it is always Knocked Out "
-                        "and cannot win (rule 8.1-8.2)."
-                    )
-                elif not rest:
-                    tnotes.append("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
-                tnotes.extend(_round_notes(rnd, tied, options, tiebreak=True))
-                decided, verdict, zero = _tiebreak_verdict(rnd, tied, record, totals)
-                if decided is not None:
-                    game_verdict = tiebreak_verdict(
-                        {name: rnd.points[name] for name in tied},
-                        {name: rnd.status[name].value for name in tied},
-                        best,
-                        totals,
-                        record.options.all_out_nobody_left == "joint",
-                    )
-                tnotes.extend(verdict)
-                tiebreaks.append({name: rnd.points[name] for name in tied})
-                tiebreak_notes.append(tnotes)
-                if zero:
-                    for name in tied:
-                        totals[name] = 0
-            if decided is None:
-                pending = Pending(kind="tiebreak", players=tied)
-            else:
-                winners = [name for name in players if name in decided]
-                finished = True
+        _rule7_8_game_end(record, totals, end)
     return FeastAndFamineResult(
-        verdict=game_verdict if finished else None,
+        verdict=end.verdict if end.finished else None,
         game=record.game,
         players=players,
         hands=hands,
         totals=totals,
-        finished=finished,
-        winners=winners,
-        pending=pending,
-        tiebreak=tiebreaks[-1] if tiebreaks else None,
-        tiebreaks=tiebreaks,
-        tiebreak_notes=tiebreak_notes,
-        notes=game_notes,
+        finished=end.finished,
+        winners=end.winners,
+        pending=end.pending,
+        tiebreak=end.tiebreaks[-1] if end.tiebreaks else None,
+        tiebreaks=end.tiebreaks,
+        tiebreak_notes=end.tiebreak_notes,
+        notes=end.notes,
         main_totals=main_totals,
         rounds=total,
         rounds_left=max(total - len(record.hands), 0),
         next_dealer=expected_dealer(record),
     )
+
+
+def _rule4_6_round(record: Record, index: int, total: int) -> FeastAndFamineHandResult:
+    """Round ``index`` of the main game: one of the ``total`` rounds (rule 3, FF-5), dealt by the player after the
+    last dealer except at the start of a circuit (rule 4), scored by rule 6."""
+    players, options, hand = list(record.players), record.options, record.hands[index]
+    path = f"hands[{index}]"
+    number = index + 1
+    if index >= total:
+        raise IllegalHandError(
+            f"hand {number} was entered after the game was over ({_rounds_phrase(len(players), options)}, FF-5)",
+            path,
+        )
+    if hand.dealer not in players:
+        raise UnknownPlayerError(f"{hand.dealer} is not a player in this game", f"{path}.dealer")
+    circuit = index // len(players) + 1
+    notes: list[str] = []
+    if index % len(players) == 0:
+        notes.append(f"{hand.dealer} dealt the first round of circuit {circuit}: the table chooses (rule 4).")
+    else:
+        must = _next_clockwise(players, record.hands[index - 1].dealer)
+        if hand.dealer != must:
+            raise IllegalHandError(
+                f"{hand.dealer} cannot deal round {number}: the deal passes clockwise from "
+                f"{record.hands[index - 1].dealer} to {must}, and each player deals once per circuit (rule 4)",
+                f"{path}.dealer",
+            )
+        notes.append(f"{hand.dealer} dealt: the deal passes to the left (rule 4).")
+    rnd = _check_round(hand, players, players, options, path, f"hand {number}")
+    notes.extend(_round_notes(rnd, players, options))
+    if number == total:
+        notes.append(f"That was the last round ({_rounds_phrase(len(players), options)}, rule 3, FF-5).")
+    return FeastAndFamineHandResult(
+        points=dict(rnd.points),
+        notes=notes,
+        dealer=hand.dealer,
+        circuit=circuit,
+        status={name: rnd.status[name].value for name in players},
+    )
+
+
+@dataclass
+class _Ending:
+    """How the game ends, as :func:`_rule7_8_game_end` finds it (nothing yet while rounds are left)."""
+
+    notes: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None
+    winners: list[str] = field(default_factory=list)
+    pending: Pending | None = None
+    finished: bool = False
+    tiebreaks: list[dict[str, int]] = field(default_factory=list)
+    tiebreak_notes: list[list[str]] = field(default_factory=list)
+
+
+def _rule7_8_game_end(record: Record, totals: dict[str, int], end: _Ending) -> None:
+    """Rule 7: the highest running total wins outright; rule 8: players tied for it play a tie-break round (with a
+    Ghost dealing, FF-9, FF-10) until it decides the game (:func:`_rule8_tiebreak_round`)."""
+    players = list(record.players)
+    rounds = record.tiebreak_rounds
+    best = max(totals.values())
+    tied = [name for name in players if totals[name] == best]
+    if len(tied) == 1:
+        end.winners = tied
+        end.finished = True
+        end.verdict = outright_verdict(totals, tied[0])
+        end.notes.append(f"{tied[0]} wins with {best}, the highest running total (rule 7).")
+        if rounds:
+            raise IllegalHandError(
+                f"a tie-break was entered, but {tied[0]} won outright with {best} (rule 8)", "tiebreak"
+            )
+        return
+    rest = ghost_candidates(record, tied)
+    seat = "a Ghost (another player's seat) dealing" if rest else "a dummy Ghost seat dealing (FF-10)"
+    end.notes.append(
+        f"{join_names(tied)} are tied for the lead on {best}: one tie-break round with just them and {seat} (rule 8)."
+    )
+    decided: list[str] | None = None
+    for k in range(len(rounds)):
+        tpath = f"tiebreak[{k}]" if isinstance(record.tiebreak, tuple) else "tiebreak"
+        if decided is not None:
+            raise IllegalHandError(
+                f"tie-break round {k + 1} was entered after the tie-break had decided the game (rule 8.4)",
+                tpath,
+            )
+        decided = _rule8_tiebreak_round(record, k, tied, best, bool(rest), totals, end)
+    if decided is None:
+        end.pending = Pending(kind="tiebreak", players=tied)
+    else:
+        end.winners = [name for name in players if name in decided]
+        end.finished = True
+
+
+def _rule8_tiebreak_round(
+    record: Record, k: int, tied: list[str], best: int, ghost_seat: bool, totals: dict[str, int], end: _Ending
+) -> list[str] | None:
+    """Tie-break round ``k`` (rule 8.1-8.4, FF-9, FF-10): the Ghost is a seated player not tied for the lead (or a
+    dummy seat when nobody else is seated); the players who decide the game, or ``None`` while it is undecided."""
+    players, options, tb = list(record.players), record.options, record.tiebreak_rounds[k]
+    multi = isinstance(record.tiebreak, tuple)
+    tpath = f"tiebreak[{k}]" if multi else "tiebreak"
+    if tb.ghost is not None:
+        if tb.ghost not in players:
+            raise UnknownPlayerError(f"{tb.ghost} is not a player in this game", f"{tpath}.ghost")
+        if tb.ghost in tied:
+            raise IllegalHandError(
+                f"{tb.ghost} is tied for the lead and cannot be the Ghost (rule 8.1, FF-9)",
+                f"{tpath}.ghost",
+            )
+    what = "the tie-break" if not multi else f"tie-break round {k + 1}"
+    rnd = _check_round(tb, tied, players, options, tpath, what)
+    tnotes = []
+    if tb.ghost is not None:
+        tnotes.append(
+            f"{tb.ghost}'s seat is the Ghost and deals; it always Takes, so it is always Knocked Out "
+            "and cannot win (rule 8.1-8.2)."
+        )
+    elif not ghost_seat:
+        tnotes.append("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
+    tnotes.extend(_round_notes(rnd, tied, options, tiebreak=True))
+    decided, verdict, zero = _tiebreak_verdict(rnd, tied, record, totals)
+    if decided is not None:
+        end.verdict = tiebreak_verdict(
+            {name: rnd.points[name] for name in tied},
+            {name: rnd.status[name].value for name in tied},
+            best,
+            totals,
+            record.options.all_out_nobody_left == "joint",
+        )
+    tnotes.extend(verdict)
+    end.tiebreaks.append({name: rnd.points[name] for name in tied})
+    end.tiebreak_notes.append(tnotes)
+    if zero:
+        for name in tied:
+            totals[name] = 0
+    return decided
 
 
 GAME = Game(

@@ -720,93 +720,32 @@ def score(record: Record) -> OnesToNinesResult:
     """
     _check_seating(record)
     players = list(record.players)
-    sides = record.sides
     options = record.options
     target = target_of(options, len(players))
     totals = dict.fromkeys(players, 0)
     hands: list[OnesToNinesHandResult] = []
-    over = False
     ended = ""
-    for i, hand in enumerate(record.hands):
-        path, label = f"hands[{i}]", f"hand {i + 1}"
+    for i in range(len(record.hands)):
         if ended:
-            raise IllegalHandError(f"{label} was entered after the game was over ({ended})", path)
-        _check_hand(hand, path, label, players, players)
-        scored = _score_hand(hand.table, hand.numbers, hand.first_triple, players, sides, options, True)
-        for name in players:
-            totals[name] += scored.points[name]
-        notes = scored.notes
-        reached = [name for name in players if totals[name] >= target]
-        if reached:
-            over = True
-            ended = f"{join_names(reached)} reached the target {target} in {label}"
-            notes.append(
-                f"{join_names(f'{name} reached {totals[name]}' for name in reached)}, at or over the target "
-                f"{target}: the game is over (rule 7, OO-11, OO-12)."
-            )
-            low = _lowest(totals, players)
-            if len(low) == 1:
-                notes.append(f"{low[0]} has the lowest total, {totals[low[0]]}, and wins (rule 8).")
-            else:
-                notes.append(
-                    f"{join_names(low)} share the lowest total, {totals[low[0]]}: sudden death decides "
-                    "(rule 8, rule 9)."
-                )
-        hands.append(
-            OnesToNinesHandResult(
-                points=scored.points,
-                notes=notes,
-                best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
-                targets=scored.targets,
-                totals=dict(totals),
-            )
-        )
+            raise IllegalHandError(f"hand {i + 1} was entered after the game was over ({ended})", f"hands[{i}]")
+        result, ended = _rule7_8_hand(record, i, target, totals)
+        hands.append(result)
+    over = bool(ended)
     tied = _lowest(totals, players) if over else []
     winners: list[str] = tied if len(tied) == 1 else []
     sudden: list[dict[str, int]] = []
     sudden_hands: list[OnesToNinesHandResult] = []
-    for j, hand_sd in enumerate(record.sudden_death):
+    for j in range(len(record.sudden_death)):
         path, label = f"sudden_death[{j}]", f"sudden-death hand {j + 1}"
         if not over:
             raise IllegalHandError(f"{label} was entered, but the game is not over yet (rule 9)", path)
         if winners:
             raise IllegalHandError(f"{label} was entered, but {winners[0]} has already won (rule 9, OO-13)", path)
-        if hand_sd.first_triple is not None and not options.triple_rule_in_sudden_death:
-            raise IllegalHandError(
-                f"{label} names a first three of a kind, but the three-of-a-kind rule is off in sudden death "
-                "(house rule, OO-15)",
-                f"{path}.first_triple",
-            )
-        _check_hand(hand_sd, path, label, tied, players)
-        scored = _score_hand(
-            hand_sd.table,
-            hand_sd.numbers,
-            hand_sd.first_triple,
-            tied,
-            sides,
-            options,
-            options.triple_rule_in_sudden_death,
-        )
-        notes = [*scored.notes, "Sudden-death scores are not added to the totals (OO-14)."]
-        low = _lowest(scored.points, tied)
-        if len(low) == 1:
-            winners = low
-            notes.append(f"{low[0]} has the lowest sudden-death score, {scored.points[low[0]]}, and wins (rule 9).")
-        else:
-            notes.append(
-                f"{join_names(low)} tie for the lowest sudden-death score, {scored.points[low[0]]}: "
-                "they play another sudden-death hand (OO-13)."
-            )
-        tied = low
-        sudden.append(scored.points)
-        sudden_hands.append(
-            OnesToNinesHandResult(
-                points=scored.points,
-                notes=notes,
-                best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
-                targets=scored.targets,
-            )
-        )
+        points, tied, result = _rule9_sudden_death_hand(record, j, tied)
+        if len(tied) == 1:
+            winners = tied
+        sudden.append(points)
+        sudden_hands.append(result)
     pending = Pending(kind="sudden-death", players=tied) if over and not winners else None
     return OnesToNinesResult(
         verdict=verdict_of(totals, target, sudden) if winners else None,
@@ -821,6 +760,85 @@ def score(record: Record) -> OnesToNinesResult:
         sudden_death=sudden,
         sudden_death_hands=sudden_hands,
     )
+
+
+def _rule7_8_hand(record: Record, i: int, target: int, totals: dict[str, int]) -> tuple[OnesToNinesHandResult, str]:
+    """Hand ``i`` of the main game, scored (rules 4-6) and added to ``totals``; rule 7 (OO-11, OO-12): a total at or
+    over the target ends the game after this hand, and rule 8 names the lowest total. Returns the hand's result
+    and, when the game ended with it, what ended it (else ``""``)."""
+    players, options, hand = list(record.players), record.options, record.hands[i]
+    path, label = f"hands[{i}]", f"hand {i + 1}"
+    _check_hand(hand, path, label, players, players)
+    scored = _score_hand(hand.table, hand.numbers, hand.first_triple, players, record.sides, options, True)
+    for name in players:
+        totals[name] += scored.points[name]
+    notes = scored.notes
+    ended = ""
+    reached = [name for name in players if totals[name] >= target]
+    if reached:
+        ended = f"{join_names(reached)} reached the target {target} in {label}"
+        notes.append(
+            f"{join_names(f'{name} reached {totals[name]}' for name in reached)}, at or over the target "
+            f"{target}: the game is over (rule 7, OO-11, OO-12)."
+        )
+        low = _lowest(totals, players)
+        if len(low) == 1:
+            notes.append(f"{low[0]} has the lowest total, {totals[low[0]]}, and wins (rule 8).")
+        else:
+            notes.append(
+                f"{join_names(low)} share the lowest total, {totals[low[0]]}: sudden death decides (rule 8, rule 9)."
+            )
+    result = OnesToNinesHandResult(
+        points=scored.points,
+        notes=notes,
+        best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
+        targets=scored.targets,
+        totals=dict(totals),
+    )
+    return result, ended
+
+
+def _rule9_sudden_death_hand(
+    record: Record, j: int, tied: list[str]
+) -> tuple[dict[str, int], list[str], OnesToNinesHandResult]:
+    """Sudden-death hand ``j`` among the ``tied`` players (rule 9, OO-13 to OO-15): its scores are not added to the
+    totals; the unique lowest wins, a tie plays again. Returns the scores, the players still tied (one: the
+    winner) and the hand's result."""
+    options = record.options
+    path, label = f"sudden_death[{j}]", f"sudden-death hand {j + 1}"
+    hand_sd = record.sudden_death[j]
+    if hand_sd.first_triple is not None and not options.triple_rule_in_sudden_death:
+        raise IllegalHandError(
+            f"{label} names a first three of a kind, but the three-of-a-kind rule is off in sudden death "
+            "(house rule, OO-15)",
+            f"{path}.first_triple",
+        )
+    _check_hand(hand_sd, path, label, tied, list(record.players))
+    scored = _score_hand(
+        hand_sd.table,
+        hand_sd.numbers,
+        hand_sd.first_triple,
+        tied,
+        record.sides,
+        options,
+        options.triple_rule_in_sudden_death,
+    )
+    notes = [*scored.notes, "Sudden-death scores are not added to the totals (OO-14)."]
+    low = _lowest(scored.points, tied)
+    if len(low) == 1:
+        notes.append(f"{low[0]} has the lowest sudden-death score, {scored.points[low[0]]}, and wins (rule 9).")
+    else:
+        notes.append(
+            f"{join_names(low)} tie for the lowest sudden-death score, {scored.points[low[0]]}: "
+            "they play another sudden-death hand (OO-13)."
+        )
+    result = OnesToNinesHandResult(
+        points=scored.points,
+        notes=notes,
+        best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
+        targets=scored.targets,
+    )
+    return scored.points, low, result
 
 
 @dataclass(frozen=True)
