@@ -29,7 +29,7 @@ True
 With the record, a draft of the right shape that would not restore is refused too:
 
 >>> record = {"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": []}
->>> with_record = draft_check("jokers-kill", record, next_part="hands")
+>>> with_record = draft_check("jokers-kill", record, next_part=Part.HANDS)
 >>> with_record("new", {"up": "5S", "buried": [], "cards": {"Ann": "KH"}, "tiebreaks": []})
 >>> with_record("new", {"up": "XX", "buried": [], "cards": {}, "tiebreaks": []})
 Traceback (most recent call last):
@@ -40,6 +40,7 @@ QS, AC or JK) in hand 1
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from typing import (
     Any,
@@ -49,13 +50,14 @@ from typing import (
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
-from companion.entry import PART_KEYS, EntryState, EntryTarget, part_entries, record_before
+from companion.entry import EntryState, EntryTarget
 from companion.entry_bargain_bin import BargainBinState
 from companion.entry_feast_and_famine import FeastState
 from companion.entry_financial_crisis import FinancialCrisisState
 from companion.entry_jokers_kill import JokersKillState
 from companion.entry_ones_to_nines import OnesToNinesState
 from scoring.bargain_bin import BinCard
+from scoring.parts import Part, UnknownPartError, entries, part_of_key, record_before
 from storage.errors import InvalidSessionError
 
 
@@ -167,14 +169,14 @@ def _problem(exc: ValidationError) -> str:
     return f"has {where} of the wrong type (expected {expected})"
 
 
-def draft_target(key: str, next_part: str | None) -> EntryTarget | None:
+def draft_target(key: str, next_part: Part | None) -> EntryTarget | None:
     """The entry a draft is kept for, from its key (:attr:`companion.entry.EntryTarget.key`): ``new`` is the next
     entry of ``next_part`` (``None`` when the game asks for none: finished); ``<part>/<index>`` a correction.
     :class:`DraftShapeError` for a key that names no entry.
 
-    >>> draft_target("new", "playoff"), draft_target("hands/2", "hands"), draft_target("new", None)
-    (EntryTarget(part='playoff', index=None), EntryTarget(part='hands', index=2), None)
-    >>> draft_target("hands/x", "hands")
+    >>> draft_target("new", Part.PLAYOFF), draft_target("hands/2", Part.HANDS), draft_target("new", None)
+    (EntryTarget(part=<Part.PLAYOFF: 'playoff'>, index=None), EntryTarget(part=<Part.HANDS: 'hands'>, index=2), None)
+    >>> draft_target("hands/x", Part.HANDS)
     Traceback (most recent call last):
     ...
     companion.drafts.DraftShapeError: a hand being entered is kept for 'hands/x', which names no hand of a game
@@ -182,12 +184,13 @@ def draft_target(key: str, next_part: str | None) -> EntryTarget | None:
     if key == "new":
         return None if next_part is None else EntryTarget(next_part)
     part, _, index = key.partition("/")
-    if part not in PART_KEYS or not index.isdigit() or len(index) > 6:
-        raise DraftShapeError(f"a hand being entered is kept for {key[:40]!r}, which names no hand of a game")
-    return EntryTarget(part, int(index))
+    if index.isdigit() and len(index) <= 6:
+        with contextlib.suppress(UnknownPartError):
+            return EntryTarget(part_of_key(part), int(index))
+    raise DraftShapeError(f"a hand being entered is kept for {key[:40]!r}, which names no hand of a game")
 
 
-def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part: str | None = None) -> DraftCheck:
+def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part: Part | None = None) -> DraftCheck:
     """The check :meth:`storage.Archive.load_drafts` applies to each draft of a ``game`` session: raises
     :class:`DraftShapeError` (a :class:`ValueError`) naming what is wrong. A game without a known shape passes.
 
@@ -217,12 +220,12 @@ def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part
         entry = draft_target(target, next_part)
         if entry is None:
             return
-        if entry.index is not None and entry.index >= len(part_entries(record, entry.part)):
+        if entry.index is not None and entry.index >= len(entries(record, entry.part)):
             raise DraftShapeError(
                 f"a hand being entered ({target}) corrects {entry.label}, which the game does not have"
             )
         try:
-            state.from_draft(record_before(record, entry), entry, draft)
+            state.from_draft(record_before(record, entry.part, entry.index), entry, draft)
         except Exception as exc:  # any failure here would otherwise happen when the panel opens
             why = str(exc) or type(exc).__name__
             raise DraftShapeError(f"a hand being entered ({target}) cannot be restored: {why}"[:300]) from None

@@ -13,97 +13,84 @@ clears it before the hand is submitted and keeps it again when the hand is refus
 >>> from companion.entry_ones_to_nines import OnesToNinesState
 >>> record = {"game": "1111-9999", "players": ["P1", "P2", "P3"], "sides": {"P1": "A", "P2": "B", "P3": "A"}}
 >>> store = MemoryDrafts()
->>> ctl = EntryController(OnesToNinesState, store, record, EntryTarget("hands"))
+>>> ctl = EntryController(OnesToNinesState, store, record, EntryTarget())
 >>> for digit in "4239" "7772" "9333":
 ...     _ = ctl.change(lambda state, d=digit: state.press(d))
 >>> store.draft("new")["numbers"]
 {'P1': '7772', 'P2': '9333'}
->>> EntryController(OnesToNinesState, store, record, EntryTarget("hands")).state.focus()  # after a reload
+>>> EntryController(OnesToNinesState, store, record, EntryTarget()).state.focus()  # after a reload
 'P3'
 """
 
 from __future__ import annotations
 
 import copy
-import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from scoring.parts import Part, hand_word
+from scoring.parts import Part, parse_entry_slug
 
-# --- the parts of a record (one place to switch to the rules engine's own vocabulary) ----------------------------
-
-PART_KEYS = ("hands", "playoff", "tiebreak", "sudden_death")
-"""The parts of a record that hold entries: the main game's hands and the extra part of a tied game."""
-PART_SLUGS = {"hands": "hand", "playoff": "playoff", "tiebreak": "tiebreak", "sudden_death": "sudden-death"}
-"""The route word of each part of a record: ``/continue/<id>/hand-3``, ``.../tiebreak-1``, ``.../sudden-death-2``."""
-PART_WORDS = {
-    "hands": "hand",
-    "playoff": "play-off hand",
-    "tiebreak": "tie-break round",
-    "sudden_death": "sudden-death hand",
-}
-"""What a player calls one entry of each part."""
+# --- what an entry panel fills in (the parts of a record are :class:`scoring.parts.Part`) -----------------------
 
 
-def entry_word(game: str, part: str = "hands") -> str:
+def entry_word(game: str, part: Part = Part.HANDS) -> str:
     """What ``game``'s rules call one entry of ``part``: ``round`` for the main game of Financial Crisis and Feast
     and Famine (:func:`scoring.parts.hand_word`), ``hand`` for the others; an extra part's own word.
 
-    >>> entry_word("feast-and-famine"), entry_word("jokers-kill"), entry_word("feast-and-famine", "tiebreak")
+    >>> entry_word("feast-and-famine"), entry_word("jokers-kill"), entry_word("feast-and-famine", Part.TIEBREAK)
     ('round', 'hand', 'tie-break round')
     """
-    try:
-        return Part(part).word_for(game)
-    except ValueError:
-        return hand_word(game)
+    return part.word_for(game)
 
 
-def entry_title(game: str, part: str, index: int) -> str:
+def entry_title(game: str, part: Part, index: int) -> str:
     """The title of entry ``index`` (0-based) of ``part``, as every screen writes it: ``Round 3``, ``Hand 3``,
     ``Tie-break round 1``.
 
-    >>> entry_title("financial-crisis", "hands", 2), entry_title("bargain-bin", "hands", 0)
+    >>> entry_title("financial-crisis", Part.HANDS, 2), entry_title("bargain-bin", Part.HANDS, 0)
     ('Round 3', 'Hand 1')
-    >>> entry_title("1111-9999", "sudden_death", 1)
+    >>> entry_title("1111-9999", Part.SUDDEN_DEATH, 1)
     'Sudden-death hand 2'
     """
     word = entry_word(game, part)
     return f"{word[0].upper()}{word[1:]} {index + 1}"
 
 
-def part_entries(record: Mapping[str, Any], part: str) -> list[Any]:
-    """The entries of ``part`` in ``record`` (a Feast and Famine tie-break of one round is one object).
-
-    >>> part_entries({"tiebreak": {"ghost": None}}, "tiebreak"), part_entries({"hands": [1, 2]}, "hands")
-    ([{'ghost': None}], [1, 2])
-    """
-    value = record.get(part)
-    if value is None:
-        return []
-    return list(value) if isinstance(value, list) else [value]
-
-
-class EntrySlugError(ValueError):
-    """A route segment that names no entry of a game (``hand-0``, ``round-2``...)."""
-
-
 @dataclass(frozen=True)
 class EntryTarget:
     """What an entry panel fills in: the next entry of a part, or a correction of entry ``index``.
 
-    >>> EntryTarget("hands").label, EntryTarget("playoff", 1).label, EntryTarget("hands", 0).slug
+    >>> EntryTarget().label, EntryTarget(Part.PLAYOFF, 1).label, EntryTarget(Part.HANDS, 0).slug
     ('next hand', 'play-off hand 2', 'hand-1')
-    >>> EntryTarget("tiebreak", 0).label, EntryTarget("sudden_death", 1).slug, EntryTarget("sudden_death", 1).key
-    ('tie-break round 1', 'sudden-death-2', 'sudden_death/1')
+    >>> EntryTarget(Part.TIEBREAK, 0).label, EntryTarget(Part.SUDDEN_DEATH, 1).slug
+    ('tie-break round 1', 'sudden-death-2')
+    >>> EntryTarget(Part.SUDDEN_DEATH, 1).key
+    'sudden_death/1'
     """
 
-    part: str = "hands"
-    """``hands`` or an extra part of the record (``playoff``, ``tiebreak``, ``sudden_death``)."""
+    part: Part = Part.HANDS
+    """The main game's hands or an extra part of the record (a play-off, a tie-break, sudden death)."""
     index: int | None = None
     """0-based index of the entry being corrected; ``None`` for a new entry."""
+
+    @classmethod
+    def of_slug(cls, slug: str) -> EntryTarget:
+        """The entry a correction route names (:func:`scoring.parts.parse_entry_slug`): ``hand-3`` → hand index 2;
+        ``playoff-1``, ``tiebreak-1``, ``sudden-death-1`` → entry 0 of that part; :class:`UnknownPartError` (a
+        :class:`ValueError`) for anything else.
+
+        >>> EntryTarget.of_slug("hand-3"), EntryTarget.of_slug("sudden-death-1").part
+        (EntryTarget(part=<Part.HANDS: 'hands'>, index=2), <Part.SUDDEN_DEATH: 'sudden_death'>)
+        >>> EntryTarget.of_slug("round-0")
+        Traceback (most recent call last):
+        ...
+        scoring.parts.UnknownPartError: 'round-0' is not an entry of a game (hand-1, playoff-1, tiebreak-1, \
+sudden-death-1, ...)
+        """
+        part, index = parse_entry_slug(slug)
+        return cls(part, index)
 
     @property
     def is_new(self) -> bool:
@@ -111,7 +98,7 @@ class EntryTarget:
 
     @property
     def word(self) -> str:
-        return PART_WORDS.get(self.part, "hand")
+        return self.part.word
 
     @property
     def label(self) -> str:
@@ -120,7 +107,7 @@ class EntryTarget:
     def label_for(self, game: str) -> str:
         """:attr:`label` in ``game``'s own words: ``round 2`` in Financial Crisis and Feast and Famine.
 
-        >>> EntryTarget("hands", 1).label_for("feast-and-famine"), EntryTarget("hands").label_for("jokers-kill")
+        >>> EntryTarget(Part.HANDS, 1).label_for("feast-and-famine"), EntryTarget().label_for("jokers-kill")
         ('round 2', 'next hand')
         """
         word = entry_word(game, self.part)
@@ -130,61 +117,12 @@ class EntryTarget:
     def slug(self) -> str:
         """The last segment of the correction's route (``hand-3``, ``playoff-1``, ``tiebreak-1``,
         ``sudden-death-2``)."""
-        return f"{PART_SLUGS.get(self.part, 'hand')}-{(self.index or 0) + 1}"
+        return self.part.entry_slug(self.index or 0)
 
     @property
     def key(self) -> str:
         """Names the draft kept by :meth:`companion.session.TableSession.set_draft`."""
-        return "new" if self.index is None else f"{self.part}/{self.index}"
-
-
-def parse_entry(slug: str) -> EntryTarget:
-    """The entry a correction route names: ``hand-3`` → hand index 2; ``playoff-1``, ``tiebreak-1``,
-    ``sudden-death-1`` → entry 0 of that part. Raises :class:`EntrySlugError` for anything else.
-
-    >>> parse_entry("hand-3"), parse_entry("playoff-1").part
-    (EntryTarget(part='hands', index=2), 'playoff')
-    >>> parse_entry("tiebreak-2"), parse_entry("sudden-death-1")
-    (EntryTarget(part='tiebreak', index=1), EntryTarget(part='sudden_death', index=0))
-    >>> parse_entry("round-0")
-    Traceback (most recent call last):
-    ...
-    companion.entry.EntrySlugError: 'round-0' is not a hand of a game (hand-1, playoff-1, ...)
-    """
-    words = "|".join(PART_SLUGS.values())
-    match = re.fullmatch(rf"({words})-([1-9][0-9]*)", slug)
-    if match is None:
-        examples = ", ".join(f"{word}-1" for word in PART_SLUGS.values())
-        raise EntrySlugError(f"'{slug}' is not a hand of a game ({examples}, …)")
-    part = next(part for part, word in PART_SLUGS.items() if word == match.group(1))
-    return EntryTarget(part, int(match.group(2)) - 1)
-
-
-def record_before(record: Mapping[str, Any], target: EntryTarget) -> dict[str, Any]:
-    """The record an entry is checked against: everything for a new entry; for a correction, the entries before it
-    (and, for a main-game hand, no extra part yet).
-
-    >>> record = {"game": "feast-and-famine", "players": ["A", "B"], "hands": [], "tiebreak": {"ghost": None}}
-    >>> "tiebreak" in record_before(record, EntryTarget("tiebreak", 0))
-    False
-    >>> replayed = {**record, "tiebreak": [{"ghost": None}, {"ghost": None}]}
-    >>> record_before(replayed, EntryTarget("tiebreak", 1))["tiebreak"]
-    [{'ghost': None}]
-    """
-    out = dict(record)
-    if target.index is None:
-        return out
-    if target.part == "hands":
-        out["hands"] = list(record.get("hands", []))[: target.index]
-        for key in PART_KEYS[1:]:
-            out.pop(key, None)
-    else:
-        before = part_entries(record, target.part)[: target.index]
-        if before:
-            out[target.part] = before
-        else:
-            out.pop(target.part, None)
-    return out
+        return "new" if self.index is None else f"{self.part.key}/{self.index}"
 
 
 # --- the protocol ----------------------------------------------------------------------------------------------
@@ -395,18 +333,11 @@ class EntryController(Generic[S]):
 
 
 __all__ = [
-    "PART_KEYS",
-    "PART_SLUGS",
-    "PART_WORDS",
     "DraftStore",
     "EntryController",
-    "EntrySlugError",
     "EntryState",
     "EntryTarget",
     "MemoryDrafts",
     "entry_title",
     "entry_word",
-    "parse_entry",
-    "part_entries",
-    "record_before",
 ]

@@ -35,6 +35,7 @@ from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget
 from scoring import IncompleteError, Result, ScoringError, get_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
+from scoring.parts import Part
 
 GHOST = "\x00ghost"
 """The Ghost's place in the offer order of a tie-break round (it is nobody's name)."""
@@ -783,7 +784,7 @@ class KnownRound:
     ...     {"dealer": "A", "outcome": {"A": 5, "B": 5}}, {"dealer": "B", "outcome": {"A": "out", "B": "out"}}]}
     >>> result = get_game("feast-and-famine").score(record)  # the session's, when this round is entered
     >>> kind = KnownRound(record, RoundContext.of(record, tiebreak=True, result=result))
-    >>> kind.start(record, EntryTarget("tiebreak")).who  # the tied leaders, read from the result
+    >>> kind.start(record, EntryTarget(Part.TIEBREAK)).who  # the tied leaders, read from the result
     ['A', 'B']
     """
 
@@ -791,7 +792,7 @@ class KnownRound:
     context: RoundContext
 
     def _context(self, record: Mapping[str, Any], target: EntryTarget) -> RoundContext | None:
-        fits = self.context.tiebreak == (target.part == "tiebreak") and record == self.record
+        fits = self.context.tiebreak == (target.part is Part.TIEBREAK) and record == self.record
         return self.context if fits else None
 
     def start(self, record: Mapping[str, Any], target: EntryTarget) -> FeastState:
@@ -829,7 +830,7 @@ def open_round(
     """
     kind: EntryKind[FeastState] = FeastState
     if result is not None:
-        kind = KnownRound(dict(record), RoundContext.of(record, tiebreak=target.part == "tiebreak", result=result))
+        kind = KnownRound(dict(record), RoundContext.of(record, tiebreak=target.part is Part.TIEBREAK, result=result))
     ctl = EntryController(kind, store, record, target, existing, defer=defer)
     if target.is_new and not ctl.restored and remembered_mode(store) == QUICK:
         ctl.state = ctl.state.set_mode(QUICK)
@@ -886,7 +887,7 @@ class FeastState:
         """A round with nothing entered; the dealer is set when only one player may deal (or, in a tie-break with
         nobody else seated, the dummy Ghost seat, FF-10). ``context``: :class:`RoundContext` of ``record``, when
         worked out already."""
-        state = cls(dict(record), tiebreak=target.part == "tiebreak", context=context)  # type: ignore[arg-type]
+        state = cls(dict(record), tiebreak=target.part is Part.TIEBREAK, context=context)  # type: ignore[arg-type]
         if len(state.choices) == 1:
             return state.begin(state.choices[0], [])
         if state.tiebreak and not state.choices:

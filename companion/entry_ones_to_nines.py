@@ -31,6 +31,7 @@ from companion.entry import EntryTarget
 from scoring import IncompleteError, ScoringError, get_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
+from scoring.parts import Part
 
 TABLE = "table"
 """The field of the table row (every other field is a player's name)."""
@@ -376,7 +377,7 @@ class OnesToNinesState:
     >>> players = ["P1", "P2", "P3", "P4"]
     >>> record = {"game": "1111-9999", "players": players, "sides": dict.fromkeys(players, "A")}
     >>> draft = {"table": "4239", "numbers": {"P1": "7772", "P2": "9333"}, "first_triple": None}
-    >>> state = OnesToNinesState.from_draft(record, EntryTarget("hands"), draft)
+    >>> state = OnesToNinesState.from_draft(record, EntryTarget(), draft)
     >>> state.focus(), state.entry.focus
     ('P3', 'P3')
     """
@@ -385,7 +386,7 @@ class OnesToNinesState:
 
     @classmethod
     def start(cls, record: Mapping[str, Any], target: EntryTarget) -> OnesToNinesState:
-        return cls(HandEntry.start(record, sudden_death=target.part == "sudden_death"))
+        return cls(HandEntry.start(record, sudden_death=target.part is Part.SUDDEN_DEATH))
 
     @classmethod
     def from_hand(cls, record: Mapping[str, Any], target: EntryTarget, hand: Mapping[str, Any]) -> OnesToNinesState:

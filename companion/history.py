@@ -494,7 +494,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
                 points=dict(hand.points),
                 notes=tuple(hand.notes),
                 standings=tuple(standings(result)),
-                entry=EntryTarget(Part.HANDS.key, n),
+                entry=EntryTarget(Part.HANDS, n),
             )
         )
     for part, made in extra:
@@ -511,7 +511,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
                     points=points,
                     notes=why,
                     standings=tuple(standings(result)),
-                    entry=EntryTarget(part.key, n),
+                    entry=EntryTarget(part, n),
                 )
             )
     return Replay(

@@ -131,9 +131,10 @@ def describe_change(old: Any, new: Any) -> str:
     return "; ".join(parts) if parts else "no change"
 
 
-def _key(part: str | Part) -> str:
-    """The record key of a part named by its key or its :class:`~scoring.parts.Part`."""
-    return part.key if isinstance(part, Part) else part
+def _part(part: str | Part) -> Part:
+    """The :class:`~scoring.parts.Part` named by itself or by its record key (:class:`UnknownPartError` for another
+    key)."""
+    return part if isinstance(part, Part) else part_of_key(part)
 
 
 class EditKind(StrEnum):
@@ -159,7 +160,7 @@ class Edit:
     ``None`` applies to whatever is current). Made with :meth:`TableSession.make`.
 
     >>> Edit.add({"up": "9S"}, expected_version=4)
-    Edit(kind=<EditKind.ADD: 'add'>, entry={'up': '9S'}, part='hands', index=None, expected_version=4)
+    Edit(kind=<EditKind.ADD: 'add'>, entry={'up': '9S'}, part=<Part.HANDS: 'hands'>, index=None, expected_version=4)
     >>> Edit.undo().at(7).expected_version
     7
     >>> Edit(EditKind.REPLACE, {"up": "9S"})
@@ -172,9 +173,9 @@ class Edit:
     entry: Any = None
     """The entry to add or the corrected entry; for :attr:`EditKind.SET_PART`, the part's whole value (``None``
     removes it)."""
-    part: str = Part.HANDS.key
-    """The record key of the part: ``hands`` or an extra part (:class:`scoring.parts.Part`; a ``Part`` given here
-    is kept as its key)."""
+    part: Part = Part.HANDS
+    """The main game's hands or an extra part (a record key given here is read as its :class:`~scoring.parts.Part`,
+    :class:`UnknownPartError` for another)."""
     index: int | None = None
     """Which entry a correction replaces (0-based)."""
     expected_version: int | None = None
@@ -183,7 +184,7 @@ class Edit:
     """For :attr:`EditKind.SET_PART`: the edit log's line (the other kinds word their own)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "part", _key(self.part))
+        object.__setattr__(self, "part", _part(self.part))
         if self.kind in (EditKind.ADD, EditKind.REPLACE) and not isinstance(self.entry, Mapping):
             raise InvalidEditError("there is no entry to add" if self.kind is EditKind.ADD else "there is no entry")
         if self.kind is EditKind.REPLACE and self.index is None:
@@ -194,14 +195,14 @@ class Edit:
         cls, entry: Mapping[str, Any], *, part: str | Part = Part.HANDS, expected_version: int | None = None
     ) -> Edit:
         """Append ``entry`` to ``part`` (the next hand, or the next play-off hand...)."""
-        return cls(EditKind.ADD, dict(entry), _key(part), None, expected_version)
+        return cls(EditKind.ADD, dict(entry), _part(part), None, expected_version)
 
     @classmethod
     def replace(
         cls, index: int, entry: Mapping[str, Any], *, part: str | Part = Part.HANDS, expected_version: int | None = None
     ) -> Edit:
         """Correct entry ``index`` (0-based) of ``part``."""
-        return cls(EditKind.REPLACE, dict(entry), _key(part), index, expected_version)
+        return cls(EditKind.REPLACE, dict(entry), _part(part), index, expected_version)
 
     correct = replace
 
@@ -220,7 +221,7 @@ class Edit:
     @classmethod
     def set_part(cls, part: str | Part, value: Any, description: str, *, expected_version: int | None = None) -> Edit:
         """Set extra part ``part`` to ``value`` (``None`` removes it), logged as ``description``."""
-        return cls(EditKind.SET_PART, copy.deepcopy(value), _key(part), None, expected_version, description)
+        return cls(EditKind.SET_PART, copy.deepcopy(value), _part(part), None, expected_version, description)
 
     def at(self, version: int | None) -> Edit:
         """The same edit, made on ``version``."""
@@ -322,7 +323,7 @@ class TableSession:
     def part(self, key: str | Part) -> list[Any]:
         """The entries of a part of the record (:func:`scoring.parts.entries`): ``hands`` or an extra part such as
         ``playoff`` (:class:`~scoring.parts.UnknownPartError` for another key)."""
-        return copy.deepcopy(entries(self.current, key if isinstance(key, Part) else part_of_key(key)))
+        return copy.deepcopy(entries(self.current, _part(key)))
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -426,7 +427,7 @@ class TableSession:
             stack = self._undo if edit.kind is EditKind.UNDO else self._redo
             if stack and stack[-1].record is record and stack[-1].replay is not None:
                 return stack[-1].replay
-        if edit.kind is EditKind.ADD and part_of_key(edit.part) is Part.HANDS:
+        if edit.kind is EditKind.ADD and edit.part is Part.HANDS:
             current = self.current
             if self._replay is None or self._replayed is not current:
                 self._replay, self._replayed = game.replay(current), current
@@ -496,7 +497,7 @@ class TableSession:
                 raise NothingToUndoError(f"there is nothing to {kind.value}")
             return stack[-1].record, f"{kind.value}: {stack[-1].description}"
         record = dict(self.current)
-        part = part_of_key(edit.part)
+        part = edit.part
         if kind is EditKind.SET_PART:
             self._check_extra(part)
             if edit.entry is None:
@@ -693,7 +694,7 @@ class SessionService:
             # A draft that is not of its game's shape, or that its game's entry state cannot restore, is set aside
             # (reported on Home); the game opens without it.
             step = next_step(result)
-            next_part = None if step is Step.FINISHED else part_for_step(step).key
+            next_part = None if step is Step.FINISHED else part_for_step(step)
             check = draft_check(doc.game, doc.record, next_part=next_part)
             drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=check)
             session = TableSession(self.archive, doc, result, drafts=drafts, _replay=replay, _replayed=doc.record)

@@ -18,7 +18,7 @@ import pytest
 from companion.guides import all_guides, get_guide
 from companion.services import AppServices
 from companion.settings import Theme
-from scoring import registry
+from scoring import Part, UnknownPartError, registry
 from tests.conftest import RULES
 from views.home import HOME_ITEMS
 from views.routes import ROUTES
@@ -229,19 +229,21 @@ def test_guides_match_the_scoring_games_and_house_rules() -> None:
     ],
 )
 def test_correction_routes_name_every_part(slug: str, part: str, index: int, label: str) -> None:
-    from views.table.entry import EntryTarget, parse_entry
+    from views.table.entry import EntryTarget
 
-    target = parse_entry(slug)
-    assert target == EntryTarget(part, index)
+    target = EntryTarget.of_slug(slug)
+    assert target == EntryTarget(Part(part), index)
     assert target.slug == slug and target.label == label and target.key == f"{part}/{index}"
 
 
 @pytest.mark.parametrize("slug", ["hand-0", "tiebreak", "sudden_death-1", "round-2", "share"])
 def test_a_slug_that_names_no_entry_is_refused_with_the_forms_it_could_take(slug: str) -> None:
-    from views.table.entry import EntrySlugError, parse_entry
+    from views.table.entry import EntryTarget
 
-    with pytest.raises(EntrySlugError, match=r"is not a hand of a game \(hand-1, playoff-1, tiebreak-1, sudden-death"):
-        parse_entry(slug)
+    with pytest.raises(
+        UnknownPartError, match=r"is not an entry of a game \(hand-1, playoff-1, tiebreak-1, sudden-death"
+    ):
+        EntryTarget.of_slug(slug)
 
 
 def test_hand_list_rows_are_labelled_and_open_their_correction() -> None:
@@ -259,8 +261,8 @@ def test_hand_list_rows_are_labelled_and_open_their_correction() -> None:
     result = get_game("1111-9999").score(record)
     lines = hand_lines(result)
     assert [(line.part, line.index, line.label, line.slug) for line in lines] == [
-        ("hands", 0, "Hand 1: Ann +40, Ben +40", "hand-1"),
-        ("sudden_death", 0, "Sudden-death hand 1: Ann 1, Ben 1", "sudden-death-1"),
+        (Part.HANDS, 0, "Hand 1: Ann +40, Ben +40", "hand-1"),
+        (Part.SUDDEN_DEATH, 0, "Sudden-death hand 1: Ann 1, Ben 1", "sudden-death-1"),
     ]
     assert lines[1].notes[-1].startswith("Ann and Ben tie for the lowest sudden-death score, 1")
     opened: list[HandLine] = []

@@ -17,6 +17,7 @@ from companion.entry_financial_crisis import FinancialCrisisState, add_card
 from companion.entry_jokers_kill import JokersKillState
 from companion.entry_ones_to_nines import OnesToNinesState
 from companion.services import AppServices
+from scoring.parts import Part
 from tests.test_app_views import shell_for, walk
 
 JK_PLAYERS = ["Ann", "Ben"]
@@ -118,7 +119,7 @@ def _good_drafts() -> list[tuple[str, str, dict[str, Any], list[dict[str, Any]]]
     jk = {"game": "jokers-kill", "players": JK_PLAYERS, "options": {}, "hands": []}
     jk_state = JokersKillState.start(jk, EntryTarget()).place("9S").place("4H")
     played = {"up": "8S", "cards": {"Ann": "2H", "Ben": "3H"}, "tiebreaks": []}
-    correction = JokersKillState.from_hand(jk, EntryTarget("hands", 0), played)
+    correction = JokersKillState.from_hand(jk, EntryTarget(Part.HANDS, 0), played)
     bb = {"game": "bargain-bin", "players": BB_PLAYERS, "options": {}, "hands": []}
     bb_state = BargainBinState(BinEntry.start(bb).choose_receiver("Ben").choose_value(PadKey("K", red=True)))
     fc = {"game": "financial-crisis", "players": JK_PLAYERS, "options": {}, "hands": []}
@@ -126,7 +127,7 @@ def _good_drafts() -> list[tuple[str, str, dict[str, Any], list[dict[str, Any]]]
     for card in ("2S", "3S", "4H", "5H", "6D", "KC"):
         fc_state = FinancialCrisisState(fc, add_card(fc, fc_state.draft, card))
     o2n = {"game": "1111-9999", "players": JK_PLAYERS, **SIDES, "hands": []}
-    o2n_state = OnesToNinesState.start(o2n, EntryTarget("hands"))
+    o2n_state = OnesToNinesState.start(o2n, EntryTarget(Part.HANDS))
     o2n_state = o2n_state.press("4").press("2")
     return [
         ("jokers-kill", "new", jk_state.to_draft(), []),
@@ -159,7 +160,7 @@ def test_whatever_restoring_raises_refuses_the_draft(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(JokersKillState, "from_draft", broken)
     record = {"game": "jokers-kill", "players": JK_PLAYERS, "options": {}, "hands": []}
-    check = draft_check("jokers-kill", record, next_part="hands")
+    check = draft_check("jokers-kill", record, next_part=Part.HANDS)
     with pytest.raises(DraftShapeError, match=r"^a hand being entered \(new\) cannot be restored: 'cards'$"):
         check("new", {"up": None, "buried": [], "cards": {}, "tiebreaks": []})
 
@@ -177,11 +178,11 @@ def test_the_new_draft_is_checked_for_the_part_the_game_asks_for_next() -> None:
     original = dict(ENTRY_STATES)
     try:
         ENTRY_STATES["jokers-kill"] = Spy  # type: ignore[index]
-        draft_check("jokers-kill", record, next_part="playoff")("new", draft)
+        draft_check("jokers-kill", record, next_part=Part.PLAYOFF)("new", draft)
         draft_check("jokers-kill", record, next_part=None)("new", draft)  # finished: no panel opens it
     finally:
         ENTRY_STATES.clear()  # type: ignore[attr-defined]
         ENTRY_STATES.update(original)  # type: ignore[attr-defined]
-    assert seen == [EntryTarget("playoff")]
+    assert seen == [EntryTarget(Part.PLAYOFF)]
     with pytest.raises(DraftShapeError, match="names no hand of a game"):
-        draft_check("jokers-kill", record, next_part="hands")("tricks/1", draft)
+        draft_check("jokers-kill", record, next_part=Part.HANDS)("tricks/1", draft)

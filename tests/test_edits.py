@@ -24,7 +24,7 @@ from companion.session import (
     UnknownPartError,
 )
 from companion.sharing import HOST, Access, LiveTable, NotAllowedError, Role
-from scoring import ScoringError
+from scoring import Part, ScoringError
 from storage import Archive, StorageWriteError
 from views.edit_host import EditHost
 
@@ -99,7 +99,6 @@ def test_every_kind_goes_through_make(table: TableSession) -> None:
         (Edit.add(TWICE), ScoringError),
         (Edit.replace(4, HAND_BEN), NoSuchHandError),
         (Edit.redo(), NothingToUndoError),
-        (Edit.add({"up": "5S"}, part="overtime"), UnknownPartError),
         (Edit.set_part("playoff", [{"up": "5S"}], "play-off set"), ScoringError),
     ],
 )
@@ -115,6 +114,17 @@ def test_verify_says_what_make_would_refuse_and_neither_changes_anything(
         table.make(edit)
     assert (table.record, table.version, table.log) == before
     assert issubclass(error, EDIT_REFUSALS)
+
+
+def test_an_edit_naming_an_unknown_part_cannot_be_made(table: TableSession) -> None:
+    """A part is a :class:`scoring.parts.Part`: an edit naming another record key cannot be made at all, and the
+    refusal is one of :data:`EDIT_REFUSALS`."""
+    before = (table.record, table.version, table.log)
+    with pytest.raises(UnknownPartError, match="'overtime' is not a part of a game record"):
+        table.make(Edit.add({"up": "5S"}, part="overtime"))
+    assert (table.record, table.version, table.log) == before
+    assert issubclass(UnknownPartError, EDIT_REFUSALS)
+    assert Edit.add({"up": "5S"}, part="playoff").part is Part.PLAYOFF
 
 
 def test_verify_scores_without_making(table: TableSession) -> None:

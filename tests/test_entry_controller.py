@@ -15,7 +15,6 @@ from companion.entry import (
     EntryState,
     EntryTarget,
     MemoryDrafts,
-    record_before,
 )
 from companion.entry_bargain_bin import BargainBinState, PadKey
 from companion.entry_feast_and_famine import FeastState
@@ -24,6 +23,7 @@ from companion.entry_jokers_kill import JokersKillState
 from companion.entry_ones_to_nines import OnesToNinesState
 from companion.session import SessionService, TableSession
 from scoring.errors import IncompleteError
+from scoring.parts import Part, record_before
 from storage import Archive
 
 STATES: list[type[Any]] = [JokersKillState, BargainBinState, FinancialCrisisState, FeastState, OnesToNinesState]
@@ -46,7 +46,7 @@ def controller(session: TableSession, kind: type[Any], target: EntryTarget | Non
     existing = None
     if target.index is not None:
         existing = session.part(target.part)[target.index]
-    return EntryController(kind, session, record_before(session.record, target), target, existing)
+    return EntryController(kind, session, record_before(session.record, target.part, target.index), target, existing)
 
 
 def test_every_state_has_the_protocol() -> None:
@@ -94,10 +94,10 @@ def test_ones_to_nines_correction_starts_on_the_first_field_it_lacks(archive: Ar
     sides = {"Ann": "A", "Ben": "B", "Cat": "A"}
     session = SessionService(archive).start("1111-9999", list(sides), extra={"sides": sides})
     session.add_hand({"table": "4239", "numbers": {"Ann": "7772", "Ben": "9333", "Cat": "5278"}})
-    ctl = controller(session, OnesToNinesState, EntryTarget("hands", 0))
+    ctl = controller(session, OnesToNinesState, EntryTarget(Part.HANDS, 0))
     assert not ctl.restored and ctl.state.focus() is None and ctl.state.can_confirm()
     ctl.change(lambda state: state.but(state.entry.with_focus("Ben").backspace().backspace()))
-    assert controller(session, OnesToNinesState, EntryTarget("hands", 0)).state.entry.focus == "Ben"
+    assert controller(session, OnesToNinesState, EntryTarget(Part.HANDS, 0)).state.entry.focus == "Ben"
 
 
 # --- the other games ---------------------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def test_feast_and_famine_reload_focuses_whoever_acts_next(archive: Archive) -> 
 def test_open_prefers_the_draft_then_the_hand_being_corrected_then_a_start(archive: Archive) -> None:
     session = SessionService(archive).start("jokers-kill", ["Ann", "Ben"])
     session.add_hand({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}})
-    target = EntryTarget("hands", 0)
+    target = EntryTarget(Part.HANDS, 0)
     correcting = controller(session, JokersKillState, target)
     assert not correcting.restored and correcting.state.to_hand() == {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}
     correcting.change(lambda state: state.clear_slot(("cards", "Ben")))

@@ -26,7 +26,7 @@ from companion.entry_feast_and_famine import (
     quick_hand,
     tied_players,
 )
-from scoring import Card, get_game
+from scoring import Card, Part, UnknownPartError, get_game
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -514,13 +514,13 @@ def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothin
 
 
 def test_tie_break_routes() -> None:
-    from views.table.entry import EntrySlugError, EntryTarget, parse_entry
+    from views.table.entry import EntryTarget
 
-    assert parse_entry("tiebreak-2") == EntryTarget("tiebreak", 1)
-    assert EntryTarget("tiebreak", 1).slug == "tiebreak-2" and EntryTarget("tiebreak", 1).key == "tiebreak/1"
-    assert EntryTarget("tiebreak", 0).label == "tie-break round 1"
-    with pytest.raises(EntrySlugError):
-        parse_entry("tiebreak-0")
+    assert EntryTarget.of_slug("tiebreak-2") == EntryTarget(Part.TIEBREAK, 1)
+    assert EntryTarget(Part.TIEBREAK, 1).slug == "tiebreak-2" and EntryTarget(Part.TIEBREAK, 1).key == "tiebreak/1"
+    assert EntryTarget(Part.TIEBREAK, 0).label == "tie-break round 1"
+    with pytest.raises(UnknownPartError):
+        EntryTarget.of_slug("tiebreak-0")
 
 
 # --- taps at the physical limit (issue 15) ------------------------------------------------------------------------

@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 import companion.entry_financial_crisis as entry
 from companion.entry_financial_crisis import FinancialCrisisIncompleteError, RoundDraft
 from companion.session import SessionService
-from scoring import DuplicateCardError, IllegalHandError, InvalidCardError, ScoringError, UnknownPlayerError, get_game
+from scoring import (
+    DuplicateCardError,
+    IllegalHandError,
+    InvalidCardError,
+    Part,
+    ScoringError,
+    UnknownPlayerError,
+    get_game,
+)
 from scoring.cards import standard_deck
 from storage import Archive
 from tests.conftest import CASES
@@ -273,7 +281,7 @@ def make_panel(record: dict[str, Any], *, accept: bool = True, existing: dict[st
     ectx = EntryContext(
         view=SimpleNamespace(settings=SimpleNamespace(four_colour_suits=True)),  # type: ignore[arg-type]
         session=FakeSession(),  # type: ignore[arg-type]
-        target=EntryTarget("hands", None if existing is None else 0),
+        target=EntryTarget(Part.HANDS, None if existing is None else 0),
         record=record,
         existing=existing,
         submit=submit,

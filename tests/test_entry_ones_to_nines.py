@@ -19,7 +19,7 @@ from companion.entry_ones_to_nines import (
     fit_sides,
     toggle_side,
 )
-from scoring import get_game
+from scoring import Part, get_game
 
 SIDES = {"Ann": "A", "Ben": "B", "Cat": "A"}
 
@@ -370,8 +370,8 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path
 
 
 def test_sudden_death_routes() -> None:
-    from views.table.entry import EntryTarget, parse_entry
+    from views.table.entry import EntryTarget
 
-    assert parse_entry("sudden-death-1") == EntryTarget("sudden_death", 0)
-    assert EntryTarget("sudden_death", 0).slug == "sudden-death-1"
-    assert EntryTarget("sudden_death", 0).label == "sudden-death hand 1"
+    assert EntryTarget.of_slug("sudden-death-1") == EntryTarget(Part.SUDDEN_DEATH, 0)
+    assert EntryTarget(Part.SUDDEN_DEATH, 0).slug == "sudden-death-1"
+    assert EntryTarget(Part.SUDDEN_DEATH, 0).label == "sudden-death hand 1"

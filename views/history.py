@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from companion.entry import EntryTarget, parse_entry
+from companion.entry import EntryTarget
 from companion.history import (
     PAGE_SIZE,
     DateRangeError,
@@ -310,7 +310,7 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         session = ctx.services.sessions.open(params["id"])
     except (StorageError, ScoringError) as exc:  # not found, damaged: the shell shows "Not found" with the reason
         raise ValueError(str(exc)) from None
-    target = parse_entry(params["entry"])  # an EntrySlugError (a ValueError) is shown as "Not found"
+    target = EntryTarget.of_slug(params["entry"])  # an UnknownPartError (a ValueError) is shown as "Not found"
     entries = session.part(target.part)
     if target.index is None or target.index >= len(entries):
         raise ValueError(f"This session has no {target.label}.")

@@ -232,7 +232,7 @@ class LiveScreen:
             )
         step = session.step
         if access.role is Role.EDITOR and step is not Step.FINISHED:
-            out.append(self._entry(session, EntryTarget(part_for_step(step).key)))
+            out.append(self._entry(session, EntryTarget(part_for_step(step))))
         return out
 
     def _undo_button(self, session: TableSession) -> ft.Control:
@@ -268,7 +268,7 @@ class LiveScreen:
 
     def _entry(self, session: TableSession, target: EntryTarget) -> ft.Control:
         ui = table_ui(session.game)
-        if ui is None or (target.part != Part.HANDS.key and target.part not in ui.parts):
+        if ui is None or (target.part is not Part.HANDS and target.part not in ui.parts):
             return empty_state("Enter this on the host's screen", "This game's entry is not available on phones yet.")
         ectx = EntryContext(
             view=self.ctx,

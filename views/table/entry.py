@@ -24,32 +24,23 @@ from typing import Any, Protocol, TypeVar
 import flet as ft
 
 from companion.entry import (
-    PART_SLUGS,
-    PART_WORDS,
     EntryController,
     EntryKind,
-    EntrySlugError,
     EntryState,
     EntryTarget,
-    parse_entry,
-    record_before,
 )
 from companion.money import MoneyFormat
 from companion.session import TableSession
+from scoring.parts import Part
 from views.context import ViewContext
 
 __all__ = [
-    "PART_SLUGS",
-    "PART_WORDS",
     "EntryContext",
-    "EntrySlugError",
     "EntryTarget",
     "TableUI",
     "after_tap",
     "controller",
     "docked",
-    "parse_entry",
-    "record_before",
     "refresh",
     "send_changes",
     "send_each",
@@ -161,8 +152,8 @@ class TableUI:
     extras: ExtrasHook | None = None
     end: EndHook | None = None
     """Optional panel shown at the end of the game, under the winners (Bargain Bin: Vegas payouts, settle-up)."""
-    parts: tuple[str, ...] = ()
-    """Extra parts of the record this panel enters as list entries (Jokers Kill: ``playoff``)."""
+    parts: tuple[Part, ...] = ()
+    """Extra parts of the record this panel enters as list entries (Jokers Kill: :attr:`Part.PLAYOFF`)."""
     setup: SetupHook | None = None
     """Optional game-specific set-up shown on the New-game screen (see :data:`SetupHook`)."""
 

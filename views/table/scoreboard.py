@@ -25,10 +25,8 @@ from companion.money import MoneyFormat, money_in_text
 from scoring import Result
 from scoring import standings as scoring_standings
 from scoring.base import join_names
-from views.table.entry import EntryTarget
+from scoring.parts import Part
 from views.widgets import TAP, isolated, panel
-
-PART_TITLES = {"playoff": "Play-off hand", "tiebreak": "Tie-break round", "sudden_death": "Sudden-death hand"}
 
 
 @dataclass(frozen=True)
@@ -135,8 +133,8 @@ class HandLine:
     """One row of the hand list: a hand of the main game, or an entry of an extra part (a Jokers Kill play-off
     hand, a Feast and Famine tie-break round, a 1111-9999 sudden-death hand)."""
 
-    part: str
-    """The record key of the entry: ``hands``, ``playoff``, ``tiebreak`` or ``sudden_death``."""
+    part: Part
+    """The part of the record the entry is in: the main game's hands or an extra part."""
     index: int
     title: str
     points: str
@@ -145,7 +143,7 @@ class HandLine:
     @property
     def slug(self) -> str:
         """The last segment of the route that corrects it (``hand-2``, ``tiebreak-1``, ``sudden-death-1``)."""
-        return EntryTarget(self.part, self.index).slug
+        return self.part.entry_slug(self.index)
 
     @property
     def label(self) -> str:
@@ -172,9 +170,9 @@ def hand_lines(result: Result, money: MoneyFormat | None = None, newest: int | N
     first = 0 if newest is None else max(0, len(result.hands) - max(0, newest - len(extra)))
     lines = [
         HandLine(
-            "hands",
+            Part.HANDS,
             i,
-            entry_title(result.game, "hands", i),
+            entry_title(result.game, Part.HANDS, i),
             _points_text(hand.points),
             tuple(money_in_text(note, money) for note in hand.notes),
         )
@@ -197,9 +195,9 @@ def _extra_lines(result: Result) -> list[HandLine]:
         winner = data.get("winner")
         lines.append(
             HandLine(
-                "playoff",
+                Part.PLAYOFF,
                 i,
-                f"{PART_TITLES['playoff']} {i + 1}",
+                entry_title(result.game, Part.PLAYOFF, i),
                 f"{winner} wins" if winner else "nobody wins",
                 tuple(data.get("notes") or ()),
             )
@@ -207,14 +205,14 @@ def _extra_lines(result: Result) -> list[HandLine]:
     notes = getattr(result, "tiebreak_notes", None) or []
     for i, points in enumerate(getattr(result, "tiebreaks", None) or []):
         why = tuple(notes[i]) if i < len(notes) else ()
-        lines.append(HandLine("tiebreak", i, f"{PART_TITLES['tiebreak']} {i + 1}", _scores_text(points), why))
+        lines.append(HandLine(Part.TIEBREAK, i, entry_title(result.game, Part.TIEBREAK, i), _scores_text(points), why))
     for i, hand in enumerate(getattr(result, "sudden_death_hands", None) or []):
         data = hand if isinstance(hand, dict) else hand.model_dump()
         lines.append(
             HandLine(
-                "sudden_death",
+                Part.SUDDEN_DEATH,
                 i,
-                f"{PART_TITLES['sudden_death']} {i + 1}",
+                entry_title(result.game, Part.SUDDEN_DEATH, i),
                 _scores_text(data.get("points") or {}),
                 tuple(data.get("notes") or ()),
             )

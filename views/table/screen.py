@@ -26,14 +26,12 @@ import flet as ft
 
 from companion.records import StorageError
 from companion.session import Edit, SaveFailedError, TableSession
-from scoring import ScoringError, Step, get_game
+from scoring import Part, ScoringError, Step, get_game, part_for_step, record_before
 from views.context import ViewContext
 from views.edit_host import EditHost
 from views.table.entry import (
     EntryContext,
     EntryTarget,
-    parse_entry,
-    record_before,
     refresh,
     send_changes,
     sent_by_hand,
@@ -50,7 +48,6 @@ CORRECTION_HINT = (
 HAND_ROWS = 12
 """Hand-list rows shown (newest first) until *Show all* is tapped: what a Confirm sends and the page redraws stays
 the same size however long the game (every hand is one tap away, and in History)."""
-STEP_PARTS = {Step.PLAYOFF: "playoff", Step.TIEBREAK: "tiebreak", Step.SUDDEN_DEATH: "sudden_death"}
 
 
 def open_session(ctx: ViewContext, session_id: str) -> TableSession:
@@ -219,7 +216,7 @@ class TableView:
             )
             self._panels = {}
         else:
-            target = EntryTarget("hands") if step is Step.HAND else EntryTarget(STEP_PARTS[step])
+            target = EntryTarget(part_for_step(step))
             self._set(self.entry_area, [self._entry(target)])
         self._hand_rows(result)
 
@@ -264,13 +261,13 @@ class TableView:
                 "Hand entry is not available for this game yet",
                 "The scoreboard and the rules are; hand entry for this game comes in a later version.",
             )
-        if target.part != "hands" and target.part not in self.ui.parts:
+        if target.part is not Part.HANDS and target.part not in self.ui.parts:
             return empty_state("This part of the game cannot be entered here yet", target.label)
         record = dict(self.session.current)  # read, never changed in place: no copy of the whole game
         cached = self._panels.get(target)
         if cached is not None and cached[1].reuse is not None and target.index is None:
             control, old = cached
-            old.record = record_before(record, target)
+            old.record = record_before(record, target.part, target.index)
             reuse = old.reuse
             try:
                 if reuse is not None and reuse(old.record):
@@ -284,7 +281,7 @@ class TableView:
             view=self.ctx,
             session=self.session,
             target=target,
-            record=record_before(record, target),
+            record=record_before(record, target.part, target.index),
             existing=existing,
             submit=lambda entry: self.submit(target, entry),
             report=self.report,
@@ -446,7 +443,7 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/continue/<id>/hand-<n>`` (or ``playoff-<n>``, ``tiebreak-<n>``, ``sudden-death-<n>``): correct an entry
     already made; everything after it is re-derived."""
     session = open_session(ctx, params["id"])
-    target = parse_entry(params["entry"])  # an EntrySlugError (a ValueError) is shown as "Not found"
+    target = EntryTarget.of_slug(params["entry"])  # an UnknownPartError (a ValueError) is shown as "Not found"
     if target.index is None or target.index >= len(session.part(target.part)):
         raise ValueError(f"This game has no {target.label}.")
     table = TableView(ctx, session, target)

@@ -19,7 +19,7 @@ from companion import entry_feast_and_famine as entry_ff
 from companion.entry_feast_and_famine import GHOST, QUICK, WALK, EntryError, FeastState, Phase, RoundEntry, Seat
 from companion.money import MoneyFormat
 from companion.session import TableSession
-from scoring import Card, ScoringError
+from scoring import Card, Part, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
 from views.table.entry import EntryContext, TableUI, after_tap, docked, refresh, sent_by_hand
@@ -67,7 +67,7 @@ class RoundPanel:
         self.ectx = ectx
         self._lock = threading.Lock()
         self.record = ectx.record
-        self.tiebreak = ectx.target.part == "tiebreak"
+        self.tiebreak = ectx.target.part is Part.TIEBREAK
         self.four_colour = ectx.view.settings.four_colour_suits
         # a new round of the session's record: the tie-break's players are the session's result's (scored once)
         known = ectx.session.result if ectx.target.is_new and ectx.record == ectx.session.current else None
@@ -420,4 +420,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return RoundPanel(ectx).control
 
 
-UI = TableUI(key="feast-and-famine", entry=build_entry, extras=extras, parts=("tiebreak",))
+UI = TableUI(key="feast-and-famine", entry=build_entry, extras=extras, parts=(Part.TIEBREAK,))

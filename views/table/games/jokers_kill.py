@@ -16,7 +16,7 @@ from companion import entry_jokers_kill as entry_jk
 from companion.entry_jokers_kill import JokersKillState, Slot, card_codes, prompt
 from companion.money import MoneyFormat
 from companion.session import TableSession
-from scoring import Card, ScoringError
+from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import EntryContext, TableUI, controller, docked
 from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, icon_button, suit_colour_value, tapped
@@ -205,4 +205,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return CardPicker(ectx).control
 
 
-UI = TableUI(key="jokers-kill", entry=build_entry, extras=extras, parts=("playoff",))
+UI = TableUI(key="jokers-kill", entry=build_entry, extras=extras, parts=(Part.PLAYOFF,))

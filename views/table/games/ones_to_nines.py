@@ -21,6 +21,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS, OnesToNinesResult
+from scoring.parts import Part
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
 from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
 
@@ -109,7 +110,7 @@ class HandPanel:
         self.ectx = ectx
         self._lock = threading.Lock()
         self.record = ectx.record
-        self.sudden = ectx.target.part == "sudden_death"
+        self.sudden = ectx.target.part is Part.SUDDEN_DEATH
         self.ctl = controller(ectx, OnesToNinesState)
         """The draft lifecycle; a restored draft types into the first unfinished field (issue 13)."""
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_SMALL)
@@ -197,7 +198,7 @@ class HandPanel:
         if self.sudden:
             index = self.ectx.target.index
             head = (
-                f"Sudden death {len(self.ectx.session.part('sudden_death')) + 1}"
+                f"Sudden death {len(self.ectx.session.part(Part.SUDDEN_DEATH)) + 1}"
                 if index is None
                 else f"Correct sudden-death hand {index + 1}"
             )
@@ -344,4 +345,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return HandPanel(ectx).control
 
 
-UI = TableUI(key="1111-9999", entry=build_entry, extras=extras, parts=("sudden_death",), setup=setup)
+UI = TableUI(key="1111-9999", entry=build_entry, extras=extras, parts=(Part.SUDDEN_DEATH,), setup=setup)
