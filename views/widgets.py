@@ -14,6 +14,7 @@ import flet as ft
 
 from companion.settings import SUITS, SuitColour, suit_colour
 from views.context import ViewContext
+from views.flet_private import set_isolated
 from views.routing import parent_path
 
 TAP = 56
@@ -55,7 +56,7 @@ def isolated(control: C) -> C:
     neither walks into it nor sends its changes, so the screen's update after a tap or a hand stays the same size
     however many keys, cards or hand rows the screen holds. Whoever changes an isolated control sends it with its
     own ``update()``; one never changed after it is shown (a hand-list row) needs nothing more."""
-    object.__setattr__(control, "_isolated", True)
+    set_isolated(control, True)
     return control
 
 

@@ -33,6 +33,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.parts import Part
 from views.context import ViewContext
+from views.flet_private import in_page_event, set_isolated
 
 __all__ = [
     "EntryContext",
@@ -104,9 +105,7 @@ def after_tap(work: Callable[[], None]) -> None:
 
 def _in_page_event() -> bool:
     """Whether a page's event is being handled now (Flet 1.0 gives each event its own update state)."""
-    from flet.controls.context import _update_behavior_context_var
-
-    return _update_behavior_context_var.get() is not None
+    return in_page_event()
 
 
 def _page_event_loop() -> asyncio.AbstractEventLoop | None:
@@ -201,12 +200,12 @@ def send_changes(root: ft.Control, changed: Sequence[ft.Control]) -> None:
     update only, so their changes go with it."""
     opened = [control for control in changed if control.is_isolated()]
     for control in opened:
-        object.__setattr__(control, "_isolated", False)
+        set_isolated(control, False)
     try:
         refresh(root)
     finally:
         for control in opened:
-            object.__setattr__(control, "_isolated", True)
+            set_isolated(control, True)
 
 
 def sent_by_hand() -> None:
