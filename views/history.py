@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -95,56 +96,11 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     listing: Paged[SessionSummary] = Paged(
         lambda s: session_tile(row_of(s), open_session), noun="session", empty=nothing
     )
-
-    game = ft.Dropdown(
-        label="Game",
-        value=ALL,
-        options=[ft.DropdownOption(key=ALL, text="All games")]
-        + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
-        on_select=lambda _: refresh(),
-        tooltip="Game",
-        expand=True,
-    )
-    wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
-    roster = [p.name for p in ctx.services.players.players()]
-    player = ft.Dropdown(
-        label="Player",
-        value=wanted if wanted in roster else ALL,
-        options=[ft.DropdownOption(key=ALL, text="Everyone")]
-        + [ft.DropdownOption(key=name, text=name) for name in roster],
-        on_select=lambda _: refresh(),
-        tooltip="Player",
-        expand=True,
-    )
-    since = ft.TextField(
-        label="From", hint_text="2026-11-27", on_change=lambda _: refresh(), tooltip="From date", expand=True
-    )
-    until = ft.TextField(
-        label="To", hint_text="2026-11-27", on_change=lambda _: refresh(), tooltip="To date", expand=True
-    )
-    search = ft.TextField(
-        label="Search",
-        prefix_icon=ft.Icons.SEARCH,
-        on_change=lambda _: refresh(),
-        tooltip="Search",
-        expand=True,
-    )
-
-    def current_filter() -> HistoryFilter:
-        def day(field: ft.TextField) -> date | None:
-            return parse_date(field.value or "")
-
-        return HistoryFilter(
-            game=None if game.value in (None, ALL) else game.value,
-            player=None if player.value in (None, ALL) else player.value,
-            since=day(since),
-            until=day(until),
-            search=search.value or "",
-        )
+    filters = _Filters.build(ctx, lambda: fill(True))
 
     def fill(update: bool) -> None:
         try:
-            found = ctx.services.lists.filtered(current_filter(), aliases)  # the whole archive, once per change
+            found = ctx.services.lists.filtered(filters.current(), aliases)  # the whole archive, once per change
         except DateRangeError as exc:
             problem.value = str(exc)
             if update:
@@ -156,12 +112,80 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
                 problem.update()
 
-    def refresh() -> None:
-        fill(True)
-
     fill(False)
     ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
-    links = ft.Column(
+    return screen(ctx, "History", [_links(ctx), *filters.rows(), problem, *listing.controls])
+
+
+@dataclass(frozen=True)
+class _Filters:
+    """The History list's filters: game, player (from ``?player=``), a date range and a search."""
+
+    game: ft.Dropdown
+    player: ft.Dropdown
+    since: ft.TextField
+    until: ft.TextField
+    search: ft.TextField
+
+    @classmethod
+    def build(cls, ctx: ViewContext, changed: Callable[[], None]) -> _Filters:
+        """The filter fields; ``changed`` runs on every change of one."""
+        game = ft.Dropdown(
+            label="Game",
+            value=ALL,
+            options=[ft.DropdownOption(key=ALL, text="All games")]
+            + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
+            on_select=lambda _: changed(),
+            tooltip="Game",
+            expand=True,
+        )
+        wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
+        roster = [p.name for p in ctx.services.players.players()]
+        player = ft.Dropdown(
+            label="Player",
+            value=wanted if wanted in roster else ALL,
+            options=[ft.DropdownOption(key=ALL, text="Everyone")]
+            + [ft.DropdownOption(key=name, text=name) for name in roster],
+            on_select=lambda _: changed(),
+            tooltip="Player",
+            expand=True,
+        )
+        since = ft.TextField(
+            label="From", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="From date", expand=True
+        )
+        until = ft.TextField(
+            label="To", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="To date", expand=True
+        )
+        search = ft.TextField(
+            label="Search",
+            prefix_icon=ft.Icons.SEARCH,
+            on_change=lambda _: changed(),
+            tooltip="Search",
+            expand=True,
+        )
+        return cls(game, player, since, until, search)
+
+    def current(self) -> HistoryFilter:
+        """The filter the fields say now."""
+
+        def day(field: ft.TextField) -> date | None:
+            return parse_date(field.value or "")
+
+        return HistoryFilter(
+            game=None if self.game.value in (None, ALL) else self.game.value,
+            player=None if self.player.value in (None, ALL) else self.player.value,
+            since=day(self.since),
+            until=day(self.until),
+            search=self.search.value or "",
+        )
+
+    def rows(self) -> list[ft.Control]:
+        return [ft.Row([self.game, self.player]), ft.Row([self.since, self.until]), ft.Row([self.search])]
+
+
+def _links(ctx: ViewContext) -> ft.Column:
+    """The History screen's links: Statistics, the game nights, export and backup."""
+    return ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
             ft.Row([big_button("By game night", lambda _: ctx.navigate("/history/nights"), icon=ft.Icons.NIGHTLIFE)]),
@@ -173,11 +197,6 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 ]
             ),
         ]
-    )
-    return screen(
-        ctx,
-        "History",
-        [links, ft.Row([game, player]), ft.Row([since, until]), ft.Row([search]), problem, *listing.controls],
     )
 
 
