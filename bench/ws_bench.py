@@ -12,6 +12,8 @@ the server's resident memory. Then one phone (client address 127.0.0.2, at ``/li
   pages as a device may until they are released);
 * 1,000 connections that send an event before registering, then close.
 
+The flood, churn and unregistered connections are sent twice (``--rounds``), each round followed by the wait
+for the closed tabs' sessions to be released, to show whether the memory grows from one round to the next.
 Reported: the host's page open time and tap answer time under the flood against the idle baseline (median, max,
 and the ratio of the medians), the server's peak memory (``VmHWM``) against its memory before the attacks, and its
 memory once the closed tabs' sessions are released (at most 40 s later). Every loop is bounded (about 2 minutes).
@@ -123,35 +125,41 @@ async def measure(server: Server, args: argparse.Namespace) -> None:
     rss, peak = server.memory_kib()
     print(f"  server now {rss / 1024:.0f} MB, peak {peak / 1024:.0f} MB")
 
-    attack = asyncio.create_task(persistent_flood(port, args.flood_s, args.per_s))
     flood_open: list[float] = []
     flood_tap: list[float] = []
-    while not attack.done():
-        flood_open.append(await host_page_opens(port))
-        flood_tap.append(await host_tap(port))
-    sent, closed = await attack
-    print(
-        f"flood: {sent} events in {args.flood_s:g} s, {closed} connections closed or refused; "
-        f"host page opens {ms(flood_open)}, host tap answered {ms(flood_tap)}"
-    )
-    after_open = [await host_page_opens(port) for _ in range(3)]
-    print(f"  just after the flood: host page opens {ms(after_open)}")
+    for round_ in range(1, args.rounds + 1):
+        print(f"-- round {round_} of {args.rounds}")
+        attack = asyncio.create_task(persistent_flood(port, args.flood_s, args.per_s))
+        opens: list[float] = []
+        taps: list[float] = []
+        while not attack.done():
+            opens.append(await host_page_opens(port))
+            taps.append(await host_tap(port))
+        sent, closed = await attack
+        flood_open += opens
+        flood_tap += taps
+        print(
+            f"flood: {sent} events in {args.flood_s:g} s, {closed} connections closed or refused; "
+            f"host page opens {ms(opens)}, host tap answered {ms(taps)}"
+        )
+        after_open = [await host_page_opens(port) for _ in range(3)]
+        print(f"  just after the flood: host page opens {ms(after_open)}")
 
-    opened, refused = await churn_count(port, args.tabs, "127.0.0.4")  # another phone: the flood's holds its pages
-    print(f"churn: {args.tabs} tabs from one phone: {opened} opened, {refused} refused (pages per device)")
-    codes = []
-    for start in range(0, args.unregistered, 100):  # 100 at once (a process has about 1,000 files open at most)
-        codes += await unregistered(port, min(100, args.unregistered - start), send_event=True, client="127.0.0.3")
-    print(
-        f"unregistered: {args.unregistered} connections sending an event first: "
-        f"{sum(1 for c in codes if c == 1008)} closed (1008)"
-    )
-    rss, peak = server.memory_kib()
-    print(f"  server now {rss / 1024:.0f} MB, peak {peak / 1024:.0f} MB")
+        opened, refused = await churn_count(port, args.tabs, "127.0.0.4")  # the flood's phone holds its pages
+        print(f"churn: {args.tabs} tabs from one phone: {opened} opened, {refused} refused (pages per device)")
+        codes = []
+        for start in range(0, args.unregistered, 100):  # 100 at once (a process has about 1,000 files open at most)
+            codes += await unregistered(port, min(100, args.unregistered - start), send_event=True, client="127.0.0.3")
+        print(
+            f"unregistered: {args.unregistered} connections sending an event first: "
+            f"{sum(1 for c in codes if c == 1008)} closed (1008)"
+        )
+        rss, peak = server.memory_kib()
+        print(f"  server now {rss / 1024:.0f} MB, peak {peak / 1024:.0f} MB")
 
-    await asyncio.sleep(args.release_wait_s)
-    rss_released, peak = server.memory_kib()
-    print(f"after {args.release_wait_s:g} s (closed tabs released): server {rss_released / 1024:.0f} MB")
+        await asyncio.sleep(args.release_wait_s)
+        rss_released, peak = server.memory_kib()
+        print(f"after {args.release_wait_s:g} s (closed tabs released): server {rss_released / 1024:.0f} MB")
     open_ratio = statistics.median(flood_open) / statistics.median(idle_open)
     tap_ratio = statistics.median(flood_tap) / statistics.median(idle_tap)
     print(
@@ -167,6 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tabs", type=int, default=1000)
     parser.add_argument("--unregistered", type=int, default=1000)
     parser.add_argument("--release-wait-s", type=float, default=45.0)
+    parser.add_argument("--rounds", type=int, default=2, help="the attacks again: does the memory grow?")
     args = parser.parse_args(argv if argv is not None else [])
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(Path(folder))
