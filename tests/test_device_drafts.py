@@ -9,6 +9,7 @@ same game. Before, the one draft on disk was the game's, and the host's Continue
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -281,3 +282,55 @@ def test_a_host_confirm_made_before_its_redraw_says_someone_else_changed_the_gam
     tap(view, "Confirm hand")
     assert len(table.hands) == 2 and table.hands[1]["up"] == "AS"
     assert "someone else changed this game" not in " ".join(texts(view))
+
+
+class ThreadedPage(Page):
+    """A page whose redraws asked from another thread run on a thread of their own, as Flet runs them on the
+    page's executor while the tap's handler runs on another."""
+
+    def __init__(self, route: str) -> None:
+        super().__init__(route)
+        self.threads: list[threading.Thread] = []
+
+    def run_thread(self, handler: Any, *args: Any) -> None:
+        thread = threading.Thread(target=handler, args=args, daemon=True)
+        self.threads.append(thread)
+        thread.start()
+
+
+def test_in_twenty_races_every_host_confirm_is_answered(services: AppServices) -> None:
+    """The phone confirms its hand while the host confirms its own, twenty times: each host Confirm ends (no
+    thread waits for another's drawing) with its hand saved or with "someone else changed this game"."""
+    phone = services.live.enter_pin(Access(Role.VIEWER, PHONE.client), str(services.live.pin))
+    for race in range(20):
+        table = services.sessions.start("jokers-kill", PLAYERS)
+        page = ThreadedPage(f"/continue/{table.id}")
+        Shell(cast(ft.Page, page), services).render()
+        view = page.views[-1]
+        for card in ("A♠", "2♥", "3♣"):
+            tap(view, card)
+        start = threading.Barrier(2)
+
+        def host_confirms(view: ft.View = view, start: threading.Barrier = start) -> None:
+            start.wait()
+            tap(view, "Confirm hand")
+
+        def phone_confirms(table: Any = table, start: threading.Barrier = start) -> None:
+            hand = {"up": "KD", "cards": {"Uma": "QC", "Vic": "JS"}}
+            start.wait()
+            services.live.apply_as(phone, table.id, Edit.add(hand, expected_version=0))
+
+        racers = [threading.Thread(target=host_confirms), threading.Thread(target=phone_confirms)]
+        for racer in racers:
+            racer.start()
+        for thread in [*racers, *page.threads]:
+            thread.join(timeout=10)
+            assert not thread.is_alive(), f"race {race}: a thread is stuck"
+        for thread in page.threads:  # redraws the racers' changes asked for
+            thread.join(timeout=10)
+            assert not thread.is_alive(), f"race {race}: a redraw is stuck"
+        saved = any(hand["up"] == "AS" for hand in table.hands)
+        said = " ".join(texts(view))
+        assert saved or "someone else changed this game" in said, f"race {race}: no answer ({table.hands}, {said})"
+        if not saved:
+            assert table.draft() == {"up": "AS", "buried": [], "cards": {"Uma": "2H", "Vic": "3C"}, "tiebreaks": []}
