@@ -105,3 +105,31 @@ def test_a_message_not_of_flets_shape_closes_the_connection() -> None:
     assert received == [] and closed(sent) == 1003
     received, sent, _ = run([register("/live"), b"\x00" + msgpack.packb([3, {"target": BUTTON}]) + b"\xc1"])
     assert received == [] and closed(sent) == 1003
+
+
+def test_uvicorn_cuts_off_another_devices_frames_at_the_phone_limit() -> None:
+    """The server's WebSocket protocol takes at most a phone's message from another device as the frame arrives;
+    from this computer, up to the host's file picker's answer (the guard then holds each page to its own)."""
+    from unittest import mock
+
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    from app.ws_guard import HOST_FILE_BYTES, PHONE_MESSAGE_BYTES, bounded_websockets_protocol
+
+    protocol = bounded_websockets_protocol()
+    config = uvicorn.Config(lambda *_: None, ws=protocol, ws_max_size=HOST_FILE_BYTES, lifespan="off")
+    config.load()
+
+    async def limits() -> list[int | None]:
+        found = []
+        for peer in [("192.168.1.20", 50000), ("127.0.0.1", 50000)]:
+            made = protocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+            transport = mock.Mock()
+            extra = {"peername": peer, "sockname": ("127.0.0.1", 8550)}
+            transport.get_extra_info = lambda name, default=None, extra=extra: extra.get(name, default)
+            made.connection_made(transport)
+            found.append(made.conn.max_message_size)
+        return found
+
+    assert asyncio.run(limits()) == [PHONE_MESSAGE_BYTES, HOST_FILE_BYTES]
