@@ -26,6 +26,7 @@ import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from app.ws_guard import HOST_FILE_BYTES, ConnectionGuard, bounded_websockets_protocol, keep_sessions_briefly
 from companion.origin import Refusal, Served, check
 from companion.sharing import is_loopback, lan_address
 
@@ -167,11 +168,12 @@ def _tidy_headers(send: Send) -> Send:
 
 
 def guarded_app(main: Callable[[Any], Any], *, served: Served, assets_dir: str) -> OriginGuard:
-    """Flet's FastAPI app for ``main`` (the browser view, offline, with ``assets_dir``), behind the guard."""
+    """Flet's FastAPI app for ``main`` (the browser view, offline, with ``assets_dir``), behind the guard, and
+    each WebSocket behind :class:`app.ws_guard.ConnectionGuard` (bounded work per page)."""
     import flet as ft
 
     flet_app = ft.run(main, name="", assets_dir=assets_dir, no_cdn=True, export_asgi_app=True)
-    return OriginGuard(flet_app, served)
+    return OriginGuard(ConnectionGuard(flet_app, keep_s=keep_sessions_briefly()), served)
 
 
 def _uvicorn_log_level() -> str:
@@ -212,7 +214,8 @@ def serve_web(
         host=host,
         port=port,
         log_level=_uvicorn_log_level(),
-        ws="websockets-sansio",  # what Flet uses
+        ws=bounded_websockets_protocol(),  # what Flet uses, with a phone's frames cut off at a phone's limit
+        ws_max_size=HOST_FILE_BYTES,  # the host's file picker's answer; every other message is refused far sooner
         proxy_headers=False,  # nothing stands in front of this server: the client address is the real one
         # Flet keeps a WebSocket that closed before registering waiting forever; do not wait for it on the way out.
         timeout_graceful_shutdown=SHUTDOWN_WAIT_S,

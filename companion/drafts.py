@@ -141,6 +141,10 @@ ENTRY_STATES: Mapping[str, type[EntryState]] = {
 
 DraftCheck = Callable[[str, dict[str, Any]], None]
 
+SETTING_PREFIX = "mode/"
+"""Kept beside the drafts, a choice an entry screen keeps for the hands that follow (Feast and Famine's form,
+``mode/feast-and-famine``): checked for its shape only, as it is for no hand in particular."""
+
 
 def _bargain_bin_cards(draft: Mapping[str, Any]) -> None:
     """Every card played is a Bargain Bin card (``KH``, ``JK+``): its entry state replays the plays by their pad
@@ -215,7 +219,7 @@ def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part
                 cards(draft)
             except ValueError as exc:
                 raise DraftShapeError(f"a hand being entered ({target}) cannot be restored: {exc}"[:300]) from None
-        if record is None or state is None:
+        if record is None or state is None or target.startswith(SETTING_PREFIX):
             return
         entry = draft_target(target, next_part)
         if entry is None:

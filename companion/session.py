@@ -56,6 +56,7 @@ from scoring import Replay, Result, ScoringError, Step, get_game, next_step
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
+from storage.core import MAX_DRAFT_DEVICES
 
 _log = logging.getLogger(__name__)
 
@@ -250,6 +251,13 @@ class _Snapshot:
 DraftWatcher = Callable[[str | None], None]
 """Told when writing a session's drafts starts failing (why) or works again (``None``)."""
 
+HOST_DEVICE = "host"
+"""The device whose drafts are the session's :attr:`TableSession.drafts`: the host's page (every other device,
+a phone's seat at the live table, keeps its own: :func:`companion.sharing.device_of`)."""
+MAX_DEVICES = MAX_DRAFT_DEVICES
+"""Devices besides the host whose hands being entered a session keeps (the one that entered least recently goes
+first)."""
+
 
 @dataclass
 class TableSession:
@@ -267,9 +275,14 @@ class TableSession:
     """A change that scored fine but could not be written (full disk...): kept here so it can be saved again."""
     save_error: str | None = None
     drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Hands being entered but not confirmed yet, by what they are for: ``"new"`` (the next hand or extra-part
-    entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them, and written
-    to the archive's drafts, so a restart of the app finds them too."""
+    """The host's hands being entered but not confirmed yet, by what they are for: ``"new"`` (the next hand or
+    extra-part entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them, and
+    written to the archive's drafts, so a restart of the app finds them too."""
+    device_drafts: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """The other devices' hands being entered (a phone's seat: :func:`companion.sharing.device_of`), by device,
+    each as :attr:`drafts`: two devices entering the same hand never overwrite each other. When a change is saved,
+    every device's drafts are checked against the new record and only those that still apply are kept
+    (:meth:`_recheck_drafts`)."""
     _undo: list[_Snapshot] = field(default_factory=list)
     _redo: list[_Snapshot] = field(default_factory=list)
     _replay: Replay | None = None
@@ -340,24 +353,60 @@ class TableSession:
     def redo_description(self) -> str | None:
         return self._redo[-1].description if self._redo else None
 
-    def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new") -> None:
-        """Keep a hand being entered for ``target`` (``None`` clears it); no listener is told.
+    def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new", *, device: str = HOST_DEVICE) -> None:
+        """Keep ``device``'s hand being entered for ``target`` (``None`` clears it); no listener is told.
 
         Also written to the archive's drafts (best effort: a disk that refuses costs only the copy on disk)."""
         with self._lock:
-            if draft is None:
-                if self.drafts.pop(target, None) is None:
-                    return
+            if device == HOST_DEVICE:
+                kept = self.drafts
             else:
-                self.drafts[target] = copy.deepcopy(dict(draft))
+                kept = self.device_drafts.pop(device, {})  # put back last: the device that entered most recently
+                if kept or draft is not None:
+                    self.device_drafts[device] = kept
+                while len(self.device_drafts) > MAX_DEVICES:
+                    self.device_drafts.pop(next(iter(self.device_drafts)))
+            if draft is None:
+                if kept.pop(target, None) is None:
+                    return
+                if not kept and device != HOST_DEVICE:
+                    self.device_drafts.pop(device, None)
+            else:
+                kept[target] = copy.deepcopy(dict(draft))
             self._persist_drafts()
+
+    def drafts_for(self, device: str) -> DeviceDrafts:
+        """Where ``device`` keeps its hands being entered (a :class:`companion.entry.DraftStore`)."""
+        return DeviceDrafts(self, device)
+
+    def _recheck_drafts(self) -> bool:
+        """The record changed (called with the lock held): keep each device's drafts only if they still apply to
+        the new record (:func:`companion.drafts.draft_check`, as when the game opens); ``True`` if any was
+        dropped."""
+        if not self.drafts and not self.device_drafts:
+            return False
+        step = next_step(self.result)
+        next_part = None if step is Step.FINISHED else part_for_step(step)
+        check = draft_check(self.game, self.current, next_part=next_part)
+        dropped = False
+        for device, kept in [(HOST_DEVICE, self.drafts), *self.device_drafts.items()]:
+            for target, draft in list(kept.items()):
+                try:
+                    check(target, draft)
+                except (ValueError, KeyError, TypeError) as exc:
+                    _log.info("the hand %s was entering (%s) no longer applies: %s", device, target, exc)
+                    del kept[target]
+                    dropped = True
+        for device in [device for device, kept in self.device_drafts.items() if not kept]:
+            del self.device_drafts[device]
+        return dropped
 
     def _persist_drafts(self) -> None:
         if self.archive.read_only:
             return
         before = self.draft_write_error
         try:
-            self.archive.save_drafts(self.id, self.drafts, stamp=len(self.doc.log))
+            self.archive.save_drafts(self.id, self.drafts, stamp=len(self.doc.log), devices=self.device_drafts)
         except StorageError as exc:  # one line, no traceback: the drafts stay in memory (storage logs a full disk)
             _log.warning("the hands being entered are kept in memory only: %s", exc)
         after = self.draft_write_error
@@ -386,10 +435,11 @@ class TableSession:
 
         return stop
 
-    def draft(self, target: str = "new") -> dict[str, Any] | None:
-        """The hand being entered for ``target``, if any (a copy)."""
+    def draft(self, target: str = "new", *, device: str = HOST_DEVICE) -> dict[str, Any] | None:
+        """``device``'s hand being entered for ``target``, if any (a copy)."""
         with self._lock:
-            found = self.drafts.get(target)
+            kept = self.drafts if device == HOST_DEVICE else self.device_drafts.get(device, {})
+            found = kept.get(target)
             return copy.deepcopy(found) if found is not None else None
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -622,7 +672,9 @@ class TableSession:
             self.save_error = None
             self._failed_description = None
             saved = True
-            if self.drafts:  # still being entered: they belong to the new state now
+            had = bool(self.drafts or self.device_drafts)
+            # still being entered: kept where they still apply to the new record, and they belong to it now
+            if self._recheck_drafts() or had:
                 self._persist_drafts()
         if bump:  # last: a reader that saw this version (without the lock) sees this record too
             self.version += 1
@@ -641,6 +693,31 @@ class TableSession:
                 with self._lock:
                     if listener in self._listeners:
                         self._listeners.remove(listener)
+
+
+@dataclass(frozen=True)
+class DeviceDrafts:
+    """One device's drafts in a session (a :class:`companion.entry.DraftStore`): what an entry panel on that
+    device keeps and restores.
+
+    >>> import tempfile, pathlib
+    >>> archive = Archive(pathlib.Path(tempfile.mkdtemp()))
+    >>> table = SessionService(archive).start("jokers-kill", ["Ann", "Ben", "Cat"])
+    >>> table.drafts_for(HOST_DEVICE).set_draft({"up": "AS", "buried": [], "cards": {}, "tiebreaks": []})
+    >>> table.drafts_for("seat:10.0.0.7").set_draft({"up": "KD", "buried": [], "cards": {}, "tiebreaks": []})
+    >>> table.draft()["up"], table.draft(device="seat:10.0.0.7")["up"]
+    ('AS', 'KD')
+    >>> archive.close()
+    """
+
+    session: TableSession
+    device: str
+
+    def draft(self, target: str = "new") -> dict[str, Any] | None:
+        return self.session.draft(target, device=self.device)
+
+    def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new") -> None:
+        self.session.set_draft(draft, target, device=self.device)
 
 
 class SessionService:
@@ -696,8 +773,10 @@ class SessionService:
             step = next_step(result)
             next_part = None if step is Step.FINISHED else part_for_step(step)
             check = draft_check(doc.game, doc.record, next_part=next_part)
-            drafts = self.archive.load_drafts(session_id, stamp=len(doc.log), check=check)
-            session = TableSession(self.archive, doc, result, drafts=drafts, _replay=replay, _replayed=doc.record)
+            drafts, devices = self.archive.load_device_drafts(session_id, stamp=len(doc.log), check=check)
+            session = TableSession(
+                self.archive, doc, result, drafts=drafts, device_drafts=devices, _replay=replay, _replayed=doc.record
+            )
             self._open[session_id] = session
             return session
 

@@ -50,9 +50,9 @@ from datetime import datetime
 from enum import StrEnum
 from urllib.parse import urlsplit
 
+from companion.session import HOST_DEVICE, SessionService, TableSession
 from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
 from companion.session import EditKind as EditKind
-from companion.session import SessionService, TableSession
 from scoring import Result
 from storage import SessionStatus, StorageError
 
@@ -139,6 +139,19 @@ class Access:
 
 HOST = Access(Role.HOST, "127.0.0.1")
 """The host's access (the browser on this computer)."""
+
+
+def device_of(access: Access) -> str:
+    """The device a page is on, whose hands being entered it keeps (:meth:`TableSession.drafts_for
+    <companion.session.TableSession.drafts_for>`): the host's page, or a phone's seat (its address, which a reload
+    keeps), so that two devices entering the same hand never overwrite each other.
+
+    >>> device_of(HOST), device_of(Access(Role.EDITOR, "192.168.1.20", pin_epoch=2))
+    ('host', 'seat:192.168.1.20')
+    """
+    if access.role is Role.HOST:
+        return HOST_DEVICE
+    return f"seat:{access.client or 'unknown'}"
 
 
 def is_loopback(address: str | None) -> bool:

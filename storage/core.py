@@ -91,6 +91,16 @@ DraftCheck = Callable[[str, dict[str, Any]], object]
 """Checks one draft (``target``, ``draft``) when drafts are loaded; raising ValueError, KeyError or TypeError sets
 the drafts file aside."""
 
+MAX_DRAFT_DEVICES = 64
+"""Devices (besides the host) whose hands being entered one drafts file may hold."""
+MAX_DEVICE_NAME = 100
+"""The longest name of a device in a drafts file."""
+
+
+def _drafts_shape(drafts: object) -> bool:
+    """Whether ``drafts`` is ``{target: draft}`` with every draft an object."""
+    return isinstance(drafts, dict) and all(isinstance(k, str) and isinstance(v, dict) for k, v in drafts.items())
+
 
 class ArchiveCore:
     """Every session of one data folder. Thread-safe; one writer per folder (see :class:`ArchiveLockedError`).
@@ -635,7 +645,9 @@ class ArchiveCore:
     def _drafts_path(self, session_id: str) -> Path:
         return self.data_dir / DRAFTS / f"{session_id}.drafts.json"
 
-    def save_drafts(self, session_id: str, drafts: dict[str, Any], *, stamp: int) -> bool:
+    def save_drafts(
+        self, session_id: str, drafts: dict[str, Any], *, stamp: int, devices: dict[str, dict[str, Any]] | None = None
+    ) -> bool:
         """Keep the hands being entered for a session (not confirmed yet), so that a restart of the app finds them;
         ``True`` if they are on disk.
 
@@ -643,6 +655,11 @@ class ArchiveCore:
         :meth:`load_drafts` drops drafts whose session has changed since. Written atomically but without fsync
         (drafts are written on every tap): they survive the app being killed, and a power cut may cost the
         half-entered hand, never a confirmed one. No drafts: the file is removed.
+
+        ``drafts`` are the host's (the file's ``drafts``, as before devices had their own); ``devices`` the other
+        devices' (a phone's seat: ``{device: {target: draft}}``, the file's ``devices``, left out when empty), so a
+        file written before devices had their own drafts reads as the host's, and one written now still reads in
+        an app that knows only the host's.
 
         A disk that refuses (full, no permission) is not an error here: the drafts stay with the caller, in
         memory, this returns ``False``, and one warning line is logged when the failure starts (or its reason
@@ -653,7 +670,8 @@ class ArchiveCore:
             check_id(session_id)
             path = self._drafts_path(session_id)
             try:
-                if not drafts:
+                others = {device: kept for device, kept in (devices or {}).items() if kept}
+                if not drafts and not others:
                     try:
                         path.unlink(missing_ok=True)
                     except IsADirectoryError:
@@ -667,7 +685,10 @@ class ArchiveCore:
                         raise StorageWriteError(path.parent, exc) from exc
                     if path.is_dir() and not path.is_symlink():  # a folder in its place: out of the way first
                         self.set_aside(path, "it is a folder, not a file")
-                    atomic_write_json(path, {"session": session_id, "stamp": stamp, "drafts": drafts}, durable=False)
+                    data: dict[str, Any] = {"session": session_id, "stamp": stamp, "drafts": drafts}
+                    if others:
+                        data["devices"] = others
+                    atomic_write_json(path, data, durable=False)
             except StorageWriteError as exc:
                 reason = str(exc)
                 if self._draft_errors.get(session_id) != reason:
@@ -684,13 +705,20 @@ class ArchiveCore:
             return self._draft_errors.get(session_id)
 
     def load_drafts(self, session_id: str, *, stamp: int, check: DraftCheck | None = None) -> dict[str, Any]:
+        """The host's hands being entered that :meth:`save_drafts` kept for this session, if its state is still
+        ``stamp``; otherwise (or if there are none) ``{}`` (:meth:`load_device_drafts` has every device's)."""
+        return self.load_device_drafts(session_id, stamp=stamp, check=check)[0]
+
+    def load_device_drafts(
+        self, session_id: str, *, stamp: int, check: DraftCheck | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """The hands being entered that :meth:`save_drafts` kept for this session, if its state is still
-        ``stamp``; otherwise (or if there are none) ``{}``.
+        ``stamp``: the host's, and the other devices' by device; otherwise (or if there are none) empty.
 
         A file that cannot be read, is not of the drafts' shape (``session``, an integer ``stamp``, ``drafts``
-        of objects), or whose drafts ``check(target, draft)`` refuses (raising ValueError, KeyError or
-        TypeError: a key the entry screen needs is missing) is set aside, never an error: the game opens
-        without it."""
+        of objects, ``devices`` if there of at most :data:`MAX_DRAFT_DEVICES` devices' drafts), or whose drafts
+        ``check(target, draft)`` refuses (raising ValueError, KeyError or TypeError: a key the entry screen needs is
+        missing) is set aside, never an error: the game opens without it."""
         with self._lock:
             check_id(session_id)
             path = self._drafts_path(session_id)
@@ -699,23 +727,32 @@ class ArchiveCore:
                 if not isinstance(data, dict) or data.get("session") != session_id:
                     raise InvalidSessionError(f"it does not hold the drafts of session {session_id}")
                 saved_stamp, drafts = data.get("stamp"), data["drafts"]
+                devices = data.get("devices", {})
                 if not isinstance(saved_stamp, int) or isinstance(saved_stamp, bool):
                     raise InvalidSessionError("its stamp is missing or not a number")
-                if not isinstance(drafts, dict) or not all(
-                    isinstance(k, str) and isinstance(v, dict) for k, v in drafts.items()
-                ):
+                if not _drafts_shape(drafts):
                     raise InvalidSessionError("its drafts are not objects")
+                if (
+                    not isinstance(devices, dict)
+                    or len(devices) > MAX_DRAFT_DEVICES
+                    or not all(
+                        isinstance(k, str) and 0 < len(k) <= MAX_DEVICE_NAME and _drafts_shape(v)
+                        for k, v in devices.items()
+                    )
+                ):
+                    raise InvalidSessionError("its devices' drafts are not objects")
                 if saved_stamp != stamp:
-                    return {}
+                    return {}, {}
                 if check is not None:
-                    for target, draft in drafts.items():
-                        check(target, draft)
+                    for kept in (drafts, *devices.values()):
+                        for target, draft in kept.items():
+                            check(target, draft)
             except FileNotFoundError:
-                return {}
+                return {}, {}
             except DAMAGE_ERRORS as exc:
                 self.set_aside(path, why(exc))
-                return {}
-            return drafts
+                return {}, {}
+            return drafts, devices
 
     def reindex_all(self) -> None:
         """Forget the index and rebuild it from every session file (after a restore)."""

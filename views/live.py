@@ -30,6 +30,7 @@ from companion.sharing import (
     Role,
     SharingError,
     access_for,
+    device_of,
     is_live_path,
 )
 from scoring import Part, ScoringError, Step, get_game, part_for_step
@@ -278,6 +279,7 @@ class LiveScreen:
             existing=None,
             submit=lambda entry: self.submit_entry(target, entry),
             report=self.report,
+            drafts=session.drafts_for(device_of(self.seat.access)),
         )
         try:
             # the panel's Confirm sits in its dock (the table screen's bottom bar); here it follows the panel

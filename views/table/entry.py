@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 import flet as ft
 
 from companion.entry import (
+    DraftStore,
     EntryController,
     EntryKind,
     EntryState,
@@ -42,6 +43,7 @@ __all__ = [
     "after_tap",
     "controller",
     "docked",
+    "draft_store",
     "refresh",
     "send_changes",
     "send_each",
@@ -74,6 +76,9 @@ class EntryContext:
     send: Callable[[Sequence[ft.Control]], None] = field(default_factory=lambda: send_each)
     """How a panel sends the controls a tap changed (:meth:`redraw` results): the table screen sends them in one
     update of the screen (:func:`send_changes`); elsewhere (the live view) each on its own."""
+    drafts: DraftStore | None = None
+    """Where this device keeps its hands being entered (:meth:`TableSession.drafts_for
+    <companion.session.TableSession.drafts_for>`); ``None``: the session's own (the host's)."""
     reuse: Callable[[dict[str, Any]], bool] | None = None
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
@@ -87,7 +92,12 @@ def controller(ectx: EntryContext, kind: EntryKind[S]) -> EntryController[S]:
     """The draft lifecycle of a panel (:class:`companion.entry.EntryController`): the kept draft, else the entry
     being corrected, else a fresh start; kept on every change (:func:`after_tap`), cleared on submit, kept again on
     refusal."""
-    return EntryController(kind, ectx.session, ectx.record, ectx.target, ectx.existing, defer=after_tap)
+    return EntryController(kind, draft_store(ectx), ectx.record, ectx.target, ectx.existing, defer=after_tap)
+
+
+def draft_store(ectx: EntryContext) -> DraftStore:
+    """Where the panel's device keeps its hands being entered (its own, never another device's)."""
+    return ectx.drafts if ectx.drafts is not None else ectx.session
 
 
 def after_tap(work: Callable[[], None]) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import flet as ft
 
 from companion.records import StorageError
-from companion.session import Edit, SaveFailedError, TableSession
+from companion.session import HOST_DEVICE, Edit, SaveFailedError, TableSession
 from scoring import Part, ScoringError, Step, get_game, part_for_step, record_before
 from views.context import ViewContext
 from views.edit_host import EditHost
@@ -86,8 +86,18 @@ class TableView:
         self.scroller = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True, spacing=12)
         self.body = ft.Column(spacing=6, expand=True)
         self.rendered = -1
-        self._draw_lock = threading.RLock()
-        """One redraw at a time (the tap's handler and the session's listener may both ask for one)."""
+        self.panel_version = -1
+        """The version of the game the entry panel shows: what its Confirm is made on (a hand entered on an older
+        version is refused with "someone else changed this game", never added on top of a newer one)."""
+        self._draw_state = threading.Lock()
+        """Held a moment only, for the fields below: one thread draws at a time, and a thread that finds another
+        drawing leaves what it wants drawn to that one instead of waiting for it (a tap's handler holds its panel's
+        lock while the session's listener, drawing, may need that lock: neither waits for the other)."""
+        self._drawer: int | None = None
+        self._want_show = False
+        self._want_force = False
+        self._want_all_hands = False
+        self._queued: list[ft.Control] = []
         self._panels: dict[EntryTarget, tuple[ft.Control, EntryContext]] = {}
         """The entry panel last built, kept when its game can redraw it in place (:attr:`EntryContext.reuse`)."""
         self._tiles: dict[Any, ft.Control] = {}
@@ -263,6 +273,7 @@ class TableView:
             )
         if target.part is not Part.HANDS and target.part not in self.ui.parts:
             return empty_state("This part of the game cannot be entered here yet", target.label)
+        version = self.session.version  # first: the record read next is at least this new
         record = dict(self.session.current)  # read, never changed in place: no copy of the whole game
         cached = self._panels.get(target)
         if cached is not None and cached[1].reuse is not None and target.index is None:
@@ -271,6 +282,7 @@ class TableView:
             reuse = old.reuse
             try:
                 if reuse is not None and reuse(old.record):
+                    self.panel_version = version
                     return control
             except ScoringError:
                 pass
@@ -287,11 +299,13 @@ class TableView:
             report=self.report,
             dock=self.dock,
             send=self.send_panel,
+            drafts=self.session.drafts_for(HOST_DEVICE),
         )
         self.dock.controls = []
         try:
             panel = self.ui.entry(ectx)
             self._panels = {target: (panel, ectx)}
+            self.panel_version = version
             return panel
         except ScoringError as exc:  # a saved record the panel cannot continue (should not happen): say so
             return empty_state("This hand cannot be entered", str(exc))
@@ -334,12 +348,13 @@ class TableView:
         refresh(self.draft_notice)
 
     def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
-        """Make the entry for ``target`` (the next hand or extra-part entry, or a correction) on the version this
-        screen shows. A stale edit is said; the redraw that the other change brings keeps the cards entered."""
+        """Make the entry for ``target`` (the next hand or extra-part entry, or a correction) on the version the
+        entry panel shows (:attr:`panel_version`). A stale edit is said ("someone else changed this game"); the
+        redraw that the other change brings keeps this page's own taps when they still apply."""
         if target.index is None:
-            edit = Edit.add(entry, part=target.part, expected_version=self.rendered)
+            edit = Edit.add(entry, part=target.part, expected_version=self.panel_version)
         else:
-            edit = Edit.replace(target.index, entry, part=target.part, expected_version=self.rendered)
+            edit = Edit.replace(target.index, entry, part=target.part, expected_version=self.panel_version)
         return self.edits.submit(edit)
 
     def _made(self, edit: Edit) -> None:
@@ -367,10 +382,10 @@ class TableView:
         self.show(force=True)
 
     def _show_all_hands(self, _: Any = None) -> None:
-        with self._draw_lock:
+        with self._draw_state:
             self._all_hands = True
-            self._hand_rows(self.session.result)
-            send_changes(self.hands, [])
+            self._want_all_hands = True
+        self._draw()
 
     def open_hand(self, line: HandLine) -> None:
         self.ctx.navigate(f"{self.ctx.path}/{line.slug}")
@@ -378,25 +393,63 @@ class TableView:
     def send_panel(self, changed: Sequence[ft.Control]) -> None:
         """Send what the entry panel changed: in one update of the screen (one message a tap), or with the redraw
         when it changed during :meth:`show`."""
-        with self._draw_lock:
-            if self._showing:
+        with self._draw_state:
+            if self._showing and self._drawer == threading.get_ident():
                 self._opened.extend(changed)
                 return
-            send_changes(self.body, changed)
+            self._queued.extend(changed)
+        self._draw()
 
     def show(self, *, force: bool = False) -> None:
         """Redraw now, when the session changed since it was drawn (or ``force``: its save state changed): the
-        whole screen in one update (one message), the app bar's Undo and Redo included."""
-        with self._draw_lock:
-            if self.rendered == self.session.version and not force:
-                return  # already drawn (the tap's handler and the session's listener both ask)
-            self._showing, self._opened = True, []
-            try:
-                self.rebuild()
-            finally:
+        whole screen in one update (one message), the app bar's Undo and Redo included. When another thread is
+        drawing this screen, that thread redraws it once it is done, and this returns at once."""
+        with self._draw_state:
+            self._want_show = True
+            self._want_force = self._want_force or force
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw what was asked (:meth:`show`, :meth:`send_panel`, *Show all*), on this thread unless another is
+        drawing: that one then draws it too before it stops, so no thread ever waits for another's drawing."""
+        me = threading.get_ident()
+        with self._draw_state:
+            if self._drawer is not None:
+                return
+            self._drawer = me
+        try:
+            while True:
+                with self._draw_state:
+                    show, force, all_hands = self._want_show, self._want_force, self._want_all_hands
+                    queued, self._queued = self._queued, []
+                    self._want_show = self._want_force = self._want_all_hands = False
+                    if not (show or all_hands or queued):
+                        self._drawer = None
+                        return
+                if show and (force or self.rendered != self.session.version):
+                    self._redraw(queued)
+                else:
+                    if all_hands:
+                        self._hand_rows(self.session.result)
+                        send_changes(self.hands, [])
+                    if queued:
+                        send_changes(self.body, queued)
+        except BaseException:
+            with self._draw_state:
+                self._drawer = None
+            raise
+
+    def _redraw(self, queued: Sequence[ft.Control]) -> None:
+        """The whole screen again, with what the panel changed meanwhile, in one update."""
+        with self._draw_state:
+            self._showing, self._opened = True, list(queued)
+        try:
+            self.rebuild()
+        finally:
+            with self._draw_state:
                 self._showing = False
-            opened, self._opened = [*self._opened, self.strip.control, self.board.control], []
-            send_changes(self._view if self._view is not None else self.body, opened)
+                opened, self._opened = [*self._opened, self.strip.control, self.board.control], []
+        send_changes(self._view if self._view is not None else self.body, opened)
 
     # -- following the session -------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
-from views.table.entry import EntryContext, TableUI, after_tap, docked, refresh, sent_by_hand
+from views.table.entry import EntryContext, TableUI, after_tap, docked, draft_store, refresh, sent_by_hand
 from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
@@ -72,7 +72,7 @@ class RoundPanel:
         # a new round of the session's record: the tie-break's players are the session's result's (scored once)
         known = ectx.session.result if ectx.target.is_new and ectx.record == ectx.session.current else None
         self.ctl = entry_ff.open_round(
-            ectx.session, ectx.record, ectx.target, ectx.existing, defer=after_tap, result=known
+            draft_store(ectx), ectx.record, ectx.target, ectx.existing, defer=after_tap, result=known
         )
         self.who = self.ctl.state.who
         self.choices = self.ctl.state.choices
@@ -390,7 +390,7 @@ class RoundPanel:
         """Switch the form; a new round keeps it for the session's next rounds."""
         self.change(lambda state: state.set_mode(mode))
         if self.ectx.target.is_new:
-            entry_ff.remember_mode(self.ectx.session, mode)
+            entry_ff.remember_mode(draft_store(self.ectx), mode)
 
     def tap(self, action: str) -> None:
         self.change(lambda state: state.act(action))
