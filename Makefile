@@ -19,6 +19,11 @@ BUILD_PYTHON := 3.12
 # second run is skipped with a message, except under CI=true, where that is an error.
 PACKAGE_VENV := $(VENV)-$(BUILD_PYTHON)
 PACKAGE_PYTHON ?= $(shell for p in python$(BUILD_PYTHON) $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$(BUILD_PYTHON).*/bin/python$(BUILD_PYTHON) 2>/dev/null | sort -V -r); do "$$p" -c 'import sys; sys.exit("%d.%d" % sys.version_info[:2] != "$(BUILD_PYTHON)")' 2>/dev/null && { command -v "$$p"; break; }; done)
+PACKAGE_STAMP := $(PACKAGE_VENV)/.dev-installed
+# Inline in test-package-python's recipe (no nested make there: `make -n test` must only print it).
+PACKAGE_INSTALL = echo "make test: installing $(PACKAGE_VENV) with $(PACKAGE_PYTHON)" && $(PACKAGE_PYTHON) -m venv $(PACKAGE_VENV) && \
+  $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt --upgrade pip && \
+  $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]' && touch $(PACKAGE_STAMP)
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
 .PHONY: run test test-package-python lint bench screenshots package constraints clean
@@ -60,17 +65,12 @@ test-package-python: $(DEV_STAMP)
 	  fi; \
 	  echo "make test: no Python $(BUILD_PYTHON) here (the one the package bundles): the suite ran under $$($(BIN)/python $(SAY_PYTHON)) only. PACKAGE_PYTHON=/path/to/python$(BUILD_PYTHON) runs it there too"; \
 	else \
-	  $(MAKE) --no-print-directory $(PACKAGE_VENV)/.dev-installed PACKAGE_PYTHON="$(PACKAGE_PYTHON)" && \
+	  if [ ! -f $(PACKAGE_STAMP) ] || [ pyproject.toml -nt $(PACKAGE_STAMP) ] || [ constraints.txt -nt $(PACKAGE_STAMP) ]; then \
+	    $(PACKAGE_INSTALL); \
+	  fi && \
 	  echo "make test: the suite again under $$($(PACKAGE_VENV)/bin/python $(SAY_PYTHON))" && \
 	  $(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_ARGS); \
 	fi
-
-$(PACKAGE_VENV)/.dev-installed: pyproject.toml constraints.txt
-	@test -n "$(PACKAGE_PYTHON)" || { echo "make: no Python $(BUILD_PYTHON) found: pass PACKAGE_PYTHON=/path/to/python$(BUILD_PYTHON)" >&2; exit 1; }
-	$(PACKAGE_PYTHON) -m venv $(PACKAGE_VENV)
-	$(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt --upgrade pip
-	$(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]'
-	@touch $@
 
 # The README's screenshots (docs/screenshots/) are rewritten only here, never by `make test`.
 screenshots: $(DEV_STAMP)
