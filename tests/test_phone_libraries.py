@@ -37,9 +37,30 @@ PINNED_TOGETHER = {"pydantic": "pydantic-core"}
 """A pure-Python library whose release requires one exact release of a compiled one."""
 
 
+def _needs_its_compiled_code(files: list[str]) -> bool:
+    """Whether a distribution's files include an extension module with no Python source of the same module beside
+    it. A package compiled with mypyc (each ``module.cpython-*.so`` beside its ``module.py``, and one shared
+    ``<hash>__mypyc`` module) is built from Python sources that it publishes as a pure wheel too: a phone takes that.
+
+    >>> _needs_its_compiled_code(["PIL/_imaging.cpython-312-x86_64-linux-gnu.so", "PIL/Image.py"])
+    True
+    >>> _needs_its_compiled_code(["0a1b__mypyc.cpython-312-darwin.so", "m/a.py", "m/a.cpython-312-darwin.so"])
+    False
+    """
+    present = set(files)
+    for name in files:
+        match = re.fullmatch(r"(.*?)(\.[a-z0-9_-]+)?\.(so|pyd)", name)
+        if match is None:
+            continue
+        module = match.group(1)
+        if not (f"{module}.py" in present or re.fullmatch(r"[0-9a-f]+__mypyc", module)):
+            return True
+    return False
+
+
 def _compiled_dependencies() -> dict[str, str]:
-    """The app's own dependencies (no extra: what a phone installs), with everything they need in turn, that ship
-    compiled code here; canonical name to installed version."""
+    """The app's own dependencies (no extra: what a phone installs), with everything they need in turn, that need
+    compiled code (:func:`_needs_its_compiled_code`); canonical name to installed version."""
     environment = {**default_environment(), "extra": ""}
     pending = [Requirement(r) for r in metadata.requires("card-table-companion") or []]
     seen: dict[str, metadata.Distribution] = {}
@@ -53,7 +74,7 @@ def _compiled_dependencies() -> dict[str, str]:
     return {
         name: dist.version
         for name, dist in seen.items()
-        if any(str(f).endswith((".so", ".pyd")) for f in dist.files or [])
+        if _needs_its_compiled_code([f.as_posix() for f in dist.files or []])
     }
 
 
