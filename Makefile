@@ -7,12 +7,26 @@ BIN    := $(VENV)/bin
 APP_STAMP := $(VENV)/.app-installed
 DEV_STAMP := $(VENV)/.dev-installed
 PIP    := $(BIN)/python -m pip install --quiet --constraint constraints.txt
-# `make package PLATFORM=apk` (or aab, ipa, linux, macos, windows, web): the Python the build bundles is the one
-# CI tests, whatever the newest supported version is.
+# The oldest Python the app supports (requires-python, mypy's python_version, ruff's target-version): .venv is made
+# with PYTHON, and under CI=true it must be this one.
+OLDEST_PYTHON := 3.11
+# `make package PLATFORM=apk` (or aab, ipa, linux, macos, windows, web) bundles BUILD_PYTHON: flet build takes its
+# Python from python-build, which ships 3.12, 3.13 and 3.14, never 3.11 (README, "Packaging").
 PLATFORM ?= apk
-BUILD_PYTHON := 3.11
+BUILD_PYTHON := 3.12
+# `make test` runs the suite a second time under BUILD_PYTHON, in its own PACKAGE_VENV, when it finds that Python:
+# python3.12 on PATH, else pyenv's newest 3.12.x (PACKAGE_PYTHON=/path/to/python3.12 names one). Without it the
+# second run is skipped with a message, except under CI=true, where that is an error.
+PACKAGE_VENV := $(VENV)-$(BUILD_PYTHON)
+PACKAGE_PYTHON ?= $(shell for p in python$(BUILD_PYTHON) $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$(BUILD_PYTHON).*/bin/python$(BUILD_PYTHON) 2>/dev/null | sort -V -r); do "$$p" -c 'import sys; sys.exit("%d.%d" % sys.version_info[:2] != "$(BUILD_PYTHON)")' 2>/dev/null && { command -v "$$p"; break; }; done)
+PACKAGE_STAMP := $(PACKAGE_VENV)/.dev-installed
+# Inline in test-package-python's recipe (no nested make there: `make -n test` must only print it).
+PACKAGE_INSTALL = echo "make test: installing $(PACKAGE_VENV) with $(PACKAGE_PYTHON)" && $(PACKAGE_PYTHON) -m venv $(PACKAGE_VENV) && \
+  $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt --upgrade pip && \
+  $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]' && touch $(PACKAGE_STAMP)
+SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
-.PHONY: run test lint bench screenshots package constraints clean
+.PHONY: run test test-package-python lint bench screenshots package constraints clean
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { echo "make: could not create $(VENV): install Python >= 3.11 and its venv module (Debian/Ubuntu: apt install python3-venv)" >&2; exit 1; }
@@ -35,7 +49,28 @@ lint: $(DEV_STAMP)
 	$(BIN)/mypy
 
 test: lint
+	@echo "make test: the suite under $$($(BIN)/python $(SAY_PYTHON))"
+	@if [ "$(CI)" = true ] && [ "$$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])')" != "$(OLDEST_PYTHON)" ]; then \
+	  echo "make test: CI=true runs the suite under the oldest supported Python, $(OLDEST_PYTHON); $(VENV) has another (remove it; PYTHON=python$(OLDEST_PYTHON))" >&2; exit 1; fi
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@$(MAKE) --no-print-directory test-package-python
+
+# The suite again under the Python the package bundles (BUILD_PYTHON), in PACKAGE_VENV.
+test-package-python: $(DEV_STAMP)
+	@if [ "$$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])')" = "$(BUILD_PYTHON)" ]; then \
+	  echo "make test: $(VENV) is Python $(BUILD_PYTHON), the one the package bundles: no second run"; \
+	elif [ -z "$(PACKAGE_PYTHON)" ]; then \
+	  if [ "$(CI)" = true ]; then \
+	    echo "make test: CI=true runs the suite under Python $(BUILD_PYTHON) too, and none was found (python$(BUILD_PYTHON) on PATH or under pyenv's versions/): install it or pass PACKAGE_PYTHON=/path/to/python$(BUILD_PYTHON)" >&2; exit 1; \
+	  fi; \
+	  echo "make test: no Python $(BUILD_PYTHON) here (the one the package bundles): the suite ran under $$($(BIN)/python $(SAY_PYTHON)) only. PACKAGE_PYTHON=/path/to/python$(BUILD_PYTHON) runs it there too"; \
+	else \
+	  if [ ! -f $(PACKAGE_STAMP) ] || [ pyproject.toml -nt $(PACKAGE_STAMP) ] || [ constraints.txt -nt $(PACKAGE_STAMP) ]; then \
+	    $(PACKAGE_INSTALL); \
+	  fi && \
+	  echo "make test: the suite again under $$($(PACKAGE_VENV)/bin/python $(SAY_PYTHON))" && \
+	  $(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_ARGS); \
+	fi
 
 # The README's screenshots (docs/screenshots/) are rewritten only here, never by `make test`.
 screenshots: $(DEV_STAMP)
@@ -50,10 +85,10 @@ package: $(DEV_STAMP)
 
 # After a deliberate upgrade in .venv: write the versions installed now as the tested ones.
 constraints: $(DEV_STAMP)
-	@{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^#'; } > constraints.txt.new
+	@{ grep '^#' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^#'; } > constraints.txt.new
 	@grep -q '^flet-desktop==' constraints.txt.new || grep '^flet-desktop==' constraints.txt >> constraints.txt.new
 	@mv constraints.txt.new constraints.txt
 	@echo "wrote constraints.txt"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-output build
+	rm -rf $(VENV) $(PACKAGE_VENV) .pytest_cache .mypy_cache .ruff_cache test-output build

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +23,8 @@ CLI_COMMANDS = ("list", "show", "export", "import", "backup", "restore", "nights
 """First arguments that mean "an archive command", not "start the app"."""
 PROG = "companion"
 EXIT_USAGE = 2
+FLET_PORT_ENV = "FLET_SERVER_PORT"
+"""Flet's variable for the port of its server (``flet.app.run`` reads it): the port when ``--port`` is not given."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,7 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"Archive commands: {PROG} {{{','.join(CLI_COMMANDS)}}} ... (see '{PROG} list --help').",
     )
     parser.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port of the browser view (default {DEFAULT_PORT})"
+        "--port",
+        type=_port,
+        default=None,  # then Flet's own variable for its server's port, else DEFAULT_PORT (run())
+        help=f"port of the browser view (default {DEFAULT_PORT}, or ${FLET_PORT_ENV})",
     )
     parser.add_argument(
         "--host",
@@ -128,6 +134,11 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
         return _run_cli([args_list[command_at], *args_list[:command_at], *args_list[command_at + 1 :]])
 
     args = build_parser().parse_args(args_list)
+    if args.port is None:  # a start without --port (the packaged app's): Flet's variable, as ft.run reads it
+        try:
+            args.port = _port(os.environ.get(FLET_PORT_ENV) or str(DEFAULT_PORT))
+        except argparse.ArgumentTypeError as exc:
+            return _fail(f"${FLET_PORT_ENV}: {exc}")
 
     # Imported here so that `companion --help` and the archive commands stay fast.
     from app.serve import Presentation, desktop_problem, display_available, serve

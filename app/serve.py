@@ -60,12 +60,14 @@ def desktop_problem() -> str | None:
     """Why no native window can be opened here, in a few words (``None``: it can). Fetches Flet's desktop client
     now if it is not on this computer yet (a one-time download, ``FLET_CLIENT_URL`` overrides where from), so that
     a failed download is said in one line and the browser view served instead, rather than failing the start."""
+    if os.environ.get("FLET_VIEW_PATH") or os.environ.get("FLET_PLATFORM"):
+        # A client of its own: a developer's build, or the packaged app's, which sets FLET_PLATFORM and connects to
+        # Flet's socket server (ft.run); a phone or desktop package has no flet-desktop and no use for it.
+        return None
     if importlib.util.find_spec("flet_desktop") is None:
         return f"Flet's desktop client is not installed ({DESKTOP_EXTRA})"
     if not desktop_available():
         return "there is no display"
-    if os.environ.get("FLET_VIEW_PATH") or os.environ.get("FLET_PLATFORM"):
-        return None  # a client of its own (a developer's build, or the packaged app's)
     import flet_desktop
 
     try:

@@ -7,9 +7,10 @@ host check, the entry-point check (``validate_entry_point``) and the template da
 then the icons and splash are rendered by ``flet_platform_assets``, the library ``flet build`` calls, from the same
 files it would pick, and the app package's contents are worked out with flet-cli's own exclusion rules.
 
-The Python versions flet-cli may bundle come from a manifest it downloads (python-build's ``manifest.json``); the
-tests give it a small local one instead (``FLET_PYTHON_BUILD_MANIFEST``, flet-cli's own switch for that), listing
-3.11 to 3.14 as the real one does.
+The Python versions flet-cli may bundle come from a manifest it downloads (python-build's ``manifest.json``, of the
+release that ``PYTHON_BUILD_RELEASE_DATE`` names); the tests give it the dated copy of the real one kept in
+``tests/fixtures/flet/`` instead (``FLET_PYTHON_BUILD_MANIFEST``, flet-cli's own switch for that; its source, commit
+and date are in that folder's README).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT
+from tests.fixtures_git import git_blob_id
 from tests.repo_copy import copy_repository
 
 flet_cli = pytest.importorskip("flet_cli", reason="flet-cli is a dev dependency: run make test")
@@ -42,13 +44,21 @@ from flet_platform_assets import IconOptions, SplashOptions, load_source, render
 TARGETS = ["apk", "aab", "ipa", "linux", "macos", "windows", "web"]
 HOST = {"Linux": "Linux", "Darwin": "Darwin", "Windows": "Windows"}.get(platform.system(), platform.system())
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+FIXTURES = ROOT / "tests" / "fixtures" / "flet"
+MANIFEST = FIXTURES / "python-build-manifest-20260730.json"
+"""python-build's real ``manifest.json`` (tag 20260730), copied byte for byte: ``tests/fixtures/flet/README.md``."""
+
+
+def _make_variable(name: str) -> str:
+    """A ``NAME := value`` of the Makefile."""
+    match = re.search(rf"^{name}\s*:?=\s*(\S+)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert match, f"the Makefile names no {name}"
+    return match.group(1)
 
 
 def _build_python() -> str:
     """The Python ``make package`` bundles (``BUILD_PYTHON`` in the Makefile)."""
-    match = re.search(r"^BUILD_PYTHON\s*:?=\s*(\S+)", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
-    assert match, "the Makefile names no BUILD_PYTHON"
-    return match.group(1)
+    return _make_variable("BUILD_PYTHON")
 
 
 class _Live:
@@ -68,21 +78,15 @@ def app_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def no_sdk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
-    """No Flutter SDK look-up, and flet-cli's Python manifest from a local file instead of the network."""
+def no_sdk(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No Flutter SDK look-up, and flet-cli's Python manifest from the dated copy instead of the network."""
 
     def initialize_without_sdk(self: Any) -> None:
         self.emojis = {"checkmark": "", "loading": "", "success": "", "directory": ""}
         self.skip_flutter_doctor = True
 
     monkeypatch.setattr(flutter_base.BaseFlutterCommand, "initialize_command", initialize_without_sdk)
-    pythons = {
-        short: {"full_version": f"{short}.{patch}", "pyodide_version": "0.0.0", "android_abis": ["arm64-v8a"]}
-        for short, patch in (("3.11", 14), ("3.12", 12), ("3.13", 9), ("3.14", 2))
-    }
-    manifest = tmp_path / "python-build-manifest.json"
-    manifest.write_text(json.dumps({"default_python_version": "3.13", "pythons": pythons}), encoding="utf-8")
-    monkeypatch.setenv(python_versions.MANIFEST_PATH_ENV, str(manifest))
+    monkeypatch.setenv(python_versions.MANIFEST_PATH_ENV, str(MANIFEST))
     python_versions._load_data.cache_clear()
     yield
     python_versions._load_data.cache_clear()
@@ -116,10 +120,12 @@ def _checked(app: Path, target: str, *extra: str) -> Any:
 def test_flet_build_passes_its_checks_for_every_target(app_copy: Path, target: str) -> None:
     command = _checked(app_copy, target)
     assert command.python_module_filename == "main.py" and command.package_app_path == app_copy
-    assert command.python_release.short == "3.11"
+    manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))["pythons"]
+    assert command.python_release.short == _build_python()
+    assert command.python_release.standalone == manifest[_build_python()]["full_version"]
     data = command.template_data
     assert data["product_name"] == "Card Table Companion" and data["org_name"] == "org.cardtablecompanion"
-    assert data["python_module_name"] == "main" and data["options"]["python_version"] == "3.11"
+    assert data["python_module_name"] == "main" and data["options"]["python_version"] == _build_python()
     assert data["splash"]["color"] == "#116B3A"
     if target in ("apk", "aab"):
         assert data["adaptive_icon_background"] == "#116B3A"
@@ -133,7 +139,7 @@ def test_a_broken_entry_point_fails_with_flet_clis_message(app_copy: Path, tmp_p
     broken = copy_repository(tmp_path / "broken")
     pyproject = broken / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace('module = "main"', 'module = "companion.app"'))
-    command = _command("apk", broken, "--python-version", "3.11")
+    command = _command("apk", broken, "--python-version", _build_python())
     command.initialize_command()
     with pytest.raises(SystemExit) as exit_:
         command.validate_entry_point()
@@ -141,17 +147,55 @@ def test_a_broken_entry_point_fails_with_flet_clis_message(app_copy: Path, tmp_p
     assert "companion.py not found in the root of Flet app directory" in " ".join(command.live.messages)
 
 
+def test_the_package_python_is_one_python_build_ships() -> None:
+    """The dated copy of python-build's manifest lists the Python ``make package`` bundles, as a stable release."""
+    manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    assert _build_python() in manifest["pythons"], (
+        f"make package bundles Python {_build_python()}, which python-build does not ship: "
+        f"it ships {sorted(manifest['pythons'])} ({MANIFEST.name})"
+    )
+    assert not manifest["pythons"][_build_python()].get("prerelease", False)
+
+
 @pytest.mark.usefixtures("no_sdk")
-def test_the_bundled_python_is_the_one_ci_tests(app_copy: Path) -> None:
-    """``make package`` passes ``--python-version``; without it flet-cli takes the newest that requires-python
-    allows, which is not the Python the tests run on."""
-    assert _build_python() == PYPROJECT["tool"]["mypy"]["python_version"] == "3.11"
-    assert PYPROJECT["tool"]["ruff"]["target-version"] == "py311"
+def test_flet_build_refuses_a_python_that_python_build_does_not_ship(app_copy: Path) -> None:
+    """What ``make package`` passed before, 3.11: flet-cli stops at once with its own message."""
+    command = _command("apk", app_copy, "--python-version", "3.11")
+    with pytest.raises(SystemExit) as exit_:
+        command.initialize_command()
+    assert exit_.value.code == 1
+    assert "Unsupported Python version: '3.11'. Supported: 3.12, 3.13, 3.14." in " ".join(command.live.messages)
+
+
+@pytest.mark.usefixtures("no_sdk")
+def test_the_pythons_named_in_the_project_agree(app_copy: Path) -> None:
+    """requires-python, mypy and ruff name the oldest Python supported (the Makefile's ``OLDEST_PYTHON``, which CI
+    runs the suite under); ``make package`` bundles ``BUILD_PYTHON``, which requires-python allows and which CI runs
+    the suite under too. Without ``--python-version`` flet-cli would bundle the newest that requires-python allows."""
+    oldest, bundled = _make_variable("OLDEST_PYTHON"), _build_python()
+    assert PYPROJECT["project"]["requires-python"] == f">={oldest}"
+    assert PYPROJECT["tool"]["mypy"]["python_version"] == oldest
+    assert PYPROJECT["tool"]["ruff"]["target-version"] == "py" + oldest.replace(".", "")
+    assert tuple(map(int, bundled.split("."))) >= tuple(map(int, oldest.split(".")))
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "flet build $(PLATFORM) --python-version $(BUILD_PYTHON)" in make
+    assert re.search(r"^PACKAGE_VENV\s*:=\s*\$\(VENV\)-\$\(BUILD_PYTHON\)$", make, re.M)
     unpinned = _command("apk", app_copy)
     unpinned.initialize_command()
-    assert unpinned.python_release.short == "3.14"
+    assert unpinned.python_release.short == "3.14" != bundled
+
+
+def test_the_manifest_copy_is_verbatim_and_flet_clis_pin_is_recorded() -> None:
+    """The copy is python-build's file byte for byte (its git blob id), and the README beside it names the release
+    the installed flet-cli pins: a flet-cli that pins another one fails here until the copy is looked at again."""
+    notes = (FIXTURES / "README.md").read_text(encoding="utf-8")
+    blob = re.search(rf"`{re.escape(MANIFEST.name)}`.*?blob\s+`([0-9a-f]{{40}})`", notes, re.S)
+    assert blob, f"tests/fixtures/flet/README.md gives no blob id for {MANIFEST.name}"
+    assert git_blob_id(MANIFEST.read_bytes()) == blob.group(1)
+    assert f"pins python-build release `{python_versions.PYTHON_BUILD_RELEASE_DATE}`" in notes, (
+        f"flet-cli now pins python-build release {python_versions.PYTHON_BUILD_RELEASE_DATE}: "
+        "compare its manifest.json with the copy (tests/fixtures/flet/README.md)"
+    )
 
 
 def test_the_package_leaves_out_tests_bench_docs_and_caches(app_copy: Path) -> None:
