@@ -214,7 +214,9 @@ def test_a_manifest_listing_no_sessions_with_sessions_present_is_refused(setup: 
     sessions = [n for n in files if n.startswith("sessions/")]
     listed = [n for n in files if n != MANIFEST and n not in sessions]
     bad = rezip(made.with_name("no-list.zip"), files, manifest={"sessions": 0, "files": listed})
-    refused_unchanged(data, bad, "no-list.zip: ", sessions[0], "not listed in its manifest.json", "nothing was restored")
+    refused_unchanged(
+        data, bad, "no-list.zip: ", sessions[0], "not listed in its manifest.json", "nothing was restored"
+    )
     old_style = rezip(made.with_name("v2.zip"), files, manifest={"version": 2, "sessions": 0, "files": None})
     refused_unchanged(data, old_style, "manifest.json lists 0 sessions but the backup holds 4")
     missing = rezip(made.with_name("missing.zip"), {n: d for n, d in files.items() if n != sessions[1]})
