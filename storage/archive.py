@@ -35,7 +35,6 @@ from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
-from storage import restoring
 from storage.backup import CheckedBackup, auto_backup, backup, list_backups, restore
 from storage.core import ArchiveCore
 from storage.errors import StorageError
@@ -44,6 +43,8 @@ from storage.imports import ImportReport, import_bytes, import_file
 from storage.journal import Progress, replay
 from storage.layout import SESSION_TABLE, SESSIONS, shard_of
 from storage.nights import NightStore, export_nights
+from storage.restoring import pending as restore_pending
+from storage.restoring import replay as replay_restore
 
 __all__ = ["SESSIONS", "SESSION_TABLE", "Archive", "open_archive", "shard_of"]
 
@@ -57,14 +58,14 @@ class Archive(ArchiveCore):
         if not read_only:
             self._finish_pending_restore()
             self._finish_pending_import()
-        elif restoring.pending(self):
+        elif restore_pending(self):
             self.note("a restore was interrupted; it is completed when the data folder is next opened for writing")
 
     def _finish_pending_restore(self) -> None:
         """Complete a restore that a crash cut short after its journal was written, or clear away one cut short
         before (see :mod:`storage.restoring`); the index and the roster are then read again."""
         try:
-            note = restoring.replay(self)
+            note = replay_restore(self)
         except StorageError as exc:  # the disk refuses: the journal stays, and the next open tries again
             self.note(f"an interrupted restore could not be completed yet ({exc})")
             return
