@@ -308,7 +308,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             )
         backups.controls = rows or [paragraph("No backups yet.")]
 
-    confirm = ft.Row(visible=False, wrap=True)
+    confirm = ft.Column(visible=False, spacing=8)
     backing_up = JobProgress("Backing up")
     checking = JobProgress("Checking the backup")
     restoring = JobProgress("Restoring")
@@ -346,12 +346,17 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             )
             yes = "Yes, restore"
         confirm.controls = [
-            ft.Text(question, size=15, expand=True),
-            ft.FilledButton(
-                content=yes, on_click=functools.partial(do_restore, checked, picked), tooltip=yes, height=TAP
-            ),
-            ft.OutlinedButton(
-                content="Cancel", on_click=lambda _: cancel_restore(picked), tooltip="Cancel", height=TAP
+            ft.Text(question, size=15),
+            ft.Row(
+                [
+                    ft.FilledButton(
+                        content=yes, on_click=functools.partial(do_restore, checked, picked), tooltip=yes, height=TAP
+                    ),
+                    ft.OutlinedButton(
+                        content="Cancel", on_click=lambda _: cancel_restore(picked), tooltip="Cancel", height=TAP
+                    ),
+                ],
+                wrap=True,
             ),
         ]
         confirm.visible = True
