@@ -345,6 +345,18 @@ def test_an_app_backup_restores_whole(setup: tuple[Path, Path]) -> None:
     }
 
 
+def test_players_can_be_added_after_a_restore_brought_a_longer_roster(tmp_path: Path) -> None:
+    with Archive(tmp_path / "source") as source:
+        for n in range(5):
+            source.players.add(f"Player {n}")
+        made = source.backup(tmp_path / "roster.zip")
+    with Archive(filled(tmp_path / "data", valid_records(1))) as archive:
+        archive.players.add("Zed")  # the roster's next document number is now in memory
+        archive.restore(made, allow_empty=True)
+        archive.players.add("Newcomer")
+        assert sorted(p.name for p in archive.players.list()) == ["Newcomer", *(f"Player {n}" for n in range(5))]
+
+
 def test_an_empty_backup_needs_to_be_asked_for(tmp_path: Path) -> None:
     data = filled(tmp_path / "data", valid_records(3))
     empty = backup_of(tmp_path / "nothing", [], tmp_path / "empty.zip")
