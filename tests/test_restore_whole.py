@@ -4,6 +4,7 @@ tool restores whole; a SIGKILL at any moment of a restore leaves the old archive
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import io
@@ -24,10 +25,11 @@ from typing import Any
 import pytest
 
 from companion.cli import TRACEBACK_ENV, main
-from storage import Archive, BackupError, SessionDoc
+from storage import Archive, BackupError, LogEntry, SessionDoc
 from storage.backup import MANIFEST, check_backup
 from storage.errors import EmptyBackupError
 from storage.layout import RESTORE_JOURNAL, RESTORE_STAGING
+from storage.limits import MAX_BACKUP_BYTES
 from tests.conftest import CASES
 from tests.test_storage_import_kill import valid_records
 
@@ -161,6 +163,31 @@ def raw_zip(target: Path, entries: list[tuple[str, bytes, dict[str, Any]]]) -> P
     end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(central), len(local), 0)
     target.write_bytes(bytes(local + central + end))
     return target
+
+
+def big_backup(tmp_path: Path) -> Path:
+    """A valid backup of 11 sessions whose edit logs hold 9,000 notes of random text each (about 4.2 MB a session),
+    re-zipped without compression: a file of about 46 MB, under the 50 MB restore limit and far over one WebSocket
+    message's 16 MiB."""
+    rng = random.Random(25)
+    folder = tmp_path / "big"
+    with Archive(folder) as source:
+        for n in range(11):
+            doc = source.create_session(
+                {"game": "jokers-kill", "players": ["Ann", "Ben", f"P{n}"], "options": {}, "hands": []},
+                title=f"big game {n}",
+            )
+            notes = [
+                LogEntry(at=doc.created_at, action="note", detail=base64.b64encode(rng.randbytes(330)).decode())
+                for _ in range(9_000)
+            ]
+            source.save_session(doc.model_copy(update={"log": [*doc.log, *notes]}))
+        made = source.backup(tmp_path / "made.zip")
+    big = tmp_path / "big-backup.zip"
+    with zipfile.ZipFile(made) as src, zipfile.ZipFile(big, "w", zipfile.ZIP_STORED) as dst:
+        for name in src.namelist():
+            dst.writestr(name, src.read(name))
+    return big
 
 
 def cli(*args: str) -> tuple[int, str, str]:
@@ -343,6 +370,17 @@ def test_an_app_backup_restores_whole(setup: tuple[Path, Path]) -> None:
     assert {f"sessions/{p.name}" for p in (data / "sessions").glob("*.json")} == {
         n for n in members(made) if n.startswith("sessions/")
     }
+
+
+@pytest.mark.slow
+def test_a_backup_up_to_the_restore_limit_restores_from_the_command_line(tmp_path: Path) -> None:
+    big = big_backup(tmp_path)
+    assert 40 * 1024 * 1024 < big.stat().st_size <= MAX_BACKUP_BYTES
+    data = filled(tmp_path / "data", valid_records(2))
+    code, out, err = cli("restore", str(big), "--data-dir", str(data))
+    assert code == 0 and "Restored 11 sessions" in out, err
+    with Archive(data) as archive:
+        assert sorted(s.title or "" for s in archive.list_sessions()) == sorted(f"big game {n}" for n in range(11))
 
 
 def test_players_can_be_added_after_a_restore_brought_a_longer_roster(tmp_path: Path) -> None:

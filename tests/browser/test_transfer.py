@@ -6,18 +6,16 @@ result is the same as importing or restoring a typed path. A backup of no sessio
 
 from __future__ import annotations
 
-import base64
-import random
 import re
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from storage import Archive, LogEntry
+from storage import Archive
 from storage.limits import MAX_BACKUP_BYTES
 from tests.browser.helpers import AppServer, button, open_app, reveal
+from tests.test_restore_whole import big_backup
 
 pytestmark = pytest.mark.browser
 
@@ -75,31 +73,6 @@ def test_import_and_restore_through_the_file_picker(page: Any, app_server: AppSe
     assert list((app_server.data_dir / "uploads").iterdir()) == [], "the uploaded copies are not kept"
     assert len(puts) == 2 and all(url.endswith("/upload") for url in puts), puts
     assert len(list((app_server.data_dir / "backups").glob("pre-restore-*.zip"))) == 1
-
-
-def big_backup(tmp_path: Path) -> Path:
-    """A valid backup of 11 sessions whose edit logs hold 9,000 notes of random text each (about 4.2 MB a session),
-    re-zipped without compression: a file of about 46 MB, under the 50 MB restore limit and far over one WebSocket
-    message's 16 MiB."""
-    rng = random.Random(25)
-    folder = tmp_path / "big"
-    with Archive(folder) as source:
-        for n in range(11):
-            doc = source.create_session(
-                {"game": "jokers-kill", "players": ["Ann", "Ben", f"P{n}"], "options": {}, "hands": []},
-                title=f"big game {n}",
-            )
-            notes = [
-                LogEntry(at=doc.created_at, action="note", detail=base64.b64encode(rng.randbytes(330)).decode())
-                for _ in range(9_000)
-            ]
-            source.save_session(doc.model_copy(update={"log": [*doc.log, *notes]}))
-        made = source.backup(tmp_path / "made.zip")
-    big = tmp_path / "big-backup.zip"
-    with zipfile.ZipFile(made) as src, zipfile.ZipFile(big, "w", zipfile.ZIP_STORED) as dst:
-        for name in src.namelist():
-            dst.writestr(name, src.read(name))
-    return big
 
 
 def test_a_backup_up_to_the_restore_limit_restores_through_the_file_picker(
