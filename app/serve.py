@@ -22,11 +22,16 @@ from typing import TYPE_CHECKING
 
 from app.signals import hold_stop_handlers
 from companion.config import DEFAULT_HOST, DEFAULT_PORT
+from companion.history import clear_uploads
 from companion.services import AppServices
 from storage import StorageError
+from storage.limits import MAX_BACKUP_BYTES, MAX_IMPORT_BYTES
 
 if TYPE_CHECKING:
     import flet as ft
+
+MAX_UPLOAD_BYTES = max(MAX_BACKUP_BYTES, MAX_IMPORT_BYTES)
+"""The largest file the browser view's page may upload (a backup to restore, 50 MB)."""
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 """The app's assets folder, as an absolute path (Flet resolves relative ones against the entry script)."""
@@ -123,16 +128,26 @@ def run_flet(
     desktop: bool,
     open_browser: bool = False,
     on_started: Callable[[str], None] | None = None,
+    upload_dir: Path | None = None,
 ) -> None:
     """Run Flet's server (and, for ``desktop``, its native window) with ``handler`` for every page, until the
     process is stopped. The browser view is served offline (``no_cdn``) behind the Origin/Host guard of
     :mod:`app.web`, which refuses every other site's page before a screen is built; ``on_started(url)`` is called
-    once it listens."""
+    once it listens. With ``upload_dir``, a file picked in the browser view is uploaded there over HTTP (up to
+    :data:`MAX_UPLOAD_BYTES`)."""
     if not desktop:
-        from app.web import serve_web
+        from app.web import enable_uploads, serve_web
 
+        if upload_dir is not None:
+            enable_uploads(MAX_UPLOAD_BYTES)
         serve_web(
-            handler, host=host, port=port, assets_dir=str(ASSETS_DIR), open_browser=open_browser, on_started=on_started
+            handler,
+            host=host,
+            port=port,
+            assets_dir=str(ASSETS_DIR),
+            open_browser=open_browser,
+            on_started=on_started,
+            upload_dir=None if upload_dir is None else str(upload_dir),
         )
         return
     import flet as ft
@@ -156,8 +171,11 @@ def serve(
     if presentation is Presentation.SERVER:
         # Flet's own switch for "serve the browser view, open nothing" (it also picks this on a headless Linux).
         os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+    upload_dir = None
     if not services.archive.read_only:
         start_auto_backups(services)
+        with contextlib.suppress(OSError):  # without it, a picked file comes over the page's connection
+            upload_dir = clear_uploads(services.archive.data_dir)
     desktop = presentation is Presentation.DESKTOP
     # One stop handler from start to end (app.signals); the desktop window is Flet's to close.
     with contextlib.nullcontext() if desktop else hold_stop_handlers():
@@ -168,4 +186,5 @@ def serve(
             desktop=desktop,
             open_browser=presentation is Presentation.BROWSER,
             on_started=on_started,
+            upload_dir=upload_dir,
         )

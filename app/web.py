@@ -20,6 +20,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
+import os
+import secrets
 import signal
 import socket
 import threading
@@ -167,12 +169,30 @@ def _tidy_headers(send: Send) -> Send:
     return tidy
 
 
-def guarded_app(main: Callable[[Any], Any], *, served: Served, assets_dir: str) -> OriginGuard:
-    """Flet's FastAPI app for ``main`` (the browser view, offline, with ``assets_dir``), behind the guard, and
-    each WebSocket behind :class:`app.ws_guard.ConnectionGuard` (bounded work per page)."""
+UPLOAD_SECRET_ENV = "FLET_SECRET_KEY"
+"""Where Flet reads the key that signs upload URLs (its FastAPI app takes no other way when built by ``ft.run``)."""
+UPLOAD_LIMIT_ENV = "FLET_MAX_UPLOAD_SIZE"
+"""Where Flet reads the largest upload it accepts, in bytes (``413`` beyond)."""
+
+
+def enable_uploads(max_bytes: int) -> None:
+    """Let Flet's upload endpoint (``PUT /upload``, URLs signed by the server for the host's page only, through
+    the Origin guard like every request) accept files of up to ``max_bytes``: a file picked in the browser view
+    then arrives over HTTP, not as one WebSocket message, so its size is not bound by the socket's message limit.
+    A signing key of this process is made unless one is set."""
+    os.environ.setdefault(UPLOAD_SECRET_ENV, secrets.token_hex(32))
+    os.environ[UPLOAD_LIMIT_ENV] = str(max_bytes)
+
+
+def guarded_app(
+    main: Callable[[Any], Any], *, served: Served, assets_dir: str, upload_dir: str | None = None
+) -> OriginGuard:
+    """Flet's FastAPI app for ``main`` (the browser view, offline, with ``assets_dir``; files picked in the page
+    uploaded into ``upload_dir`` when given, see :func:`enable_uploads`), behind the guard, and each WebSocket
+    behind :class:`app.ws_guard.ConnectionGuard` (bounded work per page)."""
     import flet as ft
 
-    flet_app = ft.run(main, name="", assets_dir=assets_dir, no_cdn=True, export_asgi_app=True)
+    flet_app = ft.run(main, name="", assets_dir=assets_dir, upload_dir=upload_dir, no_cdn=True, export_asgi_app=True)
     return OriginGuard(ConnectionGuard(flet_app, keep_s=keep_sessions_briefly()), served)
 
 
@@ -192,9 +212,11 @@ def serve_web(
     assets_dir: str,
     open_browser: bool = False,
     on_started: Callable[[str], None] | None = None,
+    upload_dir: str | None = None,
 ) -> None:
     """Serve the browser view of ``main`` on ``host:port`` until the process is stopped (Ctrl+C or SIGTERM end it
-    cleanly: the server shuts down and this returns).
+    cleanly: the server shuts down and this returns). Files picked in the page are uploaded into ``upload_dir``
+    (when given; see :func:`enable_uploads`).
 
     ``on_started(url)`` is called once the server listens (``url`` is ``http://HOST:PORT``, as Flet prints it);
     ``open_browser`` then opens that address in the default browser (unless Flet's own rule says this machine
@@ -206,7 +228,7 @@ def serve_web(
     if port == 0:
         port = get_free_tcp_port()
     served = served_addresses(host, port)
-    app = guarded_app(main, served=served, assets_dir=assets_dir)
+    app = guarded_app(main, served=served, assets_dir=assets_dir, upload_dir=upload_dir)
     url_host = "127.0.0.1" if host in ("", "*") else host
     url = f"http://{url_host}:{port}"
     config = uvicorn.Config(

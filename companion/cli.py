@@ -134,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("restore", parents=[common], help="replace the archive by a backup (the current one is kept)")
     p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--replace-with-empty",
+        action="store_true",
+        help="restore a backup that holds no sessions (it empties the archive); refused without this",
+    )
 
     sub.add_parser("nights", parents=[common], help="list the game nights, newest first")
     p = sub.add_parser("show-night", parents=[common], help="show a game night: its games, ledger, settle-up, recap")
@@ -542,13 +547,19 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_restore(ctx: Context, args: argparse.Namespace) -> int:
-    """``companion restore FILE``: replace the archive by a backup; the current state is backed up first."""
+    """``companion restore FILE [--replace-with-empty]``: replace the archive by a backup, checked whole first;
+    the current state is backed up first. A backup of no session is refused unless ``--replace-with-empty``."""
     from storage.backup import check_backup, restore
 
     source = Path(args.file).expanduser().absolute()
     checked = check_backup(source)  # a bad backup is refused before the data folder is even opened
+    if checked.empty and not args.replace_with_empty:
+        raise CliError(
+            f"{checked.name} holds no sessions: restoring it would empty the archive; nothing was restored "
+            "(add --replace-with-empty to restore it anyway)"
+        )
     with _writing(ctx) as archive:
-        count = restore(archive, checked)
+        count = restore(archive, checked, allow_empty=args.replace_with_empty)
         kept = next((p for p in archive.list_backups() if p.name.startswith("pre-restore-")), None)
     if ctx.as_json:
         ctx.print_json({"restored": count, "previous_state": str(kept) if kept else None})

@@ -37,6 +37,7 @@ from scoring.ones_to_nines import OnesToNinesResult
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
+from storage.backup import CheckedBackup, check_backup
 
 PAGE_SIZE = 25
 """Rows shown at once in a long list (History, Continue, the players of Statistics); "Show more" adds as many again.
@@ -596,6 +597,10 @@ def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[E
 
 EXPORTS = "exports"
 IMPORTS = "imports"
+UPLOADS = "uploads"
+"""``uploads/`` of the data folder: where a file picked in the browser view arrives over HTTP (Flet's upload
+endpoint, so that its size is not bound by a WebSocket message) before it is imported or restored; each file is
+removed once used, and whatever is left there is removed when the server starts (:func:`clear_uploads`)."""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -679,6 +684,36 @@ def import_bytes(archive: Archive, name: str, data: bytes, progress: Progress | 
     return result
 
 
+def uploads_folder(data_dir: FsPath) -> FsPath:
+    """Where files picked in the browser view arrive (see :data:`UPLOADS`)."""
+    return FsPath(data_dir) / UPLOADS
+
+
+def clear_uploads(data_dir: FsPath) -> FsPath:
+    """Create the uploads folder, empty of what an earlier run left there; returns it (raises
+    :class:`OSError`)."""
+    folder = uploads_folder(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    for left in folder.iterdir():
+        if left.is_file() or left.is_symlink():
+            left.unlink(missing_ok=True)
+    return folder
+
+
+def check_backup_file(path: FsPath, name: str | None = None, progress: Progress | None = None) -> CheckedBackup:
+    """Read and check a whole backup before anything is replaced (:func:`storage.backup.check_backup`): raises
+    :class:`~storage.errors.BackupError`, one line naming the member and what is wrong; ``name`` is how the
+    backup is called in that line (a file picked in the browser keeps its own name)."""
+    return check_backup(FsPath(path), progress, name=name)
+
+
+def restore_checked(archive: Archive, checked: CheckedBackup, progress: Progress | None = None) -> int:
+    """Restore a backup that :func:`check_backup_file` accepted (an empty one only once the person confirmed it:
+    call this then); returns the number of sessions."""
+    count: int = archive.restore(checked, progress, allow_empty=checked.empty)
+    return count
+
+
 def restore_bytes(archive: Archive, name: str, data: bytes, progress: Progress | None = None) -> int:
     """Restore a backup received as bytes (picked in the browser): checked whole before anything is replaced, the
     current state backed up first (:meth:`storage.Archive.restore`); returns the number of sessions. The copy kept
@@ -693,6 +728,7 @@ def restore_bytes(archive: Archive, name: str, data: bytes, progress: Progress |
 
 __all__ = [
     "PAGE_SIZE",
+    "CheckedBackup",
     "DateRangeError",
     "EditLine",
     "HistoryFilter",
@@ -700,6 +736,8 @@ __all__ = [
     "ReplayStep",
     "SessionRow",
     "Standing",
+    "check_backup_file",
+    "clear_uploads",
     "corrections",
     "count_text",
     "describe_entry",
@@ -713,7 +751,9 @@ __all__ = [
     "page_end",
     "replay",
     "restore_bytes",
+    "restore_checked",
     "row_of",
     "unfinished_row",
+    "uploads_folder",
     "when_text",
 ]

@@ -2,7 +2,7 @@
 drafts, roster) with the jobs built on it: export (:mod:`storage.exports`), the journaled import
 (:mod:`storage.imports`, :mod:`storage.journal`) and backups (:mod:`storage.backup`).
 
-Opening an :class:`Archive` for writing also completes an import that a crash cut short.
+Opening an :class:`Archive` for writing also completes an import or a restore that a crash cut short.
 
 Layout of a data folder::
 
@@ -14,6 +14,8 @@ Layout of a data folder::
     settings.json            the app's settings (storage.settings)
     nights.json              the game nights (storage.nights)
     pending-import.json      the journal of an import under way (storage.journal)
+    pending-restore.json     the journal of a restore under way (storage.restoring)
+    .restoring/              the files of a restore under way, before they are moved into place
     backups/*.zip            rolling and manual backups
     damaged/<name>.<time>    files that could not be read, set aside (never overwritten)
 
@@ -33,7 +35,7 @@ from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
-from storage.backup import auto_backup, backup, list_backups, restore
+from storage.backup import CheckedBackup, auto_backup, backup, list_backups, restore
 from storage.core import ArchiveCore
 from storage.errors import StorageError
 from storage.exports import check_output_path, export_sessions, write_output
@@ -41,6 +43,8 @@ from storage.imports import ImportReport, import_bytes, import_file
 from storage.journal import Progress, replay
 from storage.layout import SESSION_TABLE, SESSIONS, shard_of
 from storage.nights import NightStore, export_nights
+from storage.restoring import pending as restore_pending
+from storage.restoring import replay as replay_restore
 
 __all__ = ["SESSIONS", "SESSION_TABLE", "Archive", "open_archive", "shard_of"]
 
@@ -52,7 +56,26 @@ class Archive(ArchiveCore):
     def __init__(self, data_dir: Path | str, *, read_only: bool = False) -> None:
         super().__init__(Path(data_dir), read_only=read_only)
         if not read_only:
+            self._finish_pending_restore()
             self._finish_pending_import()
+        elif restore_pending(self):
+            self.note("a restore was interrupted; it is completed when the data folder is next opened for writing")
+
+    def _finish_pending_restore(self) -> None:
+        """Complete a restore that a crash cut short after its journal was written, or clear away one cut short
+        before (see :mod:`storage.restoring`); the index and the roster are then read again."""
+        try:
+            note = replay_restore(self)
+        except StorageError as exc:  # the disk refuses: the journal stays, and the next open tries again
+            self.note(f"an interrupted restore could not be completed yet ({exc})")
+            return
+        if note is not None:
+            self.reindex_all()
+            try:
+                self.players.reload()
+            except (StorageError, ValueError) as exc:
+                self.note(f"the restored roster could not be read ({exc})")
+            self.note(note)
 
     def _finish_pending_import(self) -> None:
         """Complete an import that a crash cut short (its journal is still there; see :mod:`storage.journal`)."""
@@ -124,10 +147,15 @@ class Archive(ArchiveCore):
     def list_backups(self) -> list[Path]:
         return list_backups(self)
 
-    def restore(self, path: Path | str, progress: Progress | None = None) -> int:
-        """Replace the sessions, roster and game nights by those of a backup, checked whole first; returns how many
-        sessions."""
-        return restore(self, Path(path), progress, nights=None if self.read_only else self.nights)
+    def restore(
+        self, path: Path | str | CheckedBackup, progress: Progress | None = None, *, allow_empty: bool = False
+    ) -> int:
+        """Replace the sessions, roster and game nights by those of a backup (a path, or one already checked by
+        :func:`storage.backup.check_backup`), checked whole first, journaled; returns how many sessions. A backup
+        of no session raises :class:`~storage.errors.EmptyBackupError` unless ``allow_empty``."""
+        target = path if isinstance(path, CheckedBackup) else Path(path)
+        night_store = None if self.read_only else self.nights
+        return restore(self, target, progress, nights=night_store, allow_empty=allow_empty)
 
 
 def open_archive(data_dir: Path | str, *, write: bool) -> Archive:

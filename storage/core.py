@@ -65,7 +65,7 @@ from storage.errors import (
     SessionNotFoundError,
     StorageError,
 )
-from storage.layout import DAMAGED, DRAFTS, INDEX, PLAYERS, SESSION_TABLE, SESSIONS, SHARD_TABLE, shard_of
+from storage.layout import BACKUPS, DAMAGED, DRAFTS, INDEX, PLAYERS, SESSION_TABLE, SESSIONS, SHARD_TABLE, shard_of
 from storage.locking import FolderLock, folder_in_use
 from storage.models import (
     SCHEMA_VERSION,
@@ -200,7 +200,7 @@ class ArchiveCore:
             raise ArchiveUnwritableError(
                 f"the data folder {self.data_dir} cannot be written ({exc.strerror or exc}); it can be opened read-only"
             ) from None
-        for folder in (self.data_dir, self.data_dir / SESSIONS, self.data_dir / INDEX):
+        for folder in (self.data_dir, self.data_dir / SESSIONS, self.data_dir / INDEX, self.data_dir / BACKUPS):
             for leftover in folder.glob(".*.tmp"):  # a write cut short by a crash; its target is intact
                 with contextlib.suppress(OSError):
                     leftover.unlink()
@@ -763,6 +763,8 @@ class ArchiveCore:
             self._index.clear()
             self._meta.clear()
             self._shards.clear()
+            self._unprinted.clear()  # documents written before: their fingerprints would land on other records
+            self._recent.clear()
             for path in sorted((self.data_dir / SESSIONS).glob("*.json")):
                 self._reindex(path.stem)
             self._dirty_shards.update(f"{n:02x}" for n in range(256))

@@ -61,6 +61,11 @@ class BackupError(StorageError):
     """A backup that cannot be made, read or restored."""
 
 
+class EmptyBackupError(BackupError):
+    """A whole, valid backup that holds no sessions: restoring it would empty the archive, so it is restored only
+    when asked for explicitly (a confirmation in the app, ``--replace-with-empty`` on the command line)."""
+
+
 class ExportFormatError(StorageError, ValueError):
     """An export format other than ``json`` or ``csv``."""
 

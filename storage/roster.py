@@ -133,6 +133,7 @@ class Roster:
         with self._lock:
             check_roster_data(self._db.storage.read() or {})
             self._table.clear_cache()
+            self._table._next_id = None  # TinyDB keeps the next document number in memory: the file may be another
             self._players = {str(doc["id"]): (doc.doc_id, dict(doc)) for doc in self._table.all()}
 
     # --- reading ----------------------------------------------------------------------------------------------

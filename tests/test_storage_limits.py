@@ -148,16 +148,22 @@ def state(data: Path) -> tuple[set[str], bytes]:
 
 
 def rewrite(made: Path, target: Path, change: dict[str, bytes | None]) -> Path:
-    with zipfile.ZipFile(made) as src, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name in src.namelist():
-            if name in change:
-                if change[name] is not None:
-                    dst.writestr(name, change[name])  # type: ignore[arg-type]
-            else:
-                dst.writestr(name, src.read(name))
-        for name, value in change.items():
-            if name not in src.namelist() and value is not None:
-                dst.writestr(name, value)
+    """A copy of backup ``made`` with members replaced, added or (``None``) left out, its manifest listing them
+    (so that what is refused is the document itself)."""
+    with zipfile.ZipFile(made) as src:
+        files = {name: src.read(name) for name in src.namelist()}
+    for name, value in change.items():
+        if value is None:
+            files.pop(name, None)
+        else:
+            files[name] = value
+    listed = [name for name in files if name != "manifest.json"]
+    manifest = json.loads(files["manifest.json"])
+    manifest.update(files=listed, sessions=sum(name.startswith("sessions/") for name in listed))
+    files["manifest.json"] = json.dumps(manifest).encode()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name, data in files.items():
+            dst.writestr(name, data)
     return target
 
 
@@ -166,12 +172,15 @@ def _bad_session(name: str, session_id: str) -> bytes:
 
 
 BAD_BACKUPS = {
-    "a roster of the wrong shape": ({"players.json": b'{"players": [1, 2, 3]}'}, "players.json is not valid"),
+    "a roster of the wrong shape": (
+        {"players.json": b'{"players": [1, 2, 3]}'},
+        "players.json has a table 'players' that is not a table of rows",
+    ),
     "a roster row without a name": (
         {"players.json": b'{"players": {"1": {"id": "x", "created_at": "t"}}}'},
         "player row 1 has no name",
     ),
-    "settings of the wrong shape": ({"settings.json": b"[1]"}, "settings.json is not valid"),
+    "settings of the wrong shape": ({"settings.json": b"[1]"}, "settings.json is not a table file (not a JSON object)"),
     "a session with an invalid id": (
         {"sessions/a b.json": _bad_session("a b", "a b")},
         "'a b' is not a valid session id",

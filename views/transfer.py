@@ -15,15 +15,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 import time
+import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import flet as ft
 
-from companion.history import export_name, export_to_folder, import_bytes, import_path, restore_bytes
+from companion.history import (
+    CheckedBackup,
+    check_backup_file,
+    export_name,
+    export_to_folder,
+    import_bytes,
+    import_path,
+    keep_picked,
+    restore_checked,
+    uploads_folder,
+)
 from companion.records import Archive, ImportReport, StorageError
 from views.context import ViewContext
 from views.widgets import TAP, big_button, heading, paragraph, screen
@@ -76,6 +89,93 @@ class JobProgress:
     def _push(self) -> None:
         with contextlib.suppress(RuntimeError):  # not on a page (built but not shown): drawn with the page later
             self.control.update()
+
+
+UPLOAD_URL_S = 900
+"""How long a signed upload URL is valid (a 50 MB backup over a slow Wi-Fi link)."""
+UPLOAD_WAIT_S = 900.0
+"""How long the screen waits for a picked file to arrive before it gives up."""
+
+
+@dataclass
+class Picked:
+    """A file the person picked: its name, and where it is now (a path, or its bytes)."""
+
+    name: str
+    path: Path | None = None
+    data: bytes | None = None
+    copy: bool = False
+    """``path`` is a copy made for this job (uploaded, or kept from the bytes), removed by :meth:`discard`."""
+
+    def discard(self) -> None:
+        if self.copy and self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink(missing_ok=True)
+
+
+def _upload_url(page: ft.Page, name: str) -> str | None:
+    """A signed URL for uploading a picked file as ``name``, or ``None`` when the page is not served with Flet's
+    upload endpoint (the desktop window, which gets paths; a server started without an upload folder)."""
+    if not page.web:
+        return None
+    try:
+        return page.get_upload_url(name, UPLOAD_URL_S)
+    except (RuntimeError, AttributeError):
+        return None
+
+
+async def pick_file(page: ft.Page, title: str, extension: str, folder: Path, sending: JobProgress) -> Picked | None:
+    """Let the person pick one file; ``None`` if they picked none. In the browser view the file is uploaded over
+    HTTP into ``folder`` (Flet's upload endpoint, as big as the restore limit, never bound by the page's WebSocket
+    message limit); elsewhere the picker gives its path (or, without an upload endpoint, its bytes). Raises
+    :class:`ValueError` saying why the file did not arrive."""
+    name = f"{uuid.uuid4().hex}.{extension}"
+    url = _upload_url(page, name)
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def uploaded(e: ft.FilePickerUploadEvent) -> None:
+        if done.done():
+            return
+        if e.error:
+            done.set_exception(ValueError(f"it could not be sent to the app ({e.error})"))
+        elif e.progress is not None and e.progress >= 1.0:
+            done.set_result(None)
+        elif e.progress is not None:
+            sending(round(e.progress * 100), 100)
+
+    picker = ft.FilePicker(on_upload=uploaded)
+    files = await picker.pick_files(
+        dialog_title=title,
+        file_type=ft.FilePickerFileType.CUSTOM,
+        allowed_extensions=[extension],
+        with_data=url is None and page.web,
+    )
+    if not files:
+        return None
+    chosen = files[0]
+    if chosen.path:
+        return Picked(chosen.name, Path(chosen.path))
+    if chosen.bytes is not None:
+        return Picked(chosen.name, data=chosen.bytes)
+    if url is None:
+        raise ValueError(f"{chosen.name} could not be read")
+    target = folder / name
+    sending.start()
+    try:
+        await picker.upload([ft.FilePickerUploadFile(upload_url=url, id=chosen.id, name=chosen.name)])
+        await asyncio.wait_for(done, UPLOAD_WAIT_S)
+    except TimeoutError:
+        raise ValueError(f"{chosen.name} did not arrive within {UPLOAD_WAIT_S / 60:.0f} minutes") from None
+    except ValueError as exc:
+        target.unlink(missing_ok=True)
+        raise ValueError(f"{chosen.name}: {exc}") from None
+    finally:
+        sending.end()
+    picked = Picked(chosen.name, target, copy=True)
+    if not target.is_file() or target.stat().st_size != chosen.size:
+        picked.discard()
+        raise ValueError(f"{chosen.name} arrived incomplete; try again")
+    return picked
 
 
 def _report_text(report: ImportReport) -> str:
@@ -148,6 +248,8 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     path_field = ft.TextField(label="File to import (path)", tooltip="File to import", expand=True)
 
     importing = JobProgress("Importing")
+    sending = JobProgress("Sending the file")
+    uploads = uploads_folder(archive.data_dir)
 
     def import_typed(_: Any) -> None:
         importing.start()
@@ -159,32 +261,24 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     async def import_picked(_: Any) -> None:
         try:
-            picker = ft.FilePicker()
-            files = await picker.pick_files(
-                dialog_title="Choose an export",
-                file_type=ft.FilePickerFileType.CUSTOM,
-                allowed_extensions=["json"],
-                with_data=True,
-            )
+            picked = await pick_file(ctx.page, "Choose an export", "json", uploads, sending)
         except (OSError, ValueError) as exc:
-            import_say(f"No file could be chosen: {exc}", error=True)
+            import_say(f"No file could be imported: {exc}", error=True)
             return
-        if not files:
+        if picked is None:
             import_say("No file was chosen.")
-            return
-        picked = files[0]
-        data, where = picked.bytes, picked.path
-        if data is None and not where:
-            import_say(f"{picked.name} could not be read.", error=True)
             return
         importing.start()
         try:  # off the page's event loop, so that the progress reaches the page while it runs
-            if data is not None:
-                report = await asyncio.to_thread(import_bytes, archive, picked.name, data, importing)
+            if picked.data is not None:
+                report = await asyncio.to_thread(import_bytes, archive, picked.name, picked.data, importing)
             else:
-                report = await asyncio.to_thread(import_path, archive, where or "", importing)
+                report = await asyncio.to_thread(import_path, archive, str(picked.path), importing)
         finally:
             importing.end()
+            picked.discard()
+        if picked.copy:  # the messages name the file as the person knows it, not the copy it arrived as
+            report.messages = [m.replace(picked.path.name if picked.path else "", picked.name) for m in report.messages]
         import_say(_report_text(report), error=not report.ok)
 
     # --- backups
@@ -204,7 +298,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                             container=True,
                             content=ft.OutlinedButton(
                                 content="Restore",
-                                on_click=lambda _, p=path: ask_restore(p),
+                                on_click=functools.partial(restore_listed, path),
                                 tooltip=f"Restore {path.name}",
                                 height=TAP,
                             ),
@@ -214,83 +308,106 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             )
         backups.controls = rows or [paragraph("No backups yet.")]
 
-    confirm = ft.Row(visible=False)
+    confirm = ft.Column(visible=False, spacing=8)
     backing_up = JobProgress("Backing up")
+    checking = JobProgress("Checking the backup")
     restoring = JobProgress("Restoring")
 
-    def ask_restore(path: Path | None, name: str | None = None, data: bytes | None = None) -> None:
-        """Ask before replacing: a backup file at ``path``, or one picked in the browser (``name``, ``data``)."""
-        shown = name if name is not None else path.name if path is not None else "the backup"
+    async def ask_restore(picked: Picked) -> None:
+        """Check the whole backup first (nothing changes if it is refused), then ask before replacing; a backup
+        of no session asks whether to empty the archive."""
+        hide_confirm()
+        if picked.data is not None:
+            try:
+                picked = Picked(picked.name, keep_picked(archive, picked.name, picked.data), copy=True)
+            except (StorageError, OSError) as exc:
+                backup_say(f"Nothing was restored: {picked.name} could not be kept for restoring ({exc})", error=True)
+                return
+        checking.start()
+        try:
+            checked = await asyncio.to_thread(check_backup_file, picked.path or Path(), picked.name, checking)
+        except (StorageError, OSError, ValueError) as exc:
+            picked.discard()
+            backup_say(f"Nothing was restored: {exc}", error=True)
+            return
+        finally:
+            checking.end()
+        here = len(archive)
+        if checked.empty:
+            question = (
+                f"{picked.name} holds no sessions: restoring it empties the archive ({here} sessions here now; they "
+                "are backed up first). Empty the archive?"
+            )
+            yes = "Yes, empty the archive"
+        else:
+            question = (
+                f"Replace the {here} sessions here by the {len(checked.sessions)} sessions in {picked.name}? The "
+                "current state is backed up first."
+            )
+            yes = "Yes, restore"
         confirm.controls = [
-            ft.Text(
-                f"Replace every session by those in {shown}? The current state is backed up first.",
-                size=15,
-                expand=True,
+            ft.Text(question, size=15),
+            ft.Row(
+                [
+                    ft.FilledButton(
+                        content=yes, on_click=functools.partial(do_restore, checked, picked), tooltip=yes, height=TAP
+                    ),
+                    ft.OutlinedButton(
+                        content="Cancel", on_click=lambda _: cancel_restore(picked), tooltip="Cancel", height=TAP
+                    ),
+                ],
+                wrap=True,
             ),
-            ft.FilledButton(
-                content="Yes, restore",
-                on_click=lambda _: do_restore(path, shown, data),
-                tooltip="Yes, restore",
-                height=TAP,
-            ),
-            ft.OutlinedButton(content="Cancel", on_click=lambda _: hide_confirm(), tooltip="Cancel", height=TAP),
         ]
         confirm.visible = True
         confirm.update()
 
     def hide_confirm() -> None:
         confirm.visible = False
-        confirm.update()
+        with contextlib.suppress(RuntimeError):
+            confirm.update()
 
-    def do_restore(path: Path | None, shown: str, data: bytes | None = None) -> None:
-        confirm.visible = False
-        confirm.update()
+    def cancel_restore(picked: Picked) -> None:
+        picked.discard()
+        hide_confirm()
+        backup_say("Nothing was restored.")
+
+    async def do_restore(checked: CheckedBackup, picked: Picked, _: Any) -> None:
+        hide_confirm()
         restoring.start()
-        try:
-            if data is not None:
-                count = restore_bytes(archive, shown, data, restoring)
-            elif path is not None:
-                count = archive.restore(path, restoring)
-            else:
-                raise ValueError("no backup was chosen")
+        try:  # off the page's event loop, so that the progress reaches the page while it runs
+            count = await asyncio.to_thread(restore_checked, archive, checked, restoring)
         except (StorageError, OSError, ValueError) as exc:
             backup_say(f"Nothing was restored: {exc}", error=True)
         else:
-            backup_say(f"Restored {count} sessions from {shown}.")
+            backup_say(f"Restored {count} sessions from {picked.name}.")
         finally:
             restoring.end()
+            picked.discard()
         list_backups()
         backups.update()
 
+    async def restore_listed(path: Path, _: Any) -> None:
+        await ask_restore(Picked(path.name, path))
+
     async def restore_picked(_: Any) -> None:
         try:
-            picker = ft.FilePicker()
-            files = await picker.pick_files(
-                dialog_title="Choose a backup",
-                file_type=ft.FilePickerFileType.CUSTOM,
-                allowed_extensions=["zip"],
-                with_data=True,
-            )
+            picked = await pick_file(ctx.page, "Choose a backup", "zip", uploads, sending)
         except (OSError, ValueError) as exc:
-            backup_say(f"No file could be chosen: {exc}", error=True)
+            backup_say(f"Nothing was restored: {exc}", error=True)
             return
-        if not files:
+        if picked is None:
             backup_say("No file was chosen.")
             return
-        picked = files[0]
-        if picked.bytes is not None:
-            ask_restore(None, picked.name, picked.bytes)
-        elif picked.path:
-            ask_restore(Path(picked.path))
-        else:
-            backup_say(f"{picked.name} could not be read.", error=True)
+        await ask_restore(picked)
 
-    def restore_typed(_: Any) -> None:
+    async def restore_typed(_: Any) -> None:
         text = (restore_field.value or "").strip()
         if not text:
             backup_say("Type the path of a backup file.", error=True)
             return
-        ask_restore(Path(text).expanduser())
+        path = Path(text).expanduser()
+        await ask_restore(Picked(path.name, path))
 
     def backup_now(_: Any) -> None:
         backing_up.start()
@@ -323,6 +440,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             ],
             vertical_alignment=ft.CrossAxisAlignment.START,
         ),
+        sending.control,
         importing.control,
         import_status,
         heading("Backups"),
@@ -331,6 +449,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         ),
         ft.Row([big_button("Back up now", backup_now, icon=ft.Icons.BACKUP)]),
         backing_up.control,
+        checking.control,
         restoring.control,
         backup_status,
         backups,
