@@ -8,8 +8,14 @@ is never replaced by the outside copy.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "cases"
@@ -38,3 +44,16 @@ def case_files(own: Path = CASES, extra: Path = SHARED_CASES) -> list[Path]:
         for path in extra.glob("*/*.json"):
             files.setdefault(path.relative_to(extra).as_posix(), path)
     return [files[name] for name in sorted(files)]
+
+
+def run_async(coro: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run(coro)`` on a thread of its own: once a browser test has run, Playwright's sync API keeps an
+    event loop running on the main thread, where ``asyncio.run`` refuses to start another.
+
+    >>> async def two() -> int:
+    ...     return 2
+    >>> run_async(two())
+    2
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from importlib.metadata import version
 
 import flet as ft
 
+from tests.conftest import run_async
 from views.flet_private import FLET_CHECKED, in_page_event, set_isolated
 
 
@@ -32,5 +32,5 @@ def test_a_page_event_is_told_from_code_outside_one() -> None:
         context.reset_auto_update()  # what Flet does when it dispatches an event to its handler
         return in_page_event()
 
-    assert asyncio.run(handler())
+    assert run_async(handler())
     assert not in_page_event(), "the event's state stays with the event"

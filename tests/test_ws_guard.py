@@ -11,6 +11,7 @@ from typing import Any
 import msgpack
 
 from app.ws_guard import HOST_LIMITS, PHONE_LIMITS, ConnectionGuard
+from tests.conftest import run_async
 from tests.hostile_ws import event, packed, register
 
 PAGE_ID, BUTTON = 1, 7
@@ -53,7 +54,7 @@ def run(messages: list[bytes], *, phone: bool = True) -> tuple[list[bytes], list
     client, host = ("192.168.1.20", "192.168.1.5:8550") if phone else ("127.0.0.1", "127.0.0.1:8550")
     scope = {"type": "websocket", "client": (client, 50000), "headers": [(b"host", host.encode())]}
     first = register("/live" if phone else "/")
-    asyncio.run(ConnectionGuard(flet, clock=lambda: 0.0)(scope, inbox.get, to_page))  # time stands still
+    run_async(ConnectionGuard(flet, clock=lambda: 0.0)(scope, inbox.get, to_page))  # time stands still
     return [m for m in received if m != first], sent, called
 
 
@@ -132,4 +133,4 @@ def test_uvicorn_cuts_off_another_devices_frames_at_the_phone_limit() -> None:
             found.append(made.conn.max_message_size)
         return found
 
-    assert asyncio.run(limits()) == [PHONE_MESSAGE_BYTES, HOST_FILE_BYTES]
+    assert run_async(limits()) == [PHONE_MESSAGE_BYTES, HOST_FILE_BYTES]
