@@ -227,6 +227,12 @@ class Sample:
     tx_bytes: int
     tx_frames: int
     label: str
+    server_ms: float = float("nan")
+    """Pointerdown → the first WebSocket message back (the tap's event sent, handled on the server, the answer on
+    its way): the server's share, with the loopback network."""
+    client_ms: float = float("nan")
+    """The last WebSocket message before the label appeared → the label painted: the page's share (decode, build,
+    layout, paint)."""
 
 
 def counters(page: Any) -> dict[str, int]:
@@ -258,11 +264,15 @@ def settled(page: Any, before: dict[str, int], *, since: str = "down", quiet_ms:
             break
         last = now
     got = page.evaluate(
-        "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label})"
+        "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label,"
+        " frames: __bench.frames.splice(0)})"
     )
     after = counters(page)
     start = 0.0 if since == "load" else float(got["down"])
+    times = [float(at) for at, _ in got["frames"] if start <= float(at) <= float(got["hit"]) + 1]
     return Sample(
+        server_ms=(times[0] - start) if times else float("nan"),
+        client_ms=(float(got["painted"]) - times[-1]) if times else float("nan"),
         ms=float(got["painted"]) - start,
         seen_ms=float(got["hit"]) - start,
         rx_bytes=after["rx"] - before["rx"],

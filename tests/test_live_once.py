@@ -80,8 +80,11 @@ def test_one_confirm_sends_each_of_twenty_viewers_one_message_built_once(
     def counting_refresh(control: Any) -> None:
         sent[by_body.get(id(control), -1)] += 1
 
+    on_disk: list[int] = []
+
     def counting_model(session: Any) -> Any:
         built[session.id] += 1
+        on_disk.append(len(app.archive.load_session(session.id).record["hands"]))
         return real_model(session)
 
     monkeypatch.setattr(live_view, "refresh", counting_refresh)
@@ -96,6 +99,7 @@ def test_one_confirm_sends_each_of_twenty_viewers_one_message_built_once(
     assert sent == Counter(dict.fromkeys(range(VIEWERS), 1)), "each viewer's page got exactly one update"
     assert built == Counter({table.id: 1}), "the viewers' view of the change was built once, not once per viewer"
     assert replays == Counter({"jokers-kill": 1}), "the record was replayed once for the host and every viewer"
+    assert on_disk == [1], "viewers are given the hand only once it is saved"
     assert all(s.rendered == table.version for s in screens)
     assert all("Jokers Kill: 1 hand played" in all_texts(s.body) for s in screens)
     pages = [cast(ThreadedPage, s.ctx.page) for s in screens]
