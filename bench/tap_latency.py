@@ -52,6 +52,7 @@ from bench.pagewatch import (  # noqa: E402
     print_table,
     progress,
     stop_on_sigterm,
+    tap_drawn,
     tap_until_changed,
     trivial_server,
     watched_page,
@@ -154,6 +155,7 @@ def seed(folder: Path) -> dict[str, str]:
     with Archive(folder) as archive:
         sessions = SessionService(archive)
         ids["jk"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill bench").id
+        ids["jk_off"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill, semantics off").id
         ids["bb1"] = sessions.start("bargain-bin", BB_PLAYERS, BB_OPTIONS, title="Bargain Bin at hand 1").id
         table = sessions.start("bargain-bin", BB_PLAYERS, BB_OPTIONS, title="Bargain Bin at hand 60")
         for _ in range(SEEDED_HANDS):
@@ -206,6 +208,48 @@ def jokers_kill(page: Any, alt: Alternator, hands: int) -> tuple[Series, Series]
         confirms.samples.append(tap_until_changed(page, xy, STANDING))
         progress(f"Jokers Kill hand {n} confirmed")
     return cards, confirms
+
+
+def semantics_off(
+    browser: Any, viewport: dict[str, int], rate: float, app_url: str, trivial_url: str, hands: int
+) -> list[Series]:
+    """Jokers Kill and the trivial app with Flutter's semantics tree off, alternating as above. The buttons' places
+    are read once from a page with semantics on (the cards and Confirm stay where they are); each tap is then timed
+    to the frame after the first WebSocket message it brings (:func:`bench.pagewatch.tap_drawn`)."""
+    deals = jk_deals()[:hands]
+    finder = watched_page(browser, viewport)
+    open_table(finder, app_url)
+    places = {code: button_at(finder, rf"^{code}$", enabled=False) for deal in deals for code in deal}
+    confirm = button_at(finder, "^Confirm hand$", enabled=False)
+    finder.goto(trivial_url)
+    finder.wait_for_function("(p) => __bench.labels(p).length > 0", arg=rf"^{TEXT_PREFIX}\d+$")
+    [tap_button] = buttons(finder, rf"^{BUTTON}$")
+    finder.context.close()
+    trivial = watched_page(browser, viewport, semantics=False)
+    page = watched_page(browser, viewport, semantics=False)
+    for one, url in ((trivial, trivial_url), (page, app_url)):
+        throttle(one, rate)
+        one.goto(url)
+        one.wait_for_function("() => __bench.rxFrames > 0")
+        one.wait_for_timeout(3_000)  # no semantics to wait for: the first screen's frames settle
+    base = Series("trivial app: click → frame after its message (semantics off)", "trivial")
+    cards = Series("Jokers Kill: card tap → frame after its message (semantics off)", "tap")
+    confirms = Series("Jokers Kill: Confirm → frame after its message (semantics off)", "confirm")
+
+    def pair(xy: tuple[float, float], into: Series) -> None:
+        quiet(trivial)
+        base.samples.append(tap_drawn(trivial, (tap_button["x"], tap_button["y"])))
+        quiet(page)
+        into.samples.append(tap_drawn(page, xy))
+
+    for n, deal in enumerate(deals, start=1):
+        for code in deal:
+            pair(places[code], cards)
+        pair(confirm, confirms)
+        progress(f"Jokers Kill hand {n} confirmed (semantics off)")
+    trivial.context.close()
+    page.context.close()
+    return [base, cards, confirms]
 
 
 def bargain_bin_hand(page: Any, alt: Alternator, values: Series, confirms: Series, measured_values: int) -> None:
@@ -365,6 +409,14 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
                 throttle(later, rate)
                 open_table(later, f"{app.url}/continue/{ids['bb60']}")
                 measured += bargain_bin({1: page, SEEDED_HANDS + 1: later}, alt, args.hands, args.values)
+                off = semantics_off(
+                    browser,
+                    viewport,
+                    rate,
+                    f"{app.url}/continue/{ids['jk_off']}",
+                    trivial_app.url,
+                    min(args.jk_hands, 17),
+                )
             finally:
                 browser.close()
     mode = "unthrottled" if rate == 1.0 else f"CPU throttled {rate:g}x"
@@ -372,7 +424,13 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
         f"\n== {mode}, {viewport['width']}x{viewport['height']}; load average {load_before} at the start, "
         f"{load_average()} at the end"
     )
-    return report(alt.series, measured)
+    out = report(alt.series, measured)
+    print(
+        "\nSemantics off (no screen reader): the same taps timed by a signal that needs no semantics. Clocks: "
+        "text = pointerdown → the first message back; frame = → the frame after that message is drawn."
+    )
+    out.update({f"semantics off {k}": v for k, v in report(off[0], off[1:]).items()})
+    return out
 
 
 if __name__ == "__main__":
