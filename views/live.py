@@ -208,12 +208,12 @@ class LiveScreen:
             parts.append(standings_panel(result, model.extras))
             parts.extend(self._access_parts(session))
             parts.append(self.message)
-            parts.append(self._hands(model, session))
+            parts.append(self._hands(model))
             self.body.controls = parts
             self.rendered = model.version
             self.shown_access = access
 
-    def _hands(self, model: LiveModel, session: TableSession) -> ft.Control:
+    def _hands(self, model: LiveModel) -> ft.Control:
         """The hands, newest first, each with its points and why: the last :data:`RECENT_HANDS` unless this
         page asked for all. The column and the rows of hands that did not change are kept from one redraw to the
         next, so an update sends (and the phone draws) only what is new."""
