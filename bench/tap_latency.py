@@ -19,7 +19,7 @@ page (the semantics tree), and → the frame after it. Measured:
 Every run is made twice (``--throttle 1,4``): unthrottled at 1280×1400, then with Chromium's CPU slowed 4× (DevTools'
 ``Emulation.setCPUThrottlingRate``, both apps alike) at 390×844, a phone-class CPU; each prints the load average.
 Controls are found by their semantics labels (the same the browser tests use). Run:
-``.venv/bin/python -m bench.tap_latency [--hands N] [--values N] [--throttle 1,4]`` (long: about 40 minutes with
+``.venv/bin/python -m bench.tap_latency [--hands N] [--values N] [--throttle 1,4]`` (long: an hour or more with
 the defaults on 2 cores); ``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps
 p95 ≤ 1.5 × the trivial app's; Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
 """
