@@ -1,10 +1,10 @@
 """Run every benchmark: each ``bench/*_bench.py`` module that has a ``main()``, in name order.
 
 Run from the project root: ``.venv/bin/python -m bench`` (or name some: ``.venv/bin/python -m bench scoring``).
-``--taps`` adds the tap-latency benchmark (:mod:`bench.tap_latency`, about seven minutes more), which the default run
-leaves out to stay short; ``make bench BENCH_ARGS=--taps`` does the same. A module that cannot be imported is
-skipped with the reason printed; one that fails while running is reported and the others still run. The exit
-status is 1 if any benchmark could not run.
+``--taps`` adds the tap-latency benchmark (:mod:`bench.tap_latency`, unthrottled and CPU-throttled 4×: long),
+which the default run leaves out to stay short; ``make bench BENCH_ARGS=--taps`` does the same. A module that
+cannot be imported is skipped with the reason printed; one that fails while running is reported and the others
+still run. The exit status is 1 if any benchmark could not run.
 """
 
 from __future__ import annotations

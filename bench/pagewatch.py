@@ -51,7 +51,7 @@ INIT_SCRIPT = r"""
 (() => {
   if (window.__bench) return;
   const B = window.__bench = {down: null, rx: 0, rxFrames: 0, tx: 0, txFrames: 0, hit: null, painted: null,
-                              label: null, observer: null, frames: []};
+                              label: null, observer: null, frames: [], drawn: []};
   addEventListener('pointerdown', (e) => { B.down = e.timeStamp; }, true);
   const size = (d) => (d && (d.byteLength ?? d.size ?? d.length)) || 0;
   const Native = window.WebSocket;
@@ -59,13 +59,16 @@ INIT_SCRIPT = r"""
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (ev) => {
-        B.rx += size(ev.data); B.rxFrames += 1; B.frames.push([Math.round(performance.now()), size(ev.data)]);
+        const at = performance.now();
+        B.rx += size(ev.data); B.rxFrames += 1; B.frames.push([Math.round(at), size(ev.data)]);
+        // the frame after this message: the next animation frame, once its callbacks (Flutter's drawing) are done
+        requestAnimationFrame(() => setTimeout(() => { B.drawn.push([at, performance.now()]); }, 0));
       });
     }
     send(data) { B.tx += size(data); B.txFrames += 1; return super.send(data); }
   }
   window.WebSocket = Counted;
-  const semanticsOn = setInterval(() => {
+  const semanticsOn = window.__benchNoSemantics ? null : setInterval(() => {
     const placeholder = document.querySelector('flt-semantics-placeholder');
     if (placeholder) { placeholder.click(); clearInterval(semanticsOn); }
   }, 5);
@@ -205,12 +208,50 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
 
 
-def watched_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
-    """A page in a context of its own, with the measuring init script."""
+def watched_page(browser: Any, viewport: dict[str, int] | None = None, *, semantics: bool = True) -> Any:
+    """A page in a context of its own, with the measuring init script; with ``semantics=False`` Flutter's
+    semantics tree stays off (as for a player without a screen reader): measure it with :func:`tap_drawn`."""
     context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=1)
     context.set_default_timeout(WAIT_TIMEOUT_MS)
+    if not semantics:
+        context.add_init_script("window.__benchNoSemantics = true;")
     context.add_init_script(INIT_SCRIPT)
     return context.new_page()
+
+
+def tap_drawn(page: Any, xy: tuple[float, float], quiet_ms: int = 120) -> Sample:
+    """Tap at ``xy`` and measure, with no semantics needed, until the frame after the first WebSocket message the
+    page receives after the tap (the message that carries the change) is drawn."""
+    before = counters(page)
+    page.evaluate("() => { __bench.drawn.length = 0; __bench.frames.length = 0; }")
+    page.mouse.click(*xy)
+    page.wait_for_function(
+        "() => __bench.down !== null && __bench.drawn.some(([at]) => at >= __bench.down)", timeout=WAIT_TIMEOUT_MS
+    )
+    last, deadline = -1, time.monotonic() + QUIET_LIMIT_S
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(quiet_ms)
+        now = counters(page)["rxFrames"]
+        if now == last:
+            break
+        last = now
+    got = page.evaluate(
+        "() => ({down: __bench.down, drawn: __bench.drawn.splice(0), frames: __bench.frames.splice(0)})"
+    )
+    after = counters(page)
+    down = float(got["down"])
+    at, drawn = min((float(a), float(d)) for a, d in got["drawn"] if float(a) >= down)
+    return Sample(
+        ms=drawn - down,
+        seen_ms=at - down,
+        rx_bytes=after["rx"] - before["rx"],
+        rx_frames=after["rxFrames"] - before["rxFrames"],
+        tx_bytes=after["tx"] - before["tx"],
+        tx_frames=after["txFrames"] - before["txFrames"],
+        label="",
+        server_ms=at - down,
+        client_ms=drawn - at,
+    )
 
 
 @dataclass(frozen=True)
@@ -227,6 +268,12 @@ class Sample:
     tx_bytes: int
     tx_frames: int
     label: str
+    server_ms: float = float("nan")
+    """Pointerdown → the first WebSocket message back (the tap's event sent, handled on the server, the answer on
+    its way): the server's share, with the loopback network."""
+    client_ms: float = float("nan")
+    """The last WebSocket message before the label appeared → the label painted: the page's share (decode, build,
+    layout, paint)."""
 
 
 def counters(page: Any) -> dict[str, int]:
@@ -258,11 +305,15 @@ def settled(page: Any, before: dict[str, int], *, since: str = "down", quiet_ms:
             break
         last = now
     got = page.evaluate(
-        "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label})"
+        "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label,"
+        " frames: __bench.frames.splice(0)})"
     )
     after = counters(page)
     start = 0.0 if since == "load" else float(got["down"])
+    times = [float(at) for at, _ in got["frames"] if start <= float(at) <= float(got["hit"]) + 1]
     return Sample(
+        server_ms=(times[0] - start) if times else float("nan"),
+        client_ms=(float(got["painted"]) - times[-1]) if times else float("nan"),
         ms=float(got["painted"]) - start,
         seen_ms=float(got["hit"]) - start,
         rx_bytes=after["rx"] - before["rx"],

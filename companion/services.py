@@ -119,6 +119,7 @@ class AppServices:
 
     def close(self) -> None:
         """Release the data folder (its lock) for another app."""
+        self.live.feed.close()
         self.archive.close()
 
     def __enter__(self) -> AppServices:

@@ -436,6 +436,122 @@ def qr_png(text: str, *, scale: int = 8) -> bytes:
 # --- the live table service -------------------------------------------------------------------------------------
 
 LiveListener = Callable[["LiveTable"], None]
+Deliver = Callable[[TableSession], None]
+"""How a viewer is given the game after a change: it draws the newest state (on its own page) and returns."""
+
+
+class LiveFeed:
+    """Tells every viewer of a game about each change, off the thread that made it.
+
+    The game is followed once, whatever the number of viewers: the thread that made a change (the host's
+    Confirm) only marks the game as changed, and one thread of the feed then gives the game to each viewer in
+    turn (:data:`Deliver`), once for the newest version (changes made meanwhile are given together). Each viewer
+    draws from the view of the game :meth:`LiveTable.shared_view` builds once per version.
+
+    >>> import tempfile, pathlib
+    >>> from storage import Archive
+    >>> archive = Archive(pathlib.Path(tempfile.mkdtemp()))
+    >>> sessions = SessionService(archive)
+    >>> table = sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    >>> feed, seen, done = LiveFeed(), [], threading.Event()
+    >>> stop = [feed.follow(table, lambda s, n=n: (seen.append((n, s.version)), done.set())) for n in range(3)]
+    >>> len(table._listeners)
+    1
+    >>> _ = table.make(Edit.add({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}))
+    >>> done.wait(5) and feed.idle(5)
+    True
+    >>> sorted(seen)
+    [(0, 1), (1, 1), (2, 1)]
+    >>> for unfollow in stop: unfollow()
+    >>> len(table._listeners)
+    0
+    >>> feed.close(); archive.close()
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._viewers: dict[str, list[Deliver]] = {}
+        self._unsubscribe: dict[str, Callable[[], None]] = {}
+        self._changed: dict[str, TableSession] = {}
+        self._busy = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.deliveries = 0
+        """Viewers given a change so far (one per viewer per change given)."""
+
+    def follow(self, session: TableSession, deliver: Deliver) -> Callable[[], None]:
+        """Give ``session`` to ``deliver`` after each change of it; returns a function that stops."""
+        with self._cond:
+            self._viewers.setdefault(session.id, []).append(deliver)
+            if session.id not in self._unsubscribe:
+                self._unsubscribe[session.id] = session.subscribe(self._changed_now)
+            if self._thread is None and not self._closed:
+                self._thread = threading.Thread(target=self._run, name="live-feed", daemon=True)
+                self._thread.start()
+
+        def unfollow() -> None:
+            with self._cond:
+                viewers = self._viewers.get(session.id, [])
+                if deliver in viewers:
+                    viewers.remove(deliver)
+                if not viewers:
+                    self._viewers.pop(session.id, None)
+                    stop = self._unsubscribe.pop(session.id, None)
+                    if stop is not None:
+                        stop()
+
+        return unfollow
+
+    def viewers(self, session_id: str) -> int:
+        """How many viewers follow game ``session_id``."""
+        with self._cond:
+            return len(self._viewers.get(session_id, []))
+
+    def _changed_now(self, session: TableSession) -> None:
+        """On the thread that made the change: note it, and return at once."""
+        with self._cond:
+            self._changed[session.id] = session
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._changed and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                changed = list(self._changed.values())
+                self._changed.clear()
+                self._busy = True
+            try:
+                for session in changed:
+                    with self._cond:
+                        viewers = list(self._viewers.get(session.id, []))
+                    for deliver in viewers:
+                        try:
+                            deliver(session)
+                        except Exception:  # one closed page must not keep the others from the change
+                            _log.warning("a live viewer could not be given a change", exc_info=True)
+                        self.deliveries += 1
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def idle(self, timeout: float | None = None) -> bool:
+        """Wait until every change so far was given to every viewer; ``False`` if ``timeout`` passed first."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._changed and not self._busy, timeout)
+
+    def close(self) -> None:
+        """Stop giving changes (the app is closing)."""
+        with self._cond:
+            self._closed = True
+            for stop in self._unsubscribe.values():
+                stop()
+            self._unsubscribe.clear()
+            self._viewers.clear()
+            self._cond.notify_all()
 
 
 class LiveTable:
@@ -475,6 +591,11 @@ class LiveTable:
         self._last_refused: datetime | None = None
         self._current: str | None = None
         self._listeners: list[LiveListener] = []
+        self.feed = LiveFeed()
+        """Gives each change of a followed game to its viewers (:class:`LiveFeed`)."""
+        self._views: dict[tuple[str, str], tuple[int, object]] = {}
+        self.views_built = 0
+        """Views of a game built by :meth:`shared_view` so far (one per kind of view per version)."""
 
     # -- the PIN ------------------------------------------------------------------------------------------------
 
@@ -655,6 +776,34 @@ class LiveTable:
         if session_id is None:
             raise NoLiveGameError("no game has been started yet: the scoreboard appears here when the host starts one")
         return self.open(session_id)
+
+    # -- what the viewers see -------------------------------------------------------------------------------
+
+    def shared_view(self, session: TableSession, kind: str, build: Callable[[TableSession], object]) -> object:
+        """The view of ``session`` that every viewer draws from, built by ``build`` once per version of the game
+        (the first viewer to draw a version builds it; the others are given the same one). ``kind`` names what
+        ``build`` makes, so that two kinds of view never mix; only each game's newest view is kept.
+
+        >>> import tempfile, pathlib
+        >>> from storage import Archive
+        >>> archive = Archive(pathlib.Path(tempfile.mkdtemp()))
+        >>> live = LiveTable(SessionService(archive), pin="1234")
+        >>> table = live.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+        >>> views = [live.shared_view(table, "played", lambda s: len(s.result.hands)) for _ in range(20)]
+        >>> views[0], live.views_built
+        (0, 1)
+        >>> archive.close()
+        """
+        key = (session.id, kind)
+        with self._lock:
+            version = session.version  # first: what build reads is at least this new
+            kept = self._views.get(key)
+            if kept is not None and kept[0] == version:
+                return kept[1]
+            view = build(session)
+            self._views[key] = (version, view)
+            self.views_built += 1
+            return view
 
     # -- listeners ---------------------------------------------------------------------------------------------
 

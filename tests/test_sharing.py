@@ -661,7 +661,8 @@ def test_a_live_screen_follows_changes_and_refuses_edits_after_the_pin_is_revoke
     assert screen.apply(Edit.add(HAND_ANN, expected_version=screen.rendered))
     assert "Jokers Kill: 1 hand played" in all_texts(screen.body)
 
-    table.add_hand(HAND_BEN)  # the host enters a hand: the screen follows by itself
+    table.add_hand(HAND_BEN)  # the host enters a hand: the screen follows by itself (off the host's thread)
+    assert live.feed.idle(10)
     assert screen.rendered == table.version and "Jokers Kill: 2 hands played" in all_texts(screen.body)
 
     stale = screen.rendered - 1
@@ -674,6 +675,7 @@ def test_a_live_screen_follows_changes_and_refuses_edits_after_the_pin_is_revoke
     assert len(table.hands) == 2
     screen.stop()
     table.add_hand(HAND_CAT)
+    assert live.feed.idle(10)
     assert screen.rendered == table.version - 1, "a stopped screen no longer follows"
 
 

@@ -7,8 +7,10 @@ address, or sending a route change by hand, shows this screen again and nothing 
 that enters the host's PIN becomes an editor: it gets the game's entry panel and Undo, and every change it makes
 goes through :meth:`companion.sharing.LiveTable.apply_as`, which checks the seat's access on the server.
 
-The screen follows the live game: it subscribes to the session (and to the PIN) and redraws on the page's own
-executor within a moment of every change, as the shell does for settings.
+The screen follows the live game through the live table's feed (:class:`companion.sharing.LiveFeed`: the game is
+followed once for every viewer, and the host's Confirm only marks it changed) and the PIN; after a change each
+viewer redraws on its page's own executor, one after another, from a :class:`LiveModel` built once per version for
+all of them, and sends its page one update.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
 
 import flet as ft
 
@@ -33,20 +36,53 @@ from companion.sharing import (
     device_of,
     is_live_path,
 )
-from scoring import Part, ScoringError, Step, get_game, part_for_step
+from scoring import Part, Result, ScoringError, Step, get_game, part_for_step
 from views.context import ViewContext
 from views.edit_host import EditHost
 from views.routing import normalise
 from views.seat import Seat
 from views.standings import standings_panel, verdict_panel
 from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
-from views.table.scoreboard import hand_lines
+from views.table.scoreboard import HandLine, hand_lines, line_count
 from views.widgets import back_button, big_button, empty_state, icon_button, panel
 
 _log = logging.getLogger(__name__)
 
 RECENT_HANDS = 12
 """Hands listed on the live view until the viewer asks for all."""
+DELIVER_WAIT_S = 1.0
+"""The longest the live table's feed waits for one viewer's redraw before it goes on to the next viewer."""
+
+
+@dataclass(frozen=True)
+class LiveModel:
+    """What every viewer of a game shows for one version of it, built once for all of them
+    (:meth:`companion.sharing.LiveTable.shared_view`): each viewer's page draws its controls from this."""
+
+    version: int
+    result: Result
+    status: str
+    extras: tuple[tuple[str, str], ...]
+    recent: tuple[HandLine, ...]
+    """The newest :data:`RECENT_HANDS` lines of the hand list, newest first."""
+    lines: int
+    """How many lines the whole hand list has."""
+
+
+LIVE_MODEL = "live-model"
+"""The kind of shared view :func:`live_model` builds."""
+
+
+def live_model(session: TableSession) -> LiveModel:
+    """The :class:`LiveModel` of ``session`` now (its cached result: nothing is replayed)."""
+    version = session.version  # first: the content read below is at least this new
+    result = session.result
+    ui = table_ui(session.game)
+    extras = ui.extras(session) if ui is not None and ui.extras is not None else []
+    played = len(result.hands)
+    status = f"{get_game(session.game).name}: {played} hand{'s' if played != 1 else ''} played"
+    recent = tuple(reversed(hand_lines(result, newest=RECENT_HANDS)))
+    return LiveModel(version, result, status, tuple(extras), recent, line_count(result))
 
 
 def _go(page: ft.Page, route: str) -> None:
@@ -156,13 +192,9 @@ class LiveScreen:
                 self.body.controls = [empty_state("No game to follow yet", str(exc)), *self._access_parts(None)]
                 return
             self._watch(session)
-            version = session.version  # first: the content read below is at least this new
-            result = session.result
-            game = get_game(session.game)
-            ui = table_ui(session.game)
-            extras = ui.extras(session) if ui is not None and ui.extras is not None else []
-            played = len(result.hands)
-            status = f"{game.name}: {played} hand{'s' if played != 1 else ''} played"
+            model = cast(LiveModel, self.seat.live.shared_view(session, LIVE_MODEL, live_model))
+            result = model.result
+            status = model.status
             parts: list[ft.Control] = [
                 ft.Text(
                     status,
@@ -173,20 +205,22 @@ class LiveScreen:
             verdict = verdict_panel(result)
             if verdict is not None:
                 parts.append(verdict)
-            parts.append(standings_panel(result, extras))
+            parts.append(standings_panel(result, model.extras))
             parts.extend(self._access_parts(session))
             parts.append(self.message)
-            parts.append(self._hands(result))
+            parts.append(self._hands(model))
             self.body.controls = parts
-            self.rendered = version
+            self.rendered = model.version
             self.shown_access = access
 
-    def _hands(self, result: Any) -> ft.Control:
+    def _hands(self, model: LiveModel) -> ft.Control:
         """The hands, newest first, each with its points and why: the last :data:`RECENT_HANDS` unless this
         page asked for all. The column and the rows of hands that did not change are kept from one redraw to the
         next, so an update sends (and the phone draws) only what is new."""
-        lines = list(reversed(hand_lines(result)))
-        shown = lines if self._all_hands else lines[:RECENT_HANDS]
+        if self._all_hands and model.lines > len(model.recent):
+            shown: Sequence[HandLine] = list(reversed(hand_lines(model.result)))
+        else:
+            shown = model.recent
         tiles: list[ft.Control] = [self._hands_title]
         cache: dict[tuple[Any, ...], ft.Control] = {}
         for line in shown:
@@ -203,10 +237,10 @@ class LiveScreen:
             cache[key] = tile
             tiles.append(tile)
         self._tiles = cache
-        if not lines:
+        if not model.lines:
             tiles.append(ft.Text("No hands yet.", size=16))
-        if len(lines) > len(shown):
-            tiles.append(ft.Row([big_button(f"Show all {len(lines)} hands", self.show_all_hands)]))
+        if model.lines > len(shown):
+            tiles.append(ft.Row([big_button(f"Show all {model.lines} hands", self.show_all_hands)]))
         self._hands_column.controls = tiles
         return self._hands_column
 
@@ -376,7 +410,29 @@ class LiveScreen:
             self._session_unsubscribe = None
         self.session = session
         if session is not None and not self._stopped and self.seat.screen is self:
-            self._session_unsubscribe = session.subscribe(lambda _: self._later())
+            self._session_unsubscribe = self.seat.live.feed.follow(session, self._deliver)
+
+    def _deliver(self, _: TableSession) -> None:
+        """Called by the live table's feed, one viewer after another: redraw on this page's executor, and return
+        once it is drawn (or after :data:`DELIVER_WAIT_S`), so that the viewers' redraws do not all compete with
+        the host for the processor at once."""
+        if self._stopped:
+            return
+        drawn = threading.Event()
+
+        def draw() -> None:
+            try:
+                self.show()
+            finally:
+                drawn.set()
+
+        try:
+            self.ctx.page.run_thread(draw)
+        except Exception:  # the page's session is gone
+            _log.debug("live page closed; it stops following", exc_info=True)
+            self.stop()
+            return
+        drawn.wait(DELIVER_WAIT_S)
 
     def follow(self) -> None:
         """Follow the live game and the PIN (call once the screen is built)."""
@@ -385,7 +441,7 @@ class LiveScreen:
         with self._lock:
             self._unsubscribe.append(self.seat.live.subscribe(lambda _: self._later(force=True)))
             if self.session is not None and self._session_unsubscribe is None:
-                self._session_unsubscribe = self.session.subscribe(lambda _: self._later())
+                self._session_unsubscribe = self.seat.live.feed.follow(self.session, self._deliver)
 
     def stop(self) -> None:
         with self._lock:

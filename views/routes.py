@@ -9,35 +9,38 @@ True
 
 from __future__ import annotations
 
-from views import continue_, history, home, live, new_game, nights, players, rules, settings, share, stats, transfer
-from views.routing import Route
-from views.table import screen as table
+from views import home
+from views.routing import Route, lazy
+
+# Home is imported at start; every other screen when it is first opened (:func:`views.routing.lazy`).
 
 ROUTES: tuple[Route, ...] = (
     Route("/", home.build, "Home"),
-    Route("/new", new_game.build_pick, "New game"),
-    Route("/new/:game", new_game.build_setup, "New game"),
-    Route("/continue", continue_.build, "Continue"),
-    Route("/continue/:id", table.build_table, "Game"),
-    Route("/continue/:id/share", share.build_share, "Share the table"),  # before :entry, which would take it
-    Route("/continue/:id/:entry", table.build_correction, "Correct a hand"),
-    Route("/history", history.build_list, "History"),
-    Route("/history/transfer", transfer.build, "Export and backup"),
-    Route("/history/nights", nights.build_list, "Game nights"),  # before :id, which would take it
-    Route("/history/:id", history.build_session, "Session"),
-    Route("/history/:id/:entry", history.build_correction, "Correct a hand"),
-    Route("/players", players.build_list, "Players"),
-    Route("/players/:id", players.build_player, "Player"),
-    Route("/stats", stats.build, "Statistics"),
-    Route("/stats/nights", nights.build_stats, "Game nights"),
-    Route("/nights", nights.build_list, "Game nights"),
-    Route("/nights/new", nights.build_start, "Start a game night"),  # before :id
-    Route("/nights/:id", nights.build_night, "Game night"),
-    Route("/nights/:id/recap", nights.build_recap, "Recap"),
-    Route("/rules", rules.build_index, "Rules"),
-    Route("/rules/:game", rules.build_game, "Rules"),
-    Route("/settings", settings.build, "Settings"),
-    Route("/live", live.build_live, "Live scoreboard"),
-    Route("/live/:id", live.build_live, "Live scoreboard"),
-    Route("/share", share.build_share, "Share the table"),
+    Route("/new", lazy("views.new_game", "build_pick"), "New game"),
+    Route("/new/:game", lazy("views.new_game", "build_setup"), "New game"),
+    Route("/continue", lazy("views.continue_", "build"), "Continue"),
+    Route("/continue/:id", lazy("views.table.screen", "build_table"), "Game"),
+    Route(
+        "/continue/:id/share", lazy("views.share", "build_share"), "Share the table"
+    ),  # before :entry, which would take it
+    Route("/continue/:id/:entry", lazy("views.table.screen", "build_correction"), "Correct a hand"),
+    Route("/history", lazy("views.history", "build_list"), "History"),
+    Route("/history/transfer", lazy("views.transfer", "build"), "Export and backup"),
+    Route("/history/nights", lazy("views.nights", "build_list"), "Game nights"),  # before :id, which would take it
+    Route("/history/:id", lazy("views.history", "build_session"), "Session"),
+    Route("/history/:id/:entry", lazy("views.history", "build_correction"), "Correct a hand"),
+    Route("/players", lazy("views.players", "build_list"), "Players"),
+    Route("/players/:id", lazy("views.players", "build_player"), "Player"),
+    Route("/stats", lazy("views.stats", "build"), "Statistics"),
+    Route("/stats/nights", lazy("views.nights", "build_stats"), "Game nights"),
+    Route("/nights", lazy("views.nights", "build_list"), "Game nights"),
+    Route("/nights/new", lazy("views.nights", "build_start"), "Start a game night"),  # before :id
+    Route("/nights/:id", lazy("views.nights", "build_night"), "Game night"),
+    Route("/nights/:id/recap", lazy("views.nights", "build_recap"), "Recap"),
+    Route("/rules", lazy("views.rules", "build_index"), "Rules"),
+    Route("/rules/:game", lazy("views.rules", "build_game"), "Rules"),
+    Route("/settings", lazy("views.settings", "build"), "Settings"),
+    Route("/live", lazy("views.live", "build_live"), "Live scoreboard"),
+    Route("/live/:id", lazy("views.live", "build_live"), "Live scoreboard"),
+    Route("/share", lazy("views.share", "build_share"), "Share the table"),
 )

@@ -30,6 +30,34 @@ Builder = Callable[["ViewContext", dict[str, str]], "ft.View"]
 """Builds one screen from the context and the path's parameters (``:name`` parts of the pattern)."""
 
 
+def lazy(module: str, name: str) -> Builder:
+    """The builder ``name`` of the screen module ``module``, imported when the screen is first opened: the app
+    starts (to Home) without importing the screens it does not show yet.
+
+    >>> build = lazy("views.not_found", "build_not_found")
+    >>> build.__qualname__
+    'views.not_found.build_not_found'
+    """
+
+    def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+        return resolve(build)(ctx, params)
+
+    build.__qualname__ = build.__name__ = f"{module}.{name}"
+    build.__wrapped_screen__ = (module, name)  # type: ignore[attr-defined]
+    return build
+
+
+def resolve(builder: Builder) -> Builder:
+    """The screen function behind ``builder`` (a :func:`lazy` one is imported now; any other is itself)."""
+    where = getattr(builder, "__wrapped_screen__", None)
+    if where is None:
+        return builder
+    from importlib import import_module
+
+    found: Builder = getattr(import_module(where[0]), where[1])
+    return found
+
+
 @dataclass(frozen=True)
 class Route:
     """One screen of the app: its path pattern (``/rules/:game``), its builder and a title for the back label."""

@@ -28,7 +28,6 @@ import flet as ft
 from companion.config import APP_TITLE
 from companion.services import AppServices
 from companion.settings import Settings, Theme
-from views import live
 from views.context import PageState, ViewContext
 from views.keep_awake import KeepAwake
 from views.not_found import build_not_found
@@ -116,7 +115,9 @@ class Shell:
                 ctx = ViewContext(
                     page=self.page, services=self.services, settings=settings, path=path, state=self.state
                 )
-                return live.locked_views(seat, ctx)
+                from views.live import locked_views  # imported when a viewer's page first opens
+
+                return locked_views(seat, ctx)
         views: list[ft.View] = []
         built: dict[str, ft.View] = {}
         self.built = built
