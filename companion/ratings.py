@@ -105,7 +105,7 @@ def check_scope(scope: str | None) -> str:
     >>> check_scope("snap")
     Traceback (most recent call last):
     ...
-    companion.ratings.RatingError: 'snap' is not a game key (choose all, bargain-bin, financial-crisis, feast-and-famine, 1111-9999 or jokers-kill)
+    companion.ratings.RatingError: 'snap' is not a game key (choose all, bargain-bin, ... or jokers-kill)
     """
     from scoring import all_games
 
@@ -406,6 +406,8 @@ class Ratings:
     """Highest ordinal first."""
     steps: tuple[Step, ...] = field(repr=False, default=())
     names: Mapping[str, str] = field(repr=False, default_factory=dict)
+    _index: dict[str, int] = field(repr=False, default_factory=dict, compare=False)
+    """session id → its step (filled on first use)."""
 
     @property
     def scope_name(self) -> str:
@@ -433,13 +435,13 @@ class Ratings:
     def changes(self, session_ids: Iterable[str]) -> dict[str, float]:
         """Each player's change of ordinal over the games ``session_ids`` (a night, a season): from before their
         first of these games to after their last; players who played none of them are left out."""
-        wanted = set(session_ids)
+        if not self._index and self.steps:
+            self._index.update((step.game.session_id, n) for n, step in enumerate(self.steps))
+        where = sorted({self._index[sid] for sid in session_ids if sid in self._index})
         first: dict[str, float] = {}
         last: dict[str, float] = {}
-        for step in self.steps:
-            if step.game.session_id not in wanted:
-                continue
-            for change in step.changes:
+        for n in where:
+            for change in self.steps[n].changes:
                 first.setdefault(change.id, change.ordinal_before)
                 last[change.id] = change.ordinal
         return {pid: last[pid] - first[pid] for pid in first}
@@ -513,11 +515,7 @@ class RatingService:
             if known is not None and known[0] == state:
                 return known[1]
             who = Identity(players)
-            rows = [
-                s
-                for s in self.finished()
-                if (scope == ALL or s.game == scope) and (within is None or within(s))
-            ]
+            rows = [s for s in self.finished() if (scope == ALL or s.game == scope) and (within is None or within(s))]
             games = rated_games(self.outcomes.outcomes(archive, rows), who)
             book_entry = self._books.get(slot)
             if book_entry is None or book_entry[0] != who.signature:
@@ -536,10 +534,17 @@ class RatingService:
             self._snapshots[slot] = (state, snapshot)
             return snapshot
 
-    def night_changes(self, session_ids: Iterable[str]) -> dict[str, float]:
-        """Each player's change of rating (all games) over a night's games, by their current name."""
-        ratings = self.ratings(ALL)
-        return {ratings.name(pid): delta for pid, delta in ratings.changes(session_ids).items()}
+    def night_changes(self, session_ids: Iterable[str], names: Iterable[str]) -> dict[str, float]:
+        """Each of ``names`` (as the night knows them) with their change of rating (all games) over the night's
+        games ``session_ids``; a player with no finished game that night is left out."""
+        changes = self.ratings(ALL).changes(session_ids)
+        who = self.identity()
+        out = {}
+        for name in names:
+            pid = who(name)[0]
+            if pid in changes:
+                out[name] = changes[pid]
+        return out
 
 
 def signed(value: float) -> str:
