@@ -170,8 +170,9 @@ class Seasons:
         """Name a season (refused with :class:`SeasonError` when it is not valid or the name is taken)."""
         season = make_season(name, start, end)
         named = self.named()
-        if any(s.name.casefold() == season.name.casefold() for s in named):
-            raise SeasonError(f"there is already a season called {season.name!r}")
+        taken = next((s for s in named if s.name.casefold() == season.name.casefold()), None)
+        if taken is not None:
+            raise SeasonError(f"there is already a season called {taken.name!r}")
         self._save([*named, season])
         return season
 
