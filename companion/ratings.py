@@ -67,6 +67,7 @@ The same with ``openskill`` itself, one game after another:
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,8 @@ from openskill.models import PlackettLuce
 from companion.stats import Outcome, OutcomeCache, game_name
 from storage import Archive, Player, SessionStatus, SessionSummary
 from storage.roster import name_key, player_id_for
+
+_log = logging.getLogger(__name__)
 
 ALL = "all"
 """The scope of every game together."""
@@ -489,6 +492,7 @@ class RatingService:
         """(scope, first day, last day) → (identity signature, book)."""
         self._snapshots: dict[tuple[str, str, str], tuple[Any, Ratings]] = {}
         """the same key → (archive state, snapshot)."""
+        self._warming = False
 
     def identity(self) -> Identity:
         return Identity(self.archive.players.list())
@@ -533,6 +537,27 @@ class RatingService:
             )
             self._snapshots[slot] = (state, snapshot)
             return snapshot
+
+    def warm_up(self) -> threading.Thread | None:
+        """Work out the ratings of every game in a background thread (called when History opens, so that Statistics
+        opens at once); ``None`` if one is already running."""
+        with self._lock:
+            if self._warming:
+                return None
+            self._warming = True
+
+        def run() -> None:
+            try:
+                self.ratings(ALL)
+            except Exception:  # the screen will meet and report it when it opens
+                _log.debug("ratings warm-up failed", exc_info=True)
+            finally:
+                with self._lock:
+                    self._warming = False
+
+        thread = threading.Thread(target=run, name="ratings-warm-up", daemon=True)
+        thread.start()
+        return thread
 
     def night_changes(self, session_ids: Iterable[str], names: Iterable[str]) -> dict[str, float]:
         """Each of ``names`` (as the night knows them) with their change of rating (all games) over the night's

@@ -122,6 +122,26 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     until = ft.TextField(
         label="To", hint_text="2026-11-27", on_change=lambda _: refresh(), tooltip="To date", expand=True
     )
+    seasons = ctx.services.seasons.seasons.all()
+
+    def pick_season() -> None:
+        chosen = next((s for s in seasons if s.name == season.value), None)
+        since.value = chosen.start.isoformat() if chosen is not None else ""
+        until.value = chosen.end.isoformat() if chosen is not None else ""
+        for field in (since, until):
+            with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                field.update()
+        refresh()
+
+    season = ft.Dropdown(
+        label="Season",
+        value=ALL,
+        options=[ft.DropdownOption(key=ALL, text="All time")]
+        + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
+        on_select=lambda _: pick_season(),
+        tooltip="Season",
+        expand=True,
+    )
     search = ft.TextField(
         label="Search",
         prefix_icon=ft.Icons.SEARCH,
@@ -161,6 +181,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     fill(False)
     ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
+    ctx.services.ratings.warm_up()  # and its ratings
     links = ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
@@ -177,7 +198,15 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     return screen(
         ctx,
         "History",
-        [links, ft.Row([game, player]), ft.Row([since, until]), ft.Row([search]), problem, *listing.controls],
+        [
+            links,
+            ft.Row([game, player]),
+            ft.Row([season]),
+            ft.Row([since, until]),
+            ft.Row([search]),
+            problem,
+            *listing.controls,
+        ],
     )
 
 
