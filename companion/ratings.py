@@ -67,6 +67,7 @@ The same with ``openskill`` itself, one game after another:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -76,7 +77,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from companion.stats import Outcome, OutcomeCache, game_name
-from storage import Archive, Player, SessionStatus, SessionSummary
+from scoring import ScoringError, get_game
+from storage import Archive, Player, SessionStatus, SessionSummary, StorageError
 from storage.roster import name_key, player_id_for
 
 _log = logging.getLogger(__name__)
@@ -87,6 +89,8 @@ PROVISIONAL_GAMES = 5
 """A rating is provisional until its player has this many games in its scope."""
 MIN_SHARED = 3
 """Rivals count only opponents met in at least this many games."""
+BULK = 64
+"""More new or changed games than this are read through the statistics' outcome cache (which then saves them)."""
 CHECKPOINT_EVERY = 256
 """Ratings are remembered every this many games, so a correction of an old game re-rates from there."""
 
@@ -305,7 +309,7 @@ class Book:
         old = self.games
         limit = min(len(old), len(games))
         common = 0
-        while common < limit and old[common] == games[common]:
+        while common < limit and (old[common] is games[common] or old[common] == games[common]):
             common += 1
         if common == len(old) == len(games):
             return 0
@@ -493,6 +497,9 @@ class RatingService:
         self._snapshots: dict[tuple[str, str, str], tuple[Any, Ratings]] = {}
         """the same key → (archive state, snapshot)."""
         self._warming = False
+        self._memo: dict[str, tuple[str, RatedGame | None]] = {}
+        """session id → (its record's fingerprint, the game as rated, or None when it is not rated)."""
+        self._memo_who: Any = None
 
     def identity(self) -> Identity:
         return Identity(self.archive.players.list())
@@ -520,7 +527,7 @@ class RatingService:
                 return known[1]
             who = Identity(players)
             rows = [s for s in self.finished() if (scope == ALL or s.game == scope) and (within is None or within(s))]
-            games = rated_games(self.outcomes.outcomes(archive, rows), who)
+            games = self._games(rows, who)
             book_entry = self._books.get(slot)
             if book_entry is None or book_entry[0] != who.signature:
                 book_entry = (who.signature, Book())
@@ -537,6 +544,44 @@ class RatingService:
             )
             self._snapshots[slot] = (state, snapshot)
             return snapshot
+
+    def _games(self, rows: Sequence[SessionSummary], who: Identity) -> list[RatedGame]:
+        """The rated games among ``rows`` in rating order. Each game's standings are remembered by the fingerprint
+        of its record: many new ones are read through the statistics' outcome cache, a few (one more game) are
+        replayed here, so that one more game does not rewrite that cache's file."""
+        memo = self._memo
+        if self._memo_who != who.signature:
+            memo.clear()
+            self._memo_who = who.signature
+        missing = [s for s in rows if (m := memo.get(s.id)) is None or m[0] != s.fingerprint]
+        if len(missing) > BULK:
+            found = {o.session_id: o for o in self.outcomes.outcomes(self.archive, missing)}
+        else:
+            found = {s.id: o for s in missing if (o := self._outcome(s)) is not None}
+        for summary in missing:
+            outcome = found.get(summary.id)
+            memo[summary.id] = (summary.fingerprint, RatedGame.of(outcome, who) if outcome is not None else None)
+        out = []
+        for summary in rows:
+            fingerprint, game = memo[summary.id]
+            if game is None or len(game.ids) < 2:
+                continue
+            if game.ended != summary.updated_at:  # changed without a change to the record (a new title, say)
+                game = dataclasses.replace(game, ended=summary.updated_at)
+                memo[summary.id] = (fingerprint, game)
+            out.append(game)
+        out.sort(key=order_key)
+        return out
+
+    def _outcome(self, summary: SessionSummary) -> Outcome | None:
+        try:
+            doc = self.archive.load_session(summary.id)
+            result = get_game(doc.game).score(doc.record)
+        except (StorageError, ScoringError):
+            return None  # Statistics tells why it cannot be replayed
+        if not result.finished or result.cancelled:
+            return None
+        return Outcome.of_result(summary.id, result, summary.updated_at)
 
     def warm_up(self) -> threading.Thread | None:
         """Work out the ratings of every game in a background thread (called when History opens, so that Statistics

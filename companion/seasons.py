@@ -123,11 +123,18 @@ def local_day(stamp: str, tz: tzinfo | None = None) -> date:
 class Seasons:
     """The seasons: the calendar years in which games ended, and those the table named (kept in ``store``)."""
 
-    def __init__(self, store: Store, archive: Archive) -> None:
+    def __init__(
+        self, store: Store, archive: Archive, listing: Callable[[], Iterable[SessionSummary]] | None = None
+    ) -> None:
         self.store = store
         self.archive = archive
+        self.listing = listing if listing is not None else archive.list_sessions
+        """Every session (the app passes its remembered list, :meth:`companion.history.SessionLists.every`)."""
         self.problems: list[str] = []
         """Stored seasons left out because they are not valid (each in words)."""
+        self._years: tuple[Any, set[int]] = (None, set())
+        """(the archive's state, the years in which its games ended), so that the list costs no listing while the
+        archive does not change."""
 
     def named(self) -> list[Season]:
         """The seasons the table named, as stored (a damaged one is left out and told in :attr:`problems`)."""
@@ -149,10 +156,14 @@ class Seasons:
         """Every season, newest first: named ones and the years with games (this year's always)."""
         named = self.named()
         names = {s.name.casefold() for s in named}
-        years = {date.today().year}
-        for summary in self.archive.list_sessions():
-            with contextlib.suppress(ValueError):
-                years.add(local_day(summary.updated_at, tz).year)
+        state = (id(self.archive), self.archive.generation, str(tz))
+        if self._years[0] != state:
+            found = set()
+            for summary in self.listing():
+                with contextlib.suppress(ValueError):
+                    found.add(local_day(summary.updated_at, tz).year)
+            self._years = (state, found)
+        years = {date.today().year, *self._years[1]}
         out = named + [year_season(y) for y in years if str(y) not in names]
         out.sort(key=lambda s: (s.end, s.start, s.name), reverse=True)
         return out

@@ -115,6 +115,7 @@ class AppServices:
         ratings = RatingService(archive, stats)
         nights = NightService(archive, sessions, settings)
         nights.ratings = ratings
+        lists = SessionLists(archive)
         return cls(
             data_dir=folder,
             settings=settings,
@@ -125,9 +126,9 @@ class AppServices:
             stats=stats,
             nights=nights,
             damage=DamageReport(archive.damage),
-            lists=SessionLists(archive),
+            lists=lists,
             ratings=ratings,
-            seasons=SeasonService(Seasons(store, archive), ratings, nights.all),
+            seasons=SeasonService(Seasons(store, archive, lists.every), ratings, nights.all),
         )
 
     def close(self) -> None:
