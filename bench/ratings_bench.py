@@ -134,7 +134,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             update = statistics.median(updates)
             stats_update = statistics.median(stats_updates)
             figures.update(update_ms=update * 1000, update_stats_ms=stats_update * 1000)
-            assert service.ratings(ALL).to_json() == RatingService(archive, cache).ratings(ALL).to_json()
+            kept, fresh = service.ratings(ALL).to_json(), RatingService(archive, cache).ratings(ALL).to_json()
+            if kept != fresh:  # the updates must give what a fresh computation gives
+                diff = [k for k in kept if kept[k] != fresh[k]]
+                bad = [(a, b) for a, b in zip(kept["players"], fresh["players"], strict=False) if a != b][:2]
+                where = [i for i, (a, b) in enumerate(zip(kept["order"], fresh["order"], strict=False)) if a != b][:3]
+                raise AssertionError(f"updated ratings differ from fresh ones: {diff} {bad} {where}")
 
             # Statistics opens
             screen(archive, cache, service, aliases)

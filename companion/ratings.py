@@ -303,6 +303,8 @@ class Book:
         self.state: _State = {}
         self._checkpoints: list[_State] = [{}]
         """The state before game ``i * CHECKPOINT_EVERY``."""
+        self.by_player: dict[str, list[int]] = {}
+        """roster id → the indexes of their games in :attr:`steps` (a player's rating over time at once)."""
 
     def update(self, games: Sequence[RatedGame]) -> int:
         """Make the book rate exactly ``games`` (in this order); returns how many games were (re-)rated."""
@@ -319,6 +321,9 @@ class Book:
             self.state = dict(self._checkpoints[back])
             common = back * CHECKPOINT_EVERY
             del self.steps[common:]
+            for indexes in self.by_player.values():
+                while indexes and indexes[-1] >= common:
+                    indexes.pop()
         self.games = list(games)
         for index in range(common, len(games)):
             if index and index % CHECKPOINT_EVERY == 0 and len(self._checkpoints) <= index // CHECKPOINT_EVERY:
@@ -335,6 +340,9 @@ class Book:
             before.append(known if known is not None else (new(), 0, 0))
         after = self.model.rate([[b[0]] for b in before], ranks=list(game.places))
         changes = []
+        index = len(self.steps)
+        for pid in game.ids:
+            self.by_player.setdefault(pid, []).append(index)
         for pid, place, won, (old, games, wins), (rating,) in zip(
             game.ids, game.places, game.won, before, after, strict=True
         ):
@@ -413,6 +421,8 @@ class Ratings:
     """Highest ordinal first."""
     steps: tuple[Step, ...] = field(repr=False, default=())
     names: Mapping[str, str] = field(repr=False, default_factory=dict)
+    by_player: Mapping[str, Sequence[int]] = field(repr=False, default_factory=dict, compare=False)
+    """roster id → indexes of their games in ``steps`` (the book's; an index past ``steps`` is not this snapshot's)."""
     _index: dict[str, int] = field(repr=False, default_factory=dict, compare=False)
     """session id → its step (filled on first use)."""
 
@@ -432,8 +442,14 @@ class Ratings:
 
     def history(self, player_id: str) -> list[Point]:
         """``player_id``'s rating after each of their games, oldest first."""
+        count = len(self.steps)
+        if self.by_player:
+            where: Iterable[int] = [i for i in self.by_player.get(player_id, ()) if i < count]
+        else:
+            where = range(count)
         out = []
-        for step in self.steps:
+        for i in where:
+            step = self.steps[i]
             for change in step.changes:
                 if change.id == player_id:
                     out.append(Point(step.game.session_id, step.game.ended, change.mu, change.sigma))
@@ -500,6 +516,8 @@ class RatingService:
         self._memo: dict[str, tuple[str, RatedGame | None]] = {}
         """session id → (its record's fingerprint, the game as rated, or None when it is not rated)."""
         self._memo_who: Any = None
+        self._memo_names: dict[str, str] = {}
+        """roster id → name of everyone in the remembered games (players not in the roster included)."""
 
     def identity(self) -> Identity:
         return Identity(self.archive.players.list())
@@ -534,13 +552,14 @@ class RatingService:
                 self._books[slot] = book_entry
             book = book_entry[1]
             book.update(games)
-            names = dict(who.names)
+            names = {**self._memo_names, **who.names}
             snapshot = Ratings(
                 scope,
                 tuple(g.session_id for g in book.games),
                 tuple(book.players(lambda pid: names.get(pid, pid))),
                 tuple(book.steps),
                 names,
+                book.by_player,
             )
             self._snapshots[slot] = (state, snapshot)
             return snapshot
@@ -552,6 +571,7 @@ class RatingService:
         memo = self._memo
         if self._memo_who != who.signature:
             memo.clear()
+            self._memo_names.clear()
             self._memo_who = who.signature
         missing = [s for s in rows if (m := memo.get(s.id)) is None or m[0] != s.fingerprint]
         if len(missing) > BULK:
@@ -561,6 +581,7 @@ class RatingService:
         for summary in missing:
             outcome = found.get(summary.id)
             memo[summary.id] = (summary.fingerprint, RatedGame.of(outcome, who) if outcome is not None else None)
+        self._memo_names.update(who.names)  # the names of players not in the roster, met while reading the games
         out = []
         for summary in rows:
             fingerprint, game = memo[summary.id]

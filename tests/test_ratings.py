@@ -202,6 +202,7 @@ def test_an_update_rates_only_the_new_game_and_equals_a_fresh_book() -> None:
     fresh.update(changed)
     assert book.players() == fresh.players()
     assert [s.changes for s in book.steps] == [s.changes for s in fresh.steps]
+    assert book.by_player == fresh.by_player
 
 
 # --- players: renames and merges ---------------------------------------------------------------------------------
