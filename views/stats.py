@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
@@ -178,9 +179,10 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 body.update()
 
     seasons = ctx.services.seasons.seasons.all()
+    wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("season", [ALL])[0]  # /stats?season=2026
     season = ft.Dropdown(
         label="Season",
-        value=ALL,
+        value=wanted if any(s.name == wanted for s in seasons) else ALL,
         options=[ft.DropdownOption(key=ALL, text="All time")]
         + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
         on_select=lambda _: fill(True),
