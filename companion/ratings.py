@@ -303,6 +303,8 @@ class Book:
         self.state: _State = {}
         self._checkpoints: list[_State] = [{}]
         """The state before game ``i * CHECKPOINT_EVERY``."""
+        self.order: list[str] = []
+        """The session ids of :attr:`games`."""
         self.by_player: dict[str, list[int]] = {}
         """roster id → the indexes of their games in :attr:`steps` (a player's rating over time at once)."""
 
@@ -310,9 +312,12 @@ class Book:
         """Make the book rate exactly ``games`` (in this order); returns how many games were (re-)rated."""
         old = self.games
         limit = min(len(old), len(games))
-        common = 0
-        while common < limit and (old[common] is games[common] or old[common] == games[common]):
-            common += 1
+        if games[:limit] == old[:limit]:  # the usual case: games were only added (compared in C, by identity first)
+            common = limit
+        else:
+            common = 0
+            while common < limit and (old[common] is games[common] or old[common] == games[common]):
+                common += 1
         if common == len(old) == len(games):
             return 0
         if common < len(old):  # something changed: back to the checkpoint before it
@@ -325,6 +330,8 @@ class Book:
                 while indexes and indexes[-1] >= common:
                     indexes.pop()
         self.games = list(games)
+        del self.order[common:]
+        self.order.extend(g.session_id for g in games[common:])
         for index in range(common, len(games)):
             if index and index % CHECKPOINT_EVERY == 0 and len(self._checkpoints) <= index // CHECKPOINT_EVERY:
                 self._checkpoints.append(dict(self.state))
@@ -517,12 +524,15 @@ class RatingService:
         """session id → (its record's fingerprint, the game as rated, or None when it is not rated)."""
         self._memo_who: Any = None
         self._memo_names: dict[str, str] = {}
+        self._last: dict[Any, tuple[Any, list[SessionSummary], list[RatedGame]]] = {}
+        """scope slot → (identity signature, the rows read last, their games in rating order)."""
         """roster id → name of everyone in the remembered games (players not in the roster included)."""
 
     def identity(self) -> Identity:
         return Identity(self.archive.players.list())
 
     def finished(self) -> list[SessionSummary]:
+        """The finished games, newest first by (last change, session id), as the archive lists them."""
         return self.archive.list_sessions(status=SessionStatus.FINISHED)
 
     def ratings(
@@ -545,7 +555,7 @@ class RatingService:
                 return known[1]
             who = Identity(players)
             rows = [s for s in self.finished() if (scope == ALL or s.game == scope) and (within is None or within(s))]
-            games = self._games(rows, who)
+            games = self._games(rows, who, slot)
             book_entry = self._books.get(slot)
             if book_entry is None or book_entry[0] != who.signature:
                 book_entry = (who.signature, Book())
@@ -555,7 +565,7 @@ class RatingService:
             names = {**self._memo_names, **who.names}
             snapshot = Ratings(
                 scope,
-                tuple(g.session_id for g in book.games),
+                tuple(book.order),
                 tuple(book.players(lambda pid: names.get(pid, pid))),
                 tuple(book.steps),
                 names,
@@ -564,7 +574,7 @@ class RatingService:
             self._snapshots[slot] = (state, snapshot)
             return snapshot
 
-    def _games(self, rows: Sequence[SessionSummary], who: Identity) -> list[RatedGame]:
+    def _games(self, rows: list[SessionSummary], who: Identity, slot: Any = None) -> list[RatedGame]:
         """The rated games among ``rows`` in rating order. Each game's standings are remembered by the fingerprint
         of its record: many new ones are read through the statistics' outcome cache, a few (one more game) are
         replayed here, so that one more game does not rewrite that cache's file."""
@@ -573,25 +583,46 @@ class RatingService:
             memo.clear()
             self._memo_names.clear()
             self._memo_who = who.signature
-        missing = [s for s in rows if (m := memo.get(s.id)) is None or m[0] != s.fingerprint]
+        last = self._last.get(slot)
+        if last is not None and last[0] == who.signature and len(rows) >= len(last[1]):
+            added = len(rows) - len(last[1])
+            if rows[added:] == last[1]:  # only newer games than before (compared in C, by identity first)
+                out = last[2] + self._read(rows[:added], who) if added else last[2]
+                self._last[slot] = (who.signature, rows, out)
+                return out
+        out = self._read(rows, who)
+        if slot is not None:
+            self._last[slot] = (who.signature, rows, out)
+        return out
+
+    def _read(self, rows: list[SessionSummary], who: Identity) -> list[RatedGame]:
+        memo = self._memo
+        get = memo.get
+        missing = []
+        for summary in rows:
+            known = get(summary.id)
+            if known is None or known[0] != summary.fingerprint:
+                missing.append(summary)
         if len(missing) > BULK:
             found = {o.session_id: o for o in self.outcomes.outcomes(self.archive, missing)}
         else:
             found = {s.id: o for s in missing if (o := self._outcome(s)) is not None}
         for summary in missing:
             outcome = found.get(summary.id)
-            memo[summary.id] = (summary.fingerprint, RatedGame.of(outcome, who) if outcome is not None else None)
+            game = RatedGame.of(outcome, who) if outcome is not None else None
+            memo[summary.id] = (summary.fingerprint, game if game is not None and len(game.ids) >= 2 else None)
         self._memo_names.update(who.names)  # the names of players not in the roster, met while reading the games
-        out = []
-        for summary in rows:
+        out: list[RatedGame] = []
+        append = out.append
+        # the archive lists the newest first, by (last change, id): backwards, that is the order of rating
+        for summary in reversed(rows):
             fingerprint, game = memo[summary.id]
-            if game is None or len(game.ids) < 2:
+            if game is None:
                 continue
             if game.ended != summary.updated_at:  # changed without a change to the record (a new title, say)
                 game = dataclasses.replace(game, ended=summary.updated_at)
                 memo[summary.id] = (fingerprint, game)
-            out.append(game)
-        out.sort(key=order_key)
+            append(game)
         return out
 
     def _outcome(self, summary: SessionSummary) -> Outcome | None:
