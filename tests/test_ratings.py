@@ -448,3 +448,33 @@ def test_the_companion_command_runs_ratings(tmp_path: Path) -> None:
         cwd=ROOT,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["order"][0] == "g0"
+
+
+def test_season_money_is_vegas_in_its_games_and_the_ledgers_of_its_nights(tmp_path: Path) -> None:
+    """Money in a season: what each game with Vegas Rules paid (payouts − payments, from the scoring result),
+    plus, across all games, each ledger entry of a night that started in the season (Ann paid $12.00 for the four
+    of them: +$9.00 for Ann, −$3.00 for each of the others)."""
+    rng = random.Random(11)
+    while True:  # a finished Bargain Bin game with Vegas Rules, of four players
+        record = bargain_bin.random_record(rng)
+        result = score(record)
+        if result.finished and not result.cancelled and result.payments and len(record["players"]) == 4:
+            break
+    names = list(record["players"])
+    with AppServices.open(tmp_path / "data") as services:
+        night = services.nights.start("Friday", names)
+        table = services.sessions.start("bargain-bin", names)
+        services.archive.save_session(
+            table.doc.model_copy(
+                update={"record": record, "status": SessionStatus.of(result), "winners": list(result.winners)}
+            ),
+            "entered",
+        )
+        services.nights.add_entry(night.id, names[0], "split", "12.00", "pizza")
+        season = services.seasons.seasons.get(str(services.seasons.seasons.all()[0].name))
+        everything = {x.name: x.money for x in services.seasons.standings(season).lines}
+        bargain_bin_only = {x.name: x.money for x in services.seasons.standings(season, "bargain-bin").lines}
+    vegas = {n: (result.payouts or {}).get(n, 0) - result.payments[n] for n in names}
+    assert any(vegas.values())
+    assert bargain_bin_only == vegas
+    assert everything == {n: vegas[n] + (900 if n == names[0] else -300) for n in names}
