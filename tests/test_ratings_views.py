@@ -129,3 +129,23 @@ def test_history_filters_by_season(services: AppServices) -> None:
     fields = {c.label: c.value for c, _ in walk(view) if isinstance(c, ft.TextField)}
     assert (fields["From"], fields["To"]) == (chosen.start.isoformat(), chosen.end.isoformat())
     assert any(t.startswith("3 sessions") for t in texts(view))
+
+
+def test_a_season_is_named_on_statistics_and_a_bad_one_refused_in_words(services: AppServices) -> None:
+    shell, page = shell_for(services, "/stats")
+    shell.render()
+    view = page.views[-1]
+    fields = {c.label: c for c, _ in walk(view) if isinstance(c, ft.TextField)}
+    add = next(c for c, _ in walk(view) if isinstance(c, ft.OutlinedButton) and c.tooltip == "Add the season")
+    fields["Season name"].value = "Spring"
+    fields["First day"].value = "2026-06-01"
+    fields["Last day"].value = "2026-03-01"
+    add.on_click(None)  # type: ignore[misc]
+    assert "season 'Spring' starts on 2026-06-01, after it ends on 2026-03-01" in texts(view)
+    assert "Spring" not in [s.name for s in services.seasons.seasons.all()]
+    fields["First day"].value = "2026-01-01"
+    add.on_click(None)  # type: ignore[misc]
+    assert page.navigated[-1] == "/stats?season=Spring"
+    assert ("Spring", "2026-01-01", "2026-03-01") in [
+        (s.name, s.start.isoformat(), s.end.isoformat()) for s in services.seasons.seasons.all()
+    ]

@@ -161,3 +161,33 @@ def copy_button(text: str, label: str = "Copy the season recap") -> ft.Control:
             await ft.Clipboard().set(text)
 
     return ft.FilledButton(content=label, icon=ft.Icons.CONTENT_COPY, tooltip=label, height=TAP, on_click=copy)
+
+
+def season_form(add: Callable[[str, str, str], Any], on_added: Callable[[str], None]) -> list[ft.Control]:
+    """Name a season: a name and its first and last days; ``add`` refuses in words (a start after the end...)."""
+    name = ft.TextField(label="Season name", tooltip="Season name", expand=True)
+    start = ft.TextField(label="First day", hint_text="2026-01-01", tooltip="First day", expand=True)
+    end = ft.TextField(label="Last day", hint_text="2026-03-31", tooltip="Last day", expand=True)
+    message = ft.Text("", size=15, color=ft.Colors.ERROR)
+
+    def added(_: Any) -> None:
+        try:
+            season = add(name.value or "", start.value or "", end.value or "")
+        except ValueError as exc:
+            message.value = str(exc)
+            with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                message.update()
+            return
+        on_added(season.name)
+
+    button = ft.OutlinedButton(
+        content="Add the season", icon=ft.Icons.EVENT, tooltip="Add the season", height=TAP, on_click=added
+    )
+    return [
+        heading("Name a season"),
+        paragraph("Every calendar year is a season already; name your own, a league or a winter, by its dates."),
+        ft.Row([name]),
+        ft.Row([start, end]),
+        ft.Row([button]),
+        message,
+    ]

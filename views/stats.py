@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import flet as ft
 
@@ -31,7 +31,7 @@ from scoring import all_games, lower_wins
 from views.charts import wins_chart
 from views.context import ViewContext
 from views.paging import Paged
-from views.ratings import ratings_section, season_section
+from views.ratings import ratings_section, season_form, season_section
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
 ALL = "all"
@@ -156,6 +156,9 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     def open_rated(player_id: str) -> None:
         ctx.navigate(f"/players/{player_id}")
 
+    def added(name: str) -> None:  # a new season: the screen again, showing it
+        ctx.navigate(f"/stats?season={quote(name)}")
+
     def fill(update: bool) -> None:
         chosen = None if game.value in (None, ALL) else game.value
         picked = next((s for s in seasons if s.name == season.value), None)
@@ -173,7 +176,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             title = f"Ratings · {standings.ratings.scope_name} · season {picked.name}"
             rated = ratings_section(standings.ratings, on_open=open_rated, title=title)
             rated += season_section(standings, ctx.services.nights.money, dark=ctx.settings.theme is Theme.DARK)
-        body.controls = controls[:1] + rated + controls[1:]
+        body.controls = controls[:1] + rated + controls[1:] + season_form(ctx.services.seasons.seasons.add, added)
         if update:
             with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
                 body.update()
