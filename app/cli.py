@@ -19,7 +19,20 @@ from typing import NoReturn
 
 from companion.config import DEFAULT_HOST, DEFAULT_PORT, StartupError, default_data_dir, ensure_port_free, verify_port
 
-CLI_COMMANDS = ("list", "show", "export", "import", "backup", "restore", "nights", "show-night")
+CLI_COMMANDS = (
+    "list",
+    "show",
+    "export",
+    "import",
+    "backup",
+    "restore",
+    "nights",
+    "show-night",
+    "ratings",
+    "seasons",
+    "show-season",
+    "add-season",
+)
 """First arguments that mean "an archive command", not "start the app"."""
 PROG = "companion"
 EXIT_USAGE = 2

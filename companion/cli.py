@@ -1,4 +1,5 @@
-"""``companion list|show|export|import|backup|restore|nights|show-night``: the archive from the command line.
+"""``companion list|show|export|import|backup|restore|nights|show-night|ratings|seasons|show-season|add-season``:
+the archive from the command line.
 
 Every command takes ``--data-dir`` (default: the app's data folder) and prints plain text, or JSON with
 ``--json``. Problems are one line on standard error and a non-zero exit status, never a traceback:
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import enum
 import os
 import sys
@@ -143,6 +145,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("nights", parents=[common], help="list the game nights, newest first")
     p = sub.add_parser("show-night", parents=[common], help="show a game night: its games, ledger, settle-up, recap")
     p.add_argument("id", help=f"the night id (or its first {MIN_PREFIX}+ characters)")
+
+    p = sub.add_parser("ratings", parents=[common], help="the players' ratings, highest first")
+    p.add_argument("--game", default="all", help="a game key (e.g. jokers-kill), or all (the default)")
+    p.add_argument("--season", help="only the games of this season (see 'companion seasons')")
+    sub.add_parser("seasons", parents=[common], help="list the seasons, newest first")
+    p = sub.add_parser("show-season", parents=[common], help="show a season's standings and recap")
+    p.add_argument("name", help="the season's name (e.g. 2026)")
+    p.add_argument("--game", default="all", help="a game key (e.g. jokers-kill), or all (the default)")
+    p = sub.add_parser("add-season", parents=[common], help="name a season: a range of dates")
+    p.add_argument("name", help="the season's name")
+    p.add_argument("start", help="its first day, e.g. 2026-01-01")
+    p.add_argument("end", help="its last day, e.g. 2026-03-31")
     return parser
 
 
@@ -645,6 +659,8 @@ def cmd_show_night(ctx: Context, args: argparse.Namespace) -> int:
     with _reading(ctx) as archive:
         night = _resolve_night(archive, args.id)
         summary = recap(night, _night_records(archive, night))
+        changes = _season_service(ctx, archive).ratings.night_changes(night.sessions, summary.players)
+        summary = dataclasses.replace(summary, rating_change=changes)
     if ctx.as_json:
         ctx.print_json(
             {
@@ -666,6 +682,7 @@ def cmd_show_night(ctx: Context, args: argparse.Namespace) -> int:
                     for t in summary.settlement.transfers
                 ],
                 "problems": list(summary.problems),
+                "rating_change": dict(summary.rating_change),
             }
         )
         return ExitCode.OK
@@ -690,6 +707,127 @@ def cmd_show_night(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+# --- ratings and seasons ------------------------------------------------------------------------------------
+
+
+def _season_service(ctx: Context, archive: Archive, *, write: bool = False) -> Any:
+    """The seasons of the data folder (kept with its settings) and the ratings of ``archive``."""
+    from companion.ratings import RatingService
+    from companion.seasons import Seasons, SeasonService
+    from companion.stats import CACHE_FILE, OutcomeCache
+    from storage.settings import SettingsStore
+
+    ratings = RatingService(archive, OutcomeCache(ctx.data_dir / CACHE_FILE))
+    store = SettingsStore(ctx.data_dir, read_only=not write)
+    seasons = Seasons(store, archive)
+    seasons.named()
+    for problem in seasons.problems:
+        ctx.note(f"a stored season is left out: {problem}")
+    return SeasonService(seasons, ratings, lambda: _nights(archive))
+
+
+def _refused(exc: Exception) -> CliError:
+    return CliError(str(exc))
+
+
+def cmd_ratings(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion ratings``: every player's rating in one scope (a game, or all), highest ordinal first."""
+    from companion.ratings import RatingError, check_scope
+    from companion.seasons import SeasonError
+
+    with _reading(ctx) as archive:
+        service = _season_service(ctx, archive)
+        try:
+            scope = check_scope(args.game)
+            if args.season is not None:
+                ratings = service.season_ratings(service.seasons.get(args.season), scope)
+            else:
+                ratings = service.ratings.ratings(scope)
+        except (RatingError, SeasonError) as exc:
+            raise _refused(exc) from None
+    if ctx.as_json:
+        ctx.print_json(ratings.to_json())
+        return ExitCode.OK
+    where = f" · season {args.season}" if args.season is not None else ""
+    ctx.print(f"Ratings · {ratings.scope_name}{where} · {len(ratings.order)} games rated")
+    if not ratings.players:
+        ctx.print("No finished games to rate yet.")
+        return ExitCode.OK
+    rows = [["#", "NAME", "RATING", "MU", "SIGMA", "GAMES", "WINS", ""]]
+    for n, p in enumerate(ratings.players, start=1):
+        rows.append(
+            [
+                str(n),
+                p.name,
+                f"{p.ordinal:.2f}",
+                f"{p.mu:.2f}",
+                f"{p.sigma:.2f}",
+                str(p.games),
+                str(p.wins),
+                "provisional" if p.provisional else "",
+            ]
+        )
+    for line in _table(rows):
+        ctx.print(line)
+    ctx.print("RATING is the conservative rating, MU - 3 x SIGMA; provisional: fewer than 5 games.")
+    return ExitCode.OK
+
+
+def cmd_seasons(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion seasons``: every season (the calendar years with games, and those the table named)."""
+    with _reading(ctx) as archive:
+        service = _season_service(ctx, archive)
+        seasons = service.seasons.all()
+    if ctx.as_json:
+        ctx.print_json([s.to_json() for s in seasons])
+        return ExitCode.OK
+    rows = [["NAME", "FROM", "TO", "KIND"]]
+    for s in seasons:
+        rows.append([s.name, s.start.isoformat(), s.end.isoformat(), "calendar year" if s.default else "named"])
+    for line in _table(rows):
+        ctx.print(line)
+    return ExitCode.OK
+
+
+def cmd_show_season(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion show-season NAME``: the season's standings (points, money, rating change) and its recap."""
+    from companion.ratings import RatingError
+    from companion.seasons import SeasonError, recap_text
+
+    fmt = _money(ctx)
+    with _reading(ctx) as archive:
+        service = _season_service(ctx, archive)
+        try:
+            standings = service.standings(service.seasons.get(args.name), args.game)
+        except (RatingError, SeasonError) as exc:
+            raise _refused(exc) from None
+    if ctx.as_json:
+        data = standings.to_json()
+        data["ratings"] = standings.ratings.to_json()
+        ctx.print_json(data)
+        return ExitCode.OK
+    for line in recap_text(standings, fmt).split("\n"):
+        ctx.print(line)
+    return ExitCode.OK
+
+
+def cmd_add_season(ctx: Context, args: argparse.Namespace) -> int:
+    """``companion add-season NAME START END``: name a season (refused if it starts after it ends)."""
+    from companion.seasons import SeasonError
+
+    with _writing(ctx) as archive:
+        service = _season_service(ctx, archive, write=True)
+        try:
+            season = service.seasons.add(args.name, args.start, args.end)
+        except SeasonError as exc:
+            raise _refused(exc) from None
+    if ctx.as_json:
+        ctx.print_json(season.to_json())
+    else:
+        ctx.print(f"Season {season.name}: {season.span}.")
+    return ExitCode.OK
+
+
 COMMANDS: dict[str, Callable[[Context, argparse.Namespace], int]] = {
     "list": cmd_list,
     "show": cmd_show,
@@ -699,4 +837,8 @@ COMMANDS: dict[str, Callable[[Context, argparse.Namespace], int]] = {
     "restore": cmd_restore,
     "nights": cmd_nights,
     "show-night": cmd_show_night,
+    "ratings": cmd_ratings,
+    "seasons": cmd_seasons,
+    "show-season": cmd_show_season,
+    "add-season": cmd_add_season,
 }

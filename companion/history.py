@@ -336,6 +336,13 @@ class SessionLists:
                 self._filtered[key] = found
             return found
 
+    def every(self) -> list[SessionSummary]:
+        """Every session, remembered until the archive changes (the seasons' years come from it). Do not change
+        the list."""
+        with self._lock:
+            self._current()
+            return self._every()
+
     def unfinished(self) -> list[SessionSummary]:
         """The sessions still being played (in progress or pending an extra part), newest first. Do not change
         the list."""

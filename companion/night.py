@@ -756,6 +756,9 @@ class Recap:
     streaks: tuple[Streak, ...]
     """The longest streak (two wins or more), one per player who reached it; empty if nobody won twice running."""
     problems: tuple[str, ...] = ()
+    rating_change: Mapping[str, float] = field(default_factory=dict)
+    """Each player's change of rating (all games, :mod:`companion.ratings`) over the night's finished games, by
+    name; empty when it was not worked out."""
 
     @property
     def has_money(self) -> bool:
@@ -878,6 +881,26 @@ def _sections(recap: Recap, fmt: MoneyFormat | None) -> list[tuple[str, list[str
             else f"games {s[0].first}–{s[0].last}"
         )
         out.append(("Longest streak", [f"{who}: {s[0].length} wins in a row ({span})"]))
+    if recap.rating_change:
+        out.append(("Rating change", rating_change_lines(recap)))
+    return out
+
+
+def rating_change_lines(recap: Recap) -> list[str]:
+    """``Ann: +1.2`` for each player with a rated game tonight, in the recap's order (then anyone else).
+
+    >>> r = Recap("n", "", None, ("Ann", "Ben"), (), {}, {}, Settlement((), (), {}), (), (),
+    ...           {"Ben": -0.44, "Ann": 1.234})
+    >>> rating_change_lines(r)
+    ['Ann: +1.2', 'Ben: −0.4']
+    """
+    order = [n for n in recap.players if n in recap.rating_change]
+    order += sorted(n for n in recap.rating_change if n not in order)
+    out = []
+    for name in order:
+        value = recap.rating_change[name]
+        text = f"{abs(value):.1f}"
+        out.append(f"{name}: {'±0.0' if text == '0.0' else ('+' if value > 0 else '−') + text}")
     return out
 
 
@@ -944,6 +967,13 @@ def _font(size: int) -> Any:
 
 def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False) -> bytes:
     """The recap drawn as a PNG (1080 px wide, as tall as its content), in the app's theme and font, offline."""
+    games = f"{len(recap.games)} game{'' if len(recap.games) == 1 else 's'}"
+    return sections_png(recap.name, f"{_day(recap.started)}  ·  {games}", _sections(recap, fmt), dark=dark)
+
+
+def sections_png(title: str, subtitle: str, content: Sequence[tuple[str, Sequence[str]]], dark: bool = False) -> bytes:
+    """A recap drawn as a PNG: a green band with ``title`` and ``subtitle``, then a card per (heading, lines) of
+    ``content`` (the night's recap, a season's)."""
     from PIL import Image, ImageDraw
 
     colours = _PALETTES[bool(dark)]
@@ -970,22 +1000,19 @@ def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False) 
             current = trial
         return [*lines, current] if current else lines
 
-    sections = [
-        (heading, [piece for line in lines for piece in wrap(line)]) for heading, lines in _sections(recap, fmt)
-    ]
+    sections = [(heading, [piece for line in lines for piece in wrap(line)]) for heading, lines in content]
     header_h = 200
     height = header_h + gap + sum(head_h + len(lines) * line_h + 2 * 24 + gap for _, lines in sections) + _MARGIN
     image = Image.new("RGB", (PNG_WIDTH, height), colours["background"])
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, PNG_WIDTH, header_h), fill=SEED)  # the card-table green band, in both modes
-    title = recap.name
     while title_font.getlength(title) > PNG_WIDTH - 2 * _MARGIN:
         title = title[:-2] + "…"
     draw.text((_MARGIN, 44), title, font=title_font, fill=colours["on_accent"])
     suits = "♠ ♥ ♦ ♣"
     draw.text(
         (_MARGIN, 124),
-        f"{_day(recap.started)}  ·  {len(recap.games)} game{'' if len(recap.games) == 1 else 's'}  ·  {suits}",
+        f"{subtitle}  ·  {suits}",
         font=body_font,
         fill=colours["on_accent"],
     )
@@ -1039,10 +1066,12 @@ __all__ = [
     "clean_text",
     "ledger",
     "longest_streaks",
+    "rating_change_lines",
     "recap",
     "recap_png",
     "recap_text",
     "replay",
+    "sections_png",
     "settle",
     "verdict_of",
 ]

@@ -18,6 +18,7 @@ never stored: the ledger is re-derived from the games' records on every call (:f
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -94,6 +95,9 @@ class NightService:
         self._lock = threading.RLock()
         self.last_problem: str | None = None
         """Why the last game started during a night could not be added to it (shown on the night's screen)."""
+        self.ratings: Any = None
+        """The archive's ratings (:class:`companion.ratings.RatingService`), when the recap is to show each
+        player's change of rating over the night."""
         sessions.on_start(self._game_started)
 
     # -- reading -------------------------------------------------------------------------------------------------
@@ -178,7 +182,10 @@ class NightService:
         return settle(night, self.ledger(night))
 
     def recap(self, night: Night) -> Recap:
-        return recap(night, self.records(night))
+        out = recap(night, self.records(night))
+        if self.ratings is not None:
+            out = dataclasses.replace(out, rating_change=self.ratings.night_changes(night.sessions, out.players))
+        return out
 
     def recap_text(self, night: Night) -> str:
         """The recap as plain text for a messenger, in the currency setting."""

@@ -30,6 +30,8 @@ from companion.damage import DamageReport
 from companion.history import SessionLists
 from companion.night_service import NightService
 from companion.players import PlayerDirectory
+from companion.ratings import RatingService
+from companion.seasons import Seasons, SeasonService
 from companion.session import SessionService
 from companion.settings import SettingsService
 from companion.sharing import LiveTable, ShareAddress
@@ -64,6 +66,10 @@ class AppServices:
     and the settings' notices, taken once for the whole app, so every tab shows the same banner."""
     lists: SessionLists
     """The History and Continue lists, remembered until the archive changes (shared by every tab)."""
+    ratings: RatingService
+    """The players' ratings per game and across all games, derived from the finished games."""
+    seasons: SeasonService
+    """The seasons (kept with the settings), their standings and recaps."""
 
     def data_version(self) -> tuple[object, ...]:
         """What the screens show from the data folder, in a value that differs whenever any of it changed: the
@@ -98,12 +104,18 @@ class AppServices:
             raise DataDirError(str(exc)) from None
         try:
             # One set of notices: a damaged settings.json is told in the same banner as the archive's files.
-            settings = SettingsService(SettingsStore(folder, notices=archive.damage))
+            store = SettingsStore(folder, notices=archive.damage)
+            settings = SettingsService(store)
             settings.current()  # read it now: a damaged file is set aside (and told) before the first page
         except BaseException:
             archive.close()
             raise
         sessions = SessionService(archive)
+        stats = OutcomeCache(folder / CACHE_FILE)
+        ratings = RatingService(archive, stats)
+        nights = NightService(archive, sessions, settings)
+        nights.ratings = ratings
+        lists = SessionLists(archive)
         return cls(
             data_dir=folder,
             settings=settings,
@@ -111,10 +123,12 @@ class AppServices:
             sessions=sessions,
             players=PlayerDirectory(archive),
             live=LiveTable(sessions, address=address, pin=pin),
-            stats=OutcomeCache(folder / CACHE_FILE),
-            nights=NightService(archive, sessions, settings),
+            stats=stats,
+            nights=nights,
             damage=DamageReport(archive.damage),
-            lists=SessionLists(archive),
+            lists=lists,
+            ratings=ratings,
+            seasons=SeasonService(Seasons(store, archive, lists.every), ratings, nights.all),
         )
 
     def close(self) -> None:

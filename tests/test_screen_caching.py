@@ -60,6 +60,7 @@ def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppSer
     with AppServices.open(tmp_path / "data") as opened:
         # History warms the statistics up in a thread of its own; here they are counted where they are asked for
         monkeypatch.setattr(opened.stats, "warm_up", lambda *args, **kwargs: None)
+        monkeypatch.setattr(opened.ratings, "warm_up", lambda *args, **kwargs: None)  # and the ratings
         yield opened
 
 

@@ -230,3 +230,65 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
         container=True,
         content=ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)),
     )
+
+
+RATING_POINTS = 120
+"""The most points a rating chart draws: a long history is sampled evenly (its last game always included)."""
+
+
+def sampled(count: int, most: int = RATING_POINTS) -> list[int]:
+    """Which of ``count`` games a chart draws: all of them, or ``most`` spread evenly ending with the last.
+
+    >>> sampled(5), sampled(1000, 4)
+    ([0, 1, 2, 3, 4], [0, 333, 666, 999])
+    """
+    if count <= most:
+        return list(range(count))
+    return [round(i * (count - 1) / (most - 1)) for i in range(most)]
+
+
+def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
+    """A line of one player's conservative rating (μ − 3σ) after each of their games, from their first."""
+    values = [round(v, 1) for v in ordinals] or [0.0]
+    picked = sampled(len(values))
+    low, high = int(min(0.0, min(values)) // 1), int(max(values) // 1 + 1)
+    y = axis_scale(low, high, PLOT_HEIGHT)
+    games = max(len(values), 1)
+    x = axis_scale(1, games, PLOT_WIDTH, headroom=False)
+    words = ", ".join(f"{v:.1f}" for v in values[-12:])
+    chart = fch.LineChart(
+        data_series=[
+            fch.LineChartData(
+                points=[
+                    fch.LineChartDataPoint(x=n + 1, y=values[n], tooltip=f"{name} after game {n + 1}: {values[n]:.1f}")
+                    for n in picked
+                ],
+                color=colour(0),
+                stroke_width=3,
+                point=len(picked) <= 60,
+            )
+        ],
+        min_x=1,
+        max_x=max(games, 2),
+        min_y=y.bottom,
+        max_y=y.top,
+        left_axis=fch.ChartAxis(
+            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
+        ),
+        bottom_axis=fch.ChartAxis(
+            title=ft.Text("Game", size=12),
+            labels=_axis_labels(x, upto=games),
+            label_spacing=x.step,
+            label_size=24,
+            show_min=True,
+            show_max=True,
+        ),
+        horizontal_grid_lines=fch.ChartGridLines(interval=y.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
+        interactive=True,
+        expand=True,
+    )
+    return ft.Semantics(
+        label=f"Rating chart of {name}: the rating after each of {len(ordinals)} games; the last: {words}",
+        container=True,
+        content=ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)),
+    )

@@ -114,15 +114,18 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 
     fill(False)
     ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
+    ctx.services.ratings.warm_up()  # and its ratings
     return screen(ctx, "History", [_links(ctx), *filters.rows(), problem, *listing.controls])
 
 
 @dataclass(frozen=True)
 class _Filters:
-    """The History list's filters: game, player (from ``?player=``), a date range and a search."""
+    """The History list's filters: game, player (from ``?player=``), a season (which sets the date range), a date
+    range and a search."""
 
     game: ft.Dropdown
     player: ft.Dropdown
+    season: ft.Dropdown
     since: ft.TextField
     until: ft.TextField
     search: ft.TextField
@@ -163,7 +166,27 @@ class _Filters:
             tooltip="Search",
             expand=True,
         )
-        return cls(game, player, since, until, search)
+        seasons = ctx.services.seasons.seasons.all()
+
+        def pick_season() -> None:
+            chosen = next((s for s in seasons if s.name == season.value), None)
+            since.value = chosen.start.isoformat() if chosen is not None else ""
+            until.value = chosen.end.isoformat() if chosen is not None else ""
+            for field in (since, until):
+                with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                    field.update()
+            changed()
+
+        season = ft.Dropdown(
+            label="Season",
+            value=ALL,
+            options=[ft.DropdownOption(key=ALL, text="All time")]
+            + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
+            on_select=lambda _: pick_season(),
+            tooltip="Season",
+            expand=True,
+        )
+        return cls(game, player, season, since, until, search)
 
     def current(self) -> HistoryFilter:
         """The filter the fields say now."""
@@ -180,7 +203,12 @@ class _Filters:
         )
 
     def rows(self) -> list[ft.Control]:
-        return [ft.Row([self.game, self.player]), ft.Row([self.since, self.until]), ft.Row([self.search])]
+        return [
+            ft.Row([self.game, self.player]),
+            ft.Row([self.season]),
+            ft.Row([self.since, self.until]),
+            ft.Row([self.search]),
+        ]
 
 
 def _links(ctx: ViewContext) -> ft.Column:

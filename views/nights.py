@@ -17,7 +17,7 @@ from typing import Any
 import flet as ft
 
 from companion.money import MoneyError, format_money, parse_money
-from companion.night import SPLIT, TITLE, Night, NightError, Recap, Transfer
+from companion.night import SPLIT, TITLE, Night, NightError, Recap, Transfer, rating_change_lines
 from companion.night_service import NightService, NightStats, default_name, file_stem
 from companion.settings import Theme
 from scoring import ScoringError, get_game
@@ -596,6 +596,10 @@ def recap_controls(recap: Recap, fmt: Any) -> list[ft.Control]:
     else:
         line = "Nobody won two games in a row."
     out.append(ft.Text(line, size=16, semantics_label=line))
+    if recap.rating_change:  # each player's change of rating over the night's games
+        out.append(heading("Rating change"))
+        for line in rating_change_lines(recap):
+            out.append(ft.Text(line, size=16, semantics_label=f"Rating change, {line}"))
     for problem in recap.problems:
         out.append(ft.Text(problem, size=15, color=ft.Colors.ERROR))
     return out

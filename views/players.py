@@ -9,9 +9,12 @@ from typing import Any
 import flet as ft
 
 from companion.players import PlayerDirectory, Profile
+from companion.ratings import ALL
 from companion.records import PlayerNotFoundError, StorageError
 from companion.stats import format_rate
+from scoring import all_games
 from views.context import ViewContext
+from views.ratings import player_ratings
 from views.stats import game_line_text, head_to_head_text, player_summary
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
@@ -90,6 +93,20 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             *tiles,
         ],
     )
+
+
+def rating_figures(ctx: ViewContext, player_id: str) -> list[ft.Control]:
+    """The player's rating per game (and across all), rivals, and their change over the last night they played."""
+    service = ctx.services.ratings
+    scopes = [service.ratings(ALL)] + [service.ratings(g.key) for g in all_games()]
+    last = None
+    overall = scopes[0]
+    for night in ctx.services.nights.all():  # newest first: the last night in which they played a rated game
+        change = overall.changes(night.sessions).get(player_id)
+        if change is not None:
+            last = (night.name, change)
+            break
+    return player_ratings(scopes, player_id, last)
 
 
 def build_player(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -190,6 +207,7 @@ def build_player(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             figures.append(heading("Head-to-head"))
             figures += [ft.Text(head_to_head_text(h), size=15) for h in versus]
 
+    figures += rating_figures(ctx, player.id)
     earlier = f"Also played as {', '.join(profile.earlier_names)}." if profile.earlier_names else "No earlier names."
     controls: list[ft.Control] = [
         ft.Text(profile_subtitle(profile), size=16),

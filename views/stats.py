@@ -6,16 +6,23 @@ The figures come from :mod:`companion.stats` (with its outcome cache); this modu
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
 
 import flet as ft
 
+from companion.players import Resolver
 from companion.records import Archive
+from companion.seasons import Season, within
+from companion.settings import Theme
 from companion.stats import (
     HeadToHead,
     OutcomeCache,
     PlayerStats,
     Statistics,
+    compute,
     format_average,
     format_rate,
     game_name,
@@ -24,6 +31,7 @@ from scoring import all_games, lower_wins
 from views.charts import wins_chart
 from views.context import ViewContext
 from views.paging import Paged
+from views.ratings import ratings_section, season_form, season_section
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
 ALL = "all"
@@ -84,10 +92,12 @@ def stats_controls(
     cache: OutcomeCache | None = None,
     aliases: Mapping[str, str] | None = None,
     on_open: Callable[[str], None] | None = None,
+    figures: Statistics | None = None,
 ) -> tuple[list[ft.Control], Statistics]:
-    """The controls of the Statistics screen below its game filter, and the figures they show."""
+    """The controls of the Statistics screen below its game filter, and the figures they show (``figures`` when
+    the caller worked them out, over a season say)."""
     source = cache if cache is not None else OutcomeCache(None)
-    stats = source.statistics(archive, game=game, aliases=aliases)
+    stats = figures if figures is not None else source.statistics(archive, game=game, aliases=aliases)
     key = game if game is not None else ALL
     controls: list[ft.Control] = [
         ft.Text(
@@ -143,13 +153,44 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         if player is not None:
             ctx.navigate(f"/players/{player.id}")
 
+    def open_rated(player_id: str) -> None:
+        ctx.navigate(f"/players/{player_id}")
+
+    def added(name: str) -> None:  # a new season: the screen again, showing it
+        ctx.navigate(f"/stats?season={quote(name)}")
+
     def fill(update: bool) -> None:
         chosen = None if game.value in (None, ALL) else game.value
-        body.controls, _ = stats_controls(
-            archive, chosen, cache=ctx.services.stats, aliases=aliases, on_open=open_player
+        picked = next((s for s in seasons if s.name == season.value), None)
+        figures = None
+        if picked is not None:  # the figures of the season's games only
+            figures = season_statistics(ctx.services, picked, chosen, aliases)
+        controls, _ = stats_controls(
+            archive, chosen, cache=ctx.services.stats, aliases=aliases, on_open=open_player, figures=figures
         )
+        scope = chosen or ALL
+        if picked is None:
+            rated = ratings_section(ctx.services.ratings.ratings(scope), on_open=open_rated)
+        else:
+            standings = ctx.services.seasons.standings(picked, scope)
+            title = f"Ratings · {standings.ratings.scope_name} · season {picked.name}"
+            rated = ratings_section(standings.ratings, on_open=open_rated, title=title)
+            rated += season_section(standings, ctx.services.nights.money, dark=ctx.settings.theme is Theme.DARK)
+        body.controls = controls[:1] + rated + controls[1:] + season_form(ctx.services.seasons.seasons.add, added)
         if update:
-            body.update()
+            with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                body.update()
+
+    seasons = ctx.services.seasons.seasons.all()
+    wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("season", [ALL])[0]  # /stats?season=2026
+    season = ft.Dropdown(
+        label="Season",
+        value=wanted if any(s.name == wanted for s in seasons) else ALL,
+        options=[ft.DropdownOption(key=ALL, text="All time")]
+        + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
+        on_select=lambda _: fill(True),
+        tooltip="Season",
+    )
 
     game = ft.Dropdown(
         label="Game",
@@ -161,4 +202,14 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     )
     fill(False)
     nights = ft.Row([big_button("Game nights", lambda _: ctx.navigate("/stats/nights"), icon=ft.Icons.NIGHTLIFE)])
-    return screen(ctx, "Statistics", [nights, ft.Container(game, padding=ft.Padding.only(top=8)), body])
+    return screen(
+        ctx,
+        "Statistics",
+        [nights, ft.Container(game, padding=ft.Padding.only(top=8)), ft.Container(season), body],
+    )
+
+
+def season_statistics(services: Any, season: Season, game: str | None, aliases: Mapping[str, str]) -> Statistics:
+    """Statistics over the finished games of ``season`` only."""
+    rows = [s for s in services.ratings.finished() if within(season)(s)]
+    return compute(services.stats.outcomes(services.archive, rows), resolve=Resolver(dict(aliases)), game=game)
