@@ -40,7 +40,7 @@ from views.table.entry import (
     table_ui,
 )
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list, line_count
-from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
+from views.widgets import APPBAR_TAP, MIN_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
 
 _log = logging.getLogger(__name__)
 
@@ -141,7 +141,12 @@ class TableView:
         """The screen's frame, made once: strip, scrolling part (panel, then scoreboard and hands; side by side
         when wide), message and the bottom bar."""
         board_key = "scoreboard"
-        self.board_button = icon_button(ft.Icons.LEADERBOARD, "Scoreboard and hands", self._to_board)
+        self.board_button = ft.Semantics(  # narrow beside the strip: its room is the names'
+            label="Scoreboard and hands",
+            button=True,
+            container=True,
+            content=ft.IconButton(icon=ft.Icons.LEADERBOARD, on_click=self._to_board, width=40, height=MIN_TAP),
+        )
         self.back_button = ft.TextButton(
             content="Back to the hand", icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48
         )
