@@ -323,7 +323,7 @@ class Scoreboard:
 STRIP_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3, "xl": 12 / 5}
 """A chip's share of the strip's 12 columns: two players a row on a portrait phone (ten players in five rows of one
 line each, every name whole up to 10 characters at 360 px), more on a wider screen."""
-STRIP_ROW = 20
+STRIP_ROW = 18
 """The height of one line of the strip: place, name and total side by side."""
 
 
