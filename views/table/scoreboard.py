@@ -341,7 +341,7 @@ class StandingsStrip:
     def _chip(self, name: str) -> tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]:
         found = self._chips.get(name)
         if found is None:
-            place, who, total = _text(12), _text(13, expand=True), _text(14, bold=True)
+            place, who, total = _text(11), _text(12, expand=True), _text(14, bold=True)
             place.color = ft.Colors.ON_SURFACE_VARIANT
             chip = ft.Semantics(
                 container=True,

@@ -64,8 +64,16 @@ def open_session(ctx: ViewContext, session_id: str) -> TableSession:
 class TableView:
     """One table screen: the body is rebuilt in place after every change of the session."""
 
-    def __init__(self, ctx: ViewContext, session: TableSession, target: EntryTarget | None = None) -> None:
+    def __init__(
+        self,
+        ctx: ViewContext,
+        session: TableSession,
+        target: EntryTarget | None = None,
+        note: ft.Control | None = None,
+    ) -> None:
         self.ctx = ctx
+        self.note = note
+        """A correction's note under its panel (History's: the entry as it was entered)."""
         self.session = session
         self.target = target
         """``None`` on the table screen; the entry being corrected on a correction screen."""
@@ -257,9 +265,10 @@ class TableView:
         if target.index is None or target.index >= len(entries):
             self._set(self.entry_area, [empty_state("There is no such hand", f"This game has no {target.label}.")])
             return
-        self._set(
-            self.entry_area, [ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT), self._entry(target)]
-        )
+        # the panel first, where the table screen has it (its controls on screen on a small phone); what to do and
+        # what was entered (a correction from History) under it
+        hint = ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT)
+        self._set(self.entry_area, [self._entry(target), hint, *([self.note] if self.note is not None else [])])
         self.back_button.visible = False
         self.board.control.visible = False
 
