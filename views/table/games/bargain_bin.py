@@ -407,19 +407,18 @@ class BinPanel:
                 disabled=not entry.can_receive(name) or entry.joker_waiting,
                 selected=entry.receiver == name,
             )
-        swapped = self.large and not choosing  # the pad in the receivers' place; the giver's row says who gets it
+        receiver = entry.receiver
+        swapped = self.large and not choosing and receiver is not None  # the pad in the receivers' place
         self.someone.visible = giver is not None and not swapped
         self.other_receiver.visible = swapped
-        if swapped:
+        if swapped and receiver is not None:  # the giver's line says who gets the card, and their points
             _update(self.other_receiver, disabled=False)
-            self.giver_text.value += f" {entry.receiver}: {points[entry.receiver]} card points."
+            self.giver_text.value = f"{self.giver_text.value} {receiver}: {points[receiver]} card points."
         else:
             parts.append(self.receiver_row)
         if entry.joker_waiting:
             parts.append(self.sign_row)
-        elif self.large and choosing:
-            pass  # the pad comes back with the next receiver
-        else:
+        elif not (self.large and choosing):  # a large table's pad comes back with the next receiver
             ready = entry.receiver is not None and giver is not None
             self.veil.set_raised(not ready)  # veiled, not disabled: see _build_live
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played

@@ -129,7 +129,7 @@ class HandPanel:
                     "", size=13 if self.large else 17, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS, max_lines=2
                 ),
                 height=MIN_TAP,
-                col=LARGE_FIELD_COLUMNS if self.large else None,
+                col=LARGE_FIELD_COLUMNS if self.large else 12,
                 on_click=lambda _, n=name: self.focus(n),
             )
         fields: list[ft.Control] = list(self.fields.values())
