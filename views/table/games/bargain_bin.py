@@ -307,12 +307,22 @@ class BinPanel:
     # -- drawing --------------------------------------------------------------------------------------------
 
     def _mode_row(self, live: bool) -> ft.Control:
-        """The switch to the other way of entering the hand: "Quick totals" during live play, "Live play" in the
-        quick form (made once each)."""
+        """The way of entering the hand: "Quick totals" during live play (beside "Someone else plays"); in the quick
+        form "Live play" and the chosen "Quick totals" (made once each)."""
         row = self._mode_rows.get(live)
         if row is None:
-            mode, label = (EntryMode.QUICK, "Quick totals") if live else (EntryMode.LIVE, "Live play")
-            row = self._mode_rows[live] = _button(label, self._act("set_mode", mode), size=14, height=MIN_TAP)
+            quick = self._act("set_mode", EntryMode.QUICK)
+            if live:
+                row = _button("Quick totals", quick, size=14, height=MIN_TAP)
+            else:
+                row = ft.Row(
+                    [
+                        _button("Live play", self._act("set_mode", EntryMode.LIVE), size=14, height=MIN_TAP),
+                        _button("Quick totals", quick, primary=True, size=14, height=MIN_TAP),
+                    ],
+                    spacing=6,
+                )
+            self._mode_rows[live] = row
         return row
 
     def redraw(self) -> list[ft.Control]:
