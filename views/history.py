@@ -364,6 +364,4 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     entered = entries[target.index]
     said = describe_entry(entered) if isinstance(entered, dict) else str(entered)
     title = session.doc.title or game_name(session.game)
-    view = TableView(ctx, session, target).view()
-    view.controls.insert(0, paragraph(f"{title}: {target.label} as it was entered: {said}"))
-    return view
+    return TableView(ctx, session, target, paragraph(f"{title}: {target.label} as it was entered: {said}")).view()

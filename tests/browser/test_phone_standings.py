@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.helpers import AppServer, open_app, screenshot, tap
-from views.table.scoreboard import LAST_WIDTH
+from views.table.scoreboard import LAST_WIDTH, PLACE_WIDTH, ROW_SPACING, STRIP_ROW, TOTAL_WIDTH
 
 pytestmark = pytest.mark.browser
 
@@ -84,12 +84,13 @@ def test_eight_players_with_four_digit_totals_fit_a_360_px_phone(seeded: str, pa
     page.get_by_text(re.compile(r"^Next: Typing the table row$")).first.wait_for()
     heights = []
     for place, name in enumerate(ranked, start=1):
-        chip = measure(page, labels[name], [(f"{place} {name}", 13, False), (str(TOTALS[name]), 17, True)])
+        # one line a player: place, name and total side by side
+        chip = measure(page, labels[name], [(f"{place}", 11, False), (name, 12, False), (str(TOTALS[name]), 14, True)])
         assert chip["x"] >= 0 and chip["x"] + chip["width"] <= NARROW["width"] + 0.5, f"{name}'s chip: {chip}"
         assert chip["y"] + chip["height"] <= 200, f"{name}'s chip is not at the top: {chip}"
-        assert chip["height"] <= 48, f"{name}'s chip wraps: {chip}"
-        room = chip["width"] - 4  # the chip's padding
-        assert max(chip["widths"]) <= room, f"{name}'s chip cuts its text off: {chip['widths']} in {room:.0f} px"
+        assert chip["height"] <= STRIP_ROW + 0.5, f"{name}'s chip wraps: {chip}"
+        room = chip["width"] - 8 - 2 * 4  # the chip's padding, the gaps between its three texts
+        assert sum(chip["widths"]) <= room, f"{name}'s chip cuts its text off: {chip['widths']} in {room:.0f} px"
         heights.append(chip["height"])
     assert max(heights) - min(heights) < 1, f"the chips differ in height: {heights}"
     screenshot(page, "phone-standings-8-players")
@@ -98,11 +99,12 @@ def test_eight_players_with_four_digit_totals_fit_a_360_px_phone(seeded: str, pa
     page.wait_for_timeout(600)  # the scroll settles
     for name in ranked:
         total = str(TOTALS[name])
-        row = measure(page, labels[name], [(name, 20, True), (total, 22, True), (f"+{total}", 16, False)], widest=True)
+        row = measure(page, labels[name], [(name, 18, True), (total, 20, True), (f"+{total}", 15, False)], widest=True)
         assert row["width"] > NARROW["width"] / 2, f"{name}'s scoreboard row is not on screen: {row}"
         assert row["x"] >= 0 and row["x"] + row["width"] <= NARROW["width"] + 0.5, f"{name}'s row: {row}"
         assert row["height"] <= 40, f"{name}'s row wraps: {row}"
-        name_room = row["width"] - 36 - LAST_WIDTH - 76 - 3 * 10  # the place, last and total columns, the row's spacing
+        # the place, last and total columns, the row's spacing
+        name_room = row["width"] - PLACE_WIDTH - LAST_WIDTH - TOTAL_WIDTH - 3 * ROW_SPACING
         name_width, total_width, last_width = row["widths"]
         assert name_width <= name_room, f"{name}'s name is cut off: {name_width:.0f} in {name_room:.0f} px"
-        assert total_width <= 76 and last_width <= LAST_WIDTH, f"{name}'s totals are cut off: {row['widths']}"
+        assert total_width <= TOTAL_WIDTH and last_width <= LAST_WIDTH, f"{name}'s totals are cut off: {row['widths']}"

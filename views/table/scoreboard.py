@@ -247,8 +247,14 @@ def _text(size: int, *, bold: bool = False, width: int | None = None, expand: bo
     )
 
 
-LAST_WIDTH = 60
+LAST_WIDTH = 56
 """The scoreboard's "Last" column: room for a 4-digit hand ("+1866", a 1111-9999 gap) on a 360 px phone."""
+PLACE_WIDTH = 28
+"""The scoreboard's place column ("=10")."""
+TOTAL_WIDTH = 64
+"""The scoreboard's "Total" column: a 4-digit total."""
+ROW_SPACING = 8
+"""The room between the scoreboard's columns: what is left is the name's (a 10-letter name whole at 360 px)."""
 
 
 class Scoreboard:
@@ -260,11 +266,12 @@ class Scoreboard:
         self._rows: dict[str, tuple[ft.Semantics, list[ft.Text]]] = {}
         self.header = ft.Row(
             [
-                ft.Text("#", width=36),
+                ft.Text("#", width=PLACE_WIDTH),
                 ft.Text("Player", expand=True),
                 ft.Text("Last", width=LAST_WIDTH, text_align=ft.TextAlign.END),
-                ft.Text("Total", width=76, text_align=ft.TextAlign.END),
-            ]
+                ft.Text("Total", width=TOTAL_WIDTH, text_align=ft.TextAlign.END),
+            ],
+            spacing=ROW_SPACING,
         )
         self.rows = ft.Column(spacing=6)
         self.extras = ft.Text("", size=16, visible=False)
@@ -273,8 +280,8 @@ class Scoreboard:
     def _row(self, name: str) -> tuple[ft.Semantics, list[ft.Text]]:
         found = self._rows.get(name)
         if found is None:
-            place, who = _text(18, width=36), _text(20, bold=True)
-            last, total = _text(16, width=LAST_WIDTH), _text(22, bold=True, width=76)
+            place, who = _text(16, width=PLACE_WIDTH), _text(18, bold=True)
+            last, total = _text(15, width=LAST_WIDTH), _text(20, bold=True, width=TOTAL_WIDTH)
             last.color = ft.Colors.ON_SURFACE_VARIANT
             last.text_align = total.text_align = ft.TextAlign.END
             progress = _text(14)
@@ -284,6 +291,7 @@ class Scoreboard:
                 exclude_semantics=True,
                 content=ft.Row(
                     [place, ft.Column([who, progress], spacing=0, expand=True), last, total],
+                    spacing=ROW_SPACING,
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 ),
             )
@@ -310,55 +318,51 @@ class Scoreboard:
         self.extras.visible = bool(text)
 
 
-STRIP_COLUMNS = 5
-"""Players a row in the standings strip at most (10 players: two rows)."""
-
-
-def strip_columns(players: int) -> int:
-    """Chips a row: as few rows as :data:`STRIP_COLUMNS` allows, the rows as even as they can be, so each chip is
-    as wide as it can be (a 4-digit total in a chip of 8 players on a 360 px phone).
-
-    >>> [strip_columns(n) for n in (2, 5, 6, 7, 8, 10)]
-    [2, 5, 3, 4, 4, 5]
-    """
-    rows = -(-max(players, 1) // STRIP_COLUMNS)
-    return -(-max(players, 1) // rows)
+STRIP_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3, "xl": 12 / 5}
+"""A chip's share of the strip's 12 columns: two players a row on a portrait phone (ten players in five rows of one
+line each, every name whole up to 10 characters at 360 px), more on a wider screen."""
+STRIP_ROW = 18
+"""The height of one line of the strip: place, name and total side by side."""
 
 
 class StandingsStrip:
-    """The compact standings a phone keeps on screen while a hand is entered: place and name over the total, five
-    players a row, and the play-off's (tie-break's, sudden death's) progress under them. Updated in place."""
+    """The compact standings a phone keeps on screen while a hand is entered: one line a player (place, name, total)
+    two players a row on a phone, and the play-off's (tie-break's, sudden death's) progress under them. Updated in
+    place."""
 
     def __init__(self, players: Sequence[str]) -> None:
-        self._chips: dict[str, tuple[ft.Semantics, ft.Text, ft.Text]] = {}
-        self.grid = ft.ResponsiveRow(columns=strip_columns(len(players)), spacing=4, run_spacing=4)
+        self._chips: dict[str, tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]] = {}
+        self.grid = ft.ResponsiveRow(spacing=4, run_spacing=2)
         self.progress = ft.Text("", size=14, visible=False)
         self.control = ft.Column([self.grid, self.progress], spacing=2)
 
-    def _chip(self, name: str) -> tuple[ft.Semantics, ft.Text, ft.Text]:
+    def _chip(self, name: str) -> tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]:
         found = self._chips.get(name)
         if found is None:
-            top, total = _text(13), _text(17, bold=True)
+            place, who, total = _text(11), _text(12, expand=True), _text(14, bold=True)
+            place.color = ft.Colors.ON_SURFACE_VARIANT
             chip = ft.Semantics(
                 container=True,
                 exclude_semantics=True,
-                col=1,
+                col=STRIP_COLUMNS,
                 content=ft.Container(
-                    content=ft.Column([top, total], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                    padding=ft.Padding.symmetric(horizontal=2, vertical=2),
-                    border_radius=8,
+                    content=ft.Row([place, who, total], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                    height=STRIP_ROW,
+                    padding=ft.Padding.symmetric(horizontal=4),
+                    border_radius=6,
                     bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
                 ),
             )
-            found = self._chips[name] = (chip, top, total)
+            found = self._chips[name] = (chip, place, who, total)
         return found
 
     def show(self, result: Result) -> None:
         controls: list[ft.Control] = []
         for line in standings(result):
-            chip, top, total = self._chip(line.name)
+            chip, place, who, total = self._chip(line.name)
             chip.label = line.label
-            top.value = f"{line.place} {line.name}"
+            place.value = line.place
+            who.value = line.name
             total.value = str(line.total)
             total.color = ft.Colors.PRIMARY if line.winner else None
             controls.append(chip)

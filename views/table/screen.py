@@ -38,7 +38,7 @@ from views.table.entry import (
     table_ui,
 )
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list, line_count
-from views.widgets import APPBAR_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
+from views.widgets import APPBAR_TAP, MIN_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
 
 _log = logging.getLogger(__name__)
 
@@ -61,8 +61,16 @@ def open_session(ctx: ViewContext, session_id: str) -> TableSession:
 class TableView:
     """One table screen: the body is rebuilt in place after every change of the session."""
 
-    def __init__(self, ctx: ViewContext, session: TableSession, target: EntryTarget | None = None) -> None:
+    def __init__(
+        self,
+        ctx: ViewContext,
+        session: TableSession,
+        target: EntryTarget | None = None,
+        note: ft.Control | None = None,
+    ) -> None:
         self.ctx = ctx
+        self.note = note
+        """A correction's note under its panel (History's: the entry as it was entered)."""
         self.session = session
         self.target = target
         """``None`` on the table screen; the entry being corrected on a correction screen."""
@@ -148,7 +156,12 @@ class TableView:
         """The screen's frame, made once: strip, scrolling part (panel, then scoreboard and hands; side by side
         when wide), message and the bottom bar."""
         board_key = "scoreboard"
-        self.board_button = icon_button(ft.Icons.LEADERBOARD, "Scoreboard and hands", self._to_board)
+        self.board_button = ft.Semantics(  # narrow beside the strip: its room is the names'
+            label="Scoreboard and hands",
+            button=True,
+            container=True,
+            content=ft.IconButton(icon=ft.Icons.LEADERBOARD, on_click=self._to_board, width=40, height=MIN_TAP),
+        )
         self.back_button = ft.TextButton(
             content="Back to the hand", icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48
         )
@@ -259,9 +272,10 @@ class TableView:
         if target.index is None or target.index >= len(entries):
             self._set(self.entry_area, [empty_state("There is no such hand", f"This game has no {target.label}.")])
             return
-        self._set(
-            self.entry_area, [ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT), self._entry(target)]
-        )
+        # the panel first, where the table screen has it (its controls on screen on a small phone); what to do and
+        # what was entered (a correction from History) under it
+        hint = ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT)
+        self._set(self.entry_area, [self._entry(target), hint, *([self.note] if self.note is not None else [])])
         self.back_button.visible = False
         self.board.control.visible = False
 

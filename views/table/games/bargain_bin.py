@@ -33,6 +33,14 @@ from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked
 from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, isolated, panel, suit_colour_value
 
+RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
+"""A receiver's share of a row of 12: two a row on a portrait phone (ten players in five rows), more when wider."""
+LARGE_TABLE = 5
+"""From this many players the value pad takes the receivers' place once who gets the card is tapped (the chosen
+receiver stays, tap it again to choose another): receivers and pad together do not fit a 360 × 640 screen. A
+smaller table shows both, the pad veiled until a receiver is tapped."""
+QUICK_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
+"""A large table's quick form: two fields a row on a portrait phone (ten in five rows), three when wider."""
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 14}
 """Value-pad keys a row: 7 on a portrait phone (26 keys and the Joker's double key in 4 rows of 48 px keys, so a
 whole hand is entered without scrolling on a 360 × 740 screen), 14 when wider."""
@@ -145,31 +153,48 @@ class BinPanel:
             padding=ft.Padding.all(8),
             border_radius=8,
         )
-        self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True)
-        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
+        self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True, height=MIN_TAP)
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, no_wrap=True)
+        self.mode_holder = ft.Container()
+        self.header = ft.Row(
+            [ft.Container(self.title, expand=True), self.mode_holder],
+            spacing=6,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+        """The hand's title, "Someone else plays" (live play) and the switch to the other way of entering, on one
+        line."""
         self._mode_rows: dict[bool, ft.Control] = {}
         """The Live play / Quick totals switch, one row a mode (made once each): the mode shown is the filled one."""
         self.conduct_button = _button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16)
         self._build_live()
         ectx.reuse = self.reuse
-        self.control = panel(self.body)
+        self.control = panel(self.body, padding=8)
         self.redraw()
 
     def _build_live(self) -> None:
         """The live-play controls, made once and updated in place on every tap (a tap sends only what changed)."""
         entry = self.entry
-        self.prompt_text = ft.Text("", size=20, weight=ft.FontWeight.BOLD)
-        self.points_text = ft.Text("", size=15)
-        self.giver_text = ft.Text("", size=16, expand=True)
-        someone = _button("Someone else plays", lambda _: self._toggle_giver(), size=15, height=MIN_TAP)
-        self.giver_row = ft.Row([self.giver_text, someone])
+        self.large = len(entry.players) >= LARGE_TABLE
+        self.prompt_text = ft.Text("", size=17, weight=ft.FontWeight.BOLD)
+        self.points_text = ft.Text("", size=13 if self.large else 15)
+        self.giver_text = ft.Text("", size=14, expand=True)
+        self.someone = _button("Someone else plays", lambda _: self._toggle_giver(), size=14, height=MIN_TAP)
+        self.header.controls.insert(1, self.someone)
+        self.other_receiver = _outlined("Other receiver", self._unchoose, size=14, pad=6)
+        self.other_receiver.height = MIN_TAP
+        self.other_receiver.visible = False
+        """A large table, while the pad takes the receivers' place: back to the receivers."""
+        self.giver_row = ft.Row([self.giver_text, self.other_receiver], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        """Whose card it is and how many are left (a large table, while the pad is shown: who gets it, and the
+        way back to the receivers)."""
         self.receivers = {
-            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name), size=16, pad=6))
+            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name), size=14, pad=4))
             for name in entry.players
         }
         for holder in self.receivers.values():
             holder.height = MIN_TAP
-        self.receiver_row = ft.Row(list(self.receivers.values()), wrap=True, spacing=8, run_spacing=8)
+            holder.col = RECEIVER_COLUMNS
+        self.receiver_row = ft.ResponsiveRow(list(self.receivers.values()), spacing=6, run_spacing=4)
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
         self.pad_keys = ft.ResponsiveRow(
@@ -183,7 +208,7 @@ class BinPanel:
         self.pad = ft.Column(
             [
                 self.veil.control,
-                ft.Text(explain_keys(keys, entry.options.king) + ".", size=13),
+                ft.Text(explain_keys(keys, entry.options.king) + ".", size=13, visible=not self.large),
             ],
             spacing=4,
         )
@@ -196,6 +221,7 @@ class BinPanel:
             wrap=True,
         )
         self.take_back = _outlined("Take back last card", self._act("undo_play"), size=15)
+        self.take_back.height = MIN_TAP
         self.actions = ft.Row([self.take_back, self.confirm_button], spacing=8)
         """The bottom bar: one row, so the panel keeps the height of a second one."""
         self._kept: list[ft.Control] = [
@@ -203,6 +229,8 @@ class BinPanel:
             self.points_text,
             self.giver_row,
             self.giver_text,
+            self.someone,
+            self.other_receiver,
             *self.receivers.values(),
             self.veil.cover,
             *(key.control for key in self.keys.values()),
@@ -216,6 +244,8 @@ class BinPanel:
         """The controls made once and changed in place: after a tap, those whose look changed are sent, in this
         order, one message each: the prompt last, so that when it has moved on the whole panel has."""
         around = {id(self.giver_text): self.giver_row, id(self.veil.cover): self.pad}
+        around |= {id(self.other_receiver): self.giver_row, id(self.someone): self.header}
+        around |= {id(self.title): self.header}
         around |= {id(self.vegas_text): self.vegas_box}
         around |= {id(c): self.receiver_row for c in self.receivers.values()}
         around |= {id(key.control): self.pad for key in self.keys.values()}
@@ -277,15 +307,22 @@ class BinPanel:
     # -- drawing --------------------------------------------------------------------------------------------
 
     def _mode_row(self, live: bool) -> ft.Control:
+        """The way of entering the hand: "Quick totals" during live play (beside "Someone else plays"); in the quick
+        form "Live play" and the chosen "Quick totals" (made once each)."""
         row = self._mode_rows.get(live)
         if row is None:
-            live_play = self._act("set_mode", EntryMode.LIVE)
             quick = self._act("set_mode", EntryMode.QUICK)
-            buttons = [
-                _button("Live play", live_play, primary=live, expand=True, size=16, height=MIN_TAP),
-                _button("Quick totals", quick, primary=not live, expand=True, size=16, height=MIN_TAP),
-            ]
-            row = self._mode_rows[live] = ft.Row(buttons)
+            if live:
+                row = _button("Quick totals", quick, size=14, height=MIN_TAP)
+            else:
+                row = ft.Row(
+                    [
+                        _button("Live play", self._act("set_mode", EntryMode.LIVE), size=14, height=MIN_TAP),
+                        _button("Quick totals", quick, primary=True, size=14, height=MIN_TAP),
+                    ],
+                    spacing=6,
+                )
+            self._mode_rows[live] = row
         return row
 
     def redraw(self) -> list[ft.Control]:
@@ -297,12 +334,15 @@ class BinPanel:
         entry = self.entry
         live = entry.mode is EntryMode.LIVE
         self.title.value = f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}"
-        parts: list[ft.Control] = [self.title, self._mode_row(live)]
+        mode_row = self._mode_row(live)
+        switched = self.mode_holder.content is not mode_row
+        self.mode_holder.content = mode_row
+        parts: list[ft.Control] = [self.header]
         parts += self._live_parts() if live else self._quick_parts()
         parts += self._vegas_parts()
         parts += self._conduct_parts()
         actions = self._actions()
-        changed: list[ft.Control] = []
+        changed: list[ft.Control] = [self.mode_holder] if switched else []
         if [id(c) for c in self.ectx.dock.controls] != [id(actions)]:
             docked(self.ectx, actions)
             changed.append(self.ectx.dock)
@@ -345,12 +385,15 @@ class BinPanel:
         summary = "Card points so far: " + ", ".join(f"{name} {value}" for name, value in points.items())
         self.points_text.value = summary
         self.points_text.semantics_label = summary
-        parts: list[ft.Control] = [self.prompt_text, self.points_text, self.giver_row]
+        parts: list[ft.Control] = [self.prompt_text, self.giver_row, self.points_text]
         # hidden, not left out, once every card is played: the next hand shows it again with two values sent
-        self.giver_row.visible = giver is not None
+        self.giver_text.visible = giver is not None
         if giver is not None:
             left = entry.cards_left(giver)
             self.giver_text.value = f"{giver} has {left} card{'s' if left != 1 else ''} left."
+        choosing = entry.receiver is None or entry.joker_waiting
+        # a large table: the receivers carry their card points (the line would take the pad's room)
+        self.points_text.visible = not self.large
         if self.giver_open:
             parts.append(
                 ft.Row(
@@ -374,10 +417,18 @@ class BinPanel:
                 disabled=not entry.can_receive(name) or entry.joker_waiting,
                 selected=entry.receiver == name,
             )
-        parts.append(self.receiver_row)
+        receiver = entry.receiver
+        swapped = self.large and not choosing and receiver is not None  # the pad in the receivers' place
+        self.someone.visible = giver is not None and not swapped
+        self.other_receiver.visible = swapped
+        if swapped and receiver is not None:  # the giver's line says who gets the card, and their points
+            _update(self.other_receiver, disabled=False)
+            self.giver_text.value = f"{self.giver_text.value} {receiver}: {points[receiver]} card points."
+        else:
+            parts.append(self.receiver_row)
         if entry.joker_waiting:
             parts.append(self.sign_row)
-        else:
+        elif not (self.large and choosing):  # a large table's pad comes back with the next receiver
             ready = entry.receiver is not None and giver is not None
             self.veil.set_raised(not ready)  # veiled, not disabled: see _build_live
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
@@ -406,6 +457,7 @@ class BinPanel:
 
     def _quick_parts(self) -> list[ft.Control]:
         entry = self.entry
+        self.someone.visible = False
         fields: list[ft.Control] = []
         for name in entry.score_players():
             label = f"{name}'s card points"
@@ -416,12 +468,18 @@ class BinPanel:
                     value=entry.score_text(name),
                     keyboard_type=ft.KeyboardType.NUMBER,
                     on_change=self._typed_handler(name),
-                    height=TAP + 8,
-                    col={"xs": 12, "sm": 6},
-                    text_size=20,
+                    height=MIN_TAP if self.large else TAP + 8,
+                    col=QUICK_COLUMNS if self.large else {"xs": 12, "sm": 6},
+                    text_size=18 if self.large else 20,
+                    dense=self.large,
+                    label_style=ft.TextStyle(size=12, overflow=ft.TextOverflow.ELLIPSIS) if self.large else None,
+                    content_padding=ft.Padding.symmetric(horizontal=6, vertical=12) if self.large else None,
                 )
             )
         self._update_quick_preview()
+        if self.large:  # what is entered and what is still needed above the fields, where the eye is
+            self.quick_preview.size = 13
+            return [self.quick_preview, ft.ResponsiveRow(fields, spacing=6, run_spacing=6)]
         return [
             ft.Text("Type each player's card points for the hand (minus allowed).", size=16),
             ft.ResponsiveRow(fields, spacing=8, run_spacing=8),
@@ -441,8 +499,10 @@ class BinPanel:
         """The quick form's running line, the Vegas line and the confirm button, without rebuilding the fields."""
         entry = self.entry
         gap = entry.missing()
-        text = f"Entered: {entry.typed_summary()}. " + (f"Still needed: {gap}." if gap else "Ready: confirm the hand.")
-        self.quick_preview.value = text
+        left = f"Still needed: {gap}." if gap else "Ready: confirm the hand."
+        text = f"Entered: {entry.typed_summary()}. {left}"
+        # a large table's fields show what is entered: the line says what is still needed (read out whole)
+        self.quick_preview.value = left if self.large else text
         self.quick_preview.semantics_label = text
         self._update_vegas()
         self.confirm_button.disabled = not entry.can_confirm()
@@ -549,6 +609,12 @@ class BinPanel:
         return self.actions
 
     # -- taps -----------------------------------------------------------------------------------------------
+
+    def _unchoose(self, _: Any = None) -> None:
+        """Back to the receivers (the chosen one tapped again)."""
+        receiver = self.entry.receiver
+        if receiver is not None:
+            self.change(lambda: self.entry.choose_receiver(receiver))
 
     def _toggle_giver(self) -> None:
         self.giver_open = not self.giver_open

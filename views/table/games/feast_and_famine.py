@@ -25,11 +25,15 @@ from scoring.feast_and_famine import FeastAndFamineResult
 from views.table.entry import EntryContext, TableUI, after_tap, docked, draft_store, refresh, sent_by_hand
 from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
 
-GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
-"""Cards a row, rank by rank: 7 on a portrait phone (the 52 cards, the Joker and Refuse in 8 rows of 48 px keys:
-the round's lines, the grid and Confirm fit a 390 × 844 screen), two ranks a row when wider."""
-REFUSE_COLUMNS = 3
-"""Refuse fills the grid's last row after the Joker (a decision, not a card, but where the thumb already is)."""
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
+"""Cards a row, rank by rank: 9 on a portrait phone (the 52 cards and the Joker in 6 rows of 48 px keys: the
+round's lines, the grid and Confirm fit a 360 × 640 screen), two ranks a row when wider. Refuse sits beside
+Confirm in the bottom bar (a decision, not a card, where the thumb already is)."""
+DEALER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
+"""The dealer's (the Ghost's) choice: two names a row on a portrait phone."""
+SEAT_LINES = 4
+"""Up to this many players each has a line of the round; a larger table's lines are one compact text (the player
+to play first), so that the grid stays on screen."""
 SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
 
 
@@ -87,37 +91,41 @@ class RoundPanel:
             content=label,
             icon=ft.Icons.CHECK,
             tooltip=label,
-            height=TAP,
+            height=MIN_TAP,
             expand=True,
             disabled=True,
             on_click=self.confirm,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
-        self.actions = ft.Row([self.confirm_button])
-        docked(ectx, self.actions)
+
         self.card_keys: dict[str, TapKey] = {}
         """The card keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
-            self.card_keys[code] = TapKey(text, tapped(self.tap, code))
+            self.card_keys[code] = TapKey(text, tapped(self.tap, code), col=2 if code == "JK" else 1)
         self.refuse = ft.OutlinedButton(
             content="Refuse",
             icon=ft.Icons.AC_UNIT,
             tooltip="Refuse",
             height=MIN_TAP,
-            col=REFUSE_COLUMNS,
             disabled=True,
+            visible=False,
             on_click=lambda _: self.tap(entry_ff.REFUSE),
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=4)),
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=12)),
         )
+        self.actions = ft.Row([self.refuse, self.confirm_button], spacing=8)
+        docked(ectx, self.actions)
         self.grid = ft.ResponsiveRow(
-            [*(key.control for key in self.card_keys.values()), self.refuse],
+            [key.control for key in self.card_keys.values()],
             columns=GRID_COLUMNS,
             spacing=3,
-            run_spacing=3,
+            run_spacing=2,
         )
+        self.dealer_open = False
+        """Whether the dealer's choice is shown again after one was chosen ("Change dealer")."""
+        self.large = len(self.who) > SEAT_LINES
         self.head = ft.Column(spacing=4)
         """The title, the dealer and the prompt (the quick form's switch)."""
         self.seats = ft.Column(spacing=4)
@@ -180,6 +188,10 @@ class RoundPanel:
         keys whose state changed are sent one by one."""
         self._now, self._changed = {}, []
         head: list[ft.Control] = [self._title(), *self._dealer_row()]
+        if self.large and self.dealer is not None and not self.dealer_open and self.mode != QUICK:
+            # a large table, the dealer known: the round's line and the dealer are in the scoreboard's notes;
+            # their room is the grid's (the way to choose the dealer again is under the grid)
+            head = [self._title()] if self.tiebreak or self.ectx.target.index is not None else []
         seats: list[ft.Control] = []
         foot: list[ft.Control] = []
         walking = False
@@ -193,6 +205,12 @@ class RoundPanel:
         else:
             foot.append(self._mode_row())
             self._confirm(disabled=True)  # the dealer comes first
+        if self.large and self.dealer is not None and not self.dealer_open and self.mode != QUICK:
+            dealt = self.entry is not None and bool(self.entry.actions)
+            if len(self.choices) > 1 and not dealt:  # chosen by the table, nothing dealt: it can still change
+                word = "Ghost" if self.tiebreak else "Dealer"
+                text = f"{word}: {self.dealer}"
+                foot.insert(0, self._part(("chosen", text), lambda: self._chosen_row(text, word)))
         self._kept = self._now
         changed = self._changed
         for holder, parts in ((self.head, head), (self.seats, seats), (self.foot, foot)):
@@ -202,6 +220,9 @@ class RoundPanel:
         if self.grid.visible != walking:
             self.grid.visible = walking
             changed.append(self.grid)
+        if self.refuse.visible != walking:
+            self.refuse.visible = walking
+            changed.append(self.refuse)
         sent_by_hand()
         if changed:
             self.ectx.send(changed)  # one update, as the screen sends a panel's changes
@@ -233,6 +254,10 @@ class RoundPanel:
                 ("dealer", text), lambda: ft.Text(text, size=16, weight=ft.FontWeight.BOLD, semantics_label=text)
             )
             return [line]
+        if self.dealer is not None and not self.dealer_open:
+            # chosen, nothing dealt yet: one line and the way to choose again, not the whole choice
+            text = f"{word}: {self.dealer}"
+            return [self._part(("chosen", text), lambda: self._chosen_row(text, word))]
         ask = "Who is the Ghost? (any player not tied; it always Takes)" if self.tiebreak else "Who deals?"
 
         def choice() -> ft.Control:
@@ -241,14 +266,29 @@ class RoundPanel:
                 label = f"{word}: {name}"
                 kind = ft.FilledButton if name == self.dealer else ft.OutlinedButton
                 buttons.append(
-                    kind(content=label, tooltip=label, height=TAP, on_click=lambda _, n=name: self.choose_dealer(n))
+                    kind(
+                        content=ft.Text(label, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS),
+                        tooltip=label,
+                        height=MIN_TAP,
+                        col=DEALER_COLUMNS,
+                        on_click=lambda _, n=name: self.choose_dealer(n),
+                        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+                    )
                 )
-            return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
+            return ft.ResponsiveRow(buttons, spacing=6, run_spacing=4)
 
         row = self._part(("dealers", word, tuple(self.choices), self.dealer), choice)
-        if self.dealer is not None:
-            return [row]
         return [self._part(("ask", ask), lambda: ft.Text(ask, size=14)), row]
+
+    def _chosen_row(self, text: str, word: str) -> ft.Control:
+        again = f"Change {word.lower()}"
+        return ft.Row(
+            [
+                ft.Text(text, size=16, weight=ft.FontWeight.BOLD, semantics_label=text, expand=True),
+                ft.OutlinedButton(content=again, tooltip=again, height=MIN_TAP, on_click=self.reopen_dealer),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
 
     def _mode_row(self) -> ft.Control:
         return self._part(("mode", self.mode), self._make_mode_row)
@@ -276,7 +316,10 @@ class RoundPanel:
             ("prompt", prompt),
             lambda: ft.Text(prompt, size=16, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
         )
-        seats = [self._seat_line(entry, name) for name in state.order]
+        if len(state.order) > SEAT_LINES:
+            seats = [self._seats_text(entry)]
+        else:
+            seats = [self._seat_line(entry, name) for name in state.order]
         parts: list[ft.Control] = []
         legal = set(entry.legal_cards())
         self._changed += [key.control for code, key in self.card_keys.items() if key.set_enabled(code in legal)]
@@ -331,6 +374,27 @@ class RoundPanel:
         colour = {Seat.FROZEN: ft.Colors.BLUE_400, Seat.OUT: ft.Colors.ERROR}.get(state.seats[name])
         return self._part(("seat", text, colour, turn), lambda: self._seat_box(text, colour, turn))
 
+    def _seats_text(self, entry: RoundEntry) -> ft.Control:
+        """A large table's round in one compact text, in seating order: the player to play first, with their cards,
+        then everyone else who has a card, with their total and state (Frozen, out)."""
+        state = entry.state
+        short = {Seat.IN: "", Seat.FROZEN: " Frozen", Seat.OUT: " out"}
+        order = list(state.order)
+        if state.turn in order:
+            at = order.index(state.turn)
+            order = order[at:] + order[:at]
+        said: list[str] = []
+        for name in order:
+            who = entry.name_of(name)
+            if name == state.turn:
+                cards = " ".join(Card.parse(code).label for code in state.cards[name]) or "no card yet"
+                total = "" if name == GHOST else f" = {entry.total(name)}"
+                said.append(f"To play: {who}: {cards}{total}")
+            elif state.cards[name] and name != GHOST:
+                said.append(f"{who} {entry.total(name)}{short[state.seats[name]]}")
+        text = " · ".join(said) or "No card dealt yet"
+        return self._part(("seats", text), lambda: ft.Text(text, size=12, semantics_label=text))
+
     @staticmethod
     def _seat_box(text: str, colour: str | None, turn: bool) -> ft.Control:
         return ft.Container(
@@ -384,7 +448,13 @@ class RoundPanel:
     # -- taps ------------------------------------------------------------------------------------------------------
 
     def choose_dealer(self, name: str) -> None:
+        self.dealer_open = False
         self.change(lambda state: state.choose_dealer(name))
+
+    def reopen_dealer(self, _: Any = None) -> None:
+        """Show the dealer's choice again (the one chosen is marked)."""
+        self.dealer_open = True
+        self.redraw()
 
     def set_mode(self, mode: str) -> None:
         """Switch the form; a new round keeps it for the session's next rounds."""

@@ -24,14 +24,19 @@ from views.table.entry import EntryContext, TableUI, controller, docked, sent_by
 from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 8}
-"""Cards a row, rank by rank: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the grid, the piles and
-Confirm fit a 390 × 844 screen with nothing to scroll), two ranks a row when wider."""
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
+"""Cards a row, rank by rank: 9 on a portrait phone (52 cards in 6 rows of 48 px keys: the grid, the piles, Next
+pile and Confirm fit a 360 × 640 screen with nothing to scroll), two ranks a row when wider."""
+LARGE_TABLE = 5
+"""From this many players the bank and the piles are one compact line (their buttons one tap away, "Choose pile"),
+so that the grid stays on screen."""
 TARGET_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 3}
 """The bank and pile buttons: three a row on a phone, four when wider (a fixed layout: the card grid below does not
 move while counts change)."""
 PROMPT_HEIGHT = 44
 """Room for two lines of the prompt on a 360 px phone: the card grid below it does not move as counts change."""
+LARGE_PROMPT_HEIGHT = 38
+"""The same for a large table's prompt, two lines in a smaller size."""
 DOUBLE_TAP = 0.4
 """Seconds after a card is entered during which another tap on it is taken as a bounce, not as "take it out"."""
 
@@ -84,6 +89,20 @@ class FinancialCrisisEntry:
                 on_click=lambda _, target=target: self.choose(target),
             )
         self.targets = ft.ResponsiveRow(list(self.target_buttons.values()), columns=12, spacing=6, run_spacing=6)
+        self.large = len(self.draft.piles) >= LARGE_TABLE
+        if self.large:
+            self.prompt.size = 14
+        self.counts = ft.Text("", size=11, visible=self.large)
+        """A large table's bank and piles in one line (their buttons are shown by "Choose pile")."""
+        self.targets.visible = not self.large
+        self.piles_button = ft.OutlinedButton(
+            content="Choose pile",
+            tooltip="Choose pile",
+            height=MIN_TAP,
+            visible=self.large,
+            on_click=self.toggle_piles,
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),
+        )
         self.held = ft.Text("", size=14)
         self.keys: dict[str, TapKey] = {}
         """The card keys (no ink: see :class:`views.widgets.TapKey`); a card of the pile or bank being entered is
@@ -94,11 +113,16 @@ class FinancialCrisisEntry:
             text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.keys[code] = TapKey(text, tapped(self.tap, code), on_long_press=tapped(self.hold, code))
         self.grid = ft.ResponsiveRow(
-            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=4
+            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
         )
         tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
         self.next_button = ft.FilledButton(
-            content="Next pile", tooltip="Next pile", height=MIN_TAP, expand=True, on_click=self.next_pile, style=tight
+            content="Next pile",
+            tooltip="Next pile",
+            height=MIN_TAP,
+            expand=True,
+            on_click=self.next_pile,
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), text_style=ft.TextStyle(size=14)),
         )
         self.remove = ft.OutlinedButton(
             content="Take out last card",
@@ -120,30 +144,35 @@ class FinancialCrisisEntry:
         self.notes = ft.Column([self.progress, self.warnings], spacing=4)
         self.confirm = ft.FilledButton(
             content="Confirm round",
-            icon=ft.Icons.CHECK,
             tooltip="Confirm round",
-            height=TAP,
+            height=MIN_TAP,
             expand=True,
             on_click=self.confirm_round,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=6)),
         )
-        self.actions = ft.Row([self.confirm])
+        self.actions = ft.Row([self.next_button, self.confirm], spacing=6)
+        """The bottom bar: Next pile beside Confirm, both where the thumb is, whatever the size of the table."""
         self.control = panel(
             ft.Column(
                 [
                     self.heading,
-                    ft.Container(self.prompt, height=PROMPT_HEIGHT, alignment=ft.Alignment.CENTER_LEFT),
+                    ft.Container(
+                        self.prompt,
+                        height=LARGE_PROMPT_HEIGHT if self.large else PROMPT_HEIGHT,
+                        alignment=ft.Alignment.CENTER_LEFT,
+                    ),
+                    self.counts,
                     self.targets,
                     self.grid,
-                    ft.Row([self.remove, self.next_button], spacing=6),
+                    ft.Row([self.remove, self.piles_button], spacing=6),
                     self.held,
                     self.reading_panel,
                     self.breakdown_panel,
                     self.notes,
                 ],
-                spacing=6,
+                spacing=4 if self.large else 6,
             ),
-            padding=8,
+            padding=6 if self.large else 8,
         )
         docked(ectx, self.actions)
         self.redraw()
@@ -158,12 +187,22 @@ class FinancialCrisisEntry:
         """The record parsed once per change of the session (what every check of a tap reads)."""
         return self.ctl.state.game
 
+    def toggle_piles(self, _: Any = None) -> None:
+        """Show (or hide again) a large table's bank and pile buttons."""
+        with self._lock:
+            self.targets.visible = not self.targets.visible
+            label = "Hide piles" if self.targets.visible else "Choose pile"
+            self.piles_button.content = self.piles_button.tooltip = label
+            self._send([self.targets, self.piles_button])
+
     def _set_heading(self) -> None:
         index = self.ectx.target.index
         title = entry.round_title(self.record, index)
         heading = f"Enter {title.lower()}" if index is None else f"Correct {title.lower()}"
         self.heading.value = heading
         self.heading.semantics_label = heading
+        # a large table's next round: the prompt says what to do, the heading's room is the grid's
+        self.heading.visible = not (index is None and len(self.draft.piles) >= LARGE_TABLE)
 
     def follow(self, record: dict[str, Any]) -> bool:
         """The session changed (a round confirmed here or elsewhere, an undo): continue with the new record in
@@ -225,6 +264,10 @@ class FinancialCrisisEntry:
                     color=ft.Colors.ON_PRIMARY if chosen else None,
                 )
                 changed.append(button)
+        if self.large:
+            parts = [f"Bank {len(draft.bank)}/5", *(f"{name} {len(draft.pile(name))}" for name, _ in draft.piles)]
+            said = ", ".join(parts)
+            text(self.counts, said, f"Cards entered: {said}")
         held = draft.bank if draft.target is None else draft.pile(draft.target)
         where = entry.target_name(draft.target)
         text(self.held, f"In {where}: " + (" ".join(Card.parse(c).label for c in held) if held else "no cards yet"))

@@ -19,7 +19,7 @@ from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, icon_button, suit_colour_value, tapped
+from views.widgets import MIN_TAP, TapKey, VeilOver, icon_button, suit_colour_value, tapped
 
 
 def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
@@ -29,9 +29,13 @@ def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tupl
 
 # --- the card picker ---------------------------------------------------------------------------------------------
 
-GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 13}
-"""Cards a row: 7 on a portrait phone (52 cards in 8 rows of 48 px keys: the whole grid, the hand and Confirm fit
-a 360 × 700 screen), 13 when wider."""
+GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 13}
+"""Cards a row: 9 on a portrait phone (52 cards and the Joker's double key in 6 rows of 48 px keys: the whole grid,
+ten players' hand and Confirm fit a 360 × 640 screen), 13 when wider."""
+PLACE_BUTTONS = 5
+"""Up to this many places (the up-card and four players) the hand is shown as buttons (tap one to take its card out);
+a larger table's hand is one compact line (the last card is taken out with "Remove last card"), so that the grid
+stays on screen."""
 
 
 class CardPicker:
@@ -45,8 +49,12 @@ class CardPicker:
         self.options = dict(self.record.get("options") or {})
         self.four_colour = ectx.view.settings.four_colour_suits
         self.ctl = controller(ectx, JokersKillState)
-        self.prompt = ft.Text("", size=19, weight=ft.FontWeight.BOLD)
+        self.prompt = ft.Text("", size=17, weight=ft.FontWeight.BOLD)
+        self.title = ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_SMALL)
+        """Left out for the next hand of a large table (the prompt says what to do): its line is the grid's."""
         self.slot_row = ft.Row(wrap=True, spacing=4, run_spacing=4)
+        self.slot_text = ft.Text("", size=12, visible=False)
+        """The hand's places in one compact text, for a table of more than :data:`PLACE_BUTTONS` places."""
         self.chips: list[ft.OutlinedButton] = []
         """The hand's card places (tap one to take its card out), kept and relabelled from tap to tap."""
         self.keys: dict[str, TapKey] = {}
@@ -58,7 +66,7 @@ class CardPicker:
             col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1 if code != "JK" else {"xs": 2, "md": 2}
             self.keys[code] = TapKey(text, tapped(self.tap, code), col=col)
         self.grid = ft.ResponsiveRow(
-            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=4
+            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
         )
         self.veil = VeilOver(self.grid, self.refused)
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
@@ -66,21 +74,22 @@ class CardPicker:
             content="Confirm hand",
             icon=ft.Icons.CHECK,
             tooltip="Confirm hand",
-            height=TAP,
+            height=MIN_TAP,
             expand=True,
             on_click=self.confirm_hand,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
-        self.remove = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Remove last card", self.remove_last)
-        self.clear = icon_button(ft.Icons.DELETE_SWEEP_OUTLINED, "Clear hand", self.clear_all)
+        self.remove = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Remove last card", self.remove_last, size=MIN_TAP)
+        self.clear = icon_button(ft.Icons.DELETE_SWEEP_OUTLINED, "Clear hand", self.clear_all, size=MIN_TAP)
         self.control = ft.Column(
             [
-                ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                self.title,
                 self.prompt,
                 self.slot_row,
+                self.slot_text,
                 self.veil.control,
             ],
-            spacing=6,
+            spacing=4,
         )
         self.actions = ft.Row([self.remove, self.clear, self.confirm], spacing=6)
         docked(ectx, self.actions)
@@ -137,6 +146,26 @@ class CardPicker:
         """The hand's card places as kept buttons (one a place, reused from tap to tap): returns what changed,
         the row when places came or went, else just the places whose card changed."""
         changed: list[ft.Control] = []
+        compact = len(places) > PLACE_BUTTONS
+        title = not (compact and self.ectx.target.is_new and self.ectx.target.part == "hands")
+        if self.title.visible != title:
+            self.title.visible = title
+            changed.append(self.title)
+        if compact or self.slot_text.visible:
+            text = " · ".join(slot.label for slot in places) if compact else ""
+            if (self.slot_text.value, self.slot_text.visible) != (text, compact):
+                self.slot_text.value = text
+                self.slot_text.semantics_label = f"The hand: {text}" if compact else None
+                self.slot_text.visible = compact
+                changed.append(self.slot_text)
+        if compact:
+            if self.slot_row.visible:
+                self.slot_row.visible = False
+                changed.append(self.slot_row)
+            return changed
+        if not self.slot_row.visible:
+            self.slot_row.visible = True
+            changed.append(self.slot_row)
         for i, slot in enumerate(places):
             if i == len(self.chips):
                 made = ft.OutlinedButton(

@@ -27,6 +27,13 @@ from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
 """Three digit keys a row, like a phone's keypad."""
+LARGE_TABLE = 5
+"""From this many players (the table row and five or more numbers) the numbers are two a row and the digits five a
+row (two rows of 48 px keys): the pad stays on screen with eight players on a 360 × 640 phone."""
+LARGE_PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 2}
+"""A large table's digit keys: five a row (of 10 columns)."""
+LARGE_FIELD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
+"""A large table's numbers: two a row on a portrait phone, three when wider."""
 FIELD = ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(horizontal=12))
 """A number's field: its digits typed so far, left-aligned."""
 FIELD_FOCUSED = ft.ButtonStyle(
@@ -113,23 +120,36 @@ class HandPanel:
         self.sudden = ectx.target.part is Part.SUDDEN_DEATH
         self.ctl = controller(ectx, OnesToNinesState)
         """The draft lifecycle; a restored draft types into the first unfinished field (issue 13)."""
+        self.large = len(self.entry.players) >= LARGE_TABLE
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_SMALL)
         self._set_title()
         self.fields: dict[str, ft.OutlinedButton] = {}
         for name in self.entry.fields:
             self.fields[name] = ft.OutlinedButton(
-                content=ft.Text("", size=17, no_wrap=True),
+                content=ft.Text(
+                    "", size=13 if self.large else 17, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS, max_lines=2
+                ),
                 height=MIN_TAP,
+                col=LARGE_FIELD_COLUMNS if self.large else 12,
                 on_click=lambda _, n=name: self.focus(n),
             )
+        fields: list[ft.Control] = list(self.fields.values())
+        if self.large:
+            fields = [ft.ResponsiveRow(fields, spacing=6, run_spacing=4)]
         self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
         self.pad: dict[str, TapKey] = {}
         """The digit keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for digit in DIGITS:
             text = ft.Text(digit, size=26, weight=ft.FontWeight.BOLD)
-            self.pad[digit] = TapKey(text, tapped(self.press, digit), col=PAD_COLUMNS, height=TAP)
+            if self.large:
+                self.pad[digit] = TapKey(text, tapped(self.press, digit), col=LARGE_PAD_COLUMNS, height=MIN_TAP)
+            else:
+                self.pad[digit] = TapKey(text, tapped(self.press, digit), col=PAD_COLUMNS, height=TAP)
         self.pad_row = ft.ResponsiveRow(
-            [key.control for key in self.pad.values()], columns=12, spacing=6, run_spacing=6
+            [key.control for key in self.pad.values()],
+            columns=10 if self.large else 12,
+            spacing=6,
+            run_spacing=4 if self.large else 6,
         )
         self.left = ft.Text("", size=14)
         self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace)
@@ -164,7 +184,7 @@ class HandPanel:
             content=label,
             icon=ft.Icons.CHECK,
             tooltip=label,
-            height=TAP,
+            height=MIN_TAP,
             expand=True,
             on_click=self.confirm,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
@@ -173,7 +193,7 @@ class HandPanel:
         self.body = ft.Column(
             [
                 self.title,
-                *self.fields.values(),
+                *fields,
                 self.prompt,
                 self.pad_row,
                 self.left,
@@ -210,6 +230,7 @@ class HandPanel:
             text = f"Correct hand {self.ectx.target.index + 1}"
         else:
             text = f"Hand {len(self.record.get('hands') or []) + 1}: the table row once, then each number"
+            self.title.visible = not self.large  # a large table: the prompt says what to type; its room is the pad's
         self.title.value = text
         self.title.semantics_label = text
 
@@ -273,6 +294,8 @@ class HandPanel:
             else:
                 label = f"{name} (side {side}{aim}): {value or 'empty'}"
             face = f"{name} ({side}){' · target ' + target if target else ''}: {shown}"
+            if self.large:  # two lines in a half-width field: who and their target, then the digits
+                face = f"{name} ({side}){' · ' + target if target else ''}\n{shown}"
         focused = name == entry.focus
         text = button.content
         if button.tooltip == label and button.data == focused and isinstance(text, ft.Text) and text.value == face:
