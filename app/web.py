@@ -170,8 +170,12 @@ def guarded_app(main: Callable[[Any], Any], *, served: Served, assets_dir: str) 
     """Flet's FastAPI app for ``main`` (the browser view, offline, with ``assets_dir``), behind the guard."""
     import flet as ft
 
+    from app.fonts import FallbackFonts
+    from app.quiet import QuietDisconnects, install_log_filter
+
     flet_app = ft.run(main, name="", assets_dir=assets_dir, no_cdn=True, export_asgi_app=True)
-    return OriginGuard(flet_app, served)
+    install_log_filter()  # a tab that closes is not an error (app.quiet)
+    return OriginGuard(QuietDisconnects(FallbackFonts(flet_app)), served)
 
 
 def _uvicorn_log_level() -> str:
