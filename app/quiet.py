@@ -106,7 +106,9 @@ def _write_to_closed_page(exc: BaseException) -> bool:
     if frame is None:
         return False
     code = frame.tb_frame.f_code
-    return code.co_name == "send_message" and code.co_filename.replace("\\", "/").endswith("flet_web/fastapi/flet_app.py")
+    return code.co_name == "send_message" and code.co_filename.replace("\\", "/").endswith(
+        "flet_web/fastapi/flet_app.py"
+    )
 
 
 class QuietDisconnects:

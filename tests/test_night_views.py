@@ -79,7 +79,7 @@ def test_a_refused_entry_is_said_in_words_and_nothing_is_added(services: AppServ
     shell, page = shell_for(services, f"/nights/{night_id}")
     shell.render()
     view = page.views[-1]
-    by_tooltip(view, "Paid by Ann").on_click(None)
+    by_tooltip(view, "Ann pays").on_click(None)
     by_tooltip(view, "To Ben").on_click(None)
     amount: Any = next(c for c in controls(view) if isinstance(c, ft.TextField) and c.label == "Amount")
     amount.value = "1.234"

@@ -318,5 +318,5 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     said = describe_entry(entered) if isinstance(entered, dict) else str(entered)
     title = session.doc.title or game_name(session.game)
     view = TableView(ctx, session, target).view()
-    view.controls.insert(0, paragraph(f"{title}: {target.label} as it was entered: {said}"))
+    view.controls.insert(0, paragraph(f"{title}: {target.label_for(session.game)} as it was entered: {said}"))
     return view
