@@ -239,15 +239,25 @@ def big_button(
 
 
 def choice_button(label: str, chosen: bool, on_click: Callable[[Any], Any], *, height: int = TAP) -> ft.Control:
-    """A button of a one-of-several choice: filled when chosen, outlined when not, and read out as selected or
-    not (the state is on the button's own node, the one a screen reader names and activates)."""
-    kind = ft.FilledButton if chosen else ft.OutlinedButton
-    return kind(
-        content=ft.Semantics(selected=chosen, content=ft.Text(label)),
-        tooltip=label,
+    """A button of a one-of-several choice ("Ann pays", "To Ben"): filled when chosen, outlined when not, and read
+    out as selected or not. Built as a :class:`TapKey` is (a box that takes the tap, with a transparent ink for the
+    keyboard's focus, in a button node), because that node is then the one a screen reader names, activates and
+    hears the selected state on (a Material button makes its own node, and a state put around it goes elsewhere).
+    """
+    text = ft.Text(label, size=16, color=ft.Colors.ON_PRIMARY if chosen else ft.Colors.PRIMARY, no_wrap=True)
+    box = Key(
+        content=text,
         height=height,
+        padding=ft.Padding.symmetric(horizontal=16),
+        alignment=ft.Alignment.CENTER,
+        bgcolor=ft.Colors.PRIMARY if chosen else None,
+        border=ft.Border.all(1, ft.Colors.PRIMARY if chosen else ft.Colors.OUTLINE),
+        border_radius=height // 2,
         on_click=on_click,
+        ink=True,
+        ink_color=ft.Colors.TRANSPARENT,
     )
+    return ft.Semantics(button=True, container=True, selected=chosen, content=box)
 
 
 def nav_tile(ctx: ViewContext, title: str, subtitle: str, route: str, *, icon: ft.IconData | None = None) -> ft.Control:
