@@ -251,7 +251,7 @@ class NightScreen:
         self.body = ft.Column(spacing=12)
         self.message = _message()
         """What an action far from any section did (none yet: each section has its own)."""
-        self.notes = {part: _message() for part in ("games", "settle", "ledger", "night")}
+        self.notes = {part: _message() for part in ("games", "settle", "entries", "ledger", "night")}
         """What a change did, said next to the control tapped: under the games, the settle-up, the ledger's Add
         button and the night's own buttons (the screen is long: a line at its top would be off screen)."""
         self.entry: dict[str, Any] = {"payer": None, "receiver": None, "amount": "", "note": ""}
@@ -262,11 +262,16 @@ class NightScreen:
         return screen(self.ctx, self.night.name, [self.message, self.body])
 
     def say(self, part: str, words: str, *, error: bool = False) -> None:
-        """Say ``words`` next to the section ``part`` (and clear what the other sections said)."""
+        """Say ``words`` next to the section ``part`` (and clear what the other sections said). What the night's
+        own buttons did (closed, reopened, renamed, saved) is also said in a snack bar: closing or reopening the
+        night takes the ledger's form away or brings it back above them, which moves them on the screen."""
         for name, note in self.notes.items():
             if name != part and note.visible:
                 _say(note, "")
         _say(self.notes[part], words, error=error)
+        if part == "night" and words:
+            with contextlib.suppress(AttributeError, RuntimeError, AssertionError):  # no page (a unit test)
+                self.ctx.page.show_dialog(ft.SnackBar(ft.Text(words, semantics_label=words)))
 
     def act(self, change: Callable[[], Night], done: str, part: str) -> bool:
         """Make a change and redraw; a refusal is said in words and nothing changes. Either is said next to the
@@ -448,13 +453,14 @@ class NightScreen:
                         ft.Icons.DELETE_OUTLINE,
                         f"Remove entry {n}",
                         self.on(
-                            partial(self.nights.remove_entry, night.id, entry.id), "The entry was removed.", "ledger"
+                            partial(self.nights.remove_entry, night.id, entry.id), "The entry was removed.", "entries"
                         ),
                     )
                 )
             out.append(ft.Row(row))
         if not night.entries:
             out.append(paragraph("No entries by hand yet: a side bet, the pizza…"))
+        out.append(self.notes["entries"])
         if night.is_open:
             out += self.entry_form(fmt)
         return out
