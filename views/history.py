@@ -102,8 +102,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         options=[ft.DropdownOption(key=ALL, text="All games")]
         + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
         on_select=lambda _: refresh(),
-        tooltip="Game",
-        expand=True,
+        expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
     )
     wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
     roster = [p.name for p in ctx.services.players.players()]
@@ -113,8 +112,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         options=[ft.DropdownOption(key=ALL, text="Everyone")]
         + [ft.DropdownOption(key=name, text=name) for name in roster],
         on_select=lambda _: refresh(),
-        tooltip="Player",
-        expand=True,
+        expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
     )
     since = ft.TextField(
         label="From", hint_text="2026-11-27", on_change=lambda _: refresh(), tooltip="From date", expand=True
