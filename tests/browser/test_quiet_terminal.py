@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 ROUNDS = 10
 TABS_A_ROUND = 5
 """50 tabs in all: each round opens five on Settings, flips a setting in one (the server then writes the whole
-page again to every open tab) and closes, reloads or cuts them off while it writes."""
+page again to every open tab) and closes or reloads them while it writes."""
 
 FALLBACK_FONT = (
     "/assets/fonts/notosanssc/v37/"
@@ -29,7 +29,7 @@ FALLBACK_FONT = (
 loaded (seen in Chromium with flet-web 1.0.5 on 2026-12-02: Flutter's own fallback-font list names this file)."""
 
 
-def test_fifty_tabs_closed_reloaded_or_cut_off_while_the_server_writes_print_no_traceback(
+def test_fifty_tabs_closed_or_reloaded_while_the_server_writes_print_no_traceback(
     browser: Any, app_server: AppServer
 ) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
@@ -48,13 +48,11 @@ def test_fifty_tabs_closed_reloaded_or_cut_off_while_the_server_writes_print_no_
             for tab in tabs:
                 tab.goto(app_server.url + "/settings", wait_until="commit")
             opened += len(tabs)
-            control.wait_for_timeout(chance.randint(200, 900))  # some connected by now, some still loading
+            control.wait_for_timeout(chance.randint(100, 600))  # some connected by now, some still loading
             switch.click()  # every open tab of the app is redrawn now (the shell follows the settings)
             for n, tab in enumerate(tabs):
                 if n % 5 == 1:
                     tab.reload(wait_until="commit")  # a reload: the old connection goes while it is written to
-                elif n % 5 == 2:
-                    tab.evaluate("window.stop()")  # the page's loads and its connection cut off
                 tab.close()
         assert opened == ROUNDS * TABS_A_ROUND == 50
         control.reload()  # the tab left open through it all still works
