@@ -192,8 +192,13 @@ def guarded_app(
     behind :class:`app.ws_guard.ConnectionGuard` (bounded work per page)."""
     import flet as ft
 
+    from app.fonts import FallbackFonts
+    from app.quiet import QuietDisconnects, install_log_filter
+
     flet_app = ft.run(main, name="", assets_dir=assets_dir, upload_dir=upload_dir, no_cdn=True, export_asgi_app=True)
-    return OriginGuard(ConnectionGuard(flet_app, keep_s=keep_sessions_briefly()), served)
+    install_log_filter()  # a tab that closes is not an error (app.quiet)
+    guarded = ConnectionGuard(flet_app, keep_s=keep_sessions_briefly())
+    return OriginGuard(QuietDisconnects(FallbackFonts(guarded)), served)
 
 
 def _uvicorn_log_level() -> str:

@@ -42,6 +42,9 @@ from babel.numbers import (
 
 MINUS = "−"
 """The minus sign shown before a negative amount (U+2212, as wide as the plus; typed ``-`` is accepted too)."""
+WORD_JOINER = "\u2060"
+"""Put between a sign and a currency symbol (``−\u2060$0.60``): a line is never broken there, so a minus sign never
+ends a line with its amount on the next (which would read as a gain). Invisible; the app's font has it."""
 MAX_MINOR_UNITS = 10**11
 """The largest amount accepted from a player (a billion dollars in cents): a typo, not a stake."""
 DECIMAL_MARKS = (".", ",")
@@ -54,7 +57,7 @@ COMMON_CURRENCIES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "SEK", "NO
 it is the current one)."""
 EXAMPLE_AMOUNT = Decimal("1234.56")
 """The amount the Settings screen writes as its live example (cut to the currency's decimals)."""
-_SPACES = str.maketrans({"\xa0": " ", "\u202f": " ", "\u2009": " "})
+_SPACES = str.maketrans({"\xa0": " ", "\u202f": " ", "\u2009": " ", WORD_JOINER: ""})
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four"}
 
 
@@ -224,6 +227,16 @@ class MoneyFormat:
         return int(get_currency_precision(self.currency))
 
     @property
+    def cent_sign(self) -> bool:
+        """Whether amounts of this currency are also written in cents with ``¢`` (``25¢``): the dollars (and the
+        other currencies whose symbol is a ``$``), not the euro, the pound or the yen. Only then do hints offer it.
+
+        >>> MoneyFormat().cent_sign, MoneyFormat(currency="CAD").cent_sign, MoneyFormat(currency="EUR").cent_sign
+        (True, True, False)
+        """
+        return self.digits == 2 and "$" in str(get_currency_symbol(self.currency, "en_US"))
+
+    @property
     def symbol(self) -> str:
         """What names the currency next to an amount: the locale's symbol, or the ISO code.
 
@@ -312,9 +325,15 @@ def _amount(cents: int, fmt: MoneyFormat) -> Decimal:
 def format_money(cents: int, fmt: MoneyFormat | None = None, *, signed: bool = False) -> str:
     """An amount in minor units as the format writes it; ``signed`` puts ``+`` before a gain (for balances).
 
+    A sign before a currency symbol is held to it by :data:`WORD_JOINER`, so that the two never wrap apart (a
+    symbol and its number, or a number and a symbol after it, are held together by the locale's own pattern: no
+    break is allowed between ``$`` and ``1``, and a space there is a no-break space).
+
     >>> us = MoneyFormat()
-    >>> format_money(105, us), format_money(-60, us), format_money(0, us), format_money(60, us, signed=True)
-    ('$1.05', '−$0.60', '$0.00', '+$0.60')
+    >>> format_money(105, us), format_money(0, us)
+    ('$1.05', '$0.00')
+    >>> format_money(-60, us) == "−" + WORD_JOINER + "$0.60", format_money(60, us, signed=True) == "+\u2060$0.60"
+    (True, True)
     >>> format_money(123456789, MoneyFormat(group=""))
     '$1234567.89'
     >>> format_money(1500, MoneyFormat(currency="JPY"))
@@ -324,7 +343,10 @@ def format_money(cents: int, fmt: MoneyFormat | None = None, *, signed: bool = F
     text = str(format_currency(_amount(cents, fmt), fmt.currency, format=fmt.pattern(), locale=fmt._babel))
     if cents < 0:  # Babel writes a pattern's negative prefix as a hyphen; the setting's minus sign is U+2212
         text = text.replace("-", MINUS, 1)
-    return f"+{text}" if signed and cents > 0 else text
+    text = f"+{text}" if signed and cents > 0 else text
+    if text[:1] in (MINUS, "+") and not text[1:2].isdigit():  # a sign before a symbol: never wrapped apart
+        text = text[0] + WORD_JOINER + text[1:]
+    return text
 
 
 def format_plain(cents: int, fmt: MoneyFormat | None = None) -> str:
@@ -410,7 +432,7 @@ def parse_money(
         raise MoneyError("enter an amount")
     if len(raw) > 40:
         raise MoneyError(f"{shown[:20]!r}… is too long to be an amount")
-    example = f"{format_plain(25, fmt)}, {format_money(150, fmt)}" + (" or 25¢" if fmt.digits else "")
+    example = f"{format_plain(25, fmt)}, {format_money(150, fmt)}" + (" or 25¢" if fmt.cent_sign else "")
     not_amount = MoneyError(f"{shown!r} is not an amount (for example {example})")
     negative, body = _strip_sign(raw)
     body = _strip_currency(body, fmt)

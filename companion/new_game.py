@@ -78,6 +78,8 @@ class PlayerLimit:
     """What sets ``high`` when a house rule does (a clause naming the rule by its label), or ``""``."""
     raise_to: tuple[str, int] | None = None
     """The house rule (its label) that can allow more players, and the most it allows."""
+    open_ended: bool = False
+    """The rules set no most (Jokers Kill): ``high`` is what the cards allow, said in ``why``, not in the span."""
 
     @property
     def span(self) -> str:
@@ -85,7 +87,7 @@ class PlayerLimit:
         >>> PlayerLimit("Jokers Kill", 2, None).span, PlayerLimit("Bargain Bin", 4, 10).span
         ('2 or more players', '4 to 10 players')
         """
-        if self.high is None:
+        if self.high is None or self.open_ended:
             return f"{self.low} or more players"
         return f"{self.low} players" if self.high == self.low else f"{self.low} to {self.high} players"
 
@@ -129,7 +131,7 @@ def player_limit(game: str, options: Mapping[str, Any]) -> PlayerLimit:
     >>> player_limit("jokers-kill", {"jokers": 2}).high
     53
     >>> print(player_limit("jokers-kill", {}).text)
-    Jokers Kill is for 2 to 51 players: a deck of 52 cards (“Jokers in the deck”: no Jokers) deals each player ...
+    Jokers Kill is for 2 or more players: a hand takes a card for each player and the up-card from one deck of 52 ...
     """
     info = get_game(game)
     model = options_model(game)
@@ -149,12 +151,12 @@ def player_limit(game: str, options: Mapping[str, Any]) -> PlayerLimit:
     if isinstance(chosen, JokersKillOptions):
         deck = deck_size(chosen)
         rule = next(rule for rule in get_guide(game).options if rule.key == "jokers")
-        why = (
-            f"a deck of {deck} cards (“{rule.label}”: {_lower_first(rule.word(chosen.jokers))}) deals each player "
-            "a card and the up-card"
-        )
         high = deck - 1 if info.max_players is None else min(info.max_players, deck - 1)
-        return PlayerLimit(info.name, info.min_players, high, why)
+        why = (
+            f"a hand takes a card for each player and the up-card from one deck of {deck} cards "
+            f"(“{rule.label}”: {_lower_first(rule.word(chosen.jokers))}), so {high} at most"
+        )
+        return PlayerLimit(info.name, info.min_players, high, why, open_ended=info.max_players is None)
     return PlayerLimit(info.name, info.min_players, info.max_players)
 
 

@@ -862,6 +862,58 @@ def _day(stamp: str) -> str:
     return f"{when:%a} {when.day} {when:%b %Y}"
 
 
+def name_and_day(name: str, stamp: str) -> str:
+    """A night's name with its day, the day said once: a name that already says it (``Game night, Wed 2 Dec``,
+    the name a night gets when none is typed) is given as it is.
+
+    >>> name_and_day("Friday", "2026-12-04T12:00:00.000Z")
+    'Friday · Fri 4 Dec 2026'
+    >>> name_and_day("Game night, Fri 4 Dec", "2026-12-04T12:00:00.000Z")
+    'Game night, Fri 4 Dec'
+    """
+    day = _day(stamp)
+    return name if says_day(name, stamp) else f"{name} · {day}"
+
+
+def says_day(name: str, stamp: str) -> bool:
+    """Whether ``name`` already says the day of ``stamp`` (``Wed 2 Dec``), so that a screen need not say it again.
+
+    >>> says_day("Game night, Fri 4 Dec", "2026-12-04T12:00:00.000Z"), says_day("Friday", "2026-12-04T12:00:00Z")
+    (True, False)
+    """
+    day = _day(stamp)
+    short = day.rsplit(" ", 1)[0] if day.count(" ") == 3 else day
+    return short.casefold() in name.casefold()
+
+
+def games_span(first: int, last: int) -> str:
+    """Games ``first`` to ``last`` in words.
+
+    >>> games_span(2, 3), games_span(1, 4)
+    ('games 2 and 3', 'games 1 to 4')
+    """
+    return f"games {first} and {last}" if last == first + 1 else f"games {first} to {last}"
+
+
+def streak_line(streaks: Sequence[Streak]) -> str:
+    """The longest streak in one readable line (``""`` when there is none).
+
+    >>> streak_line([Streak("Rosa", 2, 2, 3)])
+    'Rosa: 2 wins in a row (games 2 and 3)'
+    >>> streak_line([Streak("Ann", 2, 1, 2), Streak("Rosa", 2, 4, 5)])
+    'Ann and Rosa: 2 wins in a row each (Ann won games 1 and 2, Rosa games 4 and 5)'
+    """
+    if not streaks:
+        return ""
+    first = streaks[0]
+    if len(streaks) == 1:
+        return f"{first.player}: {first.length} wins in a row ({games_span(first.first, first.last)})"
+    who = join_names(x.player for x in streaks)
+    spans = [f"{first.player} won {games_span(first.first, first.last)}"]
+    spans += [f"{x.player} {games_span(x.first, x.last)}" for x in streaks[1:]]
+    return f"{who}: {first.length} wins in a row each ({', '.join(spans)})"
+
+
 def _sections(recap: Recap, fmt: MoneyFormat | None) -> list[tuple[str, list[str]]]:
     """The recap's content as (heading, lines): shared by the text and the image."""
     games = [f"{g.number}. {g.name}: {g.verdict}" for g in recap.games] or ["No games yet."]
@@ -873,14 +925,7 @@ def _sections(recap: Recap, fmt: MoneyFormat | None) -> list[tuple[str, list[str
         out.append(("Money", money))
         out.append((TITLE, recap.settlement.lines(fmt)[1:]))
     if recap.streaks:
-        s = recap.streaks
-        who = join_names(x.player for x in s)
-        span = (
-            "; ".join(f"{x.player} games {x.first}–{x.last}" for x in s)
-            if len(s) > 1
-            else f"games {s[0].first}–{s[0].last}"
-        )
-        out.append(("Longest streak", [f"{who}: {s[0].length} wins in a row ({span})"]))
+        out.append(("Longest streak", [streak_line(recap.streaks)]))
     if recap.rating_change:
         out.append(("Rating change", rating_change_lines(recap)))
     return out
@@ -919,7 +964,7 @@ def recap_text(recap: Recap, fmt: MoneyFormat | None = None) -> str:
     Ann: 0
     Ben: 0
     """
-    blocks = [f"{recap.name} · {_day(recap.started)}"]
+    blocks = [name_and_day(recap.name, recap.started)]
     for heading, lines in _sections(recap, fmt):
         blocks.append("\n".join([heading, *lines]))
     return "\n\n".join(blocks)
@@ -968,7 +1013,8 @@ def _font(size: int) -> Any:
 def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False) -> bytes:
     """The recap drawn as a PNG (1080 px wide, as tall as its content), in the app's theme and font, offline."""
     games = f"{len(recap.games)} game{'' if len(recap.games) == 1 else 's'}"
-    return sections_png(recap.name, f"{_day(recap.started)}  ·  {games}", _sections(recap, fmt), dark=dark)
+    day = "" if says_day(recap.name, recap.started) else _day(recap.started) + "  ·  "  # the name may say it
+    return sections_png(recap.name, f"{day}{games}", _sections(recap, fmt), dark=dark)
 
 
 def sections_png(title: str, subtitle: str, content: Sequence[tuple[str, Sequence[str]]], dark: bool = False) -> bytes:

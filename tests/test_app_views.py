@@ -108,13 +108,30 @@ def greyed(root: Any, target: Any) -> bool:
 
 
 def label_of(control: Any) -> str:
-    for attribute in ("tooltip", "label", "content", "title"):
+    """What names a control for a screen reader: its tooltip, label or text, the label of a text or icon inside it
+    (merged into its node), or the label of a :class:`ft.Semantics` holding its text (a choice button)."""
+    for attribute in ("tooltip", "label", "content", "title", "icon"):
         value = getattr(control, attribute, None)
-        if isinstance(value, str) and value:
+        if isinstance(value, ft.Semantics) and isinstance(value.content, ft.Text):
+            value = value.content
+        if isinstance(value, str) and value and attribute != "icon":
             return value
         if isinstance(value, ft.Text) and (value.value or value.semantics_label):
             return str(value.semantics_label or value.value)
+        if isinstance(value, ft.Icon) and value.semantics_label:
+            return str(value.semantics_label)
     return ""
+
+
+def icon_label(control: Any) -> str:
+    """The label of an icon button made by :func:`views.widgets.icon_button` (the :class:`ft.Semantics` around it),
+    or of any other labelled :class:`ft.Semantics`; ``""`` for anything else."""
+    if not isinstance(control, ft.Semantics):
+        return ""
+    icon = control.content.icon if isinstance(control.content, ft.IconButton) else None
+    if isinstance(icon, ft.Icon) and icon.semantics_label:
+        return str(icon.semantics_label)  # the name a screen reader gives the button (a tooltip is said after it)
+    return str(control.label or "")
 
 
 def every_path() -> list[str]:
@@ -148,14 +165,14 @@ def test_each_screen_builds_with_its_ancestors_and_labels_every_control(services
         if not isinstance(control, ft.Radio | ft.Switch | ft.ListTile) or height is not None:
             assert height is not None and height >= 48, f"{type(control).__name__} on {path} is too small"
     if path != "/":
-        back = [c for c, _ in controls if isinstance(c, ft.Semantics) and c.label == "Back"]
+        back = [c for c, _ in controls if icon_label(c) == "Back"]
         assert len(back) == 1, f"{path} needs one Back button"
 
 
 def test_back_goes_to_the_parent_screen(services: AppServices) -> None:
     shell, page = shell_for(services, "/rules/jokers-kill")
     shell.render()
-    back = next(c for c, _ in walk(page.views[-1]) if isinstance(c, ft.Semantics) and c.label == "Back")
+    back = next(c for c, _ in walk(page.views[-1]) if icon_label(c) == "Back")
     assert isinstance(back.content, ft.IconButton) and back.content.on_click is not None
     cast(Any, back.content.on_click)(None)
     assert page.navigated == ["/rules"]
@@ -172,7 +189,7 @@ def test_unknown_paths_say_what_is_wrong_and_keep_a_way_back(services: AppServic
     texts = [c.value for c, _ in walk(top) if isinstance(c, ft.Text) and c.value]
     assert "This page does not exist" in texts
     assert any(message in text for text in texts), texts
-    assert any(isinstance(c, ft.Semantics) and c.label == "Back" for c, _ in walk(top))
+    assert any(icon_label(c) == "Back" for c, _ in walk(top))
 
 
 def test_theme_follows_settings(services: AppServices) -> None:

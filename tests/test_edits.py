@@ -206,6 +206,7 @@ def test_a_phone_editor_sees_undo_greyed_out_until_there_is_something_to_undo(tm
     import flet as ft
 
     from companion.services import AppServices
+    from tests.test_app_views import icon_label
     from tests.test_sharing import FakePage
     from views.context import ViewContext
     from views.live import LiveScreen, Seat
@@ -213,7 +214,7 @@ def test_a_phone_editor_sees_undo_greyed_out_until_there_is_something_to_undo(tm
     def undo_enabled(screen: LiveScreen) -> bool:
         for control in screen.body.controls:
             for child in getattr(control, "controls", []):
-                if isinstance(child, ft.Semantics) and child.label == "Undo":
+                if icon_label(child) == "Undo":
                     assert isinstance(child.content, ft.IconButton)
                     return not child.content.disabled
         raise AssertionError("no Undo on the editor's screen")

@@ -504,7 +504,7 @@ def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothin
         _button(view, "Refuse").on_click(None)  # ... and Ann Froze on 7: this round now decides the game
         _button(view, "Confirm round").on_click(None)
         message = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "decided" in c.value]
-        assert message and "tie-break round 2 was entered after the tie-break had decided the game" in message[0]
+        assert message and "Tie-break round 2 was entered after the tie-break had decided the game" in message[0]
         assert "Nothing was changed" in message[0]
         assert session.part("tiebreak")[0] == all_out.to_hand(), "... so round 2 cannot follow: nothing changed"
         assert session.draft("tiebreak/0") is not None, "the correction being entered is kept"

@@ -279,7 +279,7 @@ def test_sudden_death_panel(tmp_path: Any) -> None:
 
 def test_correcting_a_hand(tmp_path: Any) -> None:
     from companion.services import AppServices
-    from tests.test_app_views import shell_for
+    from tests.test_app_views import icon_label, shell_for
 
     services = AppServices.open(tmp_path / "data")
     try:
@@ -291,7 +291,7 @@ def test_correcting_a_hand(tmp_path: Any) -> None:
         view = page.views[-1]
         _button(view, "Ann (side A, target 4239): 2875").on_click(None)
         # clear Ann's number with the backspace key (an icon button, found by its Semantics label)
-        backspace = next(c for c in _controls(view) if getattr(c, "label", None) == "Delete digit")
+        backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
         for _ in range(4):
             backspace.content.on_click(None)
         for digit in "5278":
@@ -307,7 +307,7 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path
     import flet as ft
 
     from companion.services import AppServices
-    from tests.test_app_views import shell_for
+    from tests.test_app_views import icon_label, shell_for
 
     services = AppServices.open(tmp_path / "data")
     try:
@@ -336,7 +336,7 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path
         texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
         assert any(t and t.startswith("Correct sudden-death hand 2: Ann and Ben.") for t in texts), texts
         _button(view, "Ann (side A, target 518): 629").on_click(None)  # the hand opens as entered
-        backspace = next(c for c in _controls(view) if getattr(c, "label", None) == "Delete digit")
+        backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
         for _ in range(3):
             backspace.content.on_click(None)
         for digit in "519":
@@ -352,12 +352,12 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path
         shell.render()
         view = page.views[-1]
         _button(view, "Ben (side B, target 321): 322").on_click(None)
-        backspace = next(c for c in _controls(view) if getattr(c, "label", None) == "Delete digit")
+        backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
         backspace.content.on_click(None)
         _button(view, "1").on_click(None)
         _button(view, "Confirm sudden-death hand").on_click(None)
         messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "won" in c.value]
-        assert messages and "sudden-death hand 2 was entered, but Ben has already won" in messages[0], messages
+        assert messages and "Sudden-death hand 2 was entered, but Ben has already won" in messages[0], messages
         assert session.part("sudden_death")[0] == {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}
         assert session.draft("sudden_death/0") == {
             "table": "123",

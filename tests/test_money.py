@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from companion.money import (
     GROUP_MARKS,
     MAX_MINOR_UNITS,
+    WORD_JOINER,
     MoneyError,
     MoneyFormat,
     Show,
@@ -29,9 +30,9 @@ EURO_FR = MoneyFormat.for_locale("fr_FR", "EUR")
 def test_default_is_us_dollars_with_a_decimal_point() -> None:
     assert (US.currency, US.decimal, US.group, US.show) == ("USD", ".", ",", Show.SYMBOL)
     assert format_money(105, US) == "$1.05"
-    assert format_money(-60, US) == "−$0.60"
+    assert format_money(-60, US) == f"−{WORD_JOINER}$0.60"  # the sign held to the symbol
     assert format_money(123456789, US) == "$1,234,567.89"
-    assert format_money(7, US, signed=True) == "+$0.07"
+    assert format_money(7, US, signed=True) == f"+{WORD_JOINER}$0.07"
     assert format_money(0, US, signed=True) == "$0.00"
 
 
@@ -202,3 +203,48 @@ def test_damaged_money_setting_falls_back_to_the_default(tmp_path: Path) -> None
     )
     current = SettingsService.open(tmp_path).current()
     assert current.money == MoneyFormat() and current.four_colour_suits is True
+
+
+# --- nothing that a line may break at ------------------------------------------------------------------------------
+
+SIGN_FORMATS = [
+    US,
+    MoneyFormat(currency="EUR"),
+    MoneyFormat(currency="GBP"),
+    MoneyFormat(currency="JPY"),
+    MoneyFormat(show=Show.CODE),
+    EURO_DE,
+    EURO_FR,
+    MoneyFormat.for_locale("de_CH", "CHF"),
+    MoneyFormat.for_locale("sv_SE", "SEK"),
+    MoneyFormat.for_locale("en_US", "EUR"),
+]
+
+
+@pytest.mark.parametrize("fmt", SIGN_FORMATS, ids=lambda f: f"{f.locale}-{f.currency}-{f.show.value}")
+@pytest.mark.parametrize("cents", [-1858, -5, 948, 123456789, -123456789])
+def test_a_sign_and_a_symbol_never_wrap_apart_from_their_amount(fmt: MoneyFormat, cents: int) -> None:
+    """ "Noah −" at a line's end and "€18,58" on the next reads as a gain: the sign is followed by a digit or held
+    to the symbol by a word joiner, and every space inside an amount is a no-break space (the locale's own)."""
+    for text in (format_money(cents, fmt), format_money(cents, fmt, signed=True)):
+        if text[0] in "−+":
+            assert text[1].isdigit() or text[1] == WORD_JOINER, repr(text)
+        assert not any(c in text for c in " \t\n\u2009"), f"a breaking space in {text!r}"
+        assert parse_money(text, fmt, allow_negative=True) == cents, "the app reads back what it wrote"
+
+
+def test_a_word_joiner_typed_or_pasted_is_read_as_nothing() -> None:
+    assert parse_money(f"−{WORD_JOINER}$0.60", US, allow_negative=True) == -60
+    assert parse_money(f"{WORD_JOINER}2.50", US) == 250
+
+
+def test_cents_are_offered_only_with_dollars() -> None:
+    assert MoneyFormat().cent_sign and MoneyFormat(currency="CAD").cent_sign
+    assert not MoneyFormat(currency="EUR").cent_sign and not EURO_DE.cent_sign
+    assert not MoneyFormat(currency="JPY").cent_sign and not MoneyFormat(currency="GBP").cent_sign
+    with pytest.raises(MoneyError) as refused:
+        parse_money("ten", EURO_DE)
+    assert "¢" not in str(refused.value)
+    with pytest.raises(MoneyError) as refused:
+        parse_money("ten", US)
+    assert "25¢" in str(refused.value)

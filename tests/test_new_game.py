@@ -312,3 +312,25 @@ def test_side_defaults_keep_only_the_sides_chosen_by_hand() -> None:
     current = sides.fit(["Ann", "Ben"], current)
     assert current == {"Ann": "A", "Ben": "B"}, "Dan left: his choice goes with him"
     assert sides.fit(["Ann", "Ben", "Dan"], {"Ann": "A", "Ben": "B"}) == {"Ann": "A", "Ben": "A", "Dan": "B"}
+
+
+def test_the_stake_hint_follows_the_money_format() -> None:
+    from companion.money import MoneyFormat
+    from views.new_game import option_fields
+
+    def hint(money: MoneyFormat) -> str:
+        return next(f.explanation for f in option_fields("bargain-bin", money) if f.key == "vegas_unit_cents")
+
+    assert "25¢" in hint(MoneyFormat())
+    euro = hint(MoneyFormat.for_locale("de_DE", "EUR"))
+    assert "¢" not in euro and "0,25" in euro
+
+
+def test_jokers_kill_says_its_real_player_range() -> None:
+    from companion.new_game import player_limit
+
+    limit = player_limit("jokers-kill", {})
+    assert limit.text.startswith("Jokers Kill is for 2 or more players: ")  # JK rules: "Players: 2 or more"
+    assert limit.text.endswith(", so 51 at most.") and limit.high == 51  # one deck deals the players and the up-card
+    assert limit.problem(52) is not None and limit.problem(51) is None
+    assert player_limit("jokers-kill", {"jokers": 2}).text.endswith(", so 53 at most.")

@@ -509,7 +509,7 @@ def test_recap_games_winners_wins_money_and_streak() -> None:
     assert "\nWins\nAnn: 3\nCat: 2\nDan: 2\nBen: 1\n" in text
     assert f"Ben: {format_money(r.money['Ben'], signed=True)}" in text
     assert "\nWho pays whom tonight\n" in text
-    assert text.endswith("Longest streak\nAnn: 3 wins in a row (games 1–3)")
+    assert text.endswith("Longest streak\nAnn: 3 wins in a row (games 1 to 3)")
     euro = recap_text(r, MoneyFormat.for_locale("de_DE", "EUR"))
     assert "€" in euro and "$" not in euro
 

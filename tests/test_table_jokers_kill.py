@@ -30,7 +30,7 @@ from companion.services import AppServices
 from scoring import DuplicateCardError, InvalidCardError, get_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
-from tests.test_app_views import INTERACTIVE, FakePage, greyed, label_of, walk
+from tests.test_app_views import INTERACTIVE, FakePage, greyed, icon_label, label_of, walk
 from views.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
 from views.shell import Shell
 from views.table.scoreboard import standings, verdict
@@ -179,8 +179,8 @@ def render(services: AppServices, route: str) -> tuple[Page, ft.View]:
 def buttons(view: ft.View) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for control, _ in walk(view):
-        if isinstance(control, ft.Semantics) and control.label and isinstance(control.content, ft.IconButton):
-            found[control.label] = control.content
+        if icon_label(control) and isinstance(control.content, ft.IconButton):
+            found[icon_label(control)] = control.content
         elif isinstance(control, INTERACTIVE) and label_of(control):
             found.setdefault(label_of(control), control)
     return found
@@ -189,8 +189,8 @@ def buttons(view: ft.View) -> dict[str, Any]:
 def texts(view: ft.View) -> list[str]:
     out = []
     for control, _ in walk(view):
-        if isinstance(control, ft.Semantics) and control.label:
-            out.append(control.label)
+        if icon_label(control):
+            out.append(icon_label(control))
         if isinstance(control, ft.Text) and control.value:
             out.append(control.value)
         if isinstance(control, ft.Text) and control.semantics_label:

@@ -139,8 +139,7 @@ class _Filters:
             options=[ft.DropdownOption(key=ALL, text="All games")]
             + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
             on_select=lambda _: changed(),
-            tooltip="Game",
-            expand=True,
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
         wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
         roster = [p.name for p in ctx.services.players.players()]
@@ -150,8 +149,7 @@ class _Filters:
             options=[ft.DropdownOption(key=ALL, text="Everyone")]
             + [ft.DropdownOption(key=name, text=name) for name in roster],
             on_select=lambda _: changed(),
-            tooltip="Player",
-            expand=True,
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
         since = ft.TextField(
             label="From", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="From date", expand=True
@@ -183,8 +181,7 @@ class _Filters:
             options=[ft.DropdownOption(key=ALL, text="All time")]
             + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
             on_select=lambda _: pick_season(),
-            tooltip="Season",
-            expand=True,
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
         return cls(game, player, season, since, until, search)
 
@@ -364,4 +361,5 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     entered = entries[target.index]
     said = describe_entry(entered) if isinstance(entered, dict) else str(entered)
     title = session.doc.title or game_name(session.game)
-    return TableView(ctx, session, target, paragraph(f"{title}: {target.label} as it was entered: {said}")).view()
+    note = paragraph(f"{title}: {target.label_for(session.game)} as it was entered: {said}")
+    return TableView(ctx, session, target, note).view()

@@ -50,10 +50,11 @@ def damage_banner(ctx: ViewContext) -> ft.Control | None:
                 expand=True,
                 semantics_label=message,
             ),
-            ft.Semantics(
+            ft.Semantics(  # named and activated here, for a screen reader (the button inside shows "Dismiss")
                 label=DISMISS_DAMAGE,
                 button=True,
                 container=True,
+                on_tap=dismiss,
                 content=ft.TextButton(content="Dismiss", on_click=dismiss, tooltip=DISMISS_DAMAGE, height=TAP),
             ),
         ],

@@ -195,7 +195,7 @@ def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionFie
             hint = f"Empty: {rule.default}" if rule is not None and default is None else ""
             if kind is OptionKind.MONEY:
                 fmt = money or MoneyFormat()
-                examples = f"{format_plain(25, fmt)}, {format_money(25, fmt)}" + (" or 25¢" if fmt.digits == 2 else "")
+                examples = f"{format_plain(25, fmt)}, {format_money(25, fmt)}" + (" or 25¢" if fmt.cent_sign else "")
                 explanation = f"Default: off. Or: a stake per point, such as {examples}{ruling}."
             out.append(OptionField(key, label, explanation, kind, default, hint=hint))
     return out

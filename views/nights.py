@@ -17,14 +17,24 @@ from typing import Any
 import flet as ft
 
 from companion.money import MoneyError, format_money, parse_money
-from companion.night import SPLIT, TITLE, Night, NightError, Recap, Transfer, rating_change_lines
+from companion.night import (
+    SPLIT,
+    TITLE,
+    Night,
+    NightError,
+    Recap,
+    Transfer,
+    rating_change_lines,
+    says_day,
+    streak_line,
+)
 from companion.night_service import NightService, NightStats, default_name, file_stem
 from companion.settings import Theme
 from scoring import ScoringError, get_game
 from scoring.base import MAX_NAME
 from views.charts import CHART_HEIGHT, colour, legend
 from views.context import ViewContext
-from views.widgets import TAP, big_button, empty_state, heading, icon_button, panel, paragraph, screen
+from views.widgets import TAP, big_button, choice_button, empty_state, heading, icon_button, panel, paragraph, screen
 
 
 def _refresh(control: ft.Control) -> None:
@@ -53,12 +63,6 @@ def _say(text: ft.Text, words: str, *, error: bool = False) -> None:
     _refresh(text)
 
 
-def _choice(label: str, chosen: bool, on_click: Callable[[Any], None], tooltip: str) -> ft.Control:
-    """A button of a one-of-several choice: filled when chosen."""
-    kind = ft.FilledButton if chosen else ft.OutlinedButton
-    return kind(content=label, tooltip=tooltip, height=TAP, on_click=on_click)
-
-
 def _game_name(key: str) -> str:
     try:
         return get_game(key).name
@@ -80,6 +84,11 @@ def _when(stamp: str) -> str:
     except ValueError:
         return stamp
     return f"{when:%a} {when.day} {when:%b %Y}"
+
+
+def _day_once(night: Night, rest: str) -> str:
+    """``rest`` after the night's day, unless the night's name (the screen's title) already says the day."""
+    return rest if says_day(night.name, night.started) else f"{_when(night.started)} · {rest}"
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -215,6 +224,30 @@ def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 # ------------------------------------------------------------------------------------------------------------------
 # The night
 
+SHARED_BILL = "Everyone: a shared bill"
+"""The ledger's choice for a bill the payer already paid for the whole table (the pizza): split among everyone."""
+
+
+def describe_typed(entry: dict[str, Any], fmt: Any) -> str:
+    """A ledger entry being typed, as a sentence that cannot be read backwards: ``Noah pays Pete $5.00``, or ``Rosa
+    paid $40.00 for everyone: each of the others owes Rosa a share`` (no amount yet: without it).
+
+    >>> from companion.money import MoneyFormat
+    >>> describe_typed({"payer": "Noah", "receiver": "Pete", "amount": "5"}, MoneyFormat())
+    'Noah pays Pete $5.00'
+    >>> describe_typed({"payer": "Rosa", "receiver": SPLIT, "amount": ""}, MoneyFormat())
+    'Rosa paid for everyone: each of the others owes Rosa a share'
+    """
+    amount = str(entry.get("amount") or "").strip()
+    money = ""
+    if amount:
+        with contextlib.suppress(MoneyError):
+            money = " " + format_money(parse_money(amount, fmt), fmt)
+    payer, receiver = entry["payer"], entry["receiver"]
+    if receiver == SPLIT:
+        return f"{payer} paid{money} for everyone: each of the others owes {payer} a share"
+    return f"{payer} pays {receiver}{money}"
+
 
 class NightScreen:
     """``/nights/<id>``: the night's games, its ledger and who pays whom tonight, redrawn after every change."""
@@ -225,6 +258,10 @@ class NightScreen:
         self.night = night
         self.body = ft.Column(spacing=12)
         self.message = _message()
+        """What an action far from any section did (none yet: each section has its own)."""
+        self.notes = {part: _message() for part in ("games", "settle", "entries", "ledger", "night")}
+        """What a change did, said next to the control tapped: under the games, the settle-up, the ledger's Add
+        button and the night's own buttons (the screen is long: a line at its top would be off screen)."""
         self.entry: dict[str, Any] = {"payer": None, "receiver": None, "amount": "", "note": ""}
         self.rename_to = night.name
 
@@ -232,23 +269,36 @@ class NightScreen:
         self.fill()
         return screen(self.ctx, self.night.name, [self.message, self.body])
 
-    def act(self, change: Callable[[], Night], done: str) -> bool:
-        """Make a change and redraw; a refusal is said in words and nothing changes."""
+    def say(self, part: str, words: str, *, error: bool = False) -> None:
+        """Say ``words`` next to the section ``part`` (and clear what the other sections said). What the night's
+        own buttons did (closed, reopened, renamed, saved) is also said in a snack bar: closing or reopening the
+        night takes the ledger's form away or brings it back above them, which moves them on the screen."""
+        for name, note in self.notes.items():
+            if name != part and note.visible:
+                _say(note, "")
+        _say(self.notes[part], words, error=error)
+        if part == "night" and words:
+            with contextlib.suppress(AttributeError, RuntimeError, AssertionError):  # no page (a unit test)
+                self.ctx.page.show_dialog(ft.SnackBar(ft.Text(words, semantics_label=words)))
+
+    def act(self, change: Callable[[], Night], done: str, part: str) -> bool:
+        """Make a change and redraw; a refusal is said in words and nothing changes. Either is said next to the
+        section ``part``, where the finger is."""
         try:
             self.night = change()
         except NightError as exc:
-            _say(self.message, f"Not done: {exc}.", error=True)
+            self.say(part, f"Not done: {exc}.", error=True)
             return False
-        _say(self.message, done)
+        self.say(part, done)
         self.fill()
         _refresh(self.body)
         return True
 
-    def on(self, change: Callable[[], Night], done: str) -> Callable[[Any], None]:
+    def on(self, change: Callable[[], Night], done: str, part: str) -> Callable[[Any], None]:
         """A click handler that makes ``change`` (see :meth:`act`)."""
 
         def handler(_: Any) -> None:
-            self.act(change, done)
+            self.act(change, done, part)
 
         return handler
 
@@ -264,7 +314,7 @@ class NightScreen:
             else "Closed: no more games or entries; transfers can still be marked paid."
         )
         out: list[ft.Control] = [
-            ft.Text(f"{_when(night.started)} · {', '.join(night.players)}", size=16),
+            ft.Text(_day_once(night, ", ".join(night.players)), size=16),
             ft.Text(status, size=16, semantics_label=status),
         ]
         if self.nights.last_problem and night.is_open:
@@ -293,12 +343,13 @@ class NightScreen:
         for game in recap.games:
             line = f"{game.number}. {game.name}: {game.verdict}"
             row: list[ft.Control] = [
-                ft.TextButton(
-                    content=ft.Text(line, size=16),
+                ft.ListTile(  # grows with its line, which wraps whole (a button's fixed height cut it mid-line)
+                    title=ft.Text(line, size=16, semantics_label=f"Open game {game.number}: {line}"),
                     tooltip=f"Open game {game.number}: {line}",
                     on_click=lambda _, sid=game.session_id: self.ctx.navigate(f"/history/{sid}"),
+                    min_height=TAP,
+                    content_padding=ft.Padding.symmetric(horizontal=8),
                     expand=True,
-                    height=TAP,
                 )
             ]
             if night.is_open:
@@ -309,10 +360,11 @@ class NightScreen:
                         self.on(
                             partial(self.nights.remove_game, night.id, game.session_id),
                             f"Game {game.number} is no longer part of the night.",
+                            "games",
                         ),
                     )
                 )
-            out.append(ft.Row(row))
+            out.append(ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER))
         if not recap.games:
             out.append(paragraph("No games yet: start one with New game for tonight."))
         if night.is_open:
@@ -329,6 +381,7 @@ class NightScreen:
                                     self.on(
                                         partial(self.nights.add_game, night.id, s.id),
                                         "The game is part of the night.",
+                                        "games",
                                     ),
                                     icon=ft.Icons.PLAYLIST_ADD,
                                     tooltip=f"Add to the night: {label} ({s.id[:6]})",
@@ -336,11 +389,12 @@ class NightScreen:
                             ]
                         )
                     )
+        out.append(self.notes["games"])
         return out
 
     def settle_section(self, settlement: Any, net: dict[str, int], fmt: Any) -> list[ft.Control]:
         night = self.night
-        out: list[ft.Control] = [heading(TITLE)]
+        out: list[ft.Control] = [heading(TITLE), self.notes["settle"]]
         money = ", ".join(f"{name} {format_money(net.get(name, 0), fmt, signed=True)}" for name in net)
         out.append(ft.Text(f"Tonight's money: {money}", size=16, semantics_label=f"Tonight's money: {money}"))
         for t in settlement.paid:
@@ -350,12 +404,13 @@ class NightScreen:
                     [
                         ft.Text(f"{text} ✓", size=18, expand=True, semantics_label=text),
                         ft.OutlinedButton(
-                            content="Undo",
+                            content=ft.Text("Undo", semantics_label=f"Not paid after all: {text}"),
                             tooltip=f"Not paid after all: {text}",
                             height=TAP,
                             on_click=self.on(
                                 partial(self.nights.unmark_paid, night.id, t.payer, t.receiver, t.amount),
-                                "Marked as not paid.",
+                                f"Not paid after all: {text}.",
+                                "settle",
                             ),
                         ),
                     ]
@@ -377,17 +432,14 @@ class NightScreen:
         return ft.Row(
             [
                 ft.Text(text, size=18, expand=True, semantics_label=text),
-                ft.Semantics(  # the button's own name is its text; this one says which transfer
-                    label=f"Mark paid: {text}",
-                    button=True,
-                    container=True,
-                    content=ft.FilledButton(
-                        content="Mark paid",
-                        tooltip=f"Mark paid: {text}",
-                        height=TAP,
-                        on_click=self.on(
-                            lambda: self.nights.mark_paid(night.id, t.payer, t.receiver, t.amount), f"Paid: {text}."
-                        ),
+                ft.FilledButton(  # shows "Mark paid"; its node is named with its own transfer
+                    content=ft.Text("Mark paid", semantics_label=f"Mark paid: {text}"),
+                    tooltip=f"Mark paid: {text}",
+                    height=TAP,
+                    on_click=self.on(
+                        lambda: self.nights.mark_paid(night.id, t.payer, t.receiver, t.amount),
+                        f"Paid: {text}.",
+                        "settle",
                     ),
                 ),
             ]
@@ -408,17 +460,22 @@ class NightScreen:
                     icon_button(
                         ft.Icons.DELETE_OUTLINE,
                         f"Remove entry {n}",
-                        self.on(partial(self.nights.remove_entry, night.id, entry.id), "The entry was removed."),
+                        self.on(
+                            partial(self.nights.remove_entry, night.id, entry.id), "The entry was removed.", "entries"
+                        ),
                     )
                 )
             out.append(ft.Row(row))
         if not night.entries:
             out.append(paragraph("No entries by hand yet: a side bet, the pizza…"))
+        out.append(self.notes["entries"])
         if night.is_open:
             out += self.entry_form(fmt)
         return out
 
     def entry_form(self, fmt: Any) -> list[ft.Control]:
+        """Add an entry: who pays, who receives it (one player, or everyone: a bill the payer already paid for the
+        table), the amount and a note; the entry is said as a whole sentence before it is added."""
         night, entry = self.night, self.entry
         preview = ft.Text(self._preview(fmt), size=16)
         payer_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
@@ -426,25 +483,19 @@ class NightScreen:
 
         def choose(key: str, value: str) -> None:
             entry[key] = value
+            if key == "payer" and entry["receiver"] == value:
+                entry["receiver"] = None  # nobody pays themselves
             draw()
 
         def draw() -> None:
             payer_row.controls = [
-                _choice(f"Paid by {p}", entry["payer"] == p, _click(choose, "payer", p), f"Paid by {p}")
-                for p in night.players
+                choice_button(f"{p} pays", entry["payer"] == p, _click(choose, "payer", p)) for p in night.players
             ]
             receiver_row.controls = [
-                _choice(f"To {p}", entry["receiver"] == p, _click(choose, "receiver", p), f"To {p}")
+                choice_button(f"To {p}", entry["receiver"] == p, _click(choose, "receiver", p))
                 for p in night.players
                 if p != entry["payer"]
-            ] + [
-                _choice(
-                    "Split among everyone",
-                    entry["receiver"] == SPLIT,
-                    lambda _: choose("receiver", SPLIT),
-                    "Split among everyone",
-                )
-            ]
+            ] + [choice_button(SHARED_BILL, entry["receiver"] == SPLIT, lambda _: choose("receiver", SPLIT))]
             preview.value = self._preview(fmt)
             for control in (payer_row, receiver_row, preview):
                 _refresh(control)
@@ -459,7 +510,7 @@ class NightScreen:
 
         def add(_: Any) -> None:
             if entry["payer"] is None or entry["receiver"] is None:
-                _say(self.message, "Not added: choose who paid and who receives it (or split).", error=True)
+                self.say("ledger", "Not added: choose who pays and who receives it (or a shared bill).", error=True)
                 return
             typed_entry = dict(entry)
             entry.update({"payer": None, "receiver": None, "amount": "", "note": ""})  # a fresh form once added
@@ -467,7 +518,8 @@ class NightScreen:
                 lambda: self.nights.add_entry(
                     night.id, typed_entry["payer"], typed_entry["receiver"], typed_entry["amount"], typed_entry["note"]
                 ),
-                "Added to the ledger.",
+                "Added to the ledger: " + describe_typed(typed_entry, fmt) + ".",
+                "ledger",
             )
             if not added:
                 entry.update(typed_entry)  # refused: nothing typed is lost
@@ -475,9 +527,9 @@ class NightScreen:
         draw()
         return [
             ft.Text("Add an entry", size=18, weight=ft.FontWeight.BOLD),
-            ft.Text("Who paid?", size=16),
+            ft.Text("Who pays? (For a bill already paid for the table, such as the pizza: who paid it.)", size=16),
             payer_row,
-            ft.Text("Who receives it?", size=16),
+            ft.Text("Who receives the money?", size=16),
             receiver_row,
             ft.TextField(
                 label="Amount",
@@ -497,18 +549,27 @@ class NightScreen:
             ),
             preview,
             ft.Row([big_button("Add to the ledger", add, icon=ft.Icons.ADD_CARD)]),
+            self.notes["ledger"],
         ]
 
     def _preview(self, fmt: Any) -> str:
+        """The entry being typed as a sentence (``Noah pays Pete $5.00.``), or what is still missing."""
         entry = self.entry
         amount = entry["amount"].strip()
         if not amount:
-            return "Amount: not typed yet."
-        try:
-            cents = parse_money(amount, fmt)
-        except MoneyError as exc:
-            return f"Amount: {exc}."
-        return f"Amount: {format_money(cents, fmt)}."
+            cents = None
+        else:
+            try:
+                cents = parse_money(amount, fmt)
+            except MoneyError as exc:
+                return f"Amount: {exc}."
+        if entry["payer"] is None or entry["receiver"] is None:
+            missing = "who pays" if entry["payer"] is None else "who receives it"
+            shown = "not typed yet" if cents is None else format_money(cents, fmt)
+            return f"Amount: {shown}. Still to choose: {missing}."
+        if cents is None:
+            return f"{describe_typed(entry, fmt)}: amount not typed yet."
+        return describe_typed({**entry, "amount": amount}, fmt) + "."
 
     def night_section(self) -> list[ft.Control]:
         night = self.night
@@ -524,12 +585,16 @@ class NightScreen:
             )
         )
         buttons: list[ft.Control] = [
-            big_button("Rename", self.on(lambda: self.nights.rename(night.id, self.rename_to), "Renamed."))
+            big_button("Rename", self.on(lambda: self.nights.rename(night.id, self.rename_to), "Renamed.", "night"))
         ]
         if night.is_open:
-            buttons.append(big_button("Close the night", self.on(lambda: self.nights.close(night.id), "Closed.")))
+            buttons.append(
+                big_button("Close the night", self.on(lambda: self.nights.close(night.id), "Closed.", "night"))
+            )
         else:
-            buttons.append(big_button("Reopen the night", self.on(lambda: self.nights.reopen(night.id), "Reopened.")))
+            buttons.append(
+                big_button("Reopen the night", self.on(lambda: self.nights.reopen(night.id), "Reopened.", "night"))
+            )
         out += [ft.Row([b]) for b in buttons]
         out.append(
             ft.Row(
@@ -543,15 +608,16 @@ class NightScreen:
                 ]
             )
         )
+        out.append(self.notes["night"])
         return out
 
     def save(self, kind: str) -> None:
         try:
             path = self.nights.save_to_exports(self.night.id, kind)
         except NightError as exc:
-            _say(self.message, f"Not saved: {exc}.", error=True)
+            self.say("night", f"Not saved: {exc}.", error=True)
             return
-        _say(self.message, f"Saved to {path}")
+        self.say("night", f"Saved to {path}")
 
 
 def build_night(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -586,15 +652,7 @@ def recap_controls(recap: Recap, fmt: Any) -> list[ft.Control]:
         for line in recap.settlement.lines(fmt)[1:]:
             out.append(ft.Text(line, size=16, semantics_label=line))
     out.append(heading("Longest streak"))
-    if recap.streaks:
-        s = recap.streaks
-        line = (
-            f"{', '.join(x.player for x in s)}: {s[0].length} wins in a row ("
-            + "; ".join(f"{x.player} games {x.first}–{x.last}" for x in s)
-            + ")"
-        )
-    else:
-        line = "Nobody won two games in a row."
+    line = streak_line(recap.streaks) or "Nobody won two games in a row."
     out.append(ft.Text(line, size=16, semantics_label=line))
     if recap.rating_change:  # each player's change of rating over the night's games
         out.append(heading("Rating change"))
@@ -655,10 +713,9 @@ def build_recap(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         on_click=copied,
         action=copy_action,
     )
-    when = _when(night.started)
     games = f"{len(recap.games)} game{'s' if len(recap.games) != 1 else ''}"
     controls: list[ft.Control] = [
-        ft.Text(f"{when} · {games} · {', '.join(night.players)}", size=16),
+        ft.Text(_day_once(night, f"{games} · {', '.join(night.players)}"), size=16),
         *recap_controls(recap, fmt),
         heading("Share"),
         ft.Row([copy_button]),

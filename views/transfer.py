@@ -292,10 +292,11 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 ft.Row(
                     [
                         ft.Text(path.name, size=14, expand=True),
-                        ft.Semantics(
+                        ft.Semantics(  # named and activated here, for a screen reader
                             label=f"Restore {path.name}",
                             button=True,
                             container=True,
+                            on_tap=lambda _, p=path: ask_restore(p),
                             content=ft.OutlinedButton(
                                 content="Restore",
                                 on_click=functools.partial(restore_listed, path),

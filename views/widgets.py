@@ -82,10 +82,12 @@ class TapKey:
     digit.
 
     It is a bordered box that takes the tap (:class:`Key`) inside a button node for screen readers and tests,
-    where a Material button would paint an ink ripple and a hover overlay and open a tooltip. A ripple starts a
+    where a Material button would paint a coloured ink ripple, an elevation and open a tooltip. A ripple starts a
     redraw of the whole screen at the pointerdown, before the tap is even sent: on this project's benchmark that
     frame delayed a card tap's message by 20 ms on a screen of 52 cards. What shows the tap is the key going grey
-    and the hand moving on.
+    and the hand moving on. The box is an ink well all the same, with a transparent splash: that is what makes it
+    a stop of the keyboard's focus order (Tab reaches every key of a pad in reading order, and Enter or Space
+    presses the focused one), with the theme's focus highlight to show where it is.
 
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
@@ -113,6 +115,8 @@ class TapKey:
             border_radius=8,
             on_click=on_click,
             on_long_press=on_long_press,
+            ink=True,
+            ink_color=ft.Colors.TRANSPARENT,
         )
         self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col))
         self.enabled = True
@@ -175,14 +179,15 @@ class VeilOver:
 def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:
     """An icon-only button, ``size`` (:data:`TAP`) pixels square, labelled ``label`` for screen readers and tests.
 
-    (A tooltip alone does not give an icon button an accessible name in the browser view, so it is wrapped in
-    :class:`ft.Semantics`.)
+    (A tooltip alone does not give an icon button an accessible name in the browser view.) The label is the icon's
+    own, so it is merged into the button's node: the node a screen reader names is the one that takes the tap,
+    the keyboard's focus, and says whether the button is disabled. The :class:`ft.Semantics` around it adds no node
+    of its own; it is kept so that a screen finds the button as its ``content``.
     """
     return ft.Semantics(
-        label=label,
-        button=True,
-        container=True,
-        content=ft.IconButton(icon=icon, on_click=on_click, width=size, height=size),
+        content=ft.IconButton(
+            icon=ft.Icon(icon, semantics_label=label), tooltip=None, on_click=on_click, width=size, height=size
+        ),
     )
 
 
@@ -232,6 +237,28 @@ def big_button(
         expand=True,
         style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
     )
+
+
+def choice_button(label: str, chosen: bool, on_click: Callable[[Any], Any], *, height: int = TAP) -> ft.Control:
+    """A button of a one-of-several choice ("Ann pays", "To Ben"): filled when chosen, outlined when not, and read
+    out as selected or not. Built as a :class:`TapKey` is (a box that takes the tap, with a transparent ink for the
+    keyboard's focus, in a button node), because that node is then the one a screen reader names, activates and
+    hears the selected state on (a Material button makes its own node, and a state put around it goes elsewhere).
+    """
+    text = ft.Text(label, size=16, color=ft.Colors.ON_PRIMARY if chosen else ft.Colors.PRIMARY, no_wrap=True)
+    box = Key(
+        content=text,
+        height=height,
+        padding=ft.Padding.symmetric(horizontal=16),
+        alignment=ft.Alignment.CENTER,
+        bgcolor=ft.Colors.PRIMARY if chosen else None,
+        border=ft.Border.all(1, ft.Colors.PRIMARY if chosen else ft.Colors.OUTLINE),
+        border_radius=height // 2,
+        on_click=on_click,
+        ink=True,
+        ink_color=ft.Colors.TRANSPARENT,
+    )
+    return ft.Semantics(button=True, container=True, selected=chosen, content=box)
 
 
 def nav_tile(ctx: ViewContext, title: str, subtitle: str, route: str, *, icon: ft.IconData | None = None) -> ft.Control:

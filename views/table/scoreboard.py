@@ -450,7 +450,9 @@ def hand_list(
             is_three_line=True,
         )
         row = (
-            ft.Semantics(label=f"{line.label}. Tap to correct", button=True, container=True, content=tile)
+            ft.Semantics(
+                label=f"{line.label}. Tap to correct", button=True, container=True, on_tap=opener, content=tile
+            )
             if open_hand is not None
             else tile
         )

@@ -232,7 +232,7 @@ class TableView:
         step = session.step
         if step is Step.FINISHED:
             end = self.ui.end(session, money) if self.ui is not None and self.ui.end is not None else None
-            self._set(self.entry_area, [end] if end is not None else [])
+            self._set(self.entry_area, [*self._night_note(end), end] if end is not None else [])
             self._set(
                 self.dock,
                 [ft.Row([big_button("Home", lambda _: self.ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)])],
@@ -242,6 +242,34 @@ class TableView:
             target = EntryTarget(part_for_step(step))
             self._set(self.entry_area, [self._entry(target)])
         self._hand_rows(result)
+
+    def _night_note(self, end: ft.Control | None) -> list[ft.Control]:
+        """Above a game's money at its end, when the game belongs to an open night: its money is settled with the
+        night's (netted with the other games and the ledger), so nobody pays what this game's own lines say."""
+        if end is None:
+            return []
+        try:
+            night = self.ctx.services.nights.night_of(self.session.id)
+        except Exception:  # the nights cannot be read: the game's screen still shows
+            return []
+        if night is None or not night.is_open:
+            return []
+        words = (
+            f"This game is part of {night.name}: its money is settled with the night's, netted with the other "
+            "games and the ledger. Pay nothing yet: the night's screen says who pays whom, once, at the end."
+        )
+        return [
+            ft.Text(words, size=16, weight=ft.FontWeight.BOLD, semantics_label=words),
+            ft.Row(
+                [
+                    big_button(
+                        f"Open {night.name}",
+                        lambda _: self.ctx.navigate(f"/nights/{night.id}"),
+                        icon=ft.Icons.NIGHTLIFE,
+                    )
+                ]
+            ),
+        ]
 
     def _hand_rows(self, result: Any) -> None:
         """The hand list: the newest :data:`HAND_ROWS` rows, or all of them after *Show all*."""
@@ -345,6 +373,7 @@ class TableView:
         through), so this is also where the tap's automatic whole-page update is turned off: the panel sends
         the controls it changed itself (:func:`~views.table.entry.sent_by_hand`)."""
         sent_by_hand()
+        text = text[:1].upper() + text[1:] if text else text  # a refusal is a sentence: it starts with a capital
         if (self.message.value or "") == (text or ""):
             return
         self.message.value = text or ""
