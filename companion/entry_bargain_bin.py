@@ -192,7 +192,7 @@ def money(cents: int, fmt: MoneyFormat | None = None) -> str:
     """Cents as the app's money setting writes them (:func:`companion.money.format_money`; US dollars by default).
 
     >>> money(105), money(-60), money(0), money(20975, MoneyFormat.for_locale("de_DE", "EUR")).replace("\xa0", " ")
-    ('$1.05', '−$0.60', '$0.00', '209,75 €')
+    ('$1.05', '−\u2060$0.60', '$0.00', '209,75 €')
     """
     return format_money(cents, fmt)
 

@@ -276,12 +276,12 @@ def test_a_host_confirm_made_before_its_redraw_says_someone_else_changed_the_gam
     tap(view, "Confirm hand")
     assert len(table.hands) == 1, "not added on top of a hand the host has not seen"
     said = " ".join(texts(view))
-    assert "someone else changed this game" in said, said
+    assert "Someone else changed this game" in said, said
     page.run_later()
     assert {"Up-card: A♠", "Uma: 2♥", "Vic: 3♣"} <= set(buttons(view)), "the host's own taps, on the new state"
     tap(view, "Confirm hand")
     assert len(table.hands) == 2 and table.hands[1]["up"] == "AS"
-    assert "someone else changed this game" not in " ".join(texts(view))
+    assert "Someone else changed this game" not in " ".join(texts(view))
 
 
 class ThreadedPage(Page):
@@ -331,6 +331,6 @@ def test_in_twenty_races_every_host_confirm_is_answered(services: AppServices) -
             assert not thread.is_alive(), f"race {race}: a redraw is stuck"
         saved = any(hand["up"] == "AS" for hand in table.hands)
         said = " ".join(texts(view))
-        assert saved or "someone else changed this game" in said, f"race {race}: no answer ({table.hands}, {said})"
+        assert saved or "Someone else changed this game" in said, f"race {race}: no answer ({table.hands}, {said})"
         if not saved:
             assert table.draft() == {"up": "AS", "buried": [], "cards": {"Uma": "2H", "Vic": "3C"}, "tiebreaks": []}

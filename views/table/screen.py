@@ -157,10 +157,15 @@ class TableView:
         when wide), message and the bottom bar."""
         board_key = "scoreboard"
         self.board_button = ft.Semantics(  # narrow beside the strip: its room is the names'
-            label="Scoreboard and hands",
-            button=True,
-            container=True,
-            content=ft.IconButton(icon=ft.Icons.LEADERBOARD, on_click=self._to_board, width=40, height=MIN_TAP),
+            # the label is the icon's own, merged into the button's node (as in views.widgets.icon_button): the node
+            # a screen reader names is the one that takes the tap
+            content=ft.IconButton(
+                icon=ft.Icon(ft.Icons.LEADERBOARD, semantics_label="Scoreboard and hands"),
+                tooltip=None,
+                on_click=self._to_board,
+                width=40,
+                height=MIN_TAP,
+            ),
         )
         self.back_button = ft.TextButton(
             content="Back to the hand", icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48

@@ -147,7 +147,7 @@ class CardPicker:
         the row when places came or went, else just the places whose card changed."""
         changed: list[ft.Control] = []
         compact = len(places) > PLACE_BUTTONS
-        title = not (compact and self.ectx.target.is_new and self.ectx.target.part == "hands")
+        title = not (compact and self.ectx.target.is_new and self.ectx.target.part is Part.HANDS)
         if self.title.visible != title:
             self.title.visible = title
             changed.append(self.title)
