@@ -85,9 +85,9 @@ class TapKey:
     where a Material button would paint a coloured ink ripple, an elevation and open a tooltip. A ripple starts a
     redraw of the whole screen at the pointerdown, before the tap is even sent: on this project's benchmark that
     frame delayed a card tap's message by 20 ms on a screen of 52 cards. What shows the tap is the key going grey
-    and the hand moving on. (An ink well with a transparent splash would make each key a stop of the keyboard's
-    focus order, but on the 9-a-row grids of a phone its tap area came out 40 px tall, under the 48 px target: the
-    keys are not reached with Tab yet.)
+    and the hand moving on. The box is an ink well all the same, with a transparent splash: that is what makes it
+    a stop of the keyboard's focus order (Tab reaches every key of a pad in reading order, and Enter or Space
+    presses the focused one), with the theme's focus highlight to show where it is.
 
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
@@ -115,6 +115,8 @@ class TapKey:
             border_radius=8,
             on_click=on_click,
             on_long_press=on_long_press,
+            ink=True,
+            ink_color=ft.Colors.TRANSPARENT,
         )
         self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col))
         self.enabled = True

@@ -189,10 +189,38 @@ def test_history_and_settings_work_through_their_semantics_nodes(
     )
 
 
-def test_every_labelled_control_on_the_table_takes_the_tap(
+ACTIVE = """() => { const e = document.activeElement;
+    return e ? (e.getAttribute('aria-label') || e.textContent.trim()) : null; }"""
+
+
+def test_the_card_pad_is_reached_with_tab_and_pressed_with_enter_or_space(
     night_data: dict[str, str], page: Any, app_server: AppServer
 ) -> None:
     page.set_viewport_size(SMALL_PHONE)
     open_app(page, app_server, f"/continue/{night_data['jokers']}")
     wait_text(page, "^Next: Turn the up-card$")
     assert every_named_button_takes_the_tap(page, "the table") >= 52
+    # Tab from the top of the page until the first card has the focus, then on through the pad in reading order
+    order: list[str] = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(60)
+        order.append(str(page.evaluate(ACTIVE)))
+        if order[-1] == "A♠":
+            break
+    assert order[-1] == "A♠", order
+    pad = ["A♠", "A♥", "A♦", "A♣", "2♠", "2♥", "2♦", "2♣", "3♠"]
+    for _ in pad[1:]:
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(60)
+        order.append(str(page.evaluate(ACTIVE)))
+    assert order[-len(pad) :] == pad, "the keys in reading order"
+    page.keyboard.press("Enter")  # 3♠ is the up-card
+    wait_text(page, r"^Up-card: 3♠$")
+    # the card entered greys out and leaves the focus order; the focus goes on to the next key
+    page.keyboard.press("Tab")
+    page.wait_for_timeout(100)
+    focused = str(page.evaluate(ACTIVE))
+    assert focused != "3♠" and re.fullmatch(r"\S{1,2}[♠♥♦♣]", focused), focused
+    page.keyboard.press(" ")  # Space presses the focused card: Ann's
+    wait_text(page, rf"^Ann: {re.escape(focused)}$")
