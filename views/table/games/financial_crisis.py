@@ -69,6 +69,7 @@ class FinancialCrisisEntry:
     (:class:`companion.entry_financial_crisis.RoundContext`).
     """
 
+    # long: every control of the panel is made here once (cards, piles, bank, dock), so that a tap only updates them
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
         self._lock = threading.RLock()
