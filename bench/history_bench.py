@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:  # tests/ is a package at the project root
 from companion.history import PAGE_SIZE, HistoryFilter, filter_sessions, replay, row_of  # noqa: E402
 from companion.players import PlayerDirectory  # noqa: E402
 from companion.stats import CACHE_FILE, OutcomeCache, compute  # noqa: E402
-from scoring import get_game  # noqa: E402
+from scoring import find_game  # noqa: E402
 from storage import Archive, LogEntry, SessionDoc, SessionStatus  # noqa: E402
 from storage.archive import SESSION_TABLE, SESSIONS  # noqa: E402
 from storage.atomic import atomic_write_json  # noqa: E402
@@ -57,7 +57,7 @@ def seed(folder: Path, count: int, rnd: random.Random) -> int:
     pool: list[tuple[dict[str, Any], SessionStatus, list[str]]] = []
     for n in range(DISTINCT):
         record = GENERATORS[n % len(GENERATORS)].random_record(rnd)
-        result = get_game(record["game"]).score(record)
+        result = find_game(record["game"]).score(record)
         status = SessionStatus.FINISHED if result.finished and not result.cancelled else SessionStatus.IN_PROGRESS
         pool.append((record, status, list(result.winners)))
     (folder / SESSIONS).mkdir(parents=True, exist_ok=True)

@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:  # tests/ is a package at the project root
 from bench.history_bench import GENERATORS  # noqa: E402
 from companion.ratings import ALL, Book, Identity, RatingService, rated_games  # noqa: E402
 from companion.stats import CACHE_FILE, OutcomeCache, compute  # noqa: E402
-from scoring import get_game  # noqa: E402
+from scoring import find_game  # noqa: E402
 from storage import Archive, LogEntry, SessionDoc, SessionStatus  # noqa: E402
 from storage.archive import SESSION_TABLE, SESSIONS  # noqa: E402
 from storage.atomic import atomic_write_json  # noqa: E402
@@ -57,7 +57,7 @@ def finished_pool(rnd: random.Random) -> list[tuple[dict[str, Any], list[str]]]:
     while len(pool) < DISTINCT:
         record = GENERATORS[n % len(GENERATORS)].random_record(rnd)
         n += 1
-        result = get_game(record["game"]).score(record)
+        result = find_game(record["game"]).score(record)
         if result.finished and not result.cancelled:
             pool.append((record, list(result.winners)))
     return pool

@@ -125,7 +125,7 @@ def time_score(record: dict[str, Any], runs: int = RUNS, warm_up: int = WARM_UP)
 def time_add(record: dict[str, Any], at: int, runs: int = RUNS, warm_up: int = WARM_UP) -> list[float]:
     """Milliseconds per ``replay.add(hand)``: hand ``at`` (1-based) of ``record`` added to the replay of the hands
     before it (what a Confirm costs the session; validation of the hand included)."""
-    game = scoring.get_game(record["game"])
+    game = scoring.find_game(record["game"])
     before = game.replay({**record, "hands": record["hands"][: at - 1]})
     hand = record["hands"][at - 1]
     for _ in range(warm_up):

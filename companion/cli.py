@@ -327,7 +327,7 @@ def _game_name(key: str) -> str:
     import scoring
 
     try:
-        return scoring.get_game(key).name
+        return scoring.find_game(key).name
     except (scoring.ScoringError, ImportError):
         return key
 

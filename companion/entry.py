@@ -31,18 +31,19 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from scoring.parts import Part, parse_entry_slug
+from scoring.registry import find_game
 
 # --- what an entry panel fills in (the parts of a record are :class:`scoring.parts.Part`) -----------------------
 
 
 def entry_word(game: str, part: Part = Part.HANDS) -> str:
     """What ``game``'s rules call one entry of ``part``: ``round`` for the main game of Financial Crisis and Feast
-    and Famine (:func:`scoring.parts.hand_word`), ``hand`` for the others; an extra part's own word.
+    and Famine (:attr:`scoring.game.Game.hand_word`), ``hand`` for the others; an extra part's own word.
 
     >>> entry_word("feast-and-famine"), entry_word("jokers-kill"), entry_word("feast-and-famine", Part.TIEBREAK)
     ('round', 'hand', 'tie-break round')
     """
-    return part.word_for(game)
+    return find_game(game).word(part)
 
 
 def entry_title(game: str, part: Part, index: int) -> str:

@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget
-from scoring import IncompleteError, Result, ScoringError, get_game
+from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
 from scoring.parts import Part
@@ -451,7 +451,7 @@ def chance_text(chance: Fraction) -> str:
 def _parse(record: Mapping[str, Any] | ff.Record) -> ff.Record:
     if isinstance(record, ff.Record):
         return record
-    parsed = get_game("feast-and-famine").parse(dict(record))
+    parsed = find_game("feast-and-famine").parse(dict(record))
     assert isinstance(parsed, ff.Record)
     return parsed
 
@@ -467,7 +467,7 @@ def tied_players(record: Mapping[str, Any] | ff.Record, result: Result | None = 
     """The tied leaders who play the tie-break (empty when no tie-break is due): read from ``result``, what scoring
     gave for ``record`` when it is known already (the session's), else the record is scored."""
     if result is None:
-        result = get_game("feast-and-famine").score(record if isinstance(record, ff.Record) else dict(record))
+        result = find_game("feast-and-famine").score(record if isinstance(record, ff.Record) else dict(record))
     if result.pending is None or result.pending.kind != "tiebreak":
         return []
     return list(result.pending.players)
@@ -782,7 +782,7 @@ class KnownRound:
 
     >>> record = {"game": "feast-and-famine", "players": ["A", "B"], "options": {"circuits": 1}, "hands": [
     ...     {"dealer": "A", "outcome": {"A": 5, "B": 5}}, {"dealer": "B", "outcome": {"A": "out", "B": "out"}}]}
-    >>> result = get_game("feast-and-famine").score(record)  # the session's, when this round is entered
+    >>> result = find_game("feast-and-famine").score(record)  # the session's, when this round is entered
     >>> kind = KnownRound(record, RoundContext.of(record, tiebreak=True, result=result))
     >>> kind.start(record, EntryTarget(Part.TIEBREAK)).who  # the tied leaders, read from the result
     ['A', 'B']

@@ -41,7 +41,7 @@ from typing import Any, TypeAlias
 from pydantic import ValidationError
 
 from companion.entry import EntryTarget
-from scoring import Card, ScoringError, get_game
+from scoring import Card, ScoringError, find_game
 from scoring import financial_crisis as fc
 from scoring.base import validation_error
 from scoring.cards import Suit
@@ -638,7 +638,7 @@ def verify_round(
     hand = draft.to_hand()
     candidate = dict(record)
     candidate["hands"] = [*(record.get("hands") or []), hand, *later]
-    get_game("financial-crisis").score(candidate)
+    find_game("financial-crisis").score(candidate)
     return hand
 
 
@@ -675,7 +675,7 @@ class RoundContext:
     @classmethod
     def of(cls, record: RecordLike) -> RoundContext:
         """Parse and check ``record`` once (raises the :class:`ScoringError` of a record that cannot be read)."""
-        game = record if isinstance(record, fc.Record) else get_game("financial-crisis").parse(dict(record))
+        game = record if isinstance(record, fc.Record) else find_game("financial-crisis").parse(dict(record))
         assert isinstance(game, fc.Record)
         try:
             fc.verify_add_round(game)

@@ -30,7 +30,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.entry import EntryTarget
-from scoring import Card, Result, ScoringError, get_game
+from scoring import Card, Result, ScoringError, find_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
 from scoring.errors import IncompleteError
@@ -80,7 +80,7 @@ def need_of(record: Mapping[str, Any], draft: Draft, table: jk.NextHand | None =
 def hand_players(record: Mapping[str, Any], table: jk.NextHand | None = None) -> list[str]:
     """Who plays the next hand: everyone, or the tied players in a play-off."""
     if (table or jk.NextHand.of(record)).phase is jk.Phase.PLAYOFF:
-        pending = get_game("jokers-kill").score(record).pending
+        pending = find_game("jokers-kill").score(record).pending
         if pending is not None:
             return list(pending.players)
     return list(record["players"])

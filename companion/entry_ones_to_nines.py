@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.entry import EntryTarget
-from scoring import IncompleteError, ScoringError, get_game
+from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
 from scoring.parts import Part
@@ -143,12 +143,12 @@ class HandEntry:
     @classmethod
     def start(cls, record: Mapping[str, Any], *, sudden_death: bool = False) -> HandEntry:
         """The next hand of ``record`` (a sudden-death hand when ``sudden_death``)."""
-        parsed = get_game("1111-9999").parse(dict(record))
+        parsed = find_game("1111-9999").parse(dict(record))
         assert isinstance(parsed, oo.Record)
         sides = {name: side.value for name, side in parsed.sides.items()}
         if not sudden_death:
             return cls(tuple(parsed.players), sides)
-        result = get_game("1111-9999").score(dict(record))
+        result = find_game("1111-9999").score(dict(record))
         tied = list(result.pending.players) if result.pending is not None else []
         return cls(
             tuple(tied),

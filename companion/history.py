@@ -28,7 +28,7 @@ from typing import Any
 from companion.entry import EntryTarget
 from companion.players import Resolver
 from companion.stats import game_name
-from scoring import Result, ScoringError, Standing, Verdict, get_game, standings
+from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
 from scoring.base import join_names
 from scoring.cards import Card
 from scoring.feast_and_famine import FeastAndFamineResult
@@ -201,7 +201,7 @@ def unfinished_row(summary: SessionSummary) -> tuple[str, str]:
     '3 hands · sudden death to play · last change 2026-01-02 10:30'
     """
     try:
-        game = get_game(summary.game)
+        game = find_game(summary.game)
     except ScoringError:
         name, extra = summary.game, None
     else:
@@ -449,7 +449,7 @@ def describe_entry(entry: Mapping[str, Any]) -> str:
 
 
 def _score(record: Mapping[str, Any]) -> Result:
-    return get_game(str(record.get("game"))).score(dict(record))
+    return find_game(str(record.get("game"))).score(dict(record))
 
 
 def _said(entry: Any) -> str:

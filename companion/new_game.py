@@ -25,14 +25,14 @@ from pydantic import BaseModel, ValidationError
 from companion.entry_ones_to_nines import default_sides
 from companion.guides import get_guide
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
-from scoring import get_game
+from scoring import find_game
 from scoring.jokers_kill import Options as JokersKillOptions
 from scoring.jokers_kill import deck_size
 
 
 def options_model(game: str) -> type[BaseModel]:
     """The pydantic model of ``game``'s house rules (the record's ``options``)."""
-    model: type[BaseModel] = get_game(game).record_model.model_fields["options"].annotation  # type: ignore[assignment]
+    model: type[BaseModel] = find_game(game).record_model.model_fields["options"].annotation  # type: ignore[assignment]
     return model
 
 
@@ -133,7 +133,7 @@ def player_limit(game: str, options: Mapping[str, Any]) -> PlayerLimit:
     >>> print(player_limit("jokers-kill", {}).text)
     Jokers Kill is for 2 or more players: a hand takes a card for each player and the up-card from one deck of 52 ...
     """
-    info = get_game(game)
+    info = find_game(game)
     model = options_model(game)
     try:
         chosen: Any = model.model_validate(dict(options))

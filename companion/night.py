@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
-from scoring import ScoringError, get_game
+from scoring import ScoringError, find_game
 from scoring.bargain_bin import BargainBinResult, settle_up
 from scoring.base import MAX_NAME, Result, join_names
 
@@ -539,7 +539,7 @@ def replay(night: Night, records: Mapping[str, Any]) -> tuple[Played, ...]:
             continue
         key = record.get("game") if isinstance(record, Mapping) else getattr(record, "game", "")
         try:
-            result = get_game(str(key)).score(record)
+            result = find_game(str(key)).score(record)
         except ScoringError as exc:
             out.append(Played(number, session_id, str(key or ""), None, f"game {number} cannot be replayed: {exc}"))
             continue
@@ -847,7 +847,7 @@ def recap(night: Night, records: Mapping[str, Any]) -> Recap:
 
 def _name(key: str) -> str:
     try:
-        return get_game(key).name
+        return find_game(key).name
     except ScoringError:
         return "Unknown game"
 

@@ -19,9 +19,9 @@ JK-E11 (Ben and Cat tie on 12 and Ben wins the **play-off**, so Ben is 1st, Cat 
 Cat **tie** for second place.
 
 >>> import json, pathlib
->>> from scoring import get_game
+>>> from scoring import find_game
 >>> case = pathlib.Path(__file__).parents[1] / "tests" / "cases" / "jokers-kill" / "14-playoff-first-to-three.json"
->>> playoff = get_game("jokers-kill").score(json.loads(case.read_text())["record"])
+>>> playoff = find_game("jokers-kill").score(json.loads(case.read_text())["record"])
 >>> who = lambda name: (name.lower(), name)
 >>> games = [
 ...     RatedGame("s1", "jokers-kill", "2026-01-01T20:00Z", ("ann", "ben", "cat"), (1, 2, 3), (True, False, False)),
@@ -77,7 +77,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from companion.stats import Outcome, OutcomeCache, game_name
-from scoring import ScoringError, get_game
+from scoring import ScoringError, find_game
 from storage import Archive, Player, SessionStatus, SessionSummary, StorageError
 from storage.roster import name_key, player_id_for
 
@@ -114,11 +114,11 @@ def check_scope(scope: str | None) -> str:
     ...
     companion.ratings.RatingError: 'snap' is not a game key (choose all, bargain-bin, ... or jokers-kill)
     """
-    from scoring import all_games
+    from scoring import GAMES
 
     if scope is None or scope == ALL:
         return ALL
-    keys = [g.key for g in all_games()]
+    keys = [g.key for g in GAMES]
     if scope not in keys:
         choices = ", ".join([ALL, *keys[:-1]]) + f" or {keys[-1]}"
         raise RatingError(f"{scope!r} is not a game key (choose {choices})")
@@ -628,7 +628,7 @@ class RatingService:
     def _outcome(self, summary: SessionSummary) -> Outcome | None:
         try:
             doc = self.archive.load_session(summary.id)
-            result = get_game(doc.game).score(doc.record)
+            result = find_game(doc.game).score(doc.record)
         except (StorageError, ScoringError):
             return None  # Statistics tells why it cannot be replayed
         if not result.finished or result.cancelled:

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from companion.money import MoneyFormat, format_money
 from companion.ratings import ALL, Ratings, RatingService, check_scope, scope_name, signed
-from scoring import ScoringError, get_game
+from scoring import ScoringError, find_game
 from scoring.bargain_bin import BargainBinResult
 from storage import Archive, SessionSummary, StorageError
 
@@ -303,7 +303,7 @@ class SeasonService:
             return known[1]
         net: dict[str, int] = {}
         try:
-            result = get_game(summary.game).score(self.ratings.archive.load_session(summary.id).record)
+            result = find_game(summary.game).score(self.ratings.archive.load_session(summary.id).record)
         except (StorageError, ScoringError):
             result = None
         if isinstance(result, BargainBinResult) and result.payments is not None and result.finished:

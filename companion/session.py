@@ -52,7 +52,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.drafts import draft_check
-from scoring import Replay, Result, ScoringError, Step, get_game, next_step
+from scoring import Replay, Result, ScoringError, Step, find_game, next_step
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
@@ -461,7 +461,7 @@ class TableSession:
         itself is not scored again (its :attr:`result`)."""
         if record is self.current:
             return self.result
-        return get_game(self.doc.game).score(record)
+        return find_game(self.doc.game).score(record)
 
     def _replay_of(self, record: Record) -> Replay | None:
         """The kept replay of ``record``, if the session has it."""
@@ -472,7 +472,7 @@ class TableSession:
         hand added to the main game is replayed on top of the current record's replay, so that a Confirm at hand
         60 replays one hand, as at hand 1; an undo or a redo returns to a record whose replay was kept with it; any
         other change replays the new record whole."""
-        game = get_game(self.doc.game)
+        game = find_game(self.doc.game)
         if edit.kind is EditKind.UNDO or edit.kind is EditKind.REDO:
             stack = self._undo if edit.kind is EditKind.UNDO else self._redo
             if stack and stack[-1].record is record and stack[-1].replay is not None:
@@ -548,32 +548,33 @@ class TableSession:
             return stack[-1].record, f"{kind.value}: {stack[-1].description}"
         record = dict(self.current)
         part = edit.part
+        game = find_game(self.game)
         if kind is EditKind.SET_PART:
             self._check_extra(part)
             if edit.entry is None:
                 record.pop(part.key, None)
             else:
                 record[part.key] = copy.deepcopy(edit.entry)
-            return record, edit.description or f"{part.word_for(self.game)}s set"
+            return record, edit.description or f"{game.word(part)}s set"
         if kind is EditKind.REMOVE_LAST:
             hands = entries(record, Part.HANDS)
             if not hands:
-                raise NoSuchHandError(f"there is no {Part.HANDS.word_for(self.game)} to remove")
-            removed = f"{Part.HANDS.label(len(hands) - 1, self.game)} removed"
+                raise NoSuchHandError(f"there is no {game.word()} to remove")
+            removed = f"{game.label(Part.HANDS, len(hands) - 1)} removed"
             return set_entries(record, Part.HANDS, hands[:-1], copy_entries=False), removed
         made = entries(record, part)
         entry = copy.deepcopy(dict(edit.entry))
         # set_entries writes the form records.md shows: a Feast and Famine tie-break of one round is one object,
         # a list once replayed; a part saved as a list stays a list when corrected.
         if kind is EditKind.ADD:
-            entered = f"{part.word_for(self.game)} {len(made) + 1} entered"
+            entered = f"{game.word(part)} {len(made) + 1} entered"
             return set_entries(record, part, [*made, entry], copy_entries=False), entered
         index = edit.index if edit.index is not None else -1
         if not 0 <= index < len(made):
-            raise NoSuchHandError(f"there is no {part.word_for(self.game)} {index + 1} in this game")
+            raise NoSuchHandError(f"there is no {game.word(part)} {index + 1} in this game")
         change = describe_change(made[index], entry)
         made[index] = entry
-        corrected = f"{part.word_for(self.game)} {index + 1} corrected: {change}"
+        corrected = f"{game.word(part)} {index + 1} corrected: {change}"
         return set_entries(record, part, made, copy_entries=False), corrected
 
     def apply(self, record: Record, description: str, *, expected_version: int | None = None) -> Result:
@@ -747,7 +748,7 @@ class SessionService:
         Raises :class:`ScoringError` for an invalid set-up (too few players, an unknown option...)."""
         record: Record = {"game": game, "players": list(players), "options": dict(options or {}), "hands": []}
         record.update(copy.deepcopy(dict(extra or {})))
-        replay = get_game(game).replay(record)
+        replay = find_game(game).replay(record)
         result = replay.result
         doc = self.archive.create_session(record, status=status_of(result), winners=list(result.winners), title=title)
         session = TableSession(self.archive, doc, result, _replay=replay, _replayed=doc.record)
@@ -766,7 +767,7 @@ class SessionService:
             if session_id in self._open:
                 return self._open[session_id]
             doc = self.archive.load_session(session_id)
-            replay = get_game(doc.game).replay(doc.record)
+            replay = find_game(doc.game).replay(doc.record)
             result = replay.result
             # A draft that is not of its game's shape, or that its game's entry state cannot restore, is set aside
             # (reported on Home); the game opens without it.

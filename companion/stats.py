@@ -15,7 +15,7 @@ JK-E11: Ben and Cat tie on 12 and Ben wins the play-off; Cat is 2nd, Ann 3rd:
 
 >>> import json, pathlib
 >>> case = pathlib.Path(__file__).parents[1] / "tests" / "cases" / "jokers-kill" / "14-playoff-first-to-three.json"
->>> outcome = Outcome.of_result("s1", get_game("jokers-kill").score(json.loads(case.read_text())["record"]), "t")
+>>> outcome = Outcome.of_result("s1", find_game("jokers-kill").score(json.loads(case.read_text())["record"]), "t")
 >>> outcome.players, outcome.totals, outcome.positions, outcome.winners
 (('Ann', 'Ben', 'Cat'), (8, 12, 12), (3, 1, 2), ('Ben',))
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.players import Resolver
-from scoring import Result, ScoringError, get_game, lower_wins, standings
+from scoring import Result, ScoringError, find_game, lower_wins, standings
 from storage import Archive, SessionStatus, SessionSummary, StorageError
 from storage.atomic import StorageWriteError, atomic_write_bytes
 
@@ -50,7 +50,7 @@ def game_name(game: str) -> str:
     ('Feast and Famine', 'snap')
     """
     try:
-        return get_game(game).name
+        return find_game(game).name
     except ScoringError:
         return game
 
@@ -229,7 +229,7 @@ class OutcomeCache:
     def _compute(self, archive: Archive, summary: SessionSummary) -> dict[str, Any]:
         try:
             doc = archive.load_session(summary.id)
-            result = get_game(doc.game).score(doc.record)
+            result = find_game(doc.game).score(doc.record)
         except (StorageError, ScoringError) as exc:
             message = getattr(exc, "message", None) or str(exc)
             return {"fp": summary.fingerprint, "error": message}

@@ -13,14 +13,15 @@ from scoring.errors import (
     InvalidCardError,
     InvalidRecordError,
     ScoringError,
+    UnknownGameError,
     UnknownPlayerError,
 )
+from scoring.game import Game, Replay
 from scoring.parts import (
     EXTRA_PARTS,
     Part,
     UnknownPartError,
     entries,
-    hand_word,
     parse_entry_slug,
     part_for_step,
     part_of_key,
@@ -28,12 +29,13 @@ from scoring.parts import (
     record_before,
     set_entries,
 )
-from scoring.registry import Game, Replay, all_games, get_game, parse, score
+from scoring.registry import GAMES, find_game, parse, score
 from scoring.standings import Standing, lower_wins, spoken, standings
 from scoring.verdict import Decider, Verdict
 
 __all__ = [
     "EXTRA_PARTS",
+    "GAMES",
     "JOKER",
     "Card",
     "Decider",
@@ -53,13 +55,12 @@ __all__ = [
     "Standing",
     "Step",
     "Suit",
+    "UnknownGameError",
     "UnknownPartError",
     "UnknownPlayerError",
     "Verdict",
-    "all_games",
     "entries",
-    "get_game",
-    "hand_word",
+    "find_game",
     "lower_wins",
     "next_step",
     "parse",

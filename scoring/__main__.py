@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from scoring.errors import InvalidRecordError, ScoringError
-from scoring.registry import all_games, get_game, score
+from scoring.registry import GAMES, find_game, score
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024
 
@@ -61,11 +61,11 @@ def main(argv: list[str] | None = None) -> int:
             _print(
                 [
                     {"key": g.key, "name": g.name, "min_players": g.min_players, "max_players": g.max_players}
-                    for g in all_games()
+                    for g in GAMES
                 ]
             )
         elif args.command == "schema":
-            _print(get_game(args.game).schema())
+            _print(find_game(args.game).schema())
         else:
             data = _read(args.file)
             if isinstance(data, dict) and "game" not in data and isinstance(data.get("record"), dict):

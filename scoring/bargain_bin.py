@@ -63,8 +63,11 @@ from scoring.errors import (
     ScoringError,
     UnknownPlayerError,
 )
-from scoring.registry import Game
+from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+
+RULING_PREFIX = "BB"
+"""The prefix of Bargain Bin's ruling ids (``BB-3``) in ``shared/rules/bargain-bin.md``."""
 
 KEY = "bargain-bin"
 MIN_PLAYERS = 4
@@ -919,7 +922,7 @@ class BargainBinHandResult(HandResult):
     """One Bargain Bin hand: game points (0/1, rule 5), every player's card points, and under Vegas the cents each
     paid into the bin (rule 8, BB-9)."""
 
-    GAME: ClassVar[str] = KEY
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
     OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"payments"})
 
     card_points: dict[str, int]
@@ -932,7 +935,7 @@ class BargainBinResult(Result):
     """A Bargain Bin game: ``totals`` are game points; ``removed``/``warned`` the conduct so far (rule 9); under
     Vegas Rules also the money (rule 8, BB-10, BB-11; all in cents, left out without Vegas)."""
 
-    GAME: ClassVar[str] = KEY
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
     OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"payments", "pot", "payouts", "net"})
 
     hands: list[BargainBinHandResult] = Field(default_factory=list)  # type: ignore[assignment]
@@ -1437,6 +1440,8 @@ class Replay:
 GAME = Game(
     key=KEY,
     name="Bargain Bin",
+    ruling_prefix=RULING_PREFIX,
+    hand_word="hand",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     record_model=Record,

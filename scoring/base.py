@@ -7,6 +7,7 @@ record and converts every pydantic error into a :class:`~scoring.errors.ScoringE
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
@@ -112,41 +113,40 @@ class Pending(Model):
         return part_for_step(Step(self.kind))
 
 
-RULING_PREFIXES = {
-    "bargain-bin": "BB",
-    "financial-crisis": "BK",
-    "feast-and-famine": "FF",
-    "1111-9999": "OO",
-    "jokers-kill": "JK",
-}
-"""The prefix of each game's ruling ids in ``shared/rules/<game>.md`` (``BB-2``, ``BK-14``, ``FF-11``...)."""
-
-_RULING = re.compile(r"\b(?:BB|BK|FF|OO|JK)-\d+\b")
 _RULE = re.compile(r"\brules? (\d+(?:\.\d+)*)(?:[-–](\d+(?:\.\d+)*))?")
+
+
+@functools.cache
+def _ruling_ids(prefix: str) -> re.Pattern[str] | None:
+    """The ruling ids of the game whose rulings carry ``prefix`` (``BB-2``); ``None`` for no prefix."""
+    return re.compile(rf"\b{re.escape(prefix)}-\d+\b") if prefix else None
 
 
 def _cited(note: str, prefix: str) -> tuple[str, ...]:
     found: list[str] = []
     for match in _RULE.finditer(note):
         found.extend(f"{prefix}-R{number}" for number in match.groups() if number)
-    found.extend(_RULING.findall(note))
+    rulings = _ruling_ids(prefix)
+    if rulings is not None:
+        found.extend(rulings.findall(note))
     return tuple(dict.fromkeys(found))
 
 
-def rulings_of(note: str, game: str) -> list[str]:
-    """The ids of the rules and rulings a note applies, in the order cited: a ruling keeps its id from the rules
+def rulings_of(note: str, prefix: str) -> list[str]:
+    """The ids of the rules and rulings a note of the game whose ruling ids start with ``prefix``
+    (:attr:`scoring.game.Game.ruling_prefix`) applies, in the order cited: a ruling keeps its id from the rules
     file (``BB-2``); a numbered rule of the rules file's section 1 is ``<prefix>-R<number>`` (``BB-R5.2`` is rule
     5.2 of Bargain Bin). Every note a game writes cites what it applies in this form, so these ids are the data
     and the prose is for people.
 
-    >>> rulings_of("A and B tie for the highest score (12): both get one game point (rule 5.2, BB-2)", "bargain-bin")
+    >>> rulings_of("A and B tie for the highest score (12): both get one game point (rule 5.2, BB-2)", "BB")
     ['BB-R5.2', 'BB-2']
-    >>> rulings_of("Card points: A 1 (rule 2, rule 4, BB-1)", "bargain-bin")
+    >>> rulings_of("Card points: A 1 (rule 2, rule 4, BB-1)", "BB")
     ['BB-R2', 'BB-R4', 'BB-1']
-    >>> rulings_of("Up-card 5♠; Ann 7♥, Ben 9♦.", "jokers-kill")
+    >>> rulings_of("Up-card 5♠; Ann 7♥, Ben 9♦.", "JK")
     []
     """
-    return list(_cited(note, RULING_PREFIXES.get(game, "")))
+    return list(_cited(note, prefix))
 
 
 class PartProgress(NamedTuple):
@@ -165,8 +165,9 @@ class _Output(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     OMIT_NONE: ClassVar[frozenset[str]] = frozenset()
-    GAME: ClassVar[str] = ""
-    """The game key, for the prefix of rule ids (:func:`rulings_of`)."""
+    RULING_PREFIX: ClassVar[str] = ""
+    """The prefix of the game's rule and ruling ids (:attr:`scoring.game.Game.ruling_prefix`, for
+    :func:`rulings_of`); each game's result models set it."""
 
     @model_validator(mode="before")
     @classmethod
@@ -201,13 +202,14 @@ class HandResult(_Output):
     @property
     def rulings(self) -> list[list[str]]:
         """One list of rule and ruling ids per note (``BB-R7``, ``BB-13``...), in the notes' order."""
-        prefix = RULING_PREFIXES.get(self.GAME, "")
-        return [list(_cited(note, prefix)) for note in self.notes]
+        return [list(_cited(note, self.RULING_PREFIX)) for note in self.notes]
 
     def noted(self, *ids: str) -> list[str]:
         """The notes that apply any of these rule or ruling ids.
 
-        >>> HandResult(points={}, notes=["x (rule 7)", "y (BB-10)", "z"]).noted("-R7", "BB-10")
+        >>> from scoring.bargain_bin import BargainBinHandResult
+        >>> hand = BargainBinHandResult(points={}, card_points={}, notes=["x (rule 7)", "y (BB-10)", "z"])
+        >>> hand.noted("BB-R7", "BB-10")
         ['x (rule 7)', 'y (BB-10)']
         """
         wanted = set(ids)

@@ -57,6 +57,10 @@ class InvalidRecordError(ScoringError):
     """A record of the wrong shape: a missing or unknown key, a wrong type, a bad option."""
 
 
+class UnknownGameError(InvalidRecordError):
+    """A game key that names none of the games the app knows (:func:`scoring.registry.find_game`)."""
+
+
 class IllegalHandError(ScoringError):
     """A hand that the rules do not allow here (after the game is over, the wrong dealer, the wrong players)."""
 

@@ -61,8 +61,11 @@ from scoring.errors import (
     ScoringError,
     UnknownPlayerError,
 )
-from scoring.registry import Game
+from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+
+RULING_PREFIX = "FF"
+"""The prefix of Feast and Famine's ruling ids (``FF-3``) in ``shared/rules/feast-and-famine.md``."""
 
 DECK_VALUE = 340
 """What all 52 cards are worth together (4 × (1 + 2 + … + 10 + 10 + 10 + 10)): no hand can total more."""
@@ -727,7 +730,7 @@ class FeastAndFamineHandResult(HandResult):
     """One Feast and Famine round: round scores (frozen: card total; out: 0, rule 6), its dealer and circuit, and
     each player's status."""
 
-    GAME: ClassVar[str] = "feast-and-famine"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
 
     dealer: str
     circuit: int
@@ -742,7 +745,7 @@ class FeastAndFamineResult(Result):
     ``notes`` (with ``rulings`` parallel to them) say how the main game ended; ``tiebreak_notes`` (with
     ``tiebreak_rulings``) explain each tie-break round."""
 
-    GAME: ClassVar[str] = "feast-and-famine"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
 
     hands: list[FeastAndFamineHandResult] = Field(default_factory=list)  # type: ignore[assignment]
     tiebreak: dict[str, int] | None = None
@@ -763,7 +766,7 @@ class FeastAndFamineResult(Result):
     @property
     def rulings(self) -> list[list[str]]:
         """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
-        return [rulings_of(note, self.GAME) for note in self.notes]
+        return [rulings_of(note, self.RULING_PREFIX) for note in self.notes]
 
     def part_progress(self) -> dict[str, PartProgress]:
         """Each tied leader's score in the last tie-break round (``"tie-break 14"``, ``"tie-break out"``: a Frozen
@@ -786,7 +789,7 @@ class FeastAndFamineResult(Result):
     @property
     def tiebreak_rulings(self) -> list[list[list[str]]]:
         """The rule and ruling ids of each of ``tiebreak_notes``, round by round."""
-        return [[rulings_of(note, self.GAME) for note in notes] for notes in self.tiebreak_notes]
+        return [[rulings_of(note, self.RULING_PREFIX) for note in notes] for notes in self.tiebreak_notes]
 
 
 def score(record: Record) -> FeastAndFamineResult:
@@ -988,6 +991,8 @@ def _rule8_tiebreak_round(
 GAME = Game(
     key="feast-and-famine",
     name="Feast and Famine",
+    ruling_prefix=RULING_PREFIX,
+    hand_word="round",
     min_players=2,
     max_players=None,
     record_model=Record,

@@ -34,8 +34,11 @@ from scoring.errors import (
     ScoringError,
     UnknownPlayerError,
 )
-from scoring.registry import Game
+from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+
+RULING_PREFIX = "BK"
+"""The prefix of Financial Crisis's ruling ids (``BK-3``) in ``shared/rules/financial-crisis.md``."""
 
 __all__ = [
     "GAME",
@@ -1100,7 +1103,7 @@ class FinancialCrisisHandResult(HandResult):
     """One Financial Crisis round: its score (rules 8-11), the bank reading used (loss suits, whether ranked cards
     are valuable, BK-12, BK-13) and each player's breakdown, rest and straights."""
 
-    GAME: ClassVar[str] = "financial-crisis"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
 
     loss_suits: list[str]
     """The loss suits used, as letters in S H D order (rule 6, BK-12)."""
@@ -1121,7 +1124,7 @@ class FinancialCrisisHandResult(HandResult):
 class FinancialCrisisResult(Result):
     """A Financial Crisis game: ``totals`` are the sums of round scores; ``rounds`` the game's length (BK-14)."""
 
-    GAME: ClassVar[str] = "financial-crisis"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
 
     hands: list[FinancialCrisisHandResult] = Field(default_factory=list)  # type: ignore[assignment]
     rounds: int
@@ -1369,6 +1372,8 @@ def can_add_round(record: Record | Mapping[str, Any]) -> bool:
 GAME = Game(
     key="financial-crisis",
     name="Financial Crisis",
+    ruling_prefix=RULING_PREFIX,
+    hand_word="round",
     min_players=2,
     max_players=9,
     record_model=Record,

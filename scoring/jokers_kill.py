@@ -51,8 +51,11 @@ from scoring.errors import (
     ScoringError,
     UnknownPlayerError,
 )
-from scoring.registry import Game
+from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+
+RULING_PREFIX = "JK"
+"""The prefix of Jokers Kill's ruling ids (``JK-3``) in ``shared/rules/jokers-kill.md``."""
 
 # ---------------------------------------------------------------------------------------------------------------
 # The record
@@ -847,7 +850,7 @@ class JokersKillHandResult(HandResult):
     """One Jokers Kill hand (or play-off hand): 3, 2 or 1 points to its winner (rule 4), the up-card, and the
     prize piles it filled (rule 5, JK-2)."""
 
-    GAME: ClassVar[str] = "jokers-kill"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
 
     winner: str | None
     dead: bool
@@ -865,7 +868,7 @@ class JokersKillResult(Result):
     """A Jokers Kill game: ``totals`` = hand points + prize-pile bonus (rule 8); the play-off once the deck is used
     up with a tie for the most (rule 9, JK-12). ``notes`` (with ``rulings``) say how the game ended."""
 
-    GAME: ClassVar[str] = "jokers-kill"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
     OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"playoff_wins", "playoff"})
     HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands", "playoff")
 
@@ -888,7 +891,7 @@ class JokersKillResult(Result):
     @property
     def rulings(self) -> list[list[str]]:
         """The rule and ruling ids of each of ``notes`` (:func:`scoring.base.rulings_of`)."""
-        return [rulings_of(note, self.GAME) for note in self.notes]
+        return [rulings_of(note, self.RULING_PREFIX) for note in self.notes]
 
     def part_progress(self) -> dict[str, PartProgress]:
         """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first.
@@ -1435,6 +1438,8 @@ def explain_hand(record: Record | Mapping[str, Any], index: int, *, playoff: boo
 GAME = Game(
     key="jokers-kill",
     name="Jokers Kill",
+    ruling_prefix=RULING_PREFIX,
+    hand_word="hand",
     min_players=2,
     max_players=None,
     record_model=Record,

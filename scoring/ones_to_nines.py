@@ -39,8 +39,11 @@ from scoring.base import (
     join_names,
 )
 from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
-from scoring.registry import Game
+from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+
+RULING_PREFIX = "OO"
+"""The prefix of 1111-9999's ruling ids (``OO-3``) in ``shared/rules/1111-9999.md``."""
 
 __all__ = [
     "DIGITS",
@@ -604,7 +607,7 @@ class OnesToNinesHandResult(HandResult):
     """One 1111-9999 hand (or sudden-death hand): each player's score (rule 4, rule 5), their table number
     (OO-1) and the best number their cards allowed (OO-3)."""
 
-    GAME: ClassVar[str] = "1111-9999"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
     OMIT_NONE: ClassVar[frozenset[str]] = frozenset({"totals"})
 
     best: dict[str, dict[str, str | int] | None]
@@ -620,7 +623,7 @@ class OnesToNinesResult(Result):
     """A 1111-9999 game: running totals (lowest wins, rule 8), the target (rule 7, OO-11) and sudden death
     (rule 9, OO-13, OO-14: not added to the totals)."""
 
-    GAME: ClassVar[str] = "1111-9999"
+    RULING_PREFIX: ClassVar[str] = RULING_PREFIX
     HAND_LISTS: ClassVar[tuple[str, ...]] = ("hands", "sudden_death_hands")
 
     hands: list[OnesToNinesHandResult] = Field(default_factory=list)  # type: ignore[assignment]
@@ -862,6 +865,8 @@ class _OnesToNines(Game):
 GAME: Game = _OnesToNines(
     key="1111-9999",
     name="1111-9999",
+    ruling_prefix=RULING_PREFIX,
+    hand_word="hand",
     min_players=2,
     max_players=8,
     record_model=Record,

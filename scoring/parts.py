@@ -6,8 +6,6 @@ rule 8) or ``sudden_death`` (1111-9999, rule 9). Every layer names, routes and r
 
 >>> Part.SUDDEN_DEATH.key, Part.SUDDEN_DEATH.slug, Part.SUDDEN_DEATH.word, Part.SUDDEN_DEATH.step
 ('sudden_death', 'sudden-death', 'sudden-death hand', <Step.SUDDEN_DEATH: 'sudden-death'>)
->>> Part.HANDS.word_for("feast-and-famine"), Part.HANDS.word_for("jokers-kill")
-('round', 'hand')
 
 A Feast and Famine tie-break of one round is one object; a replayed one is a list of rounds (FF-10).
 :func:`entries` reads either form as a list, :func:`set_entries` writes the form ``records.md`` shows, and
@@ -45,27 +43,13 @@ class Step(enum.Enum):
     """Nothing: the game is decided or cancelled."""
 
 
-ROUND_GAMES = frozenset({"financial-crisis", "feast-and-famine"})
-"""Games whose rules call one deal a *round*: Financial Crisis ("Round structure", BK-14) and Feast and Famine
-("Round = one deal by one dealer", rule 3). The other three speak of hands."""
-
-
-def hand_word(game: str) -> str:
-    """What a game's rules call one entry of the main game: ``"round"`` or ``"hand"`` (also for an unknown key).
-
-    >>> hand_word("financial-crisis"), hand_word("feast-and-famine"), hand_word("bargain-bin"), hand_word("1111-9999")
-    ('round', 'round', 'hand', 'hand')
-    """
-    return "round" if game in ROUND_GAMES else "hand"
-
-
 class Part(enum.Enum):
     """One part of a game record: where its entries live, how a route and a person name them, and the
     :class:`Step` that asks for the next one."""
 
     HANDS = "hands"
     """The main game: ``hands`` in every game (the rules of Financial Crisis and Feast and Famine call them
-    rounds, see :func:`hand_word`)."""
+    rounds, see :attr:`scoring.game.Game.hand_word`)."""
     PLAYOFF = "playoff"
     """The Jokers Kill play-off between the players tied for the most points: ``playoff``, a list of play-off
     hands, first to win ``playoff_wins`` of them (rule 9, JK-12)."""
@@ -133,24 +117,14 @@ class Part(enum.Enum):
         """
         return self is not Part.HANDS
 
-    def word_for(self, game: str) -> str:
-        """This part's word in a game's own vocabulary: the main game's entries are rounds in Financial Crisis and
-        Feast and Famine.
+    def label(self, index: int) -> str:
+        """One entry named for people, from its 0-based index: ``"hand 3"``, ``"play-off hand 1"`` (a game's own
+        words, ``"round 3"``, are :meth:`scoring.game.Game.label`).
 
-        >>> Part.HANDS.word_for("feast-and-famine"), Part.HANDS.word_for("jokers-kill")
-        ('round', 'hand')
-        >>> Part.TIEBREAK.word_for("feast-and-famine")
-        'tie-break round'
+        >>> Part.HANDS.label(2), Part.SUDDEN_DEATH.label(0)
+        ('hand 3', 'sudden-death hand 1')
         """
-        return hand_word(game) if self is Part.HANDS else self.word
-
-    def label(self, index: int, game: str = "") -> str:
-        """One entry named for people, from its 0-based index: ``"hand 3"``, ``"round 3"``, ``"play-off hand 1"``.
-
-        >>> Part.HANDS.label(2, "financial-crisis"), Part.SUDDEN_DEATH.label(0)
-        ('round 3', 'sudden-death hand 1')
-        """
-        return f"{self.word_for(game)} {index + 1}"
+        return f"{self.word} {index + 1}"
 
     def entry_slug(self, index: int) -> str:
         """The route segment of one entry, from its 0-based index.
@@ -362,12 +336,10 @@ def record_before(record: Mapping[str, Any], part: Part, index: int | None = Non
 
 __all__ = [
     "EXTRA_PARTS",
-    "ROUND_GAMES",
     "Part",
     "Step",
     "UnknownPartError",
     "entries",
-    "hand_word",
     "parse_entry_slug",
     "part_for_step",
     "part_of_key",

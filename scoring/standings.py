@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.base import Result
-from scoring.registry import get_game
+from scoring.registry import find_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,7 @@ def lower_wins(game: str) -> bool:
     >>> lower_wins("1111-9999"), lower_wins("bargain-bin")
     (True, False)
     """
-    return get_game(game).lower_wins
+    return find_game(game).lower_wins
 
 
 def standings(result: Result) -> list[Standing]:

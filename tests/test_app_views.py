@@ -264,7 +264,7 @@ def test_a_slug_that_names_no_entry_is_refused_with_the_forms_it_could_take(slug
 
 
 def test_hand_list_rows_are_labelled_and_open_their_correction() -> None:
-    from scoring import get_game
+    from scoring import find_game
     from views.table.scoreboard import HandLine, hand_lines, hand_list
 
     record = {
@@ -275,7 +275,7 @@ def test_hand_list_rows_are_labelled_and_open_their_correction() -> None:
         "hands": [{"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}}],
         "sudden_death": [{"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}],
     }
-    result = get_game("1111-9999").score(record)
+    result = find_game("1111-9999").score(record)
     lines = hand_lines(result)
     assert [(line.part, line.index, line.label, line.slug) for line in lines] == [
         (Part.HANDS, 0, "Hand 1: Ann +40, Ben +40", "hand-1"),

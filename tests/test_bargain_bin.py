@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BeforeValidator, TypeAdapter, ValidationError
 
-from scoring import bargain_bin, get_game
+from scoring import bargain_bin, find_game
 from scoring.bargain_bin import (
     GAME,
     BinCard,
@@ -80,7 +80,7 @@ def win_hands(first: str, second: str, count: int) -> list[dict[str, Any]]:
 
 
 def test_registry_and_schema() -> None:
-    assert get_game("bargain-bin") is GAME
+    assert find_game("bargain-bin") is GAME
     assert (GAME.min_players, GAME.max_players, GAME.name) == (4, 10, "Bargain Bin")
     schema = GAME.schema()
     json.dumps(schema)

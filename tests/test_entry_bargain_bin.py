@@ -36,7 +36,7 @@ from companion.entry_bargain_bin import (
     transfers,
 )
 from companion.services import AppServices
-from scoring import ScoringError, get_game
+from scoring import ScoringError, find_game
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, Action, Sign
 from tests.test_app_views import INTERACTIVE, FakePage, greyed, label_of, walk
@@ -67,7 +67,7 @@ def full_hand(entry: BinEntry) -> BinEntry:
 
 
 def score_with(rec: dict[str, Any], hand: dict[str, Any]) -> Any:
-    return get_game("bargain-bin").score({**rec, "hands": [*rec["hands"], hand]})
+    return find_game("bargain-bin").score({**rec, "hands": [*rec["hands"], hand]})
 
 
 # --- the value pad --------------------------------------------------------------------------------------------
@@ -392,7 +392,7 @@ def test_vegas_end_payouts_and_settle_up() -> None:
     assert [line.text for line in money_lines(result)][1] == "Ben: paid $0.60, takes $0.00, net −\u2060$0.60"
     assert end_headline(result) == "The pot of $2.10 is paid out: Ann $1.05, Dan $1.05"
     assert transfers(result) == ["Cat pays Ann $1.05", "Ben pays Dan $0.60", "Cat pays Dan $0.45"]
-    assert pot_lines(get_game("bargain-bin").score(record())) == []
+    assert pot_lines(find_game("bargain-bin").score(record())) == []
 
 
 # --- property: whatever legal taps are made, the record is valid ----------------------------------------------
@@ -575,7 +575,7 @@ def test_the_end_of_a_vegas_game_in_the_money_setting() -> None:
     from companion.money import MoneyFormat
 
     rec = record({"vegas_unit_cents": 10, "target": 1}, [{"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}}])
-    result = get_game("bargain-bin").score(rec)
+    result = find_game("bargain-bin").score(rec)
     euro = MoneyFormat.for_locale("de_DE", "EUR")
     assert end_headline(result, euro).replace("\xa0", " ") == "The pot of 2,10 € is paid out: Ann 1,05 €, Dan 1,05 €"
     assert transfers(result, euro)[0].replace("\xa0", " ") == "Cat pays Ann 1,05 €"

@@ -26,7 +26,7 @@ from companion.entry_feast_and_famine import (
     quick_hand,
     tied_players,
 )
-from scoring import Card, Part, UnknownPartError, get_game
+from scoring import Card, Part, UnknownPartError, find_game
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -42,7 +42,7 @@ def walk(entry: RoundEntry, taps: list[str]) -> RoundEntry:
 
 
 def score_with(rec: dict[str, Any], hand: dict[str, Any]) -> Any:
-    return get_game("feast-and-famine").score({**rec, "hands": [*rec["hands"], hand]})
+    return find_game("feast-and-famine").score({**rec, "hands": [*rec["hands"], hand]})
 
 
 def test_doctests() -> None:
@@ -204,7 +204,7 @@ def test_tiebreak_with_a_ghost_seat() -> None:
         "cards": {"Ann": ["9S"], "Ben": ["8S", "5H"]},
         "status": {"Ann": "frozen", "Ben": "frozen"},
     }
-    result = get_game("feast-and-famine").score({**rec, "tiebreak": hand})
+    result = find_game("feast-and-famine").score({**rec, "tiebreak": hand})
     assert result.winners == ["Ben"]
     # the Ghost's cards count as seen for the Joker chance
     assert RoundEntry.start(rec, "Cat", ["9S", "8S", "2C"], tiebreak=True).chance() == Fraction(2, 51)
@@ -220,7 +220,7 @@ def test_tiebreak_two_players_dummy_ghost_and_all_out() -> None:
     entry = walk(entry, ["7S", "JK"])  # the dummy Ghost turns the Joker: both tied players are out
     hand = entry.to_hand()
     assert hand["ghost"] is None and hand["status"] == {"Ann": "out", "Ben": "out"}
-    result = get_game("feast-and-famine").score({**rec, "tiebreak": [hand]})
+    result = find_game("feast-and-famine").score({**rec, "tiebreak": [hand]})
     assert result.pending is not None and result.pending.kind == "tiebreak", "all out, nobody left: replay (FF-10)"
 
 

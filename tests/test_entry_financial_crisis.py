@@ -24,7 +24,7 @@ from scoring import (
     Part,
     ScoringError,
     UnknownPlayerError,
-    get_game,
+    find_game,
 )
 from scoring.cards import standard_deck
 from storage import Archive
@@ -34,7 +34,7 @@ from views.table.entry import EntryContext, EntryTarget, table_ui
 from views.table.games import financial_crisis as panel_module
 from views.widgets import Key
 
-GAME = get_game("financial-crisis")
+GAME = find_game("financial-crisis")
 TWO = {"game": "financial-crisis", "players": ["Ann", "Ben"], "options": {"rounds": 2}, "hands": []}
 BANK_221 = ["QC", "3C", "7S", "KS", "4H"]  # 2♣ 2♠ 1♥: ♠ loses (BK-12 P11, reading A); Q♣ K♠ ranked
 

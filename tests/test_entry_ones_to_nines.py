@@ -19,7 +19,7 @@ from companion.entry_ones_to_nines import (
     fit_sides,
     toggle_side,
 )
-from scoring import Part, get_game
+from scoring import Part, find_game
 
 SIDES = {"Ann": "A", "Ben": "B", "Cat": "A"}
 
@@ -68,7 +68,7 @@ def test_table_row_once_then_each_number_with_targets() -> None:
     entry = typed(entry, "1234")
     hand = entry.to_hand()
     assert hand == {"table": "4239", "numbers": {"Ann": "5278", "Ben": "8631", "Cat": "1234"}}
-    result = get_game("1111-9999").score({**record(), "hands": [hand]})
+    result = find_game("1111-9999").score({**record(), "hands": [hand]})
     assert result.hands[0].points == {"Ann": 1039, "Ben": 693, "Cat": 3005}
     rows = {row.name: row for row in entry.review()}
     assert (rows["Cat"].gap, rows["Cat"].best, rows["Cat"].best_score) == (3005, "4231", 8)
@@ -110,7 +110,7 @@ def test_first_triple_declaration() -> None:
     with pytest.raises(TripleError, match="holds no three of a kind"):
         entry.set_first_triple("Cat")
     entry = entry.set_first_triple("Ann")
-    result = get_game("1111-9999").score({**record(), "hands": [entry.to_hand()]})
+    result = find_game("1111-9999").score({**record(), "hands": [entry.to_hand()]})
     assert result.hands[0].points == {"Ann": 0, "Ben": 259, "Cat": 1039}
     assert entry.set_first_triple(None).first_triple is None
 
@@ -121,7 +121,7 @@ def test_first_declarer_may_be_left_out() -> None:
     entry = typed(entry.with_focus("Ben"), "86315278")
     hand = entry.to_hand()
     assert hand == {"table": "4239", "numbers": {"Ben": "8631", "Cat": "5278"}, "first_triple": "Ann"}
-    assert get_game("1111-9999").score({**record(), "hands": [hand]}).hands[0].points["Ann"] == 0
+    assert find_game("1111-9999").score({**record(), "hands": [hand]}).hands[0].points["Ann"] == 0
     assert [row.number for row in entry.review()] == [None, "8631", "5278"]
 
 
@@ -135,7 +135,7 @@ def test_sudden_death_three_digits_only_the_tied() -> None:
     # OO-E10 shape: Ben and Cat tie for the lowest total when Ann passes a low target.
     hands = [{"table": "4239", "numbers": {"Ann": "9876", "Ben": "4238", "Cat": "9325"}}]
     rec = {**record(hands, target=100), "sides": {"Ann": "A", "Ben": "A", "Cat": "B"}}
-    result = get_game("1111-9999").score(rec)
+    result = find_game("1111-9999").score(rec)
     assert result.pending is not None and result.pending.players == ["Ben", "Cat"]
     entry = HandEntry.start(rec, sudden_death=True)
     assert entry.players == ("Ben", "Cat") and entry.length == 3
@@ -144,7 +144,7 @@ def test_sudden_death_three_digits_only_the_tied() -> None:
     entry = typed(entry, "269741")
     assert not entry.can_press("1")
     hand = entry.to_hand()
-    final = get_game("1111-9999").score({**rec, "sudden_death": [hand]})
+    final = find_game("1111-9999").score({**rec, "sudden_death": [hand]})
     assert final.winners == ["Cat"]
     off = HandEntry.start({**rec, "options": {"target": 100, "triple_rule_in_sudden_death": False}}, sudden_death=True)
     with pytest.raises(TripleError, match="off in sudden death"):

@@ -534,7 +534,7 @@ def test_schema_is_json() -> None:
 
 
 def test_registry_finds_the_game() -> None:
-    assert registry.get_game("feast-and-famine") is GAME
+    assert registry.find_game("feast-and-famine") is GAME
 
 
 # --- properties of random records -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import get_game
+from scoring import find_game
 from scoring.cards import RANKS, Card, Suit, standard_deck
 from scoring.errors import (
     DuplicateCardError,
@@ -573,7 +573,7 @@ def test_options_defaults_match_house_rules() -> None:
 
 
 def test_registry_and_schema() -> None:
-    assert get_game("financial-crisis") is GAME
+    assert find_game("financial-crisis") is GAME
     schema = GAME.schema()
     assert schema["properties"]["game"]["const"] == "financial-crisis"
     assert "Hand" in schema["$defs"] and "Options" in schema["$defs"]

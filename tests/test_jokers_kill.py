@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import get_game
+from scoring import find_game
 from scoring.cards import JOKER, Card
 from scoring.errors import (
     DuplicateCardError,
@@ -481,7 +481,7 @@ def test_forgiving_card_text_is_canonical_in_results() -> None:
 def test_schema_and_registry() -> None:
     schema = GAME.schema()
     assert {"game", "players", "options", "hands", "playoff"} <= set(schema["properties"])
-    assert get_game("jokers-kill") is GAME and GAME.min_players == 2
+    assert find_game("jokers-kill") is GAME and GAME.min_players == 2
 
 
 # --- table helpers ---------------------------------------------------------------------------------------------

@@ -16,13 +16,13 @@ from companion.guides import all_guides
 from companion.money import MoneyFormat
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
 from companion.services import AppServices
-from scoring import ScoringError, all_games, get_game
+from scoring import GAMES, ScoringError, find_game
 from tests.test_app_views import FakePage, walk
 from tests.test_table_jokers_kill import assert_accessible, buttons, tap, texts
 from views.new_game import SWITCH_GROUP, OptionKind, describe_options, option_fields
 from views.shell import Shell
 
-GAMES = [game.key for game in all_games()]
+GAMES = [game.key for game in GAMES]
 RECORD_KEYS = {f.key for game in GAMES for f in option_fields(game) if "_" in f.key}
 """House-rule record keys that cannot be mistaken for a word (``max_players``, ``vegas_unit_cents``...)."""
 
@@ -198,7 +198,7 @@ def test_the_limit_shown_is_the_one_scoring_applies(game: str, options: dict[str
         if game == "1111-9999":
             record["sides"] = {name: "A" for name in record["players"]}
         try:
-            get_game(game).score(record)
+            find_game(game).score(record)
         except ScoringError:
             return False
         return True

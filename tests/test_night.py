@@ -32,7 +32,7 @@ from companion.night import (
     settle,
     verdict_of,
 )
-from scoring import Decider, Result, Verdict, get_game
+from scoring import Decider, Result, Verdict, find_game
 from scoring.base import MAX_NAME
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
@@ -149,7 +149,7 @@ def test_a_zero_sum_pair_is_settled_apart() -> None:
 
 
 def test_a_cancelled_game_contributes_its_refunds() -> None:
-    assert get_game("bargain-bin").score(CANCELLED).cancelled
+    assert find_game("bargain-bin").score(CANCELLED).cancelled
     n = night("s1", "cancelled")
     book = ledger(n, {"s1": GAME_1, "cancelled": CANCELLED})
     money = book.games[1]
@@ -160,7 +160,7 @@ def test_a_cancelled_game_contributes_its_refunds() -> None:
     assert "refunded" in money.note and "BB-14" in money.note
     assert book.net == NET_1  # the cancelled game's payments all came back
     said = recap(n, {"s1": GAME_1, "cancelled": CANCELLED}).games[1].verdict
-    assert said == get_game("bargain-bin").score(CANCELLED).verdict.headline  # scoring's verdict, word for word
+    assert said == find_game("bargain-bin").score(CANCELLED).verdict.headline  # scoring's verdict, word for word
     assert "nobody wins and every payment is refunded" in said
 
 
@@ -308,7 +308,7 @@ def bb_game(draw: st.DrawFn, players: list[str]) -> dict:
     unit = draw(st.sampled_from([5, 10, 25]))
     target = draw(st.integers(min_value=1, max_value=3))
     hands: list[dict[str, int]] = []
-    game = get_game("bargain-bin")
+    game = find_game("bargain-bin")
     for _ in range(draw(st.integers(min_value=1, max_value=6))):
         hands.append({name: draw(st.integers(min_value=-15, max_value=25)) for name in players})
         if game.score(bb(hands, players, unit=unit, target=target)).finished:
@@ -353,7 +353,7 @@ def nights(draw: st.DrawFn) -> tuple[Night, dict[str, dict]]:
 def test_two_games_plus_entries_settle_to_zero_in_the_fewest_transfers(case: tuple[Night, dict[str, dict]]) -> None:
     n, records = case
     book = ledger(n, records)
-    results = {sid: get_game("bargain-bin").score(rec) for sid, rec in records.items()}
+    results = {sid: find_game("bargain-bin").score(rec) for sid, rec in records.items()}
     assume(any(r.finished for r in results.values()))
     for sid, result in results.items():  # each game adds what its own result says, and only once it is decided
         game = next(g for g in book.games if g.session_id == sid)

@@ -16,7 +16,7 @@ import pytest
 from companion import cli
 from companion.night import NightError
 from companion.services import AppServices
-from scoring import get_game
+from scoring import find_game
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 VEGAS = {"vegas_unit_cents": 10, "target": 1}
@@ -38,7 +38,7 @@ def bargain_bin(services: AppServices, scores: dict[str, int]) -> str:
 
 def vegas_net(services: AppServices, session_id: str) -> dict[str, int]:
     """The game's money computed here, from scoring's payments and payouts (not through the ledger)."""
-    result: Any = get_game("bargain-bin").score(services.archive.load_session(session_id).record)
+    result: Any = find_game("bargain-bin").score(services.archive.load_session(session_id).record)
     payments, payouts = dict(result.payments), dict(result.payouts or {})
     return {name: payouts.get(name, 0) - payments[name] for name in payments}
 

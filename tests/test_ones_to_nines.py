@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import ScoringError, get_game, score
+from scoring import ScoringError, find_game, score
 from scoring.base import Result
 from scoring.errors import IllegalHandError, InvalidRecordError, UnknownPlayerError
 from scoring.ones_to_nines import (
@@ -401,7 +401,7 @@ def test_nine_players_rejected() -> None:
 
 
 def test_registry_and_schema() -> None:
-    assert get_game("1111-9999") is GAME
+    assert find_game("1111-9999") is GAME
     assert (GAME.min_players, GAME.max_players) == (2, 8)
     schema = GAME.schema()
     json.dumps(schema)

@@ -10,10 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import scoring
-from scoring import Part, Step, UnknownPartError, next_step
+from scoring import Part, Step, UnknownPartError, find_game, next_step
 from scoring.parts import (
     entries,
-    hand_word,
     parse_entry_slug,
     part_for_step,
     part_of_key,
@@ -37,16 +36,16 @@ def test_every_part_round_trips_through_key_slug_and_step() -> None:
 
 
 def test_words_follow_each_games_rules() -> None:
-    assert {game.key: hand_word(game.key) for game in scoring.all_games()} == {
+    assert {game.key: game.hand_word for game in scoring.GAMES} == {
         "bargain-bin": "hand",
         "financial-crisis": "round",
         "feast-and-famine": "round",
         "1111-9999": "hand",
         "jokers-kill": "hand",
     }
-    assert Part.HANDS.label(0, "feast-and-famine") == "round 1"
-    assert Part.TIEBREAK.word_for("feast-and-famine") == "tie-break round"
-    assert Part.SUDDEN_DEATH.word_for("1111-9999") == "sudden-death hand"
+    assert find_game("feast-and-famine").label(Part.HANDS, 0) == "round 1"
+    assert find_game("feast-and-famine").word(Part.TIEBREAK) == "tie-break round"
+    assert find_game("1111-9999").word(Part.SUDDEN_DEATH) == "sudden-death hand"
 
 
 @pytest.mark.parametrize(

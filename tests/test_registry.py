@@ -10,21 +10,21 @@ import threading
 
 import pytest
 
-from scoring import InvalidRecordError, ScoringError, all_games, get_game, score
+from scoring import GAMES, InvalidRecordError, ScoringError, find_game, score
 from tests.conftest import ROOT
 
 
 def test_every_game_is_registered_with_a_schema() -> None:
-    keys = [game.key for game in all_games()]
+    keys = [game.key for game in GAMES]
     assert keys == ["bargain-bin", "financial-crisis", "feast-and-famine", "1111-9999", "jokers-kill"]
-    for game in all_games():
+    for game in GAMES:
         schema = game.schema()
         assert schema["type"] == "object" and "players" in schema["properties"], game.key
 
 
 def test_unknown_game_names_the_known_ones() -> None:
     with pytest.raises(InvalidRecordError) as info:
-        get_game("poker")
+        find_game("poker")
     assert "jokers-kill" in info.value.message and info.value.path == "game"
 
 
@@ -132,7 +132,7 @@ def test_integer_options_have_a_sane_upper_bound(game: str, option: str, limit: 
         assert info.value.message.startswith(f"'{option}' must be at most {limit}, not "), info.value.message
         assert info.value.path == f"options.{option}"
         assert len(info.value.message) < 120
-    published = json.dumps(get_game(game).schema()["$defs"]["Options"]["properties"][option])
+    published = json.dumps(find_game(game).schema()["$defs"]["Options"]["properties"][option])
     assert f'"maximum": {limit}' in published  # the published schema says so too
 
 

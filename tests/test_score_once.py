@@ -18,7 +18,7 @@ import pytest
 from companion.entry_bargain_bin import BinEntry, money
 from companion.services import AppServices
 from companion.session import Edit
-from scoring import all_games
+from scoring import GAMES
 from scoring import bargain_bin as bb
 from scoring.registry import Game
 from tests.test_app_views import greyed
@@ -47,7 +47,7 @@ def counting_scorers(counts: Counter[str], prefix: str = "") -> Iterator[None]:
         originals.append((owner, name, original))
         _put(owner, name, counting)
 
-    for game in all_games():
+    for game in GAMES:
         swap(game, "scorer", prefix + game.key)
         swap(game, "replayer", prefix + game.key)
     swap(bb._Tally, "step", prefix + "bargain-bin hands")

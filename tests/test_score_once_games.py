@@ -17,7 +17,7 @@ import flet as ft
 import pytest
 
 from companion.services import AppServices
-from scoring import all_games
+from scoring import GAMES
 from tests.test_app_views import label_of, walk
 from tests.test_score_once import counting_scorers
 from tests.test_table_jokers_kill import buttons, render, tap, texts
@@ -29,7 +29,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     """Calls by kind and game: ``score/<game>`` (the scorer: the record replayed) and ``parse/<game>`` (the whole
     record validated)."""
     counts: Counter[str] = Counter()
-    for game in all_games():
+    for game in GAMES:
         model = game.record_model
         validate = model.model_validate.__func__  # type: ignore[attr-defined]
 

@@ -21,7 +21,7 @@ import views.shell
 from companion.history import HistoryFilter
 from companion.services import AppServices
 from companion.settings import Theme
-from scoring import get_game
+from scoring import find_game
 from storage import SessionStatus
 from tests.conftest import CASES
 from tests.test_app_views import FakePage, walk
@@ -50,7 +50,7 @@ def record(name: str = "14-playoff-first-to-three.json") -> dict[str, Any]:
 
 def save_finished(services: AppServices, title: str) -> str:
     rec = record()
-    result = get_game(rec["game"]).score(rec)
+    result = find_game(rec["game"]).score(rec)
     doc = services.archive.create_session(rec, status=SessionStatus.FINISHED, winners=list(result.winners), title=title)
     return doc.id
 

@@ -182,6 +182,6 @@ def test_standings_properties(maker: Any, seed: int) -> None:
     if winners:
         assert all(row.place == len(winners) + 1 for row in rows[len(winners) : len(winners) + 1])
     else:
-        lower = scoring.get_game(result.game).lower_wins
+        lower = scoring.find_game(result.game).lower_wins
         totals = [row.total if lower else -row.total for row in rows if row.progress is None or not result.finished]
         assert totals == sorted(totals)

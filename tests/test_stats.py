@@ -20,7 +20,7 @@ from companion.stats import (
     format_rate,
     statistics,
 )
-from scoring import get_game
+from scoring import find_game
 from storage import Archive, SessionStatus
 from tests.conftest import CASES
 
@@ -46,7 +46,7 @@ def jokers_playoff_record() -> dict[str, Any]:
 
 
 def save_scored(archive: Archive, record: dict[str, Any], title: str | None = None) -> str:
-    result = get_game(record["game"]).score(record)
+    result = find_game(record["game"]).score(record)
     status = SessionStatus.FINISHED if result.finished else SessionStatus.IN_PROGRESS
     return archive.create_session(record, status=status, winners=list(result.winners), title=title).id
 
@@ -209,7 +209,7 @@ def test_cache_is_reused_and_follows_record_changes(tmp_path: Path, monkeypatch:
         doc = archive.load_session(sid)
         record = json.loads(json.dumps(doc.record))
         record["hands"][1]["numbers"]["Cat"] = "4239"  # exact: 0 points -> Cat 2550
-        result = get_game("1111-9999").score(record)
+        result = find_game("1111-9999").score(record)
         archive.save_session(doc.model_copy(update={"record": record, "winners": list(result.winners)}), "fix")
         changed = cache.outcomes(archive)
         assert changed[0].winners == ("Cat",)

@@ -27,7 +27,7 @@ from companion.entry_jokers_kill import (
     slots,
 )
 from companion.services import AppServices
-from scoring import DuplicateCardError, InvalidCardError, get_game
+from scoring import DuplicateCardError, InvalidCardError, find_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
 from tests.test_app_views import INTERACTIVE, FakePage, greyed, icon_label, label_of, walk
@@ -77,7 +77,7 @@ def test_the_seed_example_one_tap_per_card() -> None:
         {"Ann": "6H", "Ben": "6D"},
         {"Ann": "4H", "Ben": "5D"},
     ]
-    result = get_game("jokers-kill").score(record(FIVE, [hand]))
+    result = find_game("jokers-kill").score(record(FIVE, [hand]))
     assert result.totals["Ann"] == 3 + 2  # the K♥ is in Ann's prize pile
     with pytest.raises(HandCompleteError):
         place_card(rec, draft, "2C")
@@ -125,7 +125,7 @@ def test_a_tie_with_too_few_cards_left_is_marked_void() -> None:
     assert need.need is Need.VOID and prompt(need) == "Too few cards for the tie-break: mark the hand void"
     hand = finish(draft, need)
     assert hand["void"] is True
-    result = get_game("jokers-kill").score(record(["Ann", "Ben", "Cat"], [*hands, hand]))
+    result = find_game("jokers-kill").score(record(["Ann", "Ben", "Cat"], [*hands, hand]))
     assert result.finished and "Hand 13 was void, so the game is over (JK-7)." in getattr(result, "notes", [])
 
 
@@ -145,7 +145,7 @@ def test_clearing_a_card_and_removing_the_last() -> None:
 
 
 def test_standings_positions_and_verdicts() -> None:
-    result = get_game("jokers-kill").score(record(["Ann", "Ben"], [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}]))
+    result = find_game("jokers-kill").score(record(["Ann", "Ben"], [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}]))
     assert [(s.place, s.name, s.total, s.last) for s in standings(result)] == [("1", "Ann", 2, 2), ("2", "Ben", 0, 0)]
     assert standings(result)[0].label == "1. Ann: 2 points (last hand +2)"
     assert verdict(result) is None

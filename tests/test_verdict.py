@@ -12,8 +12,8 @@ import pytest
 from pydantic import ValidationError
 
 import scoring
-from scoring import Decider
-from scoring.base import RULING_PREFIXES, HandResult, Result
+from scoring import Decider, find_game
+from scoring.base import HandResult, Result
 from tests.conftest import CASES
 from tests.generators import bargain_bin, feast_and_famine, financial_crisis, jokers_kill, ones_to_nines
 
@@ -32,7 +32,7 @@ RULES = Path(__file__).resolve().parent / "fixtures" / "rules"
 
 def known_ids(game: str) -> set[str]:
     """Every ruling id (``BB-2``) and numbered rule of section 1 (``BB-R5.2``) of a game's rules file."""
-    prefix = RULING_PREFIXES[game]
+    prefix = find_game(game).ruling_prefix
     text = (RULES / f"{game}.md").read_text("utf-8")
     ids = set(re.findall(rf"^\| ({prefix}-\d+) \|", text, flags=re.M))
     section = text.split("\n## 1.", 1)[1].split("\n## 2.", 1)[0]

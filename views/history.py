@@ -33,7 +33,7 @@ from companion.history import (
 )
 from companion.records import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from companion.stats import game_name
-from scoring import ScoringError, all_games
+from scoring import GAMES, ScoringError
 from views.charts import progression_chart
 from views.context import ViewContext
 from views.paging import Paged
@@ -137,7 +137,7 @@ class _Filters:
             label="Game",
             value=ALL,
             options=[ft.DropdownOption(key=ALL, text="All games")]
-            + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
+            + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
             on_select=lambda _: changed(),
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )

@@ -36,7 +36,7 @@ from companion.sharing import (
     device_of,
     is_live_path,
 )
-from scoring import Part, Result, ScoringError, Step, get_game, part_for_step
+from scoring import Part, Result, ScoringError, Step, find_game, part_for_step
 from views.context import ViewContext
 from views.edit_host import EditHost
 from views.routing import normalise
@@ -80,7 +80,7 @@ def live_model(session: TableSession) -> LiveModel:
     ui = table_ui(session.game)
     extras = ui.extras(session) if ui is not None and ui.extras is not None else []
     played = len(result.hands)
-    status = f"{get_game(session.game).name}: {played} hand{'s' if played != 1 else ''} played"
+    status = f"{find_game(session.game).name}: {played} hand{'s' if played != 1 else ''} played"
     recent = tuple(reversed(hand_lines(result, newest=RECENT_HANDS)))
     return LiveModel(version, result, status, tuple(extras), recent, line_count(result))
 

@@ -36,7 +36,7 @@ from companion.guides import UnknownGameError, get_guide
 from companion.money import MoneyFormat, format_money, format_plain
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
 from companion.records import StorageError
-from scoring import ScoringError, all_games, get_game
+from scoring import GAMES, ScoringError, find_game
 from scoring.base import MAX_NAME
 from views.context import ViewContext
 from views.table.entry import refresh, table_ui
@@ -165,7 +165,7 @@ def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionFie
     >>> [f.words for f in option_fields("1111-9999") if f.key == "score"]
     [('The number set down', "Each player's best arrangement")]
     """
-    model = get_game(game).record_model.model_fields["options"].annotation
+    model = find_game(game).record_model.model_fields["options"].annotation
     guide = {rule.key: rule for rule in get_guide(game).options}
     out: list[OptionField] = []
     for key, info in typing.cast(Any, model).model_fields.items():
@@ -303,7 +303,7 @@ def _word(value: Any) -> str:
 def build_pick(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/new``: choose the game."""
     tiles: list[ft.Control] = [paragraph("Which game are you playing?")]
-    for game in all_games():
+    for game in GAMES:
         guide = get_guide(game.key)
         tiles.append(nav_tile(ctx, game.name, f"{guide.players}. {guide.summary}", f"/new/{game.key}"))
     return screen(ctx, "New game", tiles)
@@ -319,7 +319,7 @@ class SetUp:
     def __init__(self, ctx: ViewContext, game: str) -> None:
         self.ctx = ctx
         self.game = game
-        self.info = get_game(game)
+        self.info = find_game(game)
         self.money = _money_format(ctx)
         self.seats = Seating()
         self.night = ctx.services.nights.current()
@@ -618,7 +618,7 @@ def build_setup(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/new/<game>``: seat the players, set the house rules, start."""
     try:
         get_guide(params["game"])
-        get_game(params["game"])
+        find_game(params["game"])
     except (UnknownGameError, ScoringError):
         raise ValueError(f"The app has no game called '{params['game']}'.") from None
     return SetUp(ctx, params["game"]).view()

@@ -30,7 +30,7 @@ from companion.night import (
 )
 from companion.night_service import NightService, NightStats, default_name, file_stem
 from companion.settings import Theme
-from scoring import ScoringError, get_game
+from scoring import ScoringError, find_game
 from scoring.base import MAX_NAME
 from views.charts import CHART_HEIGHT, colour, legend
 from views.context import ViewContext
@@ -65,7 +65,7 @@ def _say(text: ft.Text, words: str, *, error: bool = False) -> None:
 
 def _game_name(key: str) -> str:
     try:
-        return get_game(key).name
+        return find_game(key).name
     except ScoringError:
         return key or "Unknown game"
 

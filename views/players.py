@@ -12,7 +12,7 @@ from companion.players import PlayerDirectory, Profile
 from companion.ratings import ALL
 from companion.records import PlayerNotFoundError, StorageError
 from companion.stats import format_rate
-from scoring import all_games
+from scoring import GAMES
 from views.context import ViewContext
 from views.ratings import player_ratings
 from views.stats import game_line_text, head_to_head_text, player_summary
@@ -98,7 +98,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
 def rating_figures(ctx: ViewContext, player_id: str) -> list[ft.Control]:
     """The player's rating per game (and across all), rivals, and their change over the last night they played."""
     service = ctx.services.ratings
-    scopes = [service.ratings(ALL)] + [service.ratings(g.key) for g in all_games()]
+    scopes = [service.ratings(ALL)] + [service.ratings(g.key) for g in GAMES]
     last = None
     overall = scopes[0]
     for night in ctx.services.nights.all():  # newest first: the last night in which they played a rated game

@@ -27,7 +27,7 @@ from companion.stats import (
     format_rate,
     game_name,
 )
-from scoring import all_games, lower_wins
+from scoring import GAMES, lower_wins
 from views.charts import wins_chart
 from views.context import ViewContext
 from views.paging import Paged
@@ -196,7 +196,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         label="Game",
         value=ALL,
         options=[ft.DropdownOption(key=ALL, text="All games")]
-        + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
+        + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
         on_select=lambda _: fill(True),
         tooltip="Game",
     )

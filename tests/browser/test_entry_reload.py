@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from scoring import get_game
+from scoring import find_game
 from storage import Archive, SessionStatus
 from tests.browser.helpers import (
     AppServer,
@@ -59,7 +59,7 @@ def data_dir(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     folder.mkdir()
     if "from_history" in request.node.name:
         with Archive(folder) as archive:
-            result = get_game("feast-and-famine").score(FF_TIEBREAK)
+            result = find_game("feast-and-famine").score(FF_TIEBREAK)
             assert result.finished and result.winners == ["Ben"]
             archive.create_session(
                 FF_TIEBREAK, status=SessionStatus.FINISHED, winners=list(result.winners), title=FF_TITLE

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from companion.settings import SettingsService, Theme
-from scoring import get_game
+from scoring import find_game
 from storage import Archive, SessionStatus
 from tests.browser.helpers import (
     AppServer,
@@ -53,7 +53,7 @@ def seed(folder: Path) -> dict[str, str]:
     with Archive(folder) as archive:
         for title, case in GAMES.items():
             record = json.loads(case.read_text())["record"]
-            result = get_game(record["game"]).score(record)
+            result = find_game(record["game"]).score(record)
             assert result.finished
             doc = archive.create_session(
                 record, status=SessionStatus.FINISHED, winners=list(result.winners), title=title

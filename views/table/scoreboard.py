@@ -3,8 +3,8 @@ play-off banners, and the hand list with each hand's points and its "why" (the n
 
 The figures are plain functions of a :class:`~scoring.Result`, so they are tested without a page:
 
->>> from scoring import get_game
->>> result = get_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"], "hands": [
+>>> from scoring import find_game
+>>> result = find_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben", "Cat"], "hands": [
 ...     {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}]})
 >>> [(s.place, s.name, s.total, s.last) for s in standings(result)]
 [('1', 'Ann', 2, 2), ('=2', 'Ben', 0, 0), ('=2', 'Cat', 0, 0)]
@@ -81,8 +81,8 @@ def standings(result: Result) -> list[Line]:
 def progress_text(result: Result) -> str:
     """The extra part's progress in one line (``Play-off: Ann 2 play-off wins, Ben 1 play-off win``), or ``""``.
 
-    >>> from scoring import get_game
-    >>> progress_text(get_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben"]}))
+    >>> from scoring import find_game
+    >>> progress_text(find_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben"]}))
     ''
     """
     progress = result.part_progress()
@@ -98,10 +98,10 @@ def verdict(result: Result) -> tuple[str, list[str]] | None:
     """The end or play-off banner: a title and the lines under it; ``None`` mid-game. At the end the lines are the
     verdict's headline and each winner's reason (:attr:`scoring.Result.verdict`, never notes picked by words).
 
-    >>> from scoring import get_game
-    >>> verdict(get_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben"]})) is None
+    >>> from scoring import find_game
+    >>> verdict(find_game("jokers-kill").score({"game": "jokers-kill", "players": ["Ann", "Ben"]})) is None
     True
-    >>> title, lines = verdict(get_game("bargain-bin").score({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
+    >>> title, lines = verdict(find_game("bargain-bin").score({"game": "bargain-bin", "players": ["A", "B", "C", "D"],
     ...     "options": {"target": 1}, "hands": [{"scores": {"A": 10, "B": 4, "C": -5, "D": 10}}]}))
     >>> for line in [title, *lines]:  # doctest: +ELLIPSIS
     ...     print(line)
@@ -155,9 +155,9 @@ def hand_lines(result: Result, money: MoneyFormat | None = None, newest: int | N
     """Every hand, then every entry of the extra part a tie needed, newest last, with its points and notes; with
     ``newest``, only that many of the newest (what the hand list shows: a long game's older hands are not read).
 
-    >>> from scoring import get_game
+    >>> from scoring import find_game
     >>> tied = [{"dealer": "A", "outcome": {"A": 5, "B": 5}}, {"dealer": "B", "outcome": {"A": "out", "B": "out"}}]
-    >>> result = get_game("feast-and-famine").score({"game": "feast-and-famine", "players": ["A", "B"],
+    >>> result = find_game("feast-and-famine").score({"game": "feast-and-famine", "players": ["A", "B"],
     ...     "options": {"circuits": 1}, "hands": tied, "tiebreak": {"outcome": {"A": 7, "B": "out"}}})
     >>> [(line.label, line.slug) for line in hand_lines(result)]
     [('Round 1: A +5, B +5', 'hand-1'), ('Round 2: no points', 'hand-2'), ('Tie-break round 1: A 7, B 0', 'tiebreak-1')]

@@ -26,7 +26,7 @@ import flet as ft
 
 from companion.records import StorageError
 from companion.session import HOST_DEVICE, Edit, SaveFailedError, TableSession
-from scoring import Part, ScoringError, Step, get_game, part_for_step, record_before
+from scoring import Part, ScoringError, Step, find_game, part_for_step, record_before
 from views.context import ViewContext
 from views.edit_host import EditHost
 from views.table.entry import (
@@ -74,7 +74,7 @@ class TableView:
         self.session = session
         self.target = target
         """``None`` on the table screen; the entry being corrected on a correction screen."""
-        self.game = get_game(session.game)
+        self.game = find_game(session.game)
         self.ui = table_ui(session.game)
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
         self.draft_notice = ft.Text("", size=14, italic=True, visible=False)
