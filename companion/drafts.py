@@ -6,10 +6,11 @@ not at the table) is refused here, so :meth:`storage.Archive.load_drafts` sets i
 so, and the game opens without it, instead of failing (or silently starting afresh) when its panel opens (issues
 14 and 16).
 
-Two checks, in this order: the shape of each game's ``to_draft`` (a TypedDict per game: it names a missing key or
+Two checks, in this order: the shape of each game's ``to_draft`` (a TypedDict per game, declared with its entry
+state in :class:`companion.entry.GameEntry`: it names a missing key or
 a value of the wrong type in words; extra keys are allowed, a key an entry screen reads with a default may be
 missing), then, given the session's record, the game's own :class:`companion.entry.EntryState`:
-``from_draft(record, target, draft)`` exactly as the entry panel calls it (:data:`ENTRY_STATES`), for the target
+``from_draft(record, target, draft)`` exactly as the entry panel calls it, for the target
 the draft is kept for: ``new`` is the entry the game asks for next (a hand, a play-off hand...), ``hands/2`` the
 correction of hand 3, checked against the record before it.
 
@@ -42,21 +43,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
-from typing import (
-    Any,
-    NotRequired,  # pydantic reads typing_extensions TypedDicts on 3.11
-)
+from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-from typing_extensions import TypedDict
+from pydantic import ValidationError
 
-from companion.entry import EntryState, EntryTarget
-from companion.entry_bargain_bin import BargainBinState
-from companion.entry_feast_and_famine import FeastState
-from companion.entry_financial_crisis import FinancialCrisisState
-from companion.entry_jokers_kill import JokersKillState
-from companion.entry_ones_to_nines import OnesToNinesState
-from scoring.bargain_bin import BinCard
+from companion.entry import EntryTarget, GameEntry
+from companion.games import UnknownGameError, find_entry
 from scoring.parts import Part, UnknownPartError, entries, part_of_key, record_before
 from storage.errors import InvalidSessionError
 
@@ -66,101 +58,11 @@ class DraftShapeError(InvalidSessionError):
     banner about the file set aside says)."""
 
 
-# --- each game's draft ---------------------------------------------------------------------------------------
-
-
-class _JokersKillDraft(TypedDict):
-    up: str | None
-    buried: list[str]
-    cards: dict[str, str]
-    tiebreaks: list[dict[str, str]]
-
-
-class _Play(TypedDict):
-    by: str
-    to: str
-    card: str
-
-
-class _Conduct(TypedDict):
-    player: str
-    action: str
-
-
-class _BargainBinDraft(TypedDict):
-    mode: NotRequired[str]
-    plays: NotRequired[list[_Play]]
-    conduct: NotRequired[list[_Conduct]]
-    scores: NotRequired[dict[str, str | int]]
-    receiver: NotRequired[str | None]
-    giver: NotRequired[str | None]
-    joker_waiting: NotRequired[bool]
-
-
-class _FeastAndFamineDraft(TypedDict):
-    mode: NotRequired[str]
-    dealer: NotRequired[str | None]
-    actions: NotRequired[list[str] | None]
-    values: NotRequired[dict[str, str] | None]
-
-
-class _OnesToNinesDraft(TypedDict):
-    table: NotRequired[str | int]
-    numbers: NotRequired[dict[str, str | int] | None]
-    first_triple: NotRequired[str | None]
-
-
-class _FinancialCrisisHand(TypedDict):
-    bank: NotRequired[list[str] | None]
-    piles: NotRequired[dict[str, list[str] | None] | None]
-    override: NotRequired[dict[str, Any] | None]
-
-
-class _FinancialCrisisDraft(TypedDict):
-    hand: NotRequired[_FinancialCrisisHand | None]
-    target: NotRequired[str | None]
-
-
-SHAPES: Mapping[str, TypeAdapter[Any]] = {
-    "jokers-kill": TypeAdapter(_JokersKillDraft),
-    "bargain-bin": TypeAdapter(_BargainBinDraft),
-    "feast-and-famine": TypeAdapter(_FeastAndFamineDraft),
-    "1111-9999": TypeAdapter(_OnesToNinesDraft),
-    "financial-crisis": TypeAdapter(_FinancialCrisisDraft),
-}
-"""The draft of each game (by its key), as its entry screen reads it."""
-
-ENTRY_STATES: Mapping[str, type[EntryState]] = {
-    "jokers-kill": JokersKillState,
-    "bargain-bin": BargainBinState,
-    "feast-and-famine": FeastState,
-    "1111-9999": OnesToNinesState,
-    "financial-crisis": FinancialCrisisState,
-}
-"""The :class:`~companion.entry.EntryState` of each game (by its key): what its entry panel restores a draft with."""
-
 DraftCheck = Callable[[str, dict[str, Any]], None]
 
 SETTING_PREFIX = "mode/"
 """Kept beside the drafts, a choice an entry screen keeps for the hands that follow (Feast and Famine's form,
 ``mode/feast-and-famine``): checked for its shape only, as it is for no hand in particular."""
-
-
-def _bargain_bin_cards(draft: Mapping[str, Any]) -> None:
-    """Every card played is a Bargain Bin card (``KH``, ``JK+``): its entry state replays the plays by their pad
-    keys, which would take any text.
-
-    >>> _bargain_bin_cards({"plays": [{"by": "Ann", "to": "Ben", "card": "ZZ"}]})
-    Traceback (most recent call last):
-    ...
-    scoring.errors.InvalidCardError: 'ZZ' is not a card (write e.g. 10H, QS, AC, or JK+ / JK- for the Joker)
-    """
-    for play in draft.get("plays") or []:
-        BinCard.parse(play["card"])
-
-
-CARD_CHECKS: Mapping[str, Callable[[Mapping[str, Any]], None]] = {"bargain-bin": _bargain_bin_cards}
-"""What a game's draft must also pass that its shape cannot say and its entry state does not check."""
 
 
 def _problem(exc: ValidationError) -> str:
@@ -200,26 +102,28 @@ def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part
 
     With the session's ``record`` (and ``next_part``, the part whose entry the game asks for next, ``None`` when
     finished: see :func:`draft_target`), the draft must also restore through the game's
-    :data:`ENTRY_STATES` ``from_draft``, as the entry panel does; whatever that raises (the game's
+    :attr:`~companion.entry.GameEntry.state` ``from_draft``, as the entry panel does; whatever that raises (the game's
     :class:`ValueError`, or a :class:`TypeError`/:class:`KeyError`... from a value no screen writes) refuses it. A
     ``new`` draft of a finished game, which no panel opens, is checked for its shape only."""
-    shape = SHAPES.get(game)
-    state = ENTRY_STATES.get(game)
+    try:
+        known: GameEntry | None = find_entry(game)
+    except UnknownGameError:
+        known = None
 
     def check(target: str, draft: dict[str, Any]) -> None:
-        if shape is None:
+        if known is None:
             return
         try:
-            shape.validate_python(draft, strict=True)
+            known.draft.validate_python(draft, strict=True)
         except ValidationError as exc:
             raise DraftShapeError(f"a hand being entered ({target}) {_problem(exc)}") from None
-        cards = CARD_CHECKS.get(game)
+        cards = known.card_check
         if cards is not None:
             try:
                 cards(draft)
             except ValueError as exc:
                 raise DraftShapeError(f"a hand being entered ({target}) cannot be restored: {exc}"[:300]) from None
-        if record is None or state is None or target.startswith(SETTING_PREFIX):
+        if record is None or target.startswith(SETTING_PREFIX):
             return
         entry = draft_target(target, next_part)
         if entry is None:
@@ -229,7 +133,7 @@ def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part
                 f"a hand being entered ({target}) corrects {entry.label}, which the game does not have"
             )
         try:
-            state.from_draft(record_before(record, entry.part, entry.index), entry, draft)
+            known.state.from_draft(record_before(record, entry.part, entry.index), entry, draft)
         except Exception as exc:  # any failure here would otherwise happen when the panel opens
             why = str(exc) or type(exc).__name__
             raise DraftShapeError(f"a hand being entered ({target}) cannot be restored: {why}"[:300]) from None
@@ -237,4 +141,4 @@ def draft_check(game: str, record: Mapping[str, Any] | None = None, *, next_part
     return check
 
 
-__all__ = ["CARD_CHECKS", "ENTRY_STATES", "SHAPES", "DraftShapeError", "draft_check", "draft_target"]
+__all__ = ["DraftShapeError", "draft_check", "draft_target"]

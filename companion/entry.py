@@ -30,6 +30,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
+from pydantic import TypeAdapter
+
+from companion.guides import GameGuide
 from scoring.parts import Part, parse_entry_slug
 from scoring.registry import find_game
 
@@ -333,11 +336,40 @@ class EntryController(Generic[S]):
         return accepted
 
 
+# --- what a game declares --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEntry:
+    """What the companion knows of one game, declared once next to its entry state, as ``ENTRY`` at the end of
+    ``companion/entry_<game>.py``, and listed in :data:`companion.games.ENTRIES`.
+
+    >>> from companion.games import find_entry
+    >>> entry = find_entry("jokers-kill")
+    >>> entry.state.__name__, entry.guide.name, entry.card_check is None
+    ('JokersKillState', 'Jokers Kill', True)
+    """
+
+    key: str
+    """The game's key, the same as its :class:`scoring.game.Game`'s."""
+    state: type[EntryState]
+    """Its hand being entered: what its entry panel keeps, and restores a draft with (:mod:`companion.drafts`)."""
+    draft: TypeAdapter[Any]
+    """The shape of what :meth:`EntryState.to_draft` writes (a ``TypedDict``): a drafts file is checked against it
+    when a session opens, and a draft of another shape is set aside."""
+    guide: GameGuide
+    """The game told in the app's own words, for the Rules screen."""
+    card_check: Callable[[Mapping[str, Any]], None] | None = None
+    """What a draft must also pass that its shape cannot say and its state does not check (Bargain Bin: every
+    card played is a card); raises :class:`ValueError`."""
+
+
 __all__ = [
     "DraftStore",
     "EntryController",
     "EntryState",
     "EntryTarget",
+    "GameEntry",
     "MemoryDrafts",
     "entry_title",
     "entry_word",

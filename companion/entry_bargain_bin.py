@@ -40,9 +40,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, NotRequired
 
-from companion.entry import EntryTarget
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
+
+from companion.entry import EntryTarget, GameEntry
+from companion.guides import GameGuide, HouseRule, Section
 from companion.money import MoneyFormat, format_money, money_in_text
 from scoring import InvalidRecordError, Result, ScoringError
 from scoring import bargain_bin as bb
@@ -985,3 +989,114 @@ def explain_keys(keys: Sequence[PadKey], king: int) -> str:
     return f"Black cards plus, red minus; A = 1, J = 11, Q = 12, K = {king}" + (
         f", Joker ±{JOKER_VALUE}" if any(k.is_joker for k in keys) else ""
     )
+
+
+# --- what the app declares of Bargain Bin: its draft, its Rules page, its entry (companion.games.ENTRIES) ----------
+
+
+class _Play(TypedDict):
+    by: str
+    to: str
+    card: str
+
+
+class _Conduct(TypedDict):
+    player: str
+    action: str
+
+
+class _BargainBinDraft(TypedDict):
+    mode: NotRequired[str]
+    plays: NotRequired[list[_Play]]
+    conduct: NotRequired[list[_Conduct]]
+    scores: NotRequired[dict[str, str | int]]
+    receiver: NotRequired[str | None]
+    giver: NotRequired[str | None]
+    joker_waiting: NotRequired[bool]
+
+
+def _cards_are_cards(draft: Mapping[str, Any]) -> None:
+    """Every card played is a Bargain Bin card (``KH``, ``JK+``): its entry state replays the plays by their pad
+    keys, which would take any text.
+
+    >>> _cards_are_cards({"plays": [{"by": "Ann", "to": "Ben", "card": "ZZ"}]})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.InvalidCardError: 'ZZ' is not a card (write e.g. 10H, QS, AC, or JK+ / JK- for the Joker)
+    """
+    for play in draft.get("plays") or []:
+        bb.BinCard.parse(play["card"])
+
+
+GUIDE = GameGuide(
+    key="bargain-bin",
+    name="Bargain Bin",
+    players="4 to 10 players",
+    summary="Give black cards to yourself, red cards to your rivals: the two best hands score a point each.",
+    sections=(
+        Section(
+            "Card values",
+            (
+                "Black cards (♠ ♣) count plus, red cards (♥ ♦) count minus.",
+                "Ace 1, 2 to 10 at face value, Jack 11, Queen 12, King 12 (13 as a house rule).",
+                "With the Joker option, the Joker is worth 20, plus or minus as the player who plays it decides.",
+            ),
+        ),
+        Section(
+            "A hand",
+            (
+                "Everyone gets 5 cards. In turn, each player lays one card face up in front of any player "
+                "(anyone but themselves under the Selfless option) until all cards are played.",
+                "Your hand score is the total of the cards lying in front of you. It can be negative.",
+            ),
+        ),
+        Section(
+            "Game points",
+            (
+                "The highest and second-highest hand scores get 1 game point each.",
+                "Two players tied for highest: both get a point. Three or more tied for highest: nobody does.",
+                "A tie for second place: only the highest player gets a point.",
+            ),
+        ),
+        Section(
+            "End of the game",
+            (
+                "The game ends after the hand in which someone reaches 10 game points.",
+                "That player and the player with the next-highest total both win; if that next total is "
+                "shared, only the top player wins. Two players reaching 10 together both win.",
+            ),
+        ),
+        Section(
+            "Vegas Rules and penalties",
+            (
+                "Vegas Rules: after every hand each player pays the gap between the top hand score and their "
+                "own, times the agreed stake, into the pot. The winner takes the pot; two winners share it.",
+                "Bad conduct: the first offence loses the rest of your hand, the second removes you from the "
+                "game. Three removals (two in a four-player game) cancel the game and everyone is refunded.",
+            ),
+        ),
+    ),
+    options=(
+        HouseRule("king", "Value of a King", "12", "13", "BB-1", ((12, "12"), (13, "13"))),
+        HouseRule("target", "Game points to win", "10", "any number from 1", "BB-5"),
+        HouseRule("selfless", "Selfless: never play a card in front of yourself", "off", "on", "BB-7"),
+        HouseRule("joker", "Add one Joker worth plus or minus 20", "off", "on", "BB-7"),
+        HouseRule(
+            "vegas_unit_cents",
+            "Vegas Rules stake per point",
+            "off",
+            "a stake per point, such as 0.25 or 25¢",
+            "BB-8",
+        ),
+    ),
+)
+"""Bargain Bin in the app's own words: the Rules page (and ``docs/rules/bargain-bin.md``)."""
+
+ENTRY = GameEntry(
+    key=bb.GAME.key,
+    state=BargainBinState,
+    draft=TypeAdapter(_BargainBinDraft),
+    guide=GUIDE,
+    card_check=_cards_are_cards,
+)
+"""Bargain Bin in the companion: listed once in :data:`companion.games.ENTRIES`."""

@@ -29,9 +29,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
-from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
+
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry
+from companion.guides import GameGuide, HouseRule, Section
 from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -1040,3 +1044,67 @@ class FeastState:
             return None
         word = {Phase.OPENING: "opening", Phase.DECIDE: "decide", Phase.TURN: "card"}[state.phase]
         return f"{word}/{'ghost' if state.turn == GHOST else state.turn}"
+
+
+# --- what the app declares of Feast and Famine: its draft, its Rules page, its entry (companion.games.ENTRIES) -----
+
+
+class _FeastAndFamineDraft(TypedDict):
+    mode: NotRequired[str]
+    dealer: NotRequired[str | None]
+    actions: NotRequired[list[str] | None]
+    values: NotRequired[dict[str, str] | None]
+
+
+GUIDE = GameGuide(
+    key="feast-and-famine",
+    name="Feast and Famine",
+    players="2 to 6 players (more as a house rule)",
+    summary="Push your luck: take another card or freeze, but a Joker knocks out everyone still in.",
+    sections=(
+        Section(
+            "Card values",
+            ("2 to 10 at face value, J, Q and K 10, Ace 1. The Jokers (2 in the deck) are never scored.",),
+        ),
+        Section(
+            "A round",
+            (
+                "Everyone gets one card face up (a Joker is put aside and replaced).",
+                "In turn each player still in either takes a card from the dealer or refuses. Refusing freezes "
+                "you: you keep your cards and stop.",
+                "If a taken card is a Joker, the round ends and everyone not frozen is knocked out and scores 0. "
+                "Frozen players score the total of their cards, first card included.",
+            ),
+        ),
+        Section(
+            "End of the game",
+            (
+                "Every player deals once per circuit: 3 circuits for 2–3 players, 2 for 4, 1 for 5 or more.",
+                "Highest total wins. Tied leaders play one tie-break round against a Ghost who always takes; "
+                "if all of them are knocked out, the next-highest player wins.",
+            ),
+        ),
+    ),
+    options=(
+        HouseRule("jokers", "Jokers in the deck", "2", "1 to 4", "FF-1"),
+        HouseRule("circuits", "Circuits", "3 (2–3 players), 2 (4), 1 (5 or more)", "any number from 1", "FF-5"),
+        HouseRule("opening_card_counts", "The first face-up card counts", "yes", "no", "FF-2"),
+        HouseRule(
+            "all_out_nobody_left",
+            "Tie-break: everyone knocked out and nobody else to win",
+            "replay",
+            "joint winners",
+            "FF-10",
+            (("replay", "Replay the tie-break round"), ("joint", "Joint winners")),
+        ),
+    ),
+)
+"""Feast and Famine in the app's own words: the Rules page (and ``docs/rules/feast-and-famine.md``)."""
+
+ENTRY = GameEntry(
+    key=ff.GAME.key,
+    state=FeastState,
+    draft=TypeAdapter(_FeastAndFamineDraft),
+    guide=GUIDE,
+)
+"""Feast and Famine in the companion: listed once in :data:`companion.games.ENTRIES`."""

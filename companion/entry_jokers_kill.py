@@ -29,7 +29,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from companion.entry import EntryTarget
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
+
+from companion.entry import EntryTarget, GameEntry
+from companion.guides import GameGuide, HouseRule, Section
 from scoring import Card, Result, ScoringError, find_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
@@ -374,3 +378,93 @@ class JokersKillState:
         """The cards not dealt yet in this game (one deck, rule 7) nor in this hand, complete or not: what
         :meth:`legal_cards` allows while the hand still needs a card."""
         return {str(card) for card in self.next_hand.legal_cards(partial(self.draft))}
+
+
+# --- what the app declares of Jokers Kill: its draft, its Rules page, its entry (companion.games.ENTRIES) ----------
+
+
+class _JokersKillDraft(TypedDict):
+    up: str | None
+    buried: list[str]
+    cards: dict[str, str]
+    tiebreaks: list[dict[str, str]]
+
+
+GUIDE = GameGuide(
+    key="jokers-kill",
+    name="Jokers Kill",
+    players="2 or more players",
+    summary="One card each against an up-card: match it, or hold the lowest card.",
+    sections=(
+        Section(
+            "A hand",
+            (
+                "Everyone gets one card face down and one card is turned face up.",
+                "Your Ace is the lowest card; an Ace turned up is above everything.",
+            ),
+        ),
+        Section(
+            "Who wins the hand",
+            (
+                "One player matches the up-card's rank: 3 points.",
+                "Nobody matches: the lowest card wins 2 points if it is below the up-card, 1 if above.",
+                "Two or more match, or tie for lowest: they each get another card until one is lowest; "
+                "that player gets 3 points.",
+                "The winner collects all the cards of the hand into their prize pile.",
+            ),
+        ),
+        Section(
+            "Jokers",
+            (
+                "Playing with Jokers: anyone dealt a Joker kills the hand. Nobody scores; the Joker goes into "
+                "its receiver's prize pile, the other cards are discarded.",
+            ),
+        ),
+        Section(
+            "End of the game",
+            (
+                "Play until the deck cannot give everyone a card plus an up-card.",
+                "Score your points, plus 2 for the K♥ and 1 each for the J♠ and J♥ in your prize pile, minus "
+                "1 per Joker. Most points wins; tied players play off, first to win 3 hands.",
+            ),
+        ),
+    ),
+    options=(
+        HouseRule(
+            "jokers",
+            "Jokers in the deck",
+            "no Jokers",
+            "2 or 4 Jokers",
+            "JK-11",
+            ((0, "No Jokers"), (2, "2 Jokers"), (4, "4 Jokers")),
+        ),
+        HouseRule("upcard_to_prize", "The up-card goes to the winner's prize pile", "yes", "no", "JK-2"),
+        HouseRule("ace_upcard_matches_ace", "A player's Ace matches an Ace up-card", "yes", "no", "JK-1"),
+        HouseRule(
+            "joker_in_tiebreak",
+            "A Joker dealt in a tie-break",
+            "kills the hand",
+            "only that player drops out",
+            "JK-8",
+            (("dead", "Kills the hand"), ("drop", "Only that player drops out")),
+        ),
+        HouseRule(
+            "joker_upcard",
+            "A Joker turned up",
+            "kills the hand",
+            "bury it and turn another",
+            "JK-9",
+            (("dead", "Kills the hand"), ("redraw", "Bury it and turn another")),
+        ),
+        HouseRule("playoff_wins", "Hands to win a play-off", "3", "any number from 1", "JK-12"),
+    ),
+)
+"""Jokers Kill in the app's own words: the Rules page (and ``docs/rules/jokers-kill.md``)."""
+
+ENTRY = GameEntry(
+    key=jk.GAME.key,
+    state=JokersKillState,
+    draft=TypeAdapter(_JokersKillDraft),
+    guide=GUIDE,
+)
+"""Jokers Kill in the companion: listed once in :data:`companion.games.ENTRIES`."""

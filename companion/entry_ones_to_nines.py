@@ -25,9 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NotRequired
 
-from companion.entry import EntryTarget
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
+
+from companion.entry import EntryTarget, GameEntry
+from companion.guides import GameGuide, HouseRule, Section
 from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
@@ -438,3 +442,69 @@ def _join(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- what the app declares of 1111-9999: its draft, its Rules page, its entry (companion.games.ENTRIES) ------------
+
+
+class _OnesToNinesDraft(TypedDict):
+    table: NotRequired[str | int]
+    numbers: NotRequired[dict[str, str | int] | None]
+    first_triple: NotRequired[str | None]
+
+
+GUIDE = GameGuide(
+    key="1111-9999",
+    name="1111-9999",
+    players="2 to 8 players",
+    summary="Arrange your four cards into a number as close as you can to the number on the table.",
+    sections=(
+        Section(
+            "Deck and seats",
+            (
+                "36 cards: Ace (the digit 1) to 9 in four suits.",
+                "Four cards lie in a row on the table. Players on one side read them left to right, players on "
+                "the other side read them the other way round: 4 2 3 9 is 4239 from one side, 9324 from the other.",
+            ),
+        ),
+        Section(
+            "A hand",
+            (
+                "Arrange your four cards into a number. Your score is the gap between it and your table "
+                "number. Low is good.",
+                "Three or four of a kind: the first player to set one down scores 0; every other player holding "
+                "one adds 250 to their gap.",
+            ),
+        ),
+        Section(
+            "End of the game",
+            (
+                "The game ends after the hand in which someone reaches the target: 7,500 for 2 players, 7,000 "
+                "for 3–4, 6,500 for 5–6, 6,000 for 7–8.",
+                "Lowest total wins. Tied players play sudden death with three cards each until one is lowest.",
+            ),
+        ),
+    ),
+    options=(
+        HouseRule("target", "Target total", "7,500 / 7,000 / 6,500 / 6,000 by players", "any number from 1", "OO-11"),
+        HouseRule(
+            "score",
+            "Which number is scored",
+            "the number set down",
+            "each player's best arrangement",
+            "OO-3",
+            (("as-declared", "The number set down"), ("best", "Each player's best arrangement")),
+        ),
+        HouseRule("triple_penalty", "Penalty for a late three of a kind", "250", "any number from 0", "OO-6"),
+        HouseRule("triple_rule_in_sudden_death", "Three of a kind rule in sudden death", "on", "off", "OO-15"),
+    ),
+)
+"""1111-9999 in the app's own words: the Rules page (and ``docs/rules/1111-9999.md``)."""
+
+ENTRY = GameEntry(
+    key=oo.GAME.key,
+    state=OnesToNinesState,
+    draft=TypeAdapter(_OnesToNinesDraft),
+    guide=GUIDE,
+)
+"""1111-9999 in the companion: listed once in :data:`companion.games.ENTRIES`."""

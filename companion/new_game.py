@@ -1,7 +1,7 @@
 """The New-game set-up in words: how many may sit down, what a stake field stored, which side each player reads.
 
 Plain Python for the New-game screen (``views/new_game.py`` only draws it). Every text here names a house rule by
-its label on the screen (``companion.guides``), never by its record key.
+its label on the screen (``companion.games.get_guide``), never by its record key.
 
 >>> player_limit("financial-crisis", {}).text
 'Financial Crisis is for 2 to 4 players: the house rule “Most players allowed” is 4 (it goes up to 9).'
@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from companion.entry_ones_to_nines import default_sides
-from companion.guides import get_guide
+from companion.games import get_guide
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
 from scoring import find_game
 from scoring.jokers_kill import Options as JokersKillOptions

@@ -15,10 +15,10 @@ from typing import Any, cast
 import flet as ft
 import pytest
 
-from companion.guides import all_guides, get_guide
+from companion.games import all_guides, get_guide
 from companion.services import AppServices
 from companion.settings import Theme
-from scoring import Part, UnknownPartError, registry
+from scoring import GAMES, Part, UnknownPartError, find_game
 from tests.conftest import RULES
 from views.home import HOME_ITEMS
 from views.routes import ROUTES
@@ -213,9 +213,9 @@ def test_rules_screen_shows_every_house_rule(services: AppServices) -> None:
 def test_guides_match_the_scoring_games_and_house_rules() -> None:
     """Every guide's options are exactly its game record's ``options`` (and the house-rules table beside the
     project, when there is one)."""
-    assert [guide.key for guide in all_guides()] == list(registry._MODULES)
+    assert [guide.key for guide in all_guides()] == [game.key for game in GAMES]
     for guide in all_guides():
-        fields = importlib.import_module(registry._MODULES[guide.key]).Options.model_fields
+        fields = importlib.import_module(find_game(guide.key).record_model.__module__).Options.model_fields
         assert [option.key for option in guide.options] == list(fields), guide.name
     assert get_guide("bargain-bin").route == "/rules/bargain-bin"
     table_file = RULES / "house-rules.md"

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from companion.drafts import ENTRY_STATES, SHAPES, DraftShapeError, draft_check
+from companion.drafts import DraftShapeError, draft_check
 from companion.entry import EntryTarget
 from companion.entry_bargain_bin import BargainBinState, BinEntry, PadKey
 from companion.entry_financial_crisis import FinancialCrisisState, add_card
 from companion.entry_jokers_kill import JokersKillState
 from companion.entry_ones_to_nines import OnesToNinesState
+from companion.games import find_entry
 from companion.services import AppServices
 from scoring.parts import Part
 from tests.test_app_views import shell_for, walk
@@ -97,7 +98,7 @@ UNRESTORABLE = {
 @pytest.mark.parametrize("kind", sorted(UNRESTORABLE))
 def test_a_draft_that_would_not_restore_is_set_aside_and_reported(tmp_path: Path, kind: str) -> None:
     game, target, draft, why = UNRESTORABLE[kind]
-    SHAPES[game].validate_python(json.loads(json.dumps(draft)), strict=True)  # of the right shape
+    find_entry(game).draft.validate_python(json.loads(json.dumps(draft)), strict=True)  # of the right shape
     data = tmp_path / "data"
     session_id = keep(data, game, {target: draft})
     drafts_file = data / "drafts" / f"{session_id}.drafts.json"
@@ -165,24 +166,17 @@ def test_whatever_restoring_raises_refuses_the_draft(monkeypatch: pytest.MonkeyP
         check("new", {"up": None, "buried": [], "cards": {}, "tiebreaks": []})
 
 
-def test_the_new_draft_is_checked_for_the_part_the_game_asks_for_next() -> None:
+def test_the_new_draft_is_checked_for_the_part_the_game_asks_for_next(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[EntryTarget] = []
 
-    class Spy:
-        @classmethod
-        def from_draft(cls, record: Any, target: EntryTarget, draft: Any) -> None:
-            seen.append(target)
+    def spy(cls: Any, record: Any, target: EntryTarget, draft: Any) -> None:
+        seen.append(target)
 
     record = {"game": "jokers-kill", "players": JK_PLAYERS, "options": {}, "hands": []}
     draft = {"up": None, "buried": [], "cards": {}, "tiebreaks": []}
-    original = dict(ENTRY_STATES)
-    try:
-        ENTRY_STATES["jokers-kill"] = Spy  # type: ignore[index]
-        draft_check("jokers-kill", record, next_part=Part.PLAYOFF)("new", draft)
-        draft_check("jokers-kill", record, next_part=None)("new", draft)  # finished: no panel opens it
-    finally:
-        ENTRY_STATES.clear()  # type: ignore[attr-defined]
-        ENTRY_STATES.update(original)  # type: ignore[attr-defined]
+    monkeypatch.setattr(find_entry("jokers-kill").state, "from_draft", classmethod(spy))
+    draft_check("jokers-kill", record, next_part=Part.PLAYOFF)("new", draft)
+    draft_check("jokers-kill", record, next_part=None)("new", draft)  # finished: no panel opens it
     assert seen == [EntryTarget(Part.PLAYOFF)]
     with pytest.raises(DraftShapeError, match="names no hand of a game"):
         draft_check("jokers-kill", record, next_part=Part.HANDS)("tricks/1", draft)

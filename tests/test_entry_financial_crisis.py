@@ -30,8 +30,9 @@ from scoring.cards import standard_deck
 from storage import Archive
 from tests.conftest import CASES
 from tests.test_app_views import label_of
-from views.table.entry import EntryContext, EntryTarget, table_ui
+from views.table.entry import EntryContext, EntryTarget
 from views.table.games import financial_crisis as panel_module
+from views.table.games import find_panel
 from views.widgets import Key
 
 GAME = find_game("financial-crisis")
@@ -304,7 +305,7 @@ def controls(control: Any) -> list[Any]:
 
 
 def test_the_panel_is_registered_and_labels_every_control() -> None:
-    ui = table_ui("financial-crisis")
+    ui = find_panel("financial-crisis")
     assert ui is not None and ui.entry is panel_module.build_entry
     panel, _, _ = make_panel(TWO)
     for tap in [*BANK_221, "AC"]:

@@ -177,9 +177,9 @@ def _button(view: Any, label: str) -> Any:
 
 
 def test_setup_hook_chooses_sides() -> None:
-    from views.table.entry import table_ui
+    from views.table.games import find_panel
 
-    ui = table_ui("1111-9999")
+    ui = find_panel("1111-9999")
     assert ui is not None and ui.setup is not None
     extra: dict[str, Any] = {}
     control = ui.setup(["Ann", "Ben", "Cat"], extra)

@@ -12,7 +12,7 @@ from typing import Any, cast
 import flet as ft
 import pytest
 
-from companion.guides import all_guides
+from companion.games import all_guides
 from companion.money import MoneyFormat
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
 from companion.services import AppServices

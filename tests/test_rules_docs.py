@@ -1,10 +1,10 @@
-"""``docs/rules/`` says what the Rules screen says (both come from ``companion.guides``)."""
+"""``docs/rules/`` says what the Rules screen says (both come from :func:`companion.games.all_guides`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from companion.guides import all_guides
+from companion.games import all_guides
 from tools import rules_docs
 
 

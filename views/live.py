@@ -42,7 +42,8 @@ from views.edit_host import EditHost
 from views.routing import normalise
 from views.seat import Seat
 from views.standings import standings_panel, verdict_panel
-from views.table.entry import EntryContext, EntryTarget, refresh, table_ui
+from views.table.entry import EntryContext, EntryTarget, refresh
+from views.table.games import find_panel
 from views.table.scoreboard import HandLine, hand_lines, line_count
 from views.widgets import back_button, big_button, empty_state, icon_button, panel
 
@@ -77,7 +78,7 @@ def live_model(session: TableSession) -> LiveModel:
     """The :class:`LiveModel` of ``session`` now (its cached result: nothing is replayed)."""
     version = session.version  # first: the content read below is at least this new
     result = session.result
-    ui = table_ui(session.game)
+    ui = find_panel(session.game)
     extras = ui.extras(session) if ui is not None and ui.extras is not None else []
     played = len(result.hands)
     status = f"{find_game(session.game).name}: {played} hand{'s' if played != 1 else ''} played"
@@ -302,7 +303,7 @@ class LiveScreen:
         return self._pin_box
 
     def _entry(self, session: TableSession, target: EntryTarget) -> ft.Control:
-        ui = table_ui(session.game)
+        ui = find_panel(session.game)
         if ui is None or (target.part is not Part.HANDS and target.part not in ui.parts):
             return empty_state("Enter this on the host's screen", "This game's entry is not available on phones yet.")
         ectx = EntryContext(

@@ -32,14 +32,15 @@ from typing import Any
 
 import flet as ft
 
-from companion.guides import UnknownGameError, get_guide
+from companion.games import UnknownGameError, get_guide
 from companion.money import MoneyFormat, format_money, format_plain
 from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
 from companion.records import StorageError
 from scoring import GAMES, ScoringError, find_game
 from scoring.base import MAX_NAME
 from views.context import ViewContext
-from views.table.entry import refresh, table_ui
+from views.table.entry import refresh
+from views.table.games import find_panel
 from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen
 
 
@@ -362,7 +363,7 @@ class SetUp:
         self.limit_text = paragraph("")
         """The game's player-count limit under the house rules as they stand, shown before Start."""
         self.rules_summary = ft.Text(describe_options(self.fields, {}, self.money), size=15)
-        ui = table_ui(game)
+        ui = find_panel(game)
         self.setup_hook = ui.setup if ui is not None else None
         """The game's own set-up (1111-9999's sides), filling ``self.extra``: the record's extra top-level keys."""
         self.extra: dict[str, Any] = {}

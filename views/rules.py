@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.guides import GameGuide, all_guides, get_guide
+from companion.games import all_guides, get_guide
+from companion.guides import GameGuide
 from views.context import ViewContext
 from views.widgets import heading, nav_tile, paragraph, screen
 
@@ -46,7 +47,7 @@ def _option_card(guide: GameGuide) -> list[ft.Control]:
 
 
 def build_game(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """One game's rules (raises :class:`~companion.guides.UnknownGameError` for a game the app does not know)."""
+    """One game's rules (raises :class:`~companion.games.UnknownGameError` for a game the app does not know)."""
     guide = get_guide(params["game"])
     controls: list[ft.Control] = [
         ft.Text(guide.players, size=16, italic=True),

@@ -1,24 +1,16 @@
 """The per-game hooks of the table screen: what a game adds to the generic flow.
 
-Every game module in :mod:`views.table.games` defines ``UI = TableUI(...)``: its key, the builder of its
+Every game module in :mod:`views.table.games` ends with ``PANEL = TableUI(...)``: its key, the builder of its
 hand-entry panel, and optional scoreboard extras (Jokers Kill: cards and hands left). The table screen finds it
-with :func:`table_ui`; a game without a module gets the scoreboard and a note that entry is not available yet.
-
->>> table_ui("jokers-kill").key
-'jokers-kill'
->>> table_ui("no-such-game") is None
-True
+with :func:`views.table.games.find_panel` in the one list :data:`views.table.games.PANELS`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Protocol, TypeVar
 
 import flet as ft
@@ -48,7 +40,6 @@ __all__ = [
     "send_changes",
     "send_each",
     "sent_by_hand",
-    "table_ui",
 ]
 
 
@@ -165,24 +156,6 @@ class TableUI:
     """Extra parts of the record this panel enters as list entries (Jokers Kill: :attr:`Part.PLAYOFF`)."""
     setup: SetupHook | None = None
     """Optional game-specific set-up shown on the New-game screen (see :data:`SetupHook`)."""
-
-
-@cache
-def _registry() -> dict[str, TableUI]:
-    from views.table import games
-
-    found: dict[str, TableUI] = {}
-    for info in pkgutil.iter_modules(games.__path__):
-        module = importlib.import_module(f"{games.__name__}.{info.name}")
-        ui = getattr(module, "UI", None)
-        if isinstance(ui, TableUI):
-            found[ui.key] = ui
-    return found
-
-
-def table_ui(game: str) -> TableUI | None:
-    """The table hooks of ``game``, or ``None`` if its entry panel is not written yet."""
-    return _registry().get(game)
 
 
 def docked(ectx: EntryContext, *actions: ft.Control) -> None:

@@ -35,8 +35,8 @@ from views.table.entry import (
     refresh,
     send_changes,
     sent_by_hand,
-    table_ui,
 )
+from views.table.games import find_panel
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list, line_count
 from views.widgets import APPBAR_TAP, MIN_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
 
@@ -75,7 +75,7 @@ class TableView:
         self.target = target
         """``None`` on the table screen; the entry being corrected on a correction screen."""
         self.game = find_game(session.game)
-        self.ui = table_ui(session.game)
+        self.ui = find_panel(session.game)
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
         self.draft_notice = ft.Text("", size=14, italic=True, visible=False)
         """One line while the hand being entered cannot be written to disk (a full disk): kept in memory only."""

@@ -691,4 +691,4 @@ def build_end(session: TableSession, money: MoneyFormat | None = None) -> ft.Con
     return panel(ft.Column(body, spacing=6))
 
 
-UI = TableUI(key="bargain-bin", entry=build_entry, extras=extras, end=build_end)
+PANEL = TableUI(key="bargain-bin", entry=build_entry, extras=extras, end=build_end)

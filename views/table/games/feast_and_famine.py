@@ -490,4 +490,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return RoundPanel(ectx).control
 
 
-UI = TableUI(key="feast-and-famine", entry=build_entry, extras=extras, parts=(Part.TIEBREAK,))
+PANEL = TableUI(key="feast-and-famine", entry=build_entry, extras=extras, parts=(Part.TIEBREAK,))

@@ -523,4 +523,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return FinancialCrisisEntry(ectx).control
 
 
-UI = TableUI(key="financial-crisis", entry=build_entry)
+PANEL = TableUI(key="financial-crisis", entry=build_entry)

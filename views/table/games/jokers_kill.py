@@ -234,4 +234,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return CardPicker(ectx).control
 
 
-UI = TableUI(key="jokers-kill", entry=build_entry, extras=extras, parts=(Part.PLAYOFF,))
+PANEL = TableUI(key="jokers-kill", entry=build_entry, extras=extras, parts=(Part.PLAYOFF,))

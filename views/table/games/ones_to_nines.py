@@ -368,4 +368,4 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return HandPanel(ectx).control
 
 
-UI = TableUI(key="1111-9999", entry=build_entry, extras=extras, parts=(Part.SUDDEN_DEATH,), setup=setup)
+PANEL = TableUI(key="1111-9999", entry=build_entry, extras=extras, parts=(Part.SUDDEN_DEATH,), setup=setup)
