@@ -464,7 +464,7 @@ def test_a_full_disk_shows_retry_save_and_loses_nothing(services: AppServices, m
         "companion.session",
         "views.new_game",
         "views.continue_",
-        "views.table.entry",
+        "views.table.games",
         "views.table.scoreboard",
         "companion.entry",
         "companion.entry_jokers_kill",
