@@ -7,6 +7,7 @@ Each module of a game (``scoring/bargain_bin.py``...) ends with ``GAME = Game(ke
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -137,6 +138,26 @@ class Game:
         """
         extra = self.extra_part
         return (Part.HANDS,) if extra is None else (Part.HANDS, extra)
+
+    @functools.cached_property
+    def limits(self) -> Mapping[str, int]:
+        """The largest value of each bounded option, as its record model declares it (and its published schema
+        says): a record asking for more is refused.
+
+        >>> from scoring.registry import find_game
+        >>> find_game("bargain-bin").limits
+        {'target': 1000, 'vegas_unit_cents': 100000}
+        >>> find_game("jokers-kill").limits
+        {'playoff_wins': 100}
+        """
+        options = self.schema().get("$defs", {}).get("Options", {}).get("properties", {})
+        found: dict[str, int] = {}
+        for name, spec in options.items():
+            bounds = [spec.get("maximum"), *(choice.get("maximum") for choice in spec.get("anyOf", []))]
+            top = next((bound for bound in bounds if isinstance(bound, int)), None)
+            if top is not None:
+                found[name] = top
+        return found
 
     def word(self, part: Part = Part.HANDS) -> str:
         """What this game calls one entry of ``part``: :attr:`hand_word` for the main game, the part's own word

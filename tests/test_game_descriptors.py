@@ -76,3 +76,13 @@ def test_an_unknown_key_is_refused_in_each_layer() -> None:
     with pytest.raises(UnknownGameError, match="known games: bargain-bin"):
         find_entry("poker")
     assert find_panel("poker") is None
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_each_limit_a_game_declares_is_the_one_its_records_are_held_to(key: str) -> None:
+    game = find_game(key)
+    record = empty_record(key)
+    for option, limit in game.limits.items():
+        game.parse(record | {"options": {**record.get("options", {}), option: limit}})
+        with pytest.raises(InvalidRecordError, match=f"^'{option}' must be .*{limit}"):
+            game.parse(record | {"options": {**record.get("options", {}), option: limit + 1}})
