@@ -598,7 +598,7 @@ def _money(ctx: Context) -> Any:
 
 
 def _nights(archive: Archive) -> list[Any]:
-    from companion.night import Night, NightError
+    from companion.night_model import Night, NightError
 
     out = []
     for doc in archive.nights.list():
@@ -653,7 +653,7 @@ def cmd_nights(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_show_night(ctx: Context, args: argparse.Namespace) -> int:
     """``companion show-night ID``: the night's games, its ledger entries, who pays whom, and the recap."""
-    from companion.night import recap, recap_text
+    from companion.night_recap import recap, recap_text
 
     fmt = _money(ctx)
     with _reading(ctx) as archive:

@@ -64,7 +64,7 @@ NIGHT_SCHEMA_VERSION = 1
 """The night document version this app writes."""
 MAX_STORED_NAME = 100
 """The longest night name or player's name a night document may hold, in characters. A player's name typed now is
-limited to :data:`scoring.base.MAX_NAME` (40, by :mod:`companion.night`); nights saved before that limit applied
+limited to :data:`scoring.base.MAX_NAME` (40, by :mod:`companion.night_model`); nights saved before that limit applied
 to them may hold names of up to 100 characters, and are read, restored and imported as they are (nothing saved is
 lost)."""
 MAX_NOTE = 200

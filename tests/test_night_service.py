@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion import cli
-from companion.night import NightError
+from companion.night_model import NightError
 from companion.services import AppServices
 from scoring import get_game
 

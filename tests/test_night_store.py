@@ -11,7 +11,7 @@ import pytest
 
 import storage.atomic
 import storage.nights as nights_module
-from companion.night import SPLIT, Night
+from companion.night_model import SPLIT, Night
 from storage.archive import Archive
 from storage.atomic import StorageWriteError
 from storage.errors import ArchiveReadOnlyError, ImportRefusedError, SchemaVersionError

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from companion import cli
-from companion.night import Night
+from companion.night_model import Night
 from companion.players import PlayerDirectory
 from companion.ratings import ALL, Book, RatedGame, RatingService
 from companion.seasons import POINTS_RULE, Seasons, SeasonService, make_season, points_for, recap_png, recap_text

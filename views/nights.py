@@ -17,17 +17,9 @@ from typing import Any
 import flet as ft
 
 from companion.money import MoneyError, format_money, parse_money
-from companion.night import (
-    SPLIT,
-    TITLE,
-    Night,
-    NightError,
-    Recap,
-    Transfer,
-    rating_change_lines,
-    says_day,
-    streak_line,
-)
+from companion.night_ledger import TITLE, Transfer
+from companion.night_model import SPLIT, Night, NightError
+from companion.night_recap import Recap, rating_change_lines, says_day, streak_line
 from companion.night_service import NightService, NightStats, default_name, file_stem
 from companion.settings import Theme
 from scoring import ScoringError, get_game
