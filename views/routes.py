@@ -26,7 +26,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/continue/:id/:entry", lazy("views.table.screen", "build_correction"), "Correct a hand"),
     Route("/history", lazy("views.history", "build_list"), "History"),
     Route("/history/transfer", lazy("views.transfer", "build"), "Export and backup"),
-    Route("/history/nights", lazy("views.nights.listing", "build_list"), "Game nights"),  # before :id, which would take it
+    Route("/history/nights", lazy("views.nights.listing", "build_list"), "Game nights"),  # before :id, which takes it
     Route("/history/:id", lazy("views.history", "build_session"), "Session"),
     Route("/history/:id/:entry", lazy("views.history", "build_correction"), "Correct a hand"),
     Route("/players", lazy("views.players", "build_list"), "Players"),

@@ -37,7 +37,7 @@ from companion.history import (
     restore_checked,
     uploads_folder,
 )
-from companion.records import Archive, ImportReport, StorageError
+from companion.storage_types import Archive, ImportReport, StorageError
 from views.context import ViewContext
 from views.widgets import TAP, big_button, heading, paragraph, screen
 
