@@ -796,15 +796,14 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
 class BargainBinState:
     """A Bargain Bin hand as :class:`companion.entry.EntryState`: a :class:`BinEntry` (live play or quick form).
 
-        >>> from companion.bargain_bin_money import as_bin_result
-    from companion.entry import EntryTarget
-        >>> record = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"]}
-        >>> state = BargainBinState.start(record, EntryTarget())
-        >>> state.focus()
-        'receiver/Ann'
-        >>> quick = state.but(state.entry.set_mode(EntryMode.QUICK).set_score("Ann", "3"))
-        >>> BargainBinState.from_draft(record, EntryTarget(), quick.to_draft()).focus()
-        'score/Ben'
+    >>> from companion.entry import EntryTarget
+    >>> record = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"]}
+    >>> state = BargainBinState.start(record, EntryTarget())
+    >>> state.focus()
+    'receiver/Ann'
+    >>> quick = state.but(state.entry.set_mode(EntryMode.QUICK).set_score("Ann", "3"))
+    >>> BargainBinState.from_draft(record, EntryTarget(), quick.to_draft()).focus()
+    'score/Ben'
     """
 
     entry: BinEntry

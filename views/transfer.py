@@ -207,21 +207,6 @@ class Status:
         self.control.update()
 
 
-async def choose_file(
-    ctx: ViewContext, title: str, extension: str, sending: JobProgress, status: Status, refused: str
-) -> Picked | None:
-    """:func:`pick_file` for a section: ``None`` when nothing was picked or it did not arrive, said in ``status``
-    (``refused`` begins the sentence that says why)."""
-    try:
-        picked = await pick_file(ctx.page, title, extension, uploads_folder(ctx.services.archive.data_dir), sending)
-    except (OSError, ValueError) as exc:
-        status.say(f"{refused}: {exc}", error=True)
-        return None
-    if picked is None:
-        status.say("No file was chosen.")
-    return picked
-
-
 class ExportSection:
     """Every session as JSON or CSV: into the data folder's ``exports``, or offered through "Save as"."""
 
@@ -271,14 +256,34 @@ class ExportSection:
         self.status.say(f"Export saved as {saved}" if saved else "Export offered for download.")
 
 
-class ImportSection:
-    """A JSON export (or a bare game record), picked or typed as a path, with its progress."""
+class FileSection:
+    """A section that takes a file the person picks (sent over the page in the browser view, shown by ``sending``)."""
 
     def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
         self.ctx = ctx
         self.archive: Archive = ctx.services.archive
         self.sending = sending
         self.status = Status()
+
+    async def choose(self, title: str, extension: str, refused: str) -> Picked | None:
+        """:func:`pick_file` for this section: ``None`` when nothing was picked or it did not arrive, said in the
+        status line (``refused`` begins the sentence that says why)."""
+        folder = uploads_folder(self.archive.data_dir)
+        try:
+            picked = await pick_file(self.ctx.page, title, extension, folder, self.sending)
+        except (OSError, ValueError) as exc:
+            self.status.say(f"{refused}: {exc}", error=True)
+            return None
+        if picked is None:
+            self.status.say("No file was chosen.")
+        return picked
+
+
+class ImportSection(FileSection):
+    """A JSON export (or a bare game record), picked or typed as a path, with its progress."""
+
+    def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
+        super().__init__(ctx, sending)
         self.importing = JobProgress("Importing")
         self.path_field = ft.TextField(label="File to import (path)", tooltip="File to import", expand=True)
 
@@ -308,9 +313,7 @@ class ImportSection:
         self.status.say(_report_text(report), error=not report.ok)
 
     async def import_picked(self, _: Any) -> None:
-        picked = await choose_file(
-            self.ctx, "Choose an export", "json", self.sending, self.status, "No file could be imported"
-        )
+        picked = await self.choose("Choose an export", "json", "No file could be imported")
         if picked is None:
             return
         self.importing.start()
@@ -327,14 +330,11 @@ class ImportSection:
         self.status.say(_report_text(report), error=not report.ok)
 
 
-class BackupSection:
+class BackupSection(FileSection):
     """Back up now, the latest backups, and a restore (listed, picked or typed) checked whole and asked first."""
 
     def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
-        self.ctx = ctx
-        self.archive: Archive = ctx.services.archive
-        self.sending = sending
-        self.status = Status()
+        super().__init__(ctx, sending)
         self.backups = ft.Column(spacing=4)
         self.restore_field = ft.TextField(label="Backup to restore (path)", tooltip="Backup to restore", expand=True)
         self.confirm = ft.Column(visible=False, spacing=8)
@@ -478,9 +478,7 @@ class BackupSection:
         await self.ask_restore(Picked(path.name, path))
 
     async def restore_picked(self, _: Any) -> None:
-        picked = await choose_file(
-            self.ctx, "Choose a backup", "zip", self.sending, self.status, "Nothing was restored"
-        )
+        picked = await self.choose("Choose a backup", "zip", "Nothing was restored")
         if picked is not None:
             await self.ask_restore(picked)
 
