@@ -174,7 +174,6 @@ def run_command(argv: Sequence[str]) -> int:
     >>> code, err.getvalue()
     (2, "companion: error: the following arguments are required: id (see 'companion show --help')\\n")
     """
-
     from companion import commands
 
     try:
