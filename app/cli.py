@@ -4,13 +4,13 @@ By default it serves the browser view on http://127.0.0.1:8550 (offline: nothing
 prints that address and opens it in a browser when there is a display. Problems at start-up (a port in use, a data
 folder that cannot be written) are one line on standard error and exit status 2, never a traceback.
 
-``companion list|show|export|import|backup|restore ...`` are archive commands handled by :mod:`companion.cli`.
+``companion list|show|export|import|backup|restore ...`` are archive commands: their options are parsed here, with
+the app's, and their work is done by :mod:`companion.commands`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -19,20 +19,23 @@ from typing import NoReturn
 
 from companion.config import DEFAULT_HOST, DEFAULT_PORT, StartupError, default_data_dir, ensure_port_free, verify_port
 
-CLI_COMMANDS = (
-    "list",
-    "show",
-    "export",
-    "import",
-    "backup",
-    "restore",
-    "nights",
-    "show-night",
-    "ratings",
-    "seasons",
-    "show-season",
-    "add-season",
-)
+COMMANDS: dict[str, tuple[str, dict[str, str]]] = {
+    "list": ("cmd_list", {"game": "game", "player": "player", "status": "status"}),
+    "show": ("cmd_show", {"wanted": "id"}),
+    "export": ("cmd_export", {"every": "all", "ids": "ids", "output": "output", "kind": "format"}),
+    "import": ("cmd_import", {"files": "files"}),
+    "backup": ("cmd_backup", {"output": "output"}),
+    "restore": ("cmd_restore", {"file": "file", "replace_with_empty": "replace_with_empty"}),
+    "nights": ("cmd_nights", {}),
+    "show-night": ("cmd_show_night", {"wanted": "id"}),
+    "ratings": ("cmd_ratings", {"game": "game", "season": "season"}),
+    "seasons": ("cmd_seasons", {}),
+    "show-season": ("cmd_show_season", {"name": "name", "game": "game"}),
+    "add-season": ("cmd_add_season", {"name": "name", "start": "start", "end": "end"}),
+}
+"""Each archive command: its function in :mod:`companion.commands`, and which of the parsed values it takes (its
+parameter: the option's name)."""
+CLI_COMMANDS = tuple(COMMANDS)
 """First arguments that mean "an archive command", not "start the app"."""
 PROG = "companion"
 EXIT_USAGE = 2
@@ -44,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (argparse's default adds a usage block)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{PROG} --help')\n")
+        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
 
 
 def _port(text: str) -> int:
@@ -58,8 +61,9 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command-line options of ``companion``."""
+def build_parser(*, commands: bool = False) -> argparse.ArgumentParser:
+    """The command line of ``companion``: the app's options, and with ``commands`` the archive commands (left out
+    when the app starts, so that ``companion --help`` and a start need not load the archive's code)."""
     parser = _Parser(
         prog=PROG,
         description="Card Table Companion: keep score for card games played with real cards.",
@@ -94,23 +98,98 @@ def build_parser() -> argparse.ArgumentParser:
         "--desktop", action="store_true", help="open a native window (needs Flet's desktop client and a display)"
     )
     mode.add_argument("--no-browser", action="store_true", help="serve the browser view but do not open a browser")
+    if commands:
+        _add_commands(parser)
     return parser
+
+
+def _add_commands(parser: argparse.ArgumentParser) -> None:
+    """The archive commands, each with ``--data-dir`` and ``--json`` and its own values."""
+    from companion.commands import MIN_PREFIX, STATUSES
+
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the data folder (default: the app's own, as 'companion' uses)",
+    )
+    common.add_argument("--json", action="store_true", help="print JSON instead of plain text")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    p = sub.add_parser("list", parents=[common], help="list the saved sessions, newest first")
+    p.add_argument("--game", help="only this game (its key, e.g. jokers-kill)")
+    p.add_argument("--player", help="only sessions with this player (exact name)")
+    p.add_argument("--status", choices=STATUSES, help="only sessions in this state")
+
+    p = sub.add_parser("show", parents=[common], help="show a session: standings, hands with notes, edit log")
+    p.add_argument("id", help=f"the session id (or its first {MIN_PREFIX}+ characters)")
+
+    p = sub.add_parser("export", parents=[common], help="write sessions to a file (JSON records or CSV rows)")
+    p.add_argument("ids", nargs="*", metavar="ID", help="the sessions to export")
+    p.add_argument("--all", action="store_true", help="export every session")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
+    p.add_argument("--format", choices=["json", "csv"], default="json", help="json (default, re-importable) or csv")
+
+    p = sub.add_parser("import", parents=[common], help="import exports or bare game records (all or nothing per file)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+
+    p = sub.add_parser("backup", parents=[common], help="write a zip of the whole archive")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="the zip file or folder to write (default: the data folder's backups/)"
+    )
+
+    p = sub.add_parser("restore", parents=[common], help="replace the archive by a backup (the current one is kept)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--replace-with-empty",
+        action="store_true",
+        help="restore a backup that holds no sessions (it empties the archive); refused without this",
+    )
+
+    sub.add_parser("nights", parents=[common], help="list the game nights, newest first")
+    p = sub.add_parser("show-night", parents=[common], help="show a game night: its games, ledger, settle-up, recap")
+    p.add_argument("id", help=f"the night id (or its first {MIN_PREFIX}+ characters)")
+
+    p = sub.add_parser("ratings", parents=[common], help="the players' ratings, highest first")
+    p.add_argument("--game", default="all", help="a game key (e.g. jokers-kill), or all (the default)")
+    p.add_argument("--season", help="only the games of this season (see 'companion seasons')")
+    sub.add_parser("seasons", parents=[common], help="list the seasons, newest first")
+    p = sub.add_parser("show-season", parents=[common], help="show a season's standings and recap")
+    p.add_argument("name", help="the season's name (e.g. 2026)")
+    p.add_argument("--game", default="all", help="a game key (e.g. jokers-kill), or all (the default)")
+    p = sub.add_parser("add-season", parents=[common], help="name a season: a range of dates")
+    p.add_argument("name", help="the season's name")
+    p.add_argument("start", help="its first day, e.g. 2026-01-01")
+    p.add_argument("end", help="its last day, e.g. 2026-03-31")
+
+
+def run_command(argv: Sequence[str]) -> int:
+    """Run one archive command (``argv`` starts with its name); returns the exit status. Never raises for bad
+    input: every problem is one line on standard error (a wrong command line exits with 2).
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     code = run_command(["show"])
+    >>> code, err.getvalue()
+    (2, "companion: error: the following arguments are required: id (see 'companion show --help')\\n")
+    """
+    from companion import commands
+
+    try:
+        args = build_parser(commands=True).parse_args(list(argv))
+    except SystemExit as exc:  # --help, or a wrong command line (said in one line by _Parser)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
+    ctx = commands.Context(data_dir=Path(data_dir).expanduser().absolute(), as_json=args.json)
+    name, takes = COMMANDS[args.command]
+    values = {parameter: getattr(args, option) for parameter, option in takes.items()}
+    return commands.run_command(ctx, getattr(commands, name), **values)
 
 
 def _fail(message: str) -> int:
     print(f"{PROG}: error: {message}", file=sys.stderr, flush=True)
     return EXIT_USAGE
-
-
-def _run_cli(argv: list[str]) -> int:
-    try:
-        cli = importlib.import_module("companion.cli")
-    except ModuleNotFoundError as exc:
-        if exc.name != "companion.cli":
-            raise
-        return _fail(f"'{argv[0]}' is not available in this version of the app (the archive commands are missing)")
-    result = cli.main(argv)
-    return int(result or 0)
 
 
 VALUE_OPTIONS = ("--data-dir", "--port", "--host")
@@ -144,7 +223,7 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
     args_list = list(argv)
     command_at = _command_index(args_list)
     if command_at is not None:  # `companion --data-dir X list` works like `companion list --data-dir X`
-        return _run_cli([args_list[command_at], *args_list[:command_at], *args_list[command_at + 1 :]])
+        return run_command([args_list[command_at], *args_list[:command_at], *args_list[command_at + 1 :]])
 
     args = build_parser().parse_args(args_list)
     if args.port is None:  # a start without --port (the packaged app's): Flet's variable, as ft.run reads it

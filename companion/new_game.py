@@ -1,7 +1,8 @@
-"""The New-game set-up in words: how many may sit down, what a stake field stored, which side each player reads.
+"""The New-game set-up in words: the seating, the house rules as fields, how many may sit down, what a stake field
+stored, which side each player reads.
 
-Plain Python for the New-game screen (``views/new_game.py`` only draws it). Every text here names a house rule by
-its label on the screen (``companion.games.get_guide``), never by its record key.
+Plain Python for the New-game screen (``views/new_game.py`` only draws it), tested without a page. Every text here
+names a house rule by its label on the screen (``companion.guides``), never by its record key.
 
 >>> player_limit("financial-crisis", {}).text
 'Financial Crisis is for 2 to 4 players: the house rule “Most players allowed” is 4 (it goes up to 9).'
@@ -11,11 +12,29 @@ Financial Crisis takes at most 4 players and 5 are seated: set “Most players a
 'Stored as $0.25 a point'
 >>> in_words("'max_players' must be from 2 to 9", "financial-crisis")
 '“Most players allowed” must be from 2 to 9'
+>>> seats = Seating()
+>>> for name in ("Ann", "Ben", " Cat "):
+...     _ = seats.add(name)
+>>> seats.move(2, -1).names
+['Ann', 'Cat', 'Ben']
+>>> seats.add("ann")
+Traceback (most recent call last):
+...
+companion.new_game.SeatingError: Ann is already seated
+>>> [(f.key, f.kind.value, f.default) for f in option_fields("jokers-kill")][:2]
+[('jokers', 'choice', 0), ('upcard_to_prize', 'switch', True)]
+>>> chosen_options(option_fields("jokers-kill"), {"jokers": "2", "playoff_wins": "3"})
+{'jokers': 2}
+>>> [f.words for f in option_fields("jokers-kill") if f.key == "jokers"]
+[('No Jokers', '2 Jokers', '4 Jokers')]
 """
 
 from __future__ import annotations
 
+import enum
 import re
+import types
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +43,9 @@ from pydantic import BaseModel, ValidationError
 
 from companion.entry_ones_to_nines import default_sides
 from companion.games import get_guide
-from companion.money import MoneyError, MoneyFormat, format_money, parse_money
+from companion.money import MoneyError, MoneyFormat, format_money, format_plain, parse_money
 from scoring import find_game
+from scoring.base import MAX_NAME
 from scoring.jokers_kill import Options as JokersKillOptions
 from scoring.jokers_kill import deck_size
 
@@ -267,3 +287,258 @@ class SideDefaults:
         out = {name: current[name] if name in self.by_hand and name in current else default[name] for name in players}
         self.given = dict(out)
         return out
+
+
+# --- the seating and the house rules as fields ----------------------------------------------------------------
+
+
+class SeatingError(ValueError):
+    """A name that cannot be seated (empty, too long, already seated)."""
+
+
+class OptionInputError(ValueError):
+    """A house-rule value that is not one the game accepts."""
+
+
+@dataclass
+class Seating:
+    """The players at the table, clockwise from the first seat."""
+
+    names: list[str] = field(default_factory=list)
+
+    def verify_add(self, name: str) -> str:
+        """The trimmed name, or :class:`SeatingError` saying why it cannot be seated."""
+        clean = " ".join(str(name).split())
+        if not clean:
+            raise SeatingError("type a name first")
+        if len(clean) > MAX_NAME:
+            raise SeatingError(f"a name has at most {MAX_NAME} characters ({clean[:12]}… has {len(clean)})")
+        for seated in self.names:
+            if seated.casefold() == clean.casefold():
+                raise SeatingError(f"{seated} is already seated")
+        return clean
+
+    def can_add(self, name: str) -> bool:
+        try:
+            self.verify_add(name)
+        except SeatingError:
+            return False
+        return True
+
+    def add(self, name: str) -> Seating:
+        self.names.append(self.verify_add(name))
+        return self
+
+    def remove(self, index: int) -> Seating:
+        del self.names[index]
+        return self
+
+    def can_move(self, index: int, step: int) -> bool:
+        return 0 <= index < len(self.names) and 0 <= index + step < len(self.names)
+
+    def move(self, index: int, step: int) -> Seating:
+        """Move seat ``index`` one place up (``-1``) or down (``+1``)."""
+        if not self.can_move(index, step):
+            raise SeatingError("that player cannot move further")
+        names = self.names
+        names[index], names[index + step] = names[index + step], names[index]
+        return self
+
+
+def verify_player_count(game: str, count: int, options: Mapping[str, Any] | None = None) -> None:
+    """:class:`SeatingError` unless ``count`` players can play ``game`` with these house rules (see
+    :func:`companion.new_game.player_limit`: Financial Crisis's "Most players allowed", BK-15)."""
+    problem = player_limit(game, options or {}).problem(count)
+    if problem is not None:
+        raise SeatingError(problem)
+
+
+class OptionKind(enum.Enum):
+    """How a house rule is set on screen."""
+
+    CHOICE = "choice"
+    """One of a few values (a drop-down)."""
+    SWITCH = "switch"
+    """On or off."""
+    NUMBER = "number"
+    """A whole number (empty: the default)."""
+    MONEY = "money"
+    """An amount of money, typed as the table says it (``0.25``, ``$0.25``, ``25¢``) and stored in minor units
+    (cents): a record key ending in ``_cents`` (empty: the default, off)."""
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One house rule of a game, for the set-up screen."""
+
+    key: str
+    label: str
+    explanation: str
+    kind: OptionKind
+    default: Any
+    choices: tuple[Any, ...] = ()
+    words: tuple[str, ...] = ()
+    """A choice's plain words, one per item of ``choices`` (what the drop-down shows; the record keeps the value)."""
+    hint: str = ""
+    """What an empty field means (a number or money rule whose default depends on the table)."""
+
+    def word(self, value: Any) -> str:
+        """The plain words for a value of this rule (a choice's words, "on"/"off", or the number).
+
+        >>> field = next(f for f in option_fields("jokers-kill") if f.key == "joker_upcard")
+        >>> field.word("redraw"), field.word(field.default)
+        ('Bury it and turn another', 'Kills the hand')
+        """
+        for choice, words in zip(self.choices, self.words, strict=False):
+            if str(choice) == str(value):
+                return words
+        return _word(value)
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionField]:
+    """Every house rule of ``game``, with its label and one-line explanation from the rules guide.
+
+    A choice's explanation uses the words its drop-down shows, a switch's says "on" or "off" like the switch:
+
+    >>> [f.explanation for f in option_fields("jokers-kill")][:2]
+    ['Default: no Jokers. Or: 2 Jokers or 4 Jokers (JK-11).', 'Default: on (JK-2).']
+    >>> [f.words for f in option_fields("1111-9999") if f.key == "score"]
+    [('The number set down', "Each player's best arrangement")]
+    """
+    model = find_game(game).record_model.model_fields["options"].annotation
+    guide = {rule.key: rule for rule in get_guide(game).options}
+    out: list[OptionField] = []
+    for key, info in typing.cast(Any, model).model_fields.items():
+        annotation = info.annotation
+        default = _plain(info.default)
+        rule = guide.get(key)
+        label = rule.label if rule is not None else key.replace("_", " ").capitalize()
+        ruling = f" ({rule.ruling})" if rule is not None else ""
+        explanation = f"Default: {rule.default}. Or: {rule.alternatives}{ruling}." if rule is not None else ""
+        origin = typing.get_origin(annotation)
+        choices: tuple[Any, ...] | None = None
+        if origin is typing.Literal:
+            choices = typing.get_args(annotation)
+        elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+            choices = tuple(member.value for member in annotation)
+        if choices is not None:
+            words = tuple(rule.word(c) if rule is not None else str(c) for c in choices)
+            said = dict(zip(choices, words, strict=True))
+            others = " or ".join(_lower_first(said[c]) for c in choices if c != default)
+            explanation = f"Default: {_lower_first(said[default])}. Or: {others}{ruling}."
+            out.append(OptionField(key, label, explanation, OptionKind.CHOICE, default, choices, words))
+        elif annotation is bool:
+            explanation = f"Default: {_word(bool(default))}{ruling}."
+            out.append(OptionField(key, label, explanation, OptionKind.SWITCH, default))
+        elif annotation is int or origin in (typing.Union, types.UnionType):
+            kind = OptionKind.MONEY if key.endswith("_cents") else OptionKind.NUMBER
+            hint = f"Empty: {rule.default}" if rule is not None and default is None else ""
+            if kind is OptionKind.MONEY:
+                fmt = money or MoneyFormat()
+                examples = f"{format_plain(25, fmt)}, {format_money(25, fmt)}" + (" or 25¢" if fmt.cent_sign else "")
+                explanation = f"Default: off. Or: a stake per point, such as {examples}{ruling}."
+            out.append(OptionField(key, label, explanation, kind, default, hint=hint))
+    return out
+
+
+def parse_option(option: OptionField, value: Any, money: MoneyFormat | None = None) -> Any:
+    """The record value for what the screen holds (a choice's key, a switch's bool, a number's or amount's text).
+
+    >>> stake = next(f for f in option_fields("bargain-bin") if f.kind is OptionKind.MONEY)
+    >>> [parse_option(stake, text) for text in ("0.25", "$0.25", "25¢", "")]
+    [25, 25, 25, None]
+    >>> parse_option(stake, "25 cents")
+    Traceback (most recent call last):
+    ...
+    companion.new_game.OptionInputError: Vegas Rules stake per point: '25 cents' is not an amount (for example ...)
+    """
+    if option.kind is OptionKind.SWITCH:
+        return bool(value)
+    if option.kind is OptionKind.CHOICE:
+        for choice in option.choices:
+            if str(choice) == str(value):
+                return choice
+        raise OptionInputError(f"{option.label}: choose one of {', '.join(option.words or map(str, option.choices))}")
+    text = str(value if value is not None else "").strip()
+    if not text:
+        return option.default
+    if option.kind is OptionKind.MONEY:
+        feedback = money_feedback(text, money)
+        if feedback.error is not None:
+            raise OptionInputError(f"{option.label}: {feedback.error}")
+        return feedback.cents
+    try:
+        return int(text)
+    except ValueError:
+        raise OptionInputError(f"{option.label}: '{text}' is not a whole number") from None
+
+
+def chosen_options(
+    fields: list[OptionField], values: Mapping[str, Any], money: MoneyFormat | None = None
+) -> dict[str, Any]:
+    """The record's ``options``: only the rules changed from their default."""
+    out: dict[str, Any] = {}
+    for option in fields:
+        if option.key in values:
+            value = parse_option(option, values[option.key], money)
+            if value != option.default:
+                out[option.key] = value
+    return out
+
+
+def option_errors(
+    game: str, fields: list[OptionField], values: Mapping[str, Any], money: MoneyFormat | None = None
+) -> dict[str, str]:
+    """Each house rule whose field holds what the game refuses → the line to show (naming it by its label).
+
+    >>> fields = option_fields("financial-crisis")
+    >>> option_errors("financial-crisis", fields, {"max_players": "12", "rounds": "two"})
+    {'rounds': "Number of rounds: 'two' is not a whole number", 'max_players': 'Most players allowed: \
+“Most players allowed” must be a whole number from 2 to 9, not 12 (BK-15)'}
+    """
+    out: dict[str, str] = {}
+    parsed: dict[str, Any] = {}
+    for option in fields:
+        if option.key not in values:
+            continue
+        try:
+            parsed[option.key] = parse_option(option, values[option.key], money)
+        except OptionInputError as exc:
+            out[option.key] = str(exc)
+    labels = {option.key: option.label for option in fields}
+    for key, problem in option_problems(game, parsed).items():
+        out.setdefault(key, f"{labels[key]}: {problem}" if key in labels else problem)
+    return out
+
+
+def describe_options(fields: list[OptionField], options: Mapping[str, Any], money: MoneyFormat | None = None) -> str:
+    """One line saying which house rules differ from the defaults.
+
+    >>> describe_options(option_fields("jokers-kill"), {"playoff_wins": 2, "joker_upcard": "redraw"})
+    'House rules changed: A Joker turned up: bury it and turn another; Hands to win a play-off 2.'
+    >>> describe_options(option_fields("bargain-bin"), {"vegas_unit_cents": 25})
+    'House rules changed: Vegas Rules stake per point $0.25.'
+    """
+    changed = []
+    for f in fields:
+        if f.key not in options:
+            continue
+        value = options[f.key]
+        if f.kind is OptionKind.CHOICE:
+            changed.append(f"{f.label}: {_lower_first(f.word(value))}")
+        elif f.kind is OptionKind.MONEY and isinstance(value, int):
+            changed.append(f"{f.label} {format_money(value, money)}")
+        else:
+            changed.append(f"{f.label} {_word(value)}")
+    return f"House rules changed: {'; '.join(changed)}." if changed else "All house rules at their defaults."
+
+
+def _word(value: Any) -> str:
+    return {True: "on", False: "off"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+
+
+# --- screens ---------------------------------------------------------------------------------------------------

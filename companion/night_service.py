@@ -1,10 +1,10 @@
 """The game-night service: one evening of several games, its ledger, its settle-up and its recap. No Flet in here.
 
 :class:`NightService` keeps the nights of one data folder (``archive.nights``, :mod:`storage.nights`) and changes
-them only through :class:`companion.night.Night`'s methods, so every refusal is in words (:class:`NightError`).
+them only through :class:`companion.night_model.Night`'s methods, so every refusal is in words (:class:`NightError`).
 While a night is open, every game started through the :class:`~companion.session.SessionService` belongs to it
 (the service hooks into :meth:`SessionService.start`); a game started outside a night can be added later. Money is
-never stored: the ledger is re-derived from the games' records on every call (:func:`companion.night.ledger`).
+never stored: the ledger is re-derived from the games' records on every call (:func:`companion.night_ledger.ledger`).
 
 >>> import tempfile, pathlib
 >>> from companion.services import AppServices
@@ -29,19 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.money import MoneyFormat
-from companion.night import (
-    Ledger,
-    Night,
-    NightError,
-    Recap,
-    Settlement,
-    check_night_id,
-    ledger,
-    recap,
-    recap_png,
-    recap_text,
-    settle,
-)
+from companion.night_image import recap_png
+from companion.night_ledger import Ledger, Settlement, ledger, settle
+from companion.night_model import Night, NightError, check_night_id
+from companion.night_recap import Recap, recap, recap_text
 from companion.session import SessionService, TableSession
 from companion.settings import SettingsService
 from storage import Archive, SessionSummary, StorageError
@@ -396,7 +387,7 @@ def night_stats(nights: Sequence[tuple[Night, Recap]]) -> NightStats:
 
     A night is won by whoever won the most of its games; a tie gives it to each of them.
 
-    >>> from companion.night import Settlement
+    >>> from companion.night_ledger import Settlement
     >>> def r(wins, money): return Recap("n", "", None, tuple(wins), (), wins, money, Settlement((), (), {}), ())
     >>> a = Night.start("One", ["Ann", "Ben"], night_id="a", now="2026-12-01T19:00:00Z")
     >>> b = Night.start("Two", ["Ann", "Ben", "Cat"], night_id="b", now="2026-12-08T19:00:00Z")

@@ -287,7 +287,7 @@ class SeasonService:
         self.seasons = seasons
         self.ratings = ratings
         self.nights = nights
-        """The game nights (:class:`companion.night.Night`), for their ledgers."""
+        """The game nights (:class:`companion.night_model.Night`), for their ledgers."""
         self._vegas: dict[str, tuple[str, dict[str, int]]] = {}
 
     def season_ratings(self, season: Season, scope: str = ALL, tz: tzinfo | None = None) -> Ratings:
@@ -337,7 +337,7 @@ class SeasonService:
                 for name, cents in self._vegas_of(summary).items():
                     row(who(name)[0])[3] += cents
         if scope == ALL:
-            from companion.night import NightError
+            from companion.night_model import NightError
 
             for night in self.nights():
                 with contextlib.suppress(NightError, ValueError):
@@ -398,8 +398,8 @@ def recap_text(standings: SeasonStandings, fmt: MoneyFormat | None = None) -> st
 
 
 def recap_png(standings: SeasonStandings, fmt: MoneyFormat | None = None, dark: bool = False) -> bytes:
-    """The season recap drawn as a PNG, like the night's (:func:`companion.night.sections_png`)."""
-    from companion.night import sections_png
+    """The season recap drawn as a PNG, like the night's (:func:`companion.night_image.sections_png`)."""
+    from companion.night_image import sections_png
 
     subtitle = f"{standings.season.span}  ·  {standings.games} game{'' if standings.games == 1 else 's'}"
     return sections_png(recap_title(standings), subtitle, recap_sections(standings, fmt), dark=dark)

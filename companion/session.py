@@ -52,6 +52,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.drafts import draft_check
+from companion.listeners import Listeners
 from scoring import Replay, Result, ScoringError, Step, find_game, next_step
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
@@ -289,8 +290,8 @@ class TableSession:
     """The replay that gave :attr:`result`, kept so that the next hand is replayed on top of it (the hand only)."""
     _replayed: Record | None = None
     """The record :attr:`_replay` is of (the same object: records are never changed in place)."""
-    _listeners: list[Listener] = field(default_factory=list)
-    _draft_watchers: list[DraftWatcher] = field(default_factory=list)
+    _listeners: Listeners[TableSession] = field(default_factory=lambda: Listeners("a session listener"))
+    _draft_watchers: Listeners[str | None] = field(default_factory=lambda: Listeners("a drafts watcher"))
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- reading -------------------------------------------------------------------------------------------
@@ -411,7 +412,7 @@ class TableSession:
             _log.warning("the hands being entered are kept in memory only: %s", exc)
         after = self.draft_write_error
         if after != before:
-            for watcher in list(self._draft_watchers):
+            for watcher in self._draft_watchers.each():
                 watcher(after)
 
     @property
@@ -425,15 +426,7 @@ class TableSession:
     def watch_drafts(self, watcher: DraftWatcher) -> Callable[[], None]:
         """Call ``watcher(problem)`` on the thread of the tap when writing the drafts starts failing (``problem``
         says why) or works again (``None``); returns a function that stops it."""
-        with self._lock:
-            self._draft_watchers.append(watcher)
-
-        def stop() -> None:
-            with self._lock:
-                if watcher in self._draft_watchers:
-                    self._draft_watchers.remove(watcher)
-
-        return stop
+        return self._draft_watchers.subscribe(watcher)
 
     def draft(self, target: str = "new", *, device: str = HOST_DEVICE) -> dict[str, Any] | None:
         """``device``'s hand being entered for ``target``, if any (a copy)."""
@@ -444,15 +437,7 @@ class TableSession:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(session)`` after every change; returns a function that unsubscribes."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     # --- checking ------------------------------------------------------------------------------------------
 
@@ -686,14 +671,7 @@ class TableSession:
             raise SaveFailedError(f"{self.save_error}. The change is kept: use Retry save.")
 
     def _notify(self) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(self)
-            except Exception:  # a closed browser tab must not stop the others from hearing about the change
-                _log.warning("a session listener failed; it is dropped", exc_info=True)
-                with self._lock:
-                    if listener in self._listeners:
-                        self._listeners.remove(listener)
+        self._listeners.notify(self)  # a listener that fails (a closed browser tab) is dropped; the others hear
 
 
 @dataclass(frozen=True)

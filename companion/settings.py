@@ -29,6 +29,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from companion.listeners import Listeners
 from companion.money import MoneyError, MoneyFormat
 from storage.settings import SettingsStore
 
@@ -128,7 +129,7 @@ class SettingsService:
     def __init__(self, store: SettingsStore) -> None:
         self._store = store
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[Settings] = Listeners("a settings listener", drop_failing=False)
 
     @classmethod
     def open(cls, data_dir: Path) -> SettingsService:
@@ -213,15 +214,7 @@ class SettingsService:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` after every change; returns a function that stops it."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     def _save(self, **changes: Any) -> Settings:
         with self._lock:
@@ -230,10 +223,5 @@ class SettingsService:
                 if isinstance(value, MoneyFormat):
                     value = value.to_dict()
                 self._store.set(key, value.value if isinstance(value, Theme) else value)
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(new)
-            except Exception:  # a closed browser tab must not stop the others from hearing the change
-                _log.warning("a settings listener failed", exc_info=True)
+        self._listeners.notify(new)  # a listener that fails is logged and kept; the others hear
         return new

@@ -50,6 +50,7 @@ from datetime import datetime
 from enum import StrEnum
 from urllib.parse import urlsplit
 
+from companion.listeners import Listeners
 from companion.session import HOST_DEVICE, SessionService, TableSession
 from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
 from companion.session import EditKind as EditKind
@@ -590,7 +591,7 @@ class LiveTable:
         self._recent: list[str] = []
         self._last_refused: datetime | None = None
         self._current: str | None = None
-        self._listeners: list[LiveListener] = []
+        self._listeners: Listeners[LiveTable] = Listeners("a live-table listener")
         self.feed = LiveFeed()
         """Gives each change of a followed game to its viewers (:class:`LiveFeed`)."""
         self._views: dict[tuple[str, str], tuple[int, object]] = {}
@@ -809,24 +810,7 @@ class LiveTable:
 
     def subscribe(self, listener: LiveListener) -> Callable[[], None]:
         """Call ``listener(live)`` when the PIN or the live game changes; returns a function that unsubscribes."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     def _notify(self) -> None:
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(self)
-            except Exception:  # a closed page must not stop the others from hearing
-                _log.warning("a live-table listener failed; it is dropped", exc_info=True)
-                with self._lock:
-                    if listener in self._listeners:
-                        self._listeners.remove(listener)
+        self._listeners.notify(self)  # a listener that fails (a closed page) is dropped; the others hear

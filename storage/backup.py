@@ -55,7 +55,8 @@ from storage.limits import (
     is_unsafe_char,
 )
 from storage.models import SessionDoc, check_id, utc_now
-from storage.nights import NIGHTS_FILE, NightStore, check_nights_file
+from storage.night_docs import NIGHTS_FILE, check_nights_file
+from storage.nights import NightStore
 from storage.restoring import KEEP, REMOVE, REPLACE, commit, complete, stage
 from storage.roster import check_roster_data
 

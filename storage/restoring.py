@@ -47,9 +47,9 @@ from storage.damage import DAMAGE_ERRORS
 from storage.errors import StorageError
 from storage.journal import Progress
 from storage.layout import PLAYERS, RESTORE_JOURNAL, RESTORE_STAGING, SESSIONS
+from storage.night_docs import NIGHTS_FILE
 
 JOURNAL_FORMAT = "card-table-companion/pending-restore"
-NIGHTS_FILE = "nights.json"  # storage.nights.NIGHTS_FILE (this module is below storage.nights)
 REPLACE, REMOVE, KEEP = "replace", "remove", "keep"
 """What a restore does to ``nights.json``: replace it by the backup's, remove it (the backup had no nights), or
 keep it (a backup made before nights were backed up)."""

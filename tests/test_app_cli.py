@@ -1,7 +1,9 @@
-"""``companion`` start-up: clear one-line errors, never a traceback; archive commands are handed to companion.cli."""
+"""``companion`` start-up: clear one-line errors, never a traceback; archive commands are parsed by the same command
+line and done by companion.commands."""
 
 from __future__ import annotations
 
+import inspect
 import socket
 import subprocess
 import sys
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import cli as entry
+from companion import commands
 from companion.config import (
     DataDirError,
     InvalidPortError,
@@ -110,30 +113,28 @@ def test_default_data_dir_prefers_flet_app_storage(tmp_path: Path) -> None:
     assert "card-table-companion" in str(default_data_dir({}))
 
 
-def test_archive_commands_go_to_companion_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[list[str]] = []
+def test_archive_commands_go_to_their_work_in_companion(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[Path, dict[str, object]]] = []
 
-    class FakeCli:
-        @staticmethod
-        def main(argv: list[str]) -> int:
-            seen.append(argv)
-            return 3
+    def fake_export(ctx: commands.Context, **values: object) -> int:
+        seen.append((ctx.data_dir, values))
+        return 3
 
-    monkeypatch.setattr(entry.importlib, "import_module", lambda name: FakeCli)
-    assert entry.run(["export", "abc", "--to", "x.json"]) == 3
-    assert seen == [["export", "abc", "--to", "x.json"]]
+    monkeypatch.setattr(commands, "cmd_export", fake_export)
+    assert entry.run(["--data-dir", str(tmp_path), "export", "abc", "-o", "x.json"]) == 3
+    assert seen == [(tmp_path, {"every": False, "ids": ["abc"], "output": "x.json", "kind": "json"})]
 
 
-def test_missing_archive_commands_are_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    def missing(name: str) -> None:
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-
-    monkeypatch.setattr(entry.importlib, "import_module", missing)
-    assert entry.run(["list"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "'list' is not available" in err[0]
+def test_every_archive_command_is_parsed_and_has_its_work() -> None:
+    """Each command of the one parser names a function of companion.commands that takes exactly its values."""
+    parser = entry.build_parser(commands=True)
+    for name, (function, takes) in entry.COMMANDS.items():
+        parameters = inspect.signature(getattr(commands, function)).parameters
+        first, *rest = parameters
+        assert first == "ctx" and set(rest) == set(takes), name
+        with pytest.raises(SystemExit) as shown:
+            parser.parse_args([name, "--help"])
+        assert shown.value.code == 0
 
 
 def test_help_mentions_every_option() -> None:

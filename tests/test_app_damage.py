@@ -14,7 +14,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion import cli
+from app import cli
 from companion.services import AppServices
 from companion.settings import Theme
 from storage import Archive
@@ -29,7 +29,7 @@ DRAFT = {"up": "9S", "buried": [], "cards": {"Ann": "KH"}, "tiebreaks": []}
 def run_cli(*argv: Any) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
+        code = cli.run_command([str(a) for a in argv])
     return code, out.getvalue(), err.getvalue()
 
 

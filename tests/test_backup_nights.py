@@ -15,7 +15,7 @@ from companion.services import AppServices
 from storage.archive import Archive
 from storage.backup import BACKUP_VERSION, MANIFEST, check_backup
 from storage.errors import BackupError
-from storage.nights import NIGHTS_FILE
+from storage.night_docs import NIGHTS_FILE
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
 JK = {"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": []}

@@ -1,6 +1,6 @@
 """The archive from the command line (``companion list|show|export|import|backup|restore``), issue 9.
 
-Most tests call :func:`companion.cli.main` in-process (fast); a few run the real ``companion`` script. Every
+Most tests call :func:`app.cli.run_command` in-process (fast); a few run the real ``companion`` script. Every
 refusal is checked to leave the data folder byte-for-byte as it was (a hash of every file under it).
 """
 
@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 import scoring
-from companion import cli
+from app import cli
+from companion import commands
 from scoring.__main__ import main as scoring_main
 from storage import MAX_IMPORT_BYTES, Archive, SessionStatus, StorageWriteError, record_fingerprint
 from storage.imports import apply_import, check_import_file, plan_import
@@ -40,7 +41,7 @@ COMPANION = Path(sys.executable).with_name("companion")
 @pytest.fixture(autouse=True)
 def tracebacks_in_tests(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug in the command must fail a test loudly, not become a polite one-line message."""
-    monkeypatch.setenv(cli.TRACEBACK_ENV, "1")
+    monkeypatch.setenv(commands.TRACEBACK_ENV, "1")
 
 
 # --- helpers ------------------------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ def snapshot(folder: Path) -> dict[str, str]:
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
     """``companion <argv>`` in-process: (exit status, stdout, stderr)."""
     capsys.readouterr()
-    code = cli.main([str(a) for a in argv])
+    code = cli.run_command([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -117,7 +118,7 @@ def archive_dir(tmp_path: Path, cases: list[tuple[Path, dict[str, Any]]]) -> Pat
     for path, case in cases:
         picked.setdefault(case["record"]["game"], path)
     files = list(picked.values())[:6]
-    assert cli.main(["import", *map(str, files), "--data-dir", str(folder)]) == 0
+    assert cli.run_command(["import", *map(str, files), "--data-dir", str(folder)]) == 0
     with Archive(folder) as archive:
         assert len(archive) == len(files)
     return folder
@@ -309,7 +310,7 @@ def test_locked_folder_is_refused_for_changes_and_read_for_the_rest(
 ) -> None:
     new_game = write_json(tmp_path / "new.json", cases[-1][1]["record"])
     backup_file = tmp_path / "b.zip"
-    assert cli.main(["backup", "-o", str(backup_file), "--data-dir", str(archive_dir)]) == 0
+    assert cli.run_command(["backup", "-o", str(backup_file), "--data-dir", str(archive_dir)]) == 0
     with Archive(archive_dir) as app:  # the running app holds the lock
         assert folder_in_use(archive_dir)
         for argv in (["import", new_game], ["restore", backup_file], ["backup"]):
@@ -616,7 +617,7 @@ def test_the_real_script_never_shows_a_traceback(tmp_path: Path, archive_dir: Pa
 def test_an_unexpected_failure_is_one_line_too(
     capsys: pytest.CaptureFixture[str], archive_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(cli.TRACEBACK_ENV)
+    monkeypatch.delenv(commands.TRACEBACK_ENV)
 
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("a bug")

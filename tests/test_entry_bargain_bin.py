@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.bargain_bin_money import deciding_notes, end_headline, money_lines, pot_lines, transfers
 from companion.entry_bargain_bin import (
     JOKER_KEY,
     JOKER_MINUS,
@@ -28,12 +29,7 @@ from companion.entry_bargain_bin import (
     ReceiverError,
     ScoreInputError,
     ValueUsedError,
-    deciding_notes,
-    end_headline,
-    money_lines,
     pad_keys,
-    pot_lines,
-    transfers,
 )
 from companion.services import AppServices
 from scoring import ScoringError, find_game

@@ -125,4 +125,4 @@ def test_changes_made_while_viewers_redraw_are_all_shown_and_a_closed_viewer_sto
     assert app.live.feed.viewers(table.id) == 4
     for screen in screens[1:]:
         screen.stop()
-    assert app.live.feed.viewers(table.id) == 0 and table._listeners == []
+    assert app.live.feed.viewers(table.id) == 0 and len(table._listeners) == 0

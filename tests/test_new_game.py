@@ -14,12 +14,21 @@ import pytest
 
 from companion.games import all_guides
 from companion.money import MoneyFormat
-from companion.new_game import SideDefaults, in_words, money_feedback, option_problems, player_limit
+from companion.new_game import (
+    OptionKind,
+    SideDefaults,
+    describe_options,
+    in_words,
+    money_feedback,
+    option_fields,
+    option_problems,
+    player_limit,
+)
 from companion.services import AppServices
 from scoring import GAMES, ScoringError, find_game
 from tests.test_app_views import FakePage, walk
 from tests.test_table_jokers_kill import assert_accessible, buttons, tap, texts
-from views.new_game import SWITCH_GROUP, OptionKind, describe_options, option_fields
+from views.new_game import SWITCH_GROUP
 from views.shell import Shell
 
 GAMES = [game.key for game in GAMES]
@@ -316,7 +325,7 @@ def test_side_defaults_keep_only_the_sides_chosen_by_hand() -> None:
 
 def test_the_stake_hint_follows_the_money_format() -> None:
     from companion.money import MoneyFormat
-    from views.new_game import option_fields
+    from companion.new_game import option_fields
 
     def hint(money: MoneyFormat) -> str:
         return next(f.explanation for f in option_fields("bargain-bin", money) if f.key == "vegas_unit_cents")

@@ -13,25 +13,10 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from companion.money import MoneyFormat, format_money
-from companion.night import (
-    PNG_WIDTH,
-    SEED,
-    SPLIT,
-    TITLE,
-    GameRecap,
-    LedgerEntry,
-    MoneyStatus,
-    Night,
-    NightError,
-    NightStatus,
-    ledger,
-    longest_streaks,
-    recap,
-    recap_png,
-    recap_text,
-    settle,
-    verdict_of,
-)
+from companion.night_image import PNG_WIDTH, SEED, recap_png
+from companion.night_ledger import TITLE, MoneyStatus, ledger, settle
+from companion.night_model import SPLIT, LedgerEntry, Night, NightError, NightStatus
+from companion.night_recap import GameRecap, longest_streaks, recap, recap_text, verdict_of
 from scoring import Decider, Result, Verdict, find_game
 from scoring.base import MAX_NAME
 

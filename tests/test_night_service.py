@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from companion import cli
-from companion.night import NightError
+from app import cli
+from companion.night_model import NightError
 from companion.services import AppServices
 from scoring import find_game
 
@@ -54,7 +54,7 @@ def apply(balance: dict[str, int], transfers: Any) -> dict[str, int]:
 def run_cli(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
+        code = cli.run_command(list(argv))
     return code, out.getvalue(), err.getvalue()
 
 

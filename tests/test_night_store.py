@@ -10,22 +10,18 @@ from typing import Any
 import pytest
 
 import storage.atomic
-import storage.nights as nights_module
-from companion.night import SPLIT, Night
+import storage.night_docs as night_docs_module
+from companion.night_model import SPLIT, Night
 from storage.archive import Archive
 from storage.atomic import StorageWriteError
 from storage.errors import ArchiveReadOnlyError, ImportRefusedError, SchemaVersionError
+from storage.night_docs import NIGHT_SCHEMA_VERSION, NIGHTS_FILE, NightDocumentError, check_night, migrate
 from storage.nights import (
-    NIGHT_SCHEMA_VERSION,
-    NIGHTS_FILE,
     NightConflictError,
-    NightDocumentError,
     NightNotFoundError,
     NightStore,
-    check_night,
     export_nights,
     import_nights,
-    migrate,
     read_nights,
 )
 
@@ -180,9 +176,9 @@ def test_migrate_steps_through_every_version(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(NightDocumentError, match=r"unreadable format version"):
         migrate({"id": "n1", "schema_version": "one"})
     # the mechanism, with a next version whose step trims names (v1 → v2) and one more (v2 → v3)
-    monkeypatch.setattr(nights_module, "NIGHT_SCHEMA_VERSION", 3)
+    monkeypatch.setattr(night_docs_module, "NIGHT_SCHEMA_VERSION", 3)
     monkeypatch.setattr(
-        nights_module,
+        night_docs_module,
         "MIGRATIONS",
         {1: lambda d: {**d, "name": d["name"].strip()}, 2: lambda d: {**d, "players": list(d["players"])}},
     )

@@ -51,7 +51,7 @@ def test_each_page_follows_its_own_table_and_only_the_last_one(services: AppServ
     first.render()
     assert len(one._listeners) == 1 and len(two._listeners) == 1, "the first tab left game one for game two"
     other.state.release()
-    assert one._listeners == [] and len(two._listeners) == 1
+    assert len(one._listeners) == 0 and len(two._listeners) == 1
 
 
 def test_the_seat_is_the_pages_own(services: AppServices) -> None:

@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from companion import cli
-from companion.night import Night
+from app import cli
+from companion import commands
+from companion.night_model import Night
 from companion.players import PlayerDirectory
 from companion.ratings import ALL, Book, RatedGame, RatingService
 from companion.seasons import POINTS_RULE, Seasons, SeasonService, make_season, points_for, recap_png, recap_text
@@ -383,7 +384,7 @@ def test_the_nights_recap_shows_each_players_rating_change(tmp_path: Path) -> No
 def run_cli(*args: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(args))
+        code = cli.run_command(list(args))
     return code, out.getvalue(), err.getvalue()
 
 
@@ -435,7 +436,7 @@ def test_cli_seasons_and_show_season(tmp_path: Path) -> None:
 def test_cli_refuses_bad_input_in_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     fixed_archive(tmp_path)
     code, out, err = run_cli(*args, "--data-dir", str(tmp_path))
-    assert code == cli.ExitCode.REFUSED and out == ""
+    assert code == commands.ExitCode.REFUSED and out == ""
     assert err.count("\n") == 1 and err.startswith("companion: error: ") and message in err
 
 

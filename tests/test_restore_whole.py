@@ -24,7 +24,8 @@ from typing import Any
 
 import pytest
 
-from companion.cli import TRACEBACK_ENV, main
+from app.cli import run_command as main
+from companion.commands import TRACEBACK_ENV
 from storage import Archive, BackupError, LogEntry, SessionDoc
 from storage.backup import MANIFEST, check_backup
 from storage.errors import EmptyBackupError

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion import cli
+from app import cli
 from companion.settings import SettingsService, Theme
 from storage import Archive, LockFileError, OutputPathError, SessionDamagedError, SessionDoc
 from storage.layout import JOURNAL, shard_of
@@ -38,7 +38,7 @@ def data(tmp_path: Path) -> Path:
 def run_cli(*argv: Any) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
+        code = cli.run_command([str(a) for a in argv])
     return code, out.getvalue(), err.getvalue()
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from companion import cli
+from app import cli
+from companion import commands
 from companion.history import import_path
 from storage import Archive, BackupError
 from storage.limits import MAX_BACKUP_BYTES, MAX_BACKUP_ENTRIES
@@ -28,7 +29,7 @@ def rec(players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
 def run_cli(*argv: Any) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
+        code = cli.run_command([str(a) for a in argv])
     return code, out.getvalue(), err.getvalue()
 
 
@@ -106,7 +107,7 @@ def test_input_beyond_the_limits_is_refused_naming_the_field_and_limit(tmp_path:
         report = archive.import_file(source)
         assert report.refused == 1 and len(archive) == 0
         assert message in report.messages[0]
-    assert cli.terminal_safe(report.messages[0]) == cli_message  # the same words from both entry points
+    assert commands.terminal_safe(report.messages[0]) == cli_message  # the same words from both entry points
 
 
 def test_a_title_or_name_given_to_the_archive_is_checked_too(tmp_path: Path) -> None:

@@ -26,12 +26,12 @@ from companion.entry_jokers_kill import (
     remove_last,
     slots,
 )
+from companion.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
 from companion.services import AppServices
 from scoring import DuplicateCardError, InvalidCardError, find_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
 from tests.test_app_views import INTERACTIVE, FakePage, greyed, icon_label, label_of, walk
-from views.new_game import OptionInputError, Seating, SeatingError, chosen_options, option_fields
 from views.shell import Shell
 from views.table.scoreboard import standings, verdict
 from views.widgets import Veil
@@ -462,7 +462,7 @@ def test_a_full_disk_shows_retry_save_and_loses_nothing(services: AppServices, m
     "name",
     [
         "companion.session",
-        "views.new_game",
+        "companion.new_game",
         "views.continue_",
         "views.table.games",
         "views.table.scoreboard",

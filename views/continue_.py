@@ -6,7 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.history import unfinished_row
-from companion.records import SessionSummary
+from companion.storage_types import SessionSummary
 from views.context import ViewContext
 from views.paging import Paged
 from views.widgets import big_button, empty_state, nav_tile, screen
@@ -15,7 +15,7 @@ from views.widgets import big_button, empty_state, nav_tile, screen
 def row_texts(summary: SessionSummary) -> tuple[str, str]:
     """Title and subtitle of a session's row (see :func:`companion.history.unfinished_row`).
 
-    >>> from companion.records import SessionStatus, SessionSummary
+    >>> from companion.storage_types import SessionStatus, SessionSummary
     >>> row_texts(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
     ...                          "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
     ('Jokers Kill: Ann, Ben', '12 hands · play-off to play · last change 2026-01-02 10:30')

@@ -31,8 +31,8 @@ from companion.history import (
     row_of,
     when_text,
 )
-from companion.records import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from companion.stats import game_name
+from companion.storage_types import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from scoring import GAMES, ScoringError
 from views.charts import progression_chart
 from views.context import ViewContext

@@ -10,8 +10,8 @@ import flet as ft
 
 from companion.players import PlayerDirectory, Profile
 from companion.ratings import ALL
-from companion.records import PlayerNotFoundError, StorageError
 from companion.stats import format_rate
+from companion.storage_types import PlayerNotFoundError, StorageError
 from scoring import GAMES
 from views.context import ViewContext
 from views.ratings import player_ratings

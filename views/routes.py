@@ -26,17 +26,17 @@ ROUTES: tuple[Route, ...] = (
     Route("/continue/:id/:entry", lazy("views.table.screen", "build_correction"), "Correct a hand"),
     Route("/history", lazy("views.history", "build_list"), "History"),
     Route("/history/transfer", lazy("views.transfer", "build"), "Export and backup"),
-    Route("/history/nights", lazy("views.nights", "build_list"), "Game nights"),  # before :id, which would take it
+    Route("/history/nights", lazy("views.nights.listing", "build_list"), "Game nights"),  # before :id, which takes it
     Route("/history/:id", lazy("views.history", "build_session"), "Session"),
     Route("/history/:id/:entry", lazy("views.history", "build_correction"), "Correct a hand"),
     Route("/players", lazy("views.players", "build_list"), "Players"),
     Route("/players/:id", lazy("views.players", "build_player"), "Player"),
     Route("/stats", lazy("views.stats", "build"), "Statistics"),
-    Route("/stats/nights", lazy("views.nights", "build_stats"), "Game nights"),
-    Route("/nights", lazy("views.nights", "build_list"), "Game nights"),
-    Route("/nights/new", lazy("views.nights", "build_start"), "Start a game night"),  # before :id
-    Route("/nights/:id", lazy("views.nights", "build_night"), "Game night"),
-    Route("/nights/:id/recap", lazy("views.nights", "build_recap"), "Recap"),
+    Route("/stats/nights", lazy("views.nights.stats", "build_stats"), "Game nights"),
+    Route("/nights", lazy("views.nights.listing", "build_list"), "Game nights"),
+    Route("/nights/new", lazy("views.nights.start", "build_start"), "Start a game night"),  # before :id
+    Route("/nights/:id", lazy("views.nights.night", "build_night"), "Game night"),
+    Route("/nights/:id/recap", lazy("views.nights.recap", "build_recap"), "Recap"),
     Route("/rules", lazy("views.rules", "build_index"), "Rules"),
     Route("/rules/:game", lazy("views.rules", "build_game"), "Rules"),
     Route("/settings", lazy("views.settings", "build"), "Settings"),

@@ -14,7 +14,6 @@ from urllib.parse import parse_qs, quote, urlsplit
 import flet as ft
 
 from companion.players import Resolver
-from companion.records import Archive
 from companion.seasons import Season, within
 from companion.settings import Theme
 from companion.stats import (
@@ -27,6 +26,7 @@ from companion.stats import (
     format_rate,
     game_name,
 )
+from companion.storage_types import Archive
 from scoring import GAMES, lower_wins
 from views.charts import wins_chart
 from views.context import ViewContext

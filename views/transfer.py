@@ -37,7 +37,7 @@ from companion.history import (
     restore_checked,
     uploads_folder,
 )
-from companion.records import Archive, ImportReport, StorageError
+from companion.storage_types import Archive, ImportReport, StorageError
 from views.context import ViewContext
 from views.widgets import TAP, big_button, heading, paragraph, screen
 
@@ -195,99 +195,181 @@ def _async_button(label: str, handler: Callable[[Any], Awaitable[None]], icon: f
     )
 
 
-def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """``/history/transfer``."""
-    archive: Archive = ctx.services.archive
-    export_status, import_status, backup_status = ft.Text("", size=16), ft.Text("", size=16), ft.Text("", size=16)
+class Status:
+    """A section's status line: what its last action did, in red when it was refused."""
 
-    def show(status: ft.Text, text: str, error: bool) -> None:
-        status.value = text
-        status.color = ft.Colors.ERROR if error else None
-        status.update()
+    def __init__(self) -> None:
+        self.control = ft.Text("", size=16)
 
-    def export_say(text: str, *, error: bool = False) -> None:
-        show(export_status, text, error)
+    def say(self, text: str, *, error: bool = False) -> None:
+        self.control.value = text
+        self.control.color = ft.Colors.ERROR if error else None
+        self.control.update()
 
-    def import_say(text: str, *, error: bool = False) -> None:
-        show(import_status, text, error)
 
-    def backup_say(text: str, *, error: bool = False) -> None:
-        show(backup_status, text, error)
+class ExportSection:
+    """Every session as JSON or CSV: into the data folder's ``exports``, or offered through "Save as"."""
 
-    # --- export
-    fmt = ft.RadioGroup(
-        value="json",
-        content=ft.Column(
-            [ft.Radio(value=key, label=label, label_style=ft.TextStyle(size=16), height=TAP) for key, label in FORMATS],
-            spacing=0,
-        ),
-    )
+    def __init__(self, archive: Archive) -> None:
+        self.archive = archive
+        self.status = Status()
+        self.fmt = ft.RadioGroup(
+            value="json",
+            content=ft.Column(
+                [
+                    ft.Radio(value=key, label=label, label_style=ft.TextStyle(size=16), height=TAP)
+                    for key, label in FORMATS
+                ],
+                spacing=0,
+            ),
+        )
 
-    def export_here(_: Any) -> None:
+    def controls(self) -> list[ft.Control]:
+        return [
+            heading("Export"),
+            paragraph("Every session, with its hands and edit log."),
+            self.fmt,
+            ft.Row([big_button("Export to the data folder", self.export_here, icon=ft.Icons.SAVE_ALT, primary=True)]),
+            ft.Row([_async_button("Save as…", self.save_as, ft.Icons.DOWNLOAD)]),
+            self.status.control,
+        ]
+
+    def export_here(self, _: Any) -> None:
         try:
-            path = export_to_folder(archive, fmt.value or "json")
+            path = export_to_folder(self.archive, self.fmt.value or "json")
         except (StorageError, OSError) as exc:
-            export_say(f"The export could not be saved: {exc}", error=True)
+            self.status.say(f"The export could not be saved: {exc}", error=True)
             return
-        export_say(f"Exported {len(archive)} sessions to {path}")
+        self.status.say(f"Exported {len(self.archive)} sessions to {path}")
 
-    async def export_save_as(_: Any) -> None:
-        chosen = fmt.value or "json"
+    async def save_as(self, _: Any) -> None:
+        chosen = self.fmt.value or "json"
         try:
-            data = archive.export_sessions(None, chosen)
+            data = self.archive.export_sessions(None, chosen)
             picker = ft.FilePicker()
             saved = await picker.save_file(
                 dialog_title="Save the export", file_name=export_name(chosen), src_bytes=data
             )
         except (StorageError, OSError, ValueError) as exc:
-            export_say(f"The export could not be offered: {exc}", error=True)
+            self.status.say(f"The export could not be offered: {exc}", error=True)
             return
-        export_say(f"Export saved as {saved}" if saved else "Export offered for download.")
+        self.status.say(f"Export saved as {saved}" if saved else "Export offered for download.")
 
-    # --- import
-    path_field = ft.TextField(label="File to import (path)", tooltip="File to import", expand=True)
 
-    importing = JobProgress("Importing")
-    sending = JobProgress("Sending the file")
-    uploads = uploads_folder(archive.data_dir)
+class FileSection:
+    """A section that takes a file the person picks (sent over the page in the browser view, shown by ``sending``)."""
 
-    def import_typed(_: Any) -> None:
-        importing.start()
+    def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
+        self.ctx = ctx
+        self.archive: Archive = ctx.services.archive
+        self.sending = sending
+        self.status = Status()
+
+    async def choose(self, title: str, extension: str, refused: str) -> Picked | None:
+        """:func:`pick_file` for this section: ``None`` when nothing was picked or it did not arrive, said in the
+        status line (``refused`` begins the sentence that says why)."""
+        folder = uploads_folder(self.archive.data_dir)
         try:
-            report = import_path(archive, path_field.value or "", importing)
-        finally:
-            importing.end()
-        import_say(_report_text(report), error=not report.ok)
-
-    async def import_picked(_: Any) -> None:
-        try:
-            picked = await pick_file(ctx.page, "Choose an export", "json", uploads, sending)
+            picked = await pick_file(self.ctx.page, title, extension, folder, self.sending)
         except (OSError, ValueError) as exc:
-            import_say(f"No file could be imported: {exc}", error=True)
-            return
+            self.status.say(f"{refused}: {exc}", error=True)
+            return None
         if picked is None:
-            import_say("No file was chosen.")
+            self.status.say("No file was chosen.")
+        return picked
+
+
+class ImportSection(FileSection):
+    """A JSON export (or a bare game record), picked or typed as a path, with its progress."""
+
+    def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
+        super().__init__(ctx, sending)
+        self.importing = JobProgress("Importing")
+        self.path_field = ft.TextField(label="File to import (path)", tooltip="File to import", expand=True)
+
+    def controls(self) -> list[ft.Control]:
+        return [
+            heading("Import"),
+            paragraph("A JSON export of this app, or a game record. Games already here are skipped."),
+            ft.Row([_async_button("Choose a file…", self.import_picked, ft.Icons.UPLOAD_FILE)]),
+            ft.Row(
+                [
+                    self.path_field,
+                    ft.FilledButton(content="Import", on_click=self.import_typed, tooltip="Import", height=TAP),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+            ),
+            self.sending.control,
+            self.importing.control,
+            self.status.control,
+        ]
+
+    def import_typed(self, _: Any) -> None:
+        self.importing.start()
+        try:
+            report = import_path(self.archive, self.path_field.value or "", self.importing)
+        finally:
+            self.importing.end()
+        self.status.say(_report_text(report), error=not report.ok)
+
+    async def import_picked(self, _: Any) -> None:
+        picked = await self.choose("Choose an export", "json", "No file could be imported")
+        if picked is None:
             return
-        importing.start()
+        self.importing.start()
         try:  # off the page's event loop, so that the progress reaches the page while it runs
             if picked.data is not None:
-                report = await asyncio.to_thread(import_bytes, archive, picked.name, picked.data, importing)
+                report = await asyncio.to_thread(import_bytes, self.archive, picked.name, picked.data, self.importing)
             else:
-                report = await asyncio.to_thread(import_path, archive, str(picked.path), importing)
+                report = await asyncio.to_thread(import_path, self.archive, str(picked.path), self.importing)
         finally:
-            importing.end()
+            self.importing.end()
             picked.discard()
         if picked.copy:  # the messages name the file as the person knows it, not the copy it arrived as
             report.messages = [m.replace(picked.path.name if picked.path else "", picked.name) for m in report.messages]
-        import_say(_report_text(report), error=not report.ok)
+        self.status.say(_report_text(report), error=not report.ok)
 
-    # --- backups
-    backups = ft.Column(spacing=4)
-    restore_field = ft.TextField(label="Backup to restore (path)", tooltip="Backup to restore", expand=True)
 
-    def list_backups() -> None:
+class BackupSection(FileSection):
+    """Back up now, the latest backups, and a restore (listed, picked or typed) checked whole and asked first."""
+
+    def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
+        super().__init__(ctx, sending)
+        self.backups = ft.Column(spacing=4)
+        self.restore_field = ft.TextField(label="Backup to restore (path)", tooltip="Backup to restore", expand=True)
+        self.confirm = ft.Column(visible=False, spacing=8)
+        self.backing_up = JobProgress("Backing up")
+        self.checking = JobProgress("Checking the backup")
+        self.restoring = JobProgress("Restoring")
+
+    def controls(self) -> list[ft.Control]:
+        self.list_backups()
+        return [
+            heading("Backups"),
+            paragraph(
+                "A backup holds every session, the players and the settings. Restoring one first backs up what is "
+                "here now."
+            ),
+            ft.Row([big_button("Back up now", self.backup_now, icon=ft.Icons.BACKUP)]),
+            self.backing_up.control,
+            self.checking.control,
+            self.restoring.control,
+            self.status.control,
+            self.backups,
+            ft.Row([_async_button("Choose a backup to restore…", self.restore_picked, ft.Icons.RESTORE)]),
+            ft.Row(
+                [
+                    self.restore_field,
+                    ft.OutlinedButton(content="Restore", on_click=self.restore_typed, tooltip="Restore", height=TAP),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+            ),
+            self.confirm,
+        ]
+
+    def list_backups(self) -> None:
         rows: list[ft.Control] = []
-        for path in archive.list_backups()[:10]:
+        for path in self.archive.list_backups()[:10]:
             rows.append(
                 ft.Row(
                     [
@@ -296,10 +378,10 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                             label=f"Restore {path.name}",
                             button=True,
                             container=True,
-                            on_tap=lambda _, p=path: ask_restore(p),
+                            on_tap=functools.partial(self.restore_listed, path),
                             content=ft.OutlinedButton(
                                 content="Restore",
-                                on_click=functools.partial(restore_listed, path),
+                                on_click=functools.partial(self.restore_listed, path),
                                 tooltip=f"Restore {path.name}",
                                 height=TAP,
                             ),
@@ -307,33 +389,34 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                     ]
                 )
             )
-        backups.controls = rows or [paragraph("No backups yet.")]
+        self.backups.controls = rows or [paragraph("No backups yet.")]
 
-    confirm = ft.Column(visible=False, spacing=8)
-    backing_up = JobProgress("Backing up")
-    checking = JobProgress("Checking the backup")
-    restoring = JobProgress("Restoring")
-
-    async def ask_restore(picked: Picked) -> None:
+    async def ask_restore(self, picked: Picked) -> None:
         """Check the whole backup first (nothing changes if it is refused), then ask before replacing; a backup
         of no session asks whether to empty the archive."""
-        hide_confirm()
+        self.hide_confirm()
         if picked.data is not None:
             try:
-                picked = Picked(picked.name, keep_picked(archive, picked.name, picked.data), copy=True)
+                picked = Picked(picked.name, keep_picked(self.archive, picked.name, picked.data), copy=True)
             except (StorageError, OSError) as exc:
-                backup_say(f"Nothing was restored: {picked.name} could not be kept for restoring ({exc})", error=True)
+                self.status.say(
+                    f"Nothing was restored: {picked.name} could not be kept for restoring ({exc})", error=True
+                )
                 return
-        checking.start()
+        self.checking.start()
         try:
-            checked = await asyncio.to_thread(check_backup_file, picked.path or Path(), picked.name, checking)
+            checked = await asyncio.to_thread(check_backup_file, picked.path or Path(), picked.name, self.checking)
         except (StorageError, OSError, ValueError) as exc:
             picked.discard()
-            backup_say(f"Nothing was restored: {exc}", error=True)
+            self.status.say(f"Nothing was restored: {exc}", error=True)
             return
         finally:
-            checking.end()
-        here = len(archive)
+            self.checking.end()
+        self.ask(checked, picked)
+
+    def ask(self, checked: CheckedBackup, picked: Picked) -> None:
+        """The question before a restore replaces the archive, with its two answers."""
+        here = len(self.archive)
         if checked.empty:
             question = (
                 f"{picked.name} holds no sessions: restoring it empties the archive ({here} sessions here now; they "
@@ -346,122 +429,83 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 "current state is backed up first."
             )
             yes = "Yes, restore"
-        confirm.controls = [
+        self.confirm.controls = [
             ft.Text(question, size=15),
             ft.Row(
                 [
                     ft.FilledButton(
-                        content=yes, on_click=functools.partial(do_restore, checked, picked), tooltip=yes, height=TAP
+                        content=yes,
+                        on_click=functools.partial(self.do_restore, checked, picked),
+                        tooltip=yes,
+                        height=TAP,
                     ),
                     ft.OutlinedButton(
-                        content="Cancel", on_click=lambda _: cancel_restore(picked), tooltip="Cancel", height=TAP
+                        content="Cancel", on_click=lambda _: self.cancel_restore(picked), tooltip="Cancel", height=TAP
                     ),
                 ],
                 wrap=True,
             ),
         ]
-        confirm.visible = True
-        confirm.update()
+        self.confirm.visible = True
+        self.confirm.update()
 
-    def hide_confirm() -> None:
-        confirm.visible = False
+    def hide_confirm(self) -> None:
+        self.confirm.visible = False
         with contextlib.suppress(RuntimeError):
-            confirm.update()
+            self.confirm.update()
 
-    def cancel_restore(picked: Picked) -> None:
+    def cancel_restore(self, picked: Picked) -> None:
         picked.discard()
-        hide_confirm()
-        backup_say("Nothing was restored.")
+        self.hide_confirm()
+        self.status.say("Nothing was restored.")
 
-    async def do_restore(checked: CheckedBackup, picked: Picked, _: Any) -> None:
-        hide_confirm()
-        restoring.start()
+    async def do_restore(self, checked: CheckedBackup, picked: Picked, _: Any) -> None:
+        self.hide_confirm()
+        self.restoring.start()
         try:  # off the page's event loop, so that the progress reaches the page while it runs
-            count = await asyncio.to_thread(restore_checked, archive, checked, restoring)
+            count = await asyncio.to_thread(restore_checked, self.archive, checked, self.restoring)
         except (StorageError, OSError, ValueError) as exc:
-            backup_say(f"Nothing was restored: {exc}", error=True)
+            self.status.say(f"Nothing was restored: {exc}", error=True)
         else:
-            backup_say(f"Restored {count} sessions from {picked.name}.")
+            self.status.say(f"Restored {count} sessions from {picked.name}.")
         finally:
-            restoring.end()
+            self.restoring.end()
             picked.discard()
-        list_backups()
-        backups.update()
+        self.list_backups()
+        self.backups.update()
 
-    async def restore_listed(path: Path, _: Any) -> None:
-        await ask_restore(Picked(path.name, path))
+    async def restore_listed(self, path: Path, _: Any) -> None:
+        await self.ask_restore(Picked(path.name, path))
 
-    async def restore_picked(_: Any) -> None:
-        try:
-            picked = await pick_file(ctx.page, "Choose a backup", "zip", uploads, sending)
-        except (OSError, ValueError) as exc:
-            backup_say(f"Nothing was restored: {exc}", error=True)
-            return
-        if picked is None:
-            backup_say("No file was chosen.")
-            return
-        await ask_restore(picked)
+    async def restore_picked(self, _: Any) -> None:
+        picked = await self.choose("Choose a backup", "zip", "Nothing was restored")
+        if picked is not None:
+            await self.ask_restore(picked)
 
-    async def restore_typed(_: Any) -> None:
-        text = (restore_field.value or "").strip()
+    async def restore_typed(self, _: Any) -> None:
+        text = (self.restore_field.value or "").strip()
         if not text:
-            backup_say("Type the path of a backup file.", error=True)
+            self.status.say("Type the path of a backup file.", error=True)
             return
         path = Path(text).expanduser()
-        await ask_restore(Picked(path.name, path))
+        await self.ask_restore(Picked(path.name, path))
 
-    def backup_now(_: Any) -> None:
-        backing_up.start()
+    def backup_now(self, _: Any) -> None:
+        self.backing_up.start()
         try:
-            path = archive.backup(progress=backing_up)
+            path = self.archive.backup(progress=self.backing_up)
         except (StorageError, OSError) as exc:
-            backup_say(f"The backup could not be made: {exc}", error=True)
+            self.status.say(f"The backup could not be made: {exc}", error=True)
             return
         finally:
-            backing_up.end()
-        backup_say(f"Backed up {len(archive)} sessions to {path}")
-        list_backups()
-        backups.update()
+            self.backing_up.end()
+        self.status.say(f"Backed up {len(self.archive)} sessions to {path}")
+        self.list_backups()
+        self.backups.update()
 
-    list_backups()
-    controls: list[ft.Control] = [
-        heading("Export"),
-        paragraph("Every session, with its hands and edit log."),
-        fmt,
-        ft.Row([big_button("Export to the data folder", export_here, icon=ft.Icons.SAVE_ALT, primary=True)]),
-        ft.Row([_async_button("Save as…", export_save_as, ft.Icons.DOWNLOAD)]),
-        export_status,
-        heading("Import"),
-        paragraph("A JSON export of this app, or a game record. Games already here are skipped."),
-        ft.Row([_async_button("Choose a file…", import_picked, ft.Icons.UPLOAD_FILE)]),
-        ft.Row(
-            [
-                path_field,
-                ft.FilledButton(content="Import", on_click=import_typed, tooltip="Import", height=TAP),
-            ],
-            vertical_alignment=ft.CrossAxisAlignment.START,
-        ),
-        sending.control,
-        importing.control,
-        import_status,
-        heading("Backups"),
-        paragraph(
-            "A backup holds every session, the players and the settings. Restoring one first backs up what is here now."
-        ),
-        ft.Row([big_button("Back up now", backup_now, icon=ft.Icons.BACKUP)]),
-        backing_up.control,
-        checking.control,
-        restoring.control,
-        backup_status,
-        backups,
-        ft.Row([_async_button("Choose a backup to restore…", restore_picked, ft.Icons.RESTORE)]),
-        ft.Row(
-            [
-                restore_field,
-                ft.OutlinedButton(content="Restore", on_click=restore_typed, tooltip="Restore", height=TAP),
-            ],
-            vertical_alignment=ft.CrossAxisAlignment.START,
-        ),
-        confirm,
-    ]
-    return screen(ctx, "Export and backup", controls)
+
+def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/history/transfer``: export, import and backups, each section with its own status line."""
+    sending = JobProgress("Sending the file")
+    sections = (ExportSection(ctx.services.archive), ImportSection(ctx, sending), BackupSection(ctx, sending))
+    return screen(ctx, "Export and backup", [control for section in sections for control in section.controls()])

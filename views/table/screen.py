@@ -24,8 +24,8 @@ from typing import Any
 
 import flet as ft
 
-from companion.records import StorageError
 from companion.session import HOST_DEVICE, Edit, SaveFailedError, TableSession
+from companion.storage_types import StorageError
 from scoring import Part, ScoringError, Step, find_game, part_for_step, record_before
 from views.context import ViewContext
 from views.edit_host import EditHost

@@ -12,19 +12,16 @@ from typing import Any
 
 import flet as ft
 
+from companion.bargain_bin_money import end_headline, money_lines, pot_lines, transfers
 from companion.entry_bargain_bin import (
     BargainBinState,
     BinEntry,
     EntryError,
     EntryMode,
     PadKey,
-    end_headline,
     explain_keys,
     money,
-    money_lines,
     pad_keys,
-    pot_lines,
-    transfers,
 )
 from companion.money import MoneyFormat
 from companion.session import TableSession

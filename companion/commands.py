@@ -1,11 +1,12 @@
-"""``companion list|show|export|import|backup|restore|nights|show-night|ratings|seasons|show-season|add-season``:
-the archive from the command line.
+"""The archive commands' work: ``companion list|show|export|import|backup|restore|nights|show-night|ratings|seasons|
+show-season|add-season``. The command line itself (its parser, and which command runs) is :mod:`app.cli`; each
+command here is a plain function that takes a :class:`Context` (the data folder, where to print) and the command's
+own values, prints plain text (or JSON when ``Context.as_json``) and returns the exit status.
 
-Every command takes ``--data-dir`` (default: the app's data folder) and prints plain text, or JSON with
-``--json``. Problems are one line on standard error and a non-zero exit status, never a traceback:
+Problems are one line on standard error and a non-zero exit status, never a traceback (:func:`run_command`):
 
 * ``0`` done; ``1`` refused (a bad file, an unknown id, a data folder that is locked or cannot be written, or any
-  unexpected failure); ``2`` a wrong command line (unknown option, missing argument).
+  unexpected failure); ``2`` a wrong command line (unknown option, missing argument; said by :mod:`app.cli`).
 
 Every text printed goes through :func:`terminal_safe`, so no control or bidi-override character from a title, a
 name or a path reaches the terminal (they are shown as ``\\xNN`` / ``\\uNNNN``). Files of the data folder set
@@ -22,18 +23,17 @@ change the archive: they need the folder to themselves and refuse while the app 
 >>> _ = game.write_text(json.dumps({"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": []}))
 >>> out = io.StringIO()
 >>> with contextlib.redirect_stdout(out):
-...     code = main(["import", str(game), "--data-dir", str(folder / "data")])
+...     code = run_command(Context(folder / "data", as_json=False), cmd_import, files=[str(game)])
 >>> code, out.getvalue()
 (0, 'game.json: 1 imported, 0 skipped.\\nImported 1 session, skipped 0, refused 0.\\n')
 >>> with contextlib.redirect_stdout(io.StringIO()) as listing:
-...     code = main(["list", "--json", "--data-dir", str(folder / "data")])
+...     code = run_command(Context(folder / "data", as_json=True), cmd_list, game=None, player=None, status=None)
 >>> [(row["game"], row["players"], row["status"]) for row in json.loads(listing.getvalue())]
 [('jokers-kill', ['Ann', 'Ben'], 'in-progress')]
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import enum
@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, describe_damage, open_archive
 from storage.atomic import StorageWriteError
@@ -81,83 +81,8 @@ class OutputFileError(CliError, OSError):
     """An output file (``export -o``, ``backup -o``) that cannot be written."""
 
 
-class _UsageError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class _Parser(argparse.ArgumentParser):
-    """Parse errors become :class:`_UsageError` (one line, exit 2) instead of argparse's usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(f"{message} (see '{self.prog} --help')")
-
-
-# --- the command line ---------------------------------------------------------------------------------------
-
 STATUSES = [status.value for status in SessionStatus]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``companion <command> ...`` for the archive commands."""
-    common = _Parser(add_help=False)
-    common.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        help="the data folder (default: the app's own, as 'companion' uses)",
-    )
-    common.add_argument("--json", action="store_true", help="print JSON instead of plain text")
-    parser = _Parser(prog=PROG, description="The Card Table Companion archive from the command line.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    p = sub.add_parser("list", parents=[common], help="list the saved sessions, newest first")
-    p.add_argument("--game", help="only this game (its key, e.g. jokers-kill)")
-    p.add_argument("--player", help="only sessions with this player (exact name)")
-    p.add_argument("--status", choices=STATUSES, help="only sessions in this state")
-
-    p = sub.add_parser("show", parents=[common], help="show a session: standings, hands with notes, edit log")
-    p.add_argument("id", help=f"the session id (or its first {MIN_PREFIX}+ characters)")
-
-    p = sub.add_parser("export", parents=[common], help="write sessions to a file (JSON records or CSV rows)")
-    p.add_argument("ids", nargs="*", metavar="ID", help="the sessions to export")
-    p.add_argument("--all", action="store_true", help="export every session")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
-    p.add_argument("--format", choices=["json", "csv"], default="json", help="json (default, re-importable) or csv")
-
-    p = sub.add_parser("import", parents=[common], help="import exports or bare game records (all or nothing per file)")
-    p.add_argument("files", nargs="+", metavar="FILE")
-
-    p = sub.add_parser("backup", parents=[common], help="write a zip of the whole archive")
-    p.add_argument(
-        "-o", "--output", metavar="FILE", help="the zip file or folder to write (default: the data folder's backups/)"
-    )
-
-    p = sub.add_parser("restore", parents=[common], help="replace the archive by a backup (the current one is kept)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument(
-        "--replace-with-empty",
-        action="store_true",
-        help="restore a backup that holds no sessions (it empties the archive); refused without this",
-    )
-
-    sub.add_parser("nights", parents=[common], help="list the game nights, newest first")
-    p = sub.add_parser("show-night", parents=[common], help="show a game night: its games, ledger, settle-up, recap")
-    p.add_argument("id", help=f"the night id (or its first {MIN_PREFIX}+ characters)")
-
-    p = sub.add_parser("ratings", parents=[common], help="the players' ratings, highest first")
-    p.add_argument("--game", default="all", help="a game key (e.g. jokers-kill), or all (the default)")
-    p.add_argument("--season", help="only the games of this season (see 'companion seasons')")
-    sub.add_parser("seasons", parents=[common], help="list the seasons, newest first")
-    p = sub.add_parser("show-season", parents=[common], help="show a season's standings and recap")
-    p.add_argument("name", help="the season's name (e.g. 2026)")
-    p.add_argument("--game", default="all", help="a game key (e.g. jokers-kill), or all (the default)")
-    p = sub.add_parser("add-season", parents=[common], help="name a season: a range of dates")
-    p.add_argument("name", help="the season's name")
-    p.add_argument("start", help="its first day, e.g. 2026-01-01")
-    p.add_argument("end", help="its last day, e.g. 2026-03-31")
-    return parser
+"""The states ``list --status`` takes."""
 
 
 @dataclass
@@ -201,24 +126,11 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run one archive command (``argv`` starts with its name); returns the exit status. Never raises for bad
-    input: every problem is one line on standard error."""
+def run_command(ctx: Context, command: Callable[..., int], **values: Any) -> int:
+    """Run one archive command with its values; returns the exit status. Never raises for bad input: every problem
+    is one line on standard error."""
     try:
-        args = build_parser().parse_args(list(argv))
-    except _UsageError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc.message}\n")
-        return int(ExitCode.USAGE)
-    except SystemExit as exc:  # --help
-        return int(exc.code or 0) if isinstance(exc.code, int) else int(ExitCode.USAGE)
-    if args.data_dir is None:
-        from companion.config import default_data_dir
-
-        args.data_dir = default_data_dir()
-    ctx = Context(data_dir=Path(args.data_dir).expanduser().absolute(), as_json=args.json)
-    command: Callable[[Context, argparse.Namespace], int] = COMMANDS[args.command]
-    try:
-        return int(command(ctx, args))
+        return int(command(ctx, **values))
     except (CliError, StorageError) as exc:
         ctx.error(str(exc))
     except KeyboardInterrupt:
@@ -335,15 +247,15 @@ def _game_name(key: str) -> str:
 # --- the commands -------------------------------------------------------------------------------------------
 
 
-def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_list(ctx: Context, *, game: str | None, player: str | None, status: str | None) -> int:
     """``companion list``: one line per session (id, game, date, players, status, winners)."""
     with _reading(ctx) as archive:
-        sessions = archive.list_sessions(game=args.game, player=args.player, status=args.status)
+        sessions = archive.list_sessions(game=game, player=player, status=status)
     if ctx.as_json:
         ctx.print_json([_summary_json(s) for s in sessions])
         return ExitCode.OK
     if not sessions:
-        ctx.print("No sessions match." if (args.game or args.player or args.status) else "No sessions saved yet.")
+        ctx.print("No sessions match." if (game or player or status) else "No sessions saved yet.")
         return ExitCode.OK
     rows = [["ID", "GAME", "DATE", "PLAYERS", "STATUS", "WINNERS"]]
     for s in sessions:
@@ -365,10 +277,10 @@ def _scored(doc: SessionDoc) -> tuple[dict[str, Any] | None, dict[str, str] | No
         return None, {"message": "this version of the app cannot score this game", "path": "game"}
 
 
-def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_show(ctx: Context, *, wanted: str) -> int:
     """``companion show ID``: the standings, hand by hand with the notes, and the edit log."""
     with _reading(ctx) as archive:
-        doc = archive.load_session(_resolve(archive, args.id))
+        doc = archive.load_session(_resolve(archive, wanted))
     result, problem = _scored(doc)
     if ctx.as_json:
         ctx.print_json(
@@ -428,22 +340,22 @@ def _print_result(ctx: Context, result: dict[str, Any]) -> None:
             ctx.print(f"       - {note}")
 
 
-def cmd_export(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_export(ctx: Context, *, every: bool, ids: Sequence[str], output: str, kind: str) -> int:
     """``companion export (ID ... | --all) -o FILE [--format json|csv]``."""
-    if args.all and args.ids:
+    if every and ids:
         raise CliError("give session ids or --all, not both")
-    if not args.all and not args.ids:
+    if not every and not ids:
         raise CliError(f"say which sessions to export: their ids, or --all (see '{PROG} list')")
-    if args.output != "-":  # refused before anything is read: inside the data folder, onto a device, a link...
-        check_output_path(Path(args.output), ctx.data_dir)
+    if output != "-":  # refused before anything is read: inside the data folder, onto a device, a link...
+        check_output_path(Path(output), ctx.data_dir)
     with _reading(ctx) as archive:
-        ids = None if args.all else list(dict.fromkeys(_resolve(archive, wanted) for wanted in args.ids))
-        data = archive.export_sessions(ids, args.format)
-        count = len(archive) if ids is None else len(ids)
-    if args.output == "-":
+        chosen = None if every else list(dict.fromkeys(_resolve(archive, wanted) for wanted in ids))
+        data = archive.export_sessions(chosen, kind)
+        count = len(archive) if chosen is None else len(chosen)
+    if output == "-":
         sys.stdout.flush()
         out = getattr(ctx.out, "buffer", None)
-        if args.format == "csv" and getattr(ctx.out, "isatty", lambda: False)():
+        if kind == "csv" and getattr(ctx.out, "isatty", lambda: False)():
             out = None  # a terminal: through terminal_safe (JSON exports escape such characters already)
             data = "\n".join(terminal_safe(line) for line in data.decode("utf-8").split("\n")).encode("utf-8")
         if out is not None:
@@ -452,11 +364,11 @@ def cmd_export(ctx: Context, args: argparse.Namespace) -> int:
         else:
             ctx.out.write(data.decode("utf-8"))
         return ExitCode.OK
-    target = write_output(Path(args.output), data, ctx.data_dir)
+    target = write_output(Path(output), data, ctx.data_dir)
     if ctx.as_json:
-        ctx.print_json({"file": str(target), "format": args.format, "sessions": count})
+        ctx.print_json({"file": str(target), "format": kind, "sessions": count})
     else:
-        ctx.print(f"Exported {count} session{'s' if count != 1 else ''} to {target} ({args.format}).")
+        ctx.print(f"Exported {count} session{'s' if count != 1 else ''} to {target} ({kind}).")
     return ExitCode.OK
 
 
@@ -471,7 +383,7 @@ class _FileOutcome:
     nights: int = 0
 
 
-def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_import(ctx: Context, *, files: Sequence[str]) -> int:
     """``companion import FILE ...``: every file all-or-nothing; prints imported / skipped / refused counts.
 
     Every file is read and checked through scoring before the archive is opened, so bad files alone never
@@ -487,7 +399,7 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
 
     outcomes: list[_FileOutcome] = []
     checked = []
-    for name in args.files:
+    for name in files:
         try:
             checked.append((name, check_import_file(Path(name).expanduser())))
         except ImportFileRefusedError as exc:
@@ -512,7 +424,7 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
                         outcome.message = f"the game nights of {file.name} could not be saved: {exc}"
                     outcome.nights = added.nights
                 outcomes.append(outcome)
-    outcomes.sort(key=lambda o: args.files.index(o.file))
+    outcomes.sort(key=lambda o: files.index(o.file))
     totals = {key: sum(getattr(o, key) for o in outcomes) for key in ("imported", "skipped", "refused")}
     for outcome in outcomes:
         if outcome.message:
@@ -532,15 +444,15 @@ def cmd_import(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.REFUSED if any(o.message for o in outcomes) else ExitCode.OK
 
 
-def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_backup(ctx: Context, *, output: str | None) -> int:
     """``companion backup [-o FILE|DIR/]``: a zip of the whole archive (to ``backups/`` by default). A folder (one
     that exists, or any path ending with ``/``, created if need be) gets a new dated zip inside it on every run."""
-    if args.output is None:
+    if output is None:
         with _writing(ctx) as archive:
             path = archive.backup()
             count = len(archive)
     else:
-        text = os.path.expanduser(args.output)
+        text = os.path.expanduser(output)
         dest = Path(text).absolute()
         into_folder = text.endswith(("/", os.sep)) or dest.is_dir()
         if not into_folder and not dest.parent.is_dir():
@@ -560,20 +472,20 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def cmd_restore(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_restore(ctx: Context, *, file: str, replace_with_empty: bool) -> int:
     """``companion restore FILE [--replace-with-empty]``: replace the archive by a backup, checked whole first;
     the current state is backed up first. A backup of no session is refused unless ``--replace-with-empty``."""
     from storage.backup import check_backup, restore
 
-    source = Path(args.file).expanduser().absolute()
+    source = Path(file).expanduser().absolute()
     checked = check_backup(source)  # a bad backup is refused before the data folder is even opened
-    if checked.empty and not args.replace_with_empty:
+    if checked.empty and not replace_with_empty:
         raise CliError(
             f"{checked.name} holds no sessions: restoring it would empty the archive; nothing was restored "
             "(add --replace-with-empty to restore it anyway)"
         )
     with _writing(ctx) as archive:
-        count = restore(archive, checked, allow_empty=args.replace_with_empty)
+        count = restore(archive, checked, allow_empty=replace_with_empty)
         kept = next((p for p in archive.list_backups() if p.name.startswith("pre-restore-")), None)
     if ctx.as_json:
         ctx.print_json({"restored": count, "previous_state": str(kept) if kept else None})
@@ -598,7 +510,7 @@ def _money(ctx: Context) -> Any:
 
 
 def _nights(archive: Archive) -> list[Any]:
-    from companion.night import Night, NightError
+    from companion.night_model import Night, NightError
 
     out = []
     for doc in archive.nights.list():
@@ -626,7 +538,7 @@ def _night_records(archive: Archive, night: Any) -> dict[str, Any]:
     return records
 
 
-def cmd_nights(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_nights(ctx: Context) -> int:
     """``companion nights``: one line per game night (id, name, date, games, players, open or closed)."""
     with _reading(ctx) as archive:
         nights = _nights(archive)
@@ -651,13 +563,13 @@ def cmd_nights(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def cmd_show_night(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_show_night(ctx: Context, *, wanted: str) -> int:
     """``companion show-night ID``: the night's games, its ledger entries, who pays whom, and the recap."""
-    from companion.night import recap, recap_text
+    from companion.night_recap import recap, recap_text
 
     fmt = _money(ctx)
     with _reading(ctx) as archive:
-        night = _resolve_night(archive, args.id)
+        night = _resolve_night(archive, wanted)
         summary = recap(night, _night_records(archive, night))
         changes = _season_service(ctx, archive).ratings.night_changes(night.sessions, summary.players)
         summary = dataclasses.replace(summary, rating_change=changes)
@@ -730,7 +642,7 @@ def _refused(exc: Exception) -> CliError:
     return CliError(str(exc))
 
 
-def cmd_ratings(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_ratings(ctx: Context, *, game: str, season: str | None) -> int:
     """``companion ratings``: every player's rating in one scope (a game, or all), highest ordinal first."""
     from companion.ratings import RatingError, check_scope
     from companion.seasons import SeasonError
@@ -738,9 +650,9 @@ def cmd_ratings(ctx: Context, args: argparse.Namespace) -> int:
     with _reading(ctx) as archive:
         service = _season_service(ctx, archive)
         try:
-            scope = check_scope(args.game)
-            if args.season is not None:
-                ratings = service.season_ratings(service.seasons.get(args.season), scope)
+            scope = check_scope(game)
+            if season is not None:
+                ratings = service.season_ratings(service.seasons.get(season), scope)
             else:
                 ratings = service.ratings.ratings(scope)
         except (RatingError, SeasonError) as exc:
@@ -748,7 +660,7 @@ def cmd_ratings(ctx: Context, args: argparse.Namespace) -> int:
     if ctx.as_json:
         ctx.print_json(ratings.to_json())
         return ExitCode.OK
-    where = f" · season {args.season}" if args.season is not None else ""
+    where = f" · season {season}" if season is not None else ""
     ctx.print(f"Ratings · {ratings.scope_name}{where} · {len(ratings.order)} games rated")
     if not ratings.players:
         ctx.print("No finished games to rate yet.")
@@ -773,7 +685,7 @@ def cmd_ratings(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def cmd_seasons(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_seasons(ctx: Context) -> int:
     """``companion seasons``: every season (the calendar years with games, and those the table named)."""
     with _reading(ctx) as archive:
         service = _season_service(ctx, archive)
@@ -789,7 +701,7 @@ def cmd_seasons(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def cmd_show_season(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_show_season(ctx: Context, *, name: str, game: str) -> int:
     """``companion show-season NAME``: the season's standings (points, money, rating change) and its recap."""
     from companion.ratings import RatingError
     from companion.seasons import SeasonError, recap_text
@@ -798,7 +710,7 @@ def cmd_show_season(ctx: Context, args: argparse.Namespace) -> int:
     with _reading(ctx) as archive:
         service = _season_service(ctx, archive)
         try:
-            standings = service.standings(service.seasons.get(args.name), args.game)
+            standings = service.standings(service.seasons.get(name), game)
         except (RatingError, SeasonError) as exc:
             raise _refused(exc) from None
     if ctx.as_json:
@@ -811,14 +723,14 @@ def cmd_show_season(ctx: Context, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def cmd_add_season(ctx: Context, args: argparse.Namespace) -> int:
+def cmd_add_season(ctx: Context, *, name: str, start: str, end: str) -> int:
     """``companion add-season NAME START END``: name a season (refused if it starts after it ends)."""
     from companion.seasons import SeasonError
 
     with _writing(ctx) as archive:
         service = _season_service(ctx, archive, write=True)
         try:
-            season = service.seasons.add(args.name, args.start, args.end)
+            season = service.seasons.add(name, start, end)
         except SeasonError as exc:
             raise _refused(exc) from None
     if ctx.as_json:
@@ -826,19 +738,3 @@ def cmd_add_season(ctx: Context, args: argparse.Namespace) -> int:
     else:
         ctx.print(f"Season {season.name}: {season.span}.")
     return ExitCode.OK
-
-
-COMMANDS: dict[str, Callable[[Context, argparse.Namespace], int]] = {
-    "list": cmd_list,
-    "show": cmd_show,
-    "export": cmd_export,
-    "import": cmd_import,
-    "backup": cmd_backup,
-    "restore": cmd_restore,
-    "nights": cmd_nights,
-    "show-night": cmd_show_night,
-    "ratings": cmd_ratings,
-    "seasons": cmd_seasons,
-    "show-season": cmd_show_season,
-    "add-season": cmd_add_season,
-}

@@ -1,4 +1,5 @@
-"""The few storage types the screens name, given to them here so that ``views/`` never imports :mod:`storage`.
+"""The storage types and errors the screens name (values the archive returns, errors it raises), given to them here
+so that ``views/`` never imports :mod:`storage`.
 
 Screens reach the archive only through :class:`~companion.services.AppServices` (``ctx.services.archive`` and the
 services beside it); these are the value types and errors those calls return or raise.

@@ -1,0 +1,106 @@
+"""``/stats/nights``: statistics across game nights, with the money chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.money import format_money
+from companion.night_recap import day_of
+from companion.night_service import NightService, NightStats
+from views.charts import CHART_HEIGHT, colour, legend
+from views.context import ViewContext
+from views.widgets import empty_state, heading, paragraph, screen
+
+
+def money_chart(stats: NightStats, fmt: Any) -> ft.Control:
+    """A line per player: their money, summed night after night."""
+    import flet_charts as fch
+
+    series = stats.money_over_time
+    count = len(stats.rows)
+    values = [v / 100 for points in series.values() for v in points] or [0.0]
+    low, high = min(0.0, *values), max(0.0, *values)
+    pad = max(1.0, (high - low) / 10)
+    words = "; ".join(
+        f"{name}: {', '.join(format_money(v, fmt, signed=True) for v in points)}" for name, points in series.items()
+    )
+    chart = fch.LineChart(
+        data_series=[
+            fch.LineChartData(
+                points=[
+                    fch.LineChartDataPoint(x=x + 1, y=v / 100, tooltip=f"{name} {format_money(v, fmt, signed=True)}")
+                    for x, v in enumerate(points)
+                ],
+                color=colour(n),
+                stroke_width=3,
+                point=True,
+            )
+            for n, (name, points) in enumerate(series.items())
+        ],
+        min_x=1,
+        max_x=max(count, 2),
+        min_y=low - pad,
+        max_y=high + pad,
+        left_axis=fch.ChartAxis(label_size=52),
+        bottom_axis=fch.ChartAxis(
+            title=ft.Text("Night", size=12),
+            labels=[fch.ChartAxisLabel(value=x, label=ft.Text(str(x), size=12)) for x in range(1, count + 1)]
+            if count <= 20
+            else [],
+            label_size=24,
+        ),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        interactive=True,
+        expand=True,
+    )
+    return ft.Semantics(
+        label=f"Money over the nights chart, each player's running total. {words}",
+        container=True,
+        content=ft.Column(
+            [ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)), legend(list(series))]
+        ),
+    )
+
+
+def build_stats(ctx: ViewContext, params: dict[str, str]) -> ft.View:
+    """``/stats/nights``: nights played and won, money over time, head-to-head across nights."""
+    nights: NightService = ctx.services.nights
+    fmt = nights.money
+    stats = nights.stats()
+    out: list[ft.Control] = [
+        ft.Text(
+            f"{len(stats.rows)} game night{'s' if len(stats.rows) != 1 else ''}",
+            size=16,
+            semantics_label=f"{len(stats.rows)} game nights",
+        )
+    ]
+    if not stats.rows:
+        out.append(empty_state("No game nights yet", "Statistics across nights appear once a night is played."))
+        return screen(ctx, "Statistics: game nights", out)
+    if stats.most_won:
+        most = stats.most_won
+        line = f"Most nights won: {', '.join(most)} ({stats.won[most[0]]})"
+        out.append(ft.Text(line, size=18, semantics_label=line))
+    out.append(heading("Nights played and won"))
+    for name in sorted(stats.played, key=lambda n: (-stats.won[n], -stats.played[n], n)):
+        line = f"{name}: {stats.played[name]} played, {stats.won[name]} won"
+        out.append(ft.Text(line, size=16, semantics_label=line))
+    out.append(heading("Money over time"))
+    out.append(money_chart(stats, fmt))
+    out.append(heading("Head-to-head across nights"))
+    out.append(paragraph("On the nights both played: who won more games that night."))
+    for h in stats.head_to_head:
+        line = (
+            f"{h.first} – {h.second}: {h.first_ahead}–{h.second_ahead}"
+            + (f", {h.level} level" if h.level else "")
+            + f" ({h.nights} night{'s' if h.nights != 1 else ''})"
+        )
+        out.append(ft.Text(line, size=15, semantics_label=line))
+    out.append(heading("Night by night"))
+    for n, row in enumerate(stats.rows, start=1):
+        won = ", ".join(row.winners) or "nobody"
+        line = f"{n}. {row.name} ({day_of(row.started)}): {row.games} games, won by {won}"
+        out.append(ft.Text(line, size=15, semantics_label=line))
+    return screen(ctx, "Statistics: game nights", out)
