@@ -119,7 +119,7 @@ RULING_PREFIXES = {
     "1111-9999": "OO",
     "jokers-kill": "JK",
 }
-"""The prefix of each game's ruling ids in ``shared/rules/<game>.md`` (``BB-2``, ``BK-14``, ``FF-11``...)."""
+"""The prefix of each game's ruling ids in ``docs/spec/<game>.md`` (``BB-2``, ``BK-14``, ``FF-11``...)."""
 
 _RULING = re.compile(r"\b(?:BB|BK|FF|OO|JK)-\d+\b")
 _RULE = re.compile(r"\brules? (\d+(?:\.\d+)*)(?:[-–](\d+(?:\.\d+)*))?")

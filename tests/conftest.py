@@ -24,7 +24,12 @@ SHARED = Path(os.environ.get("CTC_SHARED") or ROOT.parent / "shared")
 """An optional folder beside the project with more cases (``SHARED/cases``) and the rules it was written from."""
 SHARED_CASES = SHARED / "cases"
 RULES = SHARED / "rules"
-"""The rules files beside the project, when there are any (the repository's own: ``docs/rules/``)."""
+"""The rules files beside the project, when there are any (the repository's own copy: :data:`SPEC`)."""
+SPEC = ROOT / "docs" / "spec"
+"""The rules files of the five games as the repository keeps them: the numbered rules and rulings (``BB-7``) that
+the scoring code cites."""
+FIXTURES = ROOT / "tests" / "fixtures"
+"""Dated copies of outside things (a backup zipped by another tool, Flet's build manifest) and stored records."""
 
 
 def case_files(own: Path = CASES, extra: Path = SHARED_CASES) -> list[Path]:
