@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
+
+import pytest
+
+from companion.services import AppServices
+from storage import Archive
 
 _T = TypeVar("_T")
 
@@ -62,3 +67,19 @@ def run_async(coro: Coroutine[Any, Any, _T]) -> _T:
     """
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Iterator[Archive]:
+    """An empty archive in a data folder of this test's own (``tmp_path / "data"``), closed after the test."""
+    with Archive(tmp_path / "data") as opened:
+        yield opened
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[AppServices]:
+    """The app's services (settings, archive, sessions, players, nights...) over an empty data folder of this test's
+    own (``tmp_path / "data"``), as the app opens them at start, closed after the test. A test that needs an archive
+    as well asks for ``services.archive``: the two fixtures would open the same folder."""
+    with AppServices.open(tmp_path / "data") as opened:
+        yield opened

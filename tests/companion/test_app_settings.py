@@ -85,17 +85,12 @@ def test_four_colour_suits() -> None:
         suit_colour("X", True)
 
 
-def test_automatic_backup_is_made_once_a_day(tmp_path: Path) -> None:
+def test_automatic_backup_is_made_once_a_day(services: AppServices) -> None:
     from app.serve import auto_backup_once
-    from companion.services import AppServices
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        services.sessions.start("jokers-kill", ["Ann", "Ben"])
-        assert auto_backup_once(services) is None
-        first = services.archive.list_backups()
-        assert len(first) == 1 and first[0].name.startswith("auto-")
-        assert auto_backup_once(services) is None
-        assert services.archive.list_backups() == first, "a second run on the same day makes no new backup"
-    finally:
-        services.close()
+    services.sessions.start("jokers-kill", ["Ann", "Ben"])
+    assert auto_backup_once(services) is None
+    first = services.archive.list_backups()
+    assert len(first) == 1 and first[0].name.startswith("auto-")
+    assert auto_backup_once(services) is None
+    assert services.archive.list_backups() == first, "a second run on the same day makes no new backup"

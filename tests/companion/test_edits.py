@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +34,6 @@ HAND_BEN = {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}}
 """Ben pairs the up-card 8 → Ben +3."""
 TWICE = {"up": "9S", "cards": {"Ann": "4H", "Ben": "4H", "Cat": "QC"}}
 """The same card twice: refused by the rules."""
-
-
-@pytest.fixture
-def archive(tmp_path: Path) -> Iterator[Archive]:
-    with Archive(tmp_path / "data") as store:
-        yield store
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -445,13 +443,6 @@ class _Page(FakePage):
     def navigate(self, route: str) -> None:
         super().navigate(route)
         self.route = route
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def _render(services: AppServices, route: str) -> ft.View:

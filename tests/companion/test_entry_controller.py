@@ -4,8 +4,6 @@ before a submit and kept again when the submit is refused."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,12 +25,6 @@ from scoring.parts import Part, record_before
 from storage import Archive
 
 STATES: list[type[Any]] = [JokersKillState, BargainBinState, FinancialCrisisState, FeastState, OnesToNinesState]
-
-
-@pytest.fixture
-def archive(tmp_path: Path) -> Iterator[Archive]:
-    with Archive(tmp_path / "data") as opened:
-        yield opened
 
 
 def reopened(archive: Archive, session: TableSession) -> TableSession:

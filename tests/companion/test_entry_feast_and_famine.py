@@ -363,46 +363,41 @@ def test_quick_form_names_the_problem_and_keeps_the_entry(tmp_path: Any) -> None
         services.close()
 
 
-def test_correcting_a_walked_round_and_a_quick_round(tmp_path: Any) -> None:
+def test_correcting_a_walked_round_and_a_quick_round(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
-        walked = {
-            "dealer": "Ann",
-            "cards": {"Ann": ["5H"], "Ben": ["7C", "3S"]},
-            "status": {"Ann": "frozen", "Ben": "out"},
-        }
-        session.add_hand(walked)
-        session.add_hand({"dealer": "Ben", "outcome": {"Ann": 4, "Ben": "out"}})
-        shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
-        shell.render()
-        view = page.views[-1]
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert "Correct round 1" in texts and "Ben: 7♣ 3♠ = 10 · Knocked Out" in texts, texts
-        assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
-        _button(view, "Undo last tap").on_click(None)  # the Joker and Ben's Take (one tap made both)
-        _button(view, "Refuse").on_click(None)  # Ben Froze on 10 after all
-        _button(view, "Confirm round").on_click(None)
-        assert session.hands[0]["status"] == {"Ann": "frozen", "Ben": "frozen"}
-        assert session.result.totals == {"Ann": 9, "Ben": 10}
+    session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    walked = {
+        "dealer": "Ann",
+        "cards": {"Ann": ["5H"], "Ben": ["7C", "3S"]},
+        "status": {"Ann": "frozen", "Ben": "out"},
+    }
+    session.add_hand(walked)
+    session.add_hand({"dealer": "Ben", "outcome": {"Ann": 4, "Ben": "out"}})
+    shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
+    shell.render()
+    view = page.views[-1]
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert "Correct round 1" in texts and "Ben: 7♣ 3♠ = 10 · Knocked Out" in texts, texts
+    assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
+    _button(view, "Undo last tap").on_click(None)  # the Joker and Ben's Take (one tap made both)
+    _button(view, "Refuse").on_click(None)  # Ben Froze on 10 after all
+    _button(view, "Confirm round").on_click(None)
+    assert session.hands[0]["status"] == {"Ann": "frozen", "Ben": "frozen"}
+    assert session.result.totals == {"Ann": 9, "Ben": 10}
 
-        shell, page = shell_for(services, f"/continue/{session.id}/hand-2")
-        shell.render()
-        view = page.views[-1]
-        fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
-        assert fields == {"Ann's total": "4", "Ben's total": ""}, "a quick-form round opens in the quick form"
-        _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
-        inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
-        inputs["Ben's total"].on_change(type("E", (), {"control": type("C", (), {"value": "3"})()})())
-        _button(view, "Confirm round").on_click(None)
-        assert session.hands[1] == {"dealer": "Ben", "outcome": {"Ann": 4, "Ben": 3}}
-    finally:
-        services.close()
+    shell, page = shell_for(services, f"/continue/{session.id}/hand-2")
+    shell.render()
+    view = page.views[-1]
+    fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
+    assert fields == {"Ann's total": "4", "Ben's total": ""}, "a quick-form round opens in the quick form"
+    _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
+    inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
+    inputs["Ben's total"].on_change(type("E", (), {"control": type("C", (), {"value": "3"})()})())
+    _button(view, "Confirm round").on_click(None)
+    assert session.hands[1] == {"dealer": "Ben", "outcome": {"Ann": 4, "Ben": 3}}
 
 
 TIED_TWO = [
@@ -416,101 +411,91 @@ def _type(field: Any, value: str) -> None:
     field.on_change(type("E", (), {"control": type("C", (), {"value": value})()})())
 
 
-def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(tmp_path: Any) -> None:
+def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
-        for hand in TIED_TWO:
-            session.add_hand(hand)
-        session.set_part("tiebreak", {"ghost": None, "outcome": {"Ann": 7, "Ben": "out"}}, "tie-break entered")
-        assert session.result.winners == ["Ann"]
+    session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    for hand in TIED_TWO:
+        session.add_hand(hand)
+    session.set_part("tiebreak", {"ghost": None, "outcome": {"Ann": 7, "Ben": "out"}}, "tie-break entered")
+    assert session.result.winners == ["Ann"]
 
-        shell, page = shell_for(services, f"/continue/{session.id}")
-        shell.render()
-        labelled: dict[str, Any] = {
-            c.label: c for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label
-        }
-        tile = labelled["Tie-break round 1: Ann 7, Ben 0. Tap to correct"]
-        assert tile.button and isinstance(tile.content, ft.ListTile)
-        row: Any = tile.content
-        notes = row.subtitle.value
-        assert "Ann wins the game with the highest tie-break score, 7" in notes, "the same why as for a hand"
-        assert "Round 2: no points. Tap to correct" in labelled, "a round is called a round in the hand list"
-        row.on_click(None)
-        assert page.navigated[-1] == f"/continue/{session.id}/tiebreak-1"
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    labelled: dict[str, Any] = {
+        c.label: c for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label
+    }
+    tile = labelled["Tie-break round 1: Ann 7, Ben 0. Tap to correct"]
+    assert tile.button and isinstance(tile.content, ft.ListTile)
+    row: Any = tile.content
+    notes = row.subtitle.value
+    assert "Ann wins the game with the highest tie-break score, 7" in notes, "the same why as for a hand"
+    assert "Round 2: no points. Tap to correct" in labelled, "a round is called a round in the hand list"
+    row.on_click(None)
+    assert page.navigated[-1] == f"/continue/{session.id}/tiebreak-1"
 
-        shell, page = shell_for(services, f"/continue/{session.id}/tiebreak-1")
-        shell.render()
-        view = page.views[-1]
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert "Correct tie-break round 1: Ann and Ben against the Ghost" in texts, texts
-        fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
-        assert fields == {"Ann's total": "7", "Ben's total": ""}, "the round opens as entered (Ben out)"
-        _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
-        inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
-        _type(inputs["Ben's total"], "9")
-        assert session.draft("tiebreak/0") == {
-            "mode": "quick",
-            "dealer": None,
-            "actions": [],
-            "values": {"Ann": "7", "Ben": "9"},
-        }, "the correction's draft is kept under the target's key"
-        _button(view, "Confirm round").on_click(None)
-        assert session.record["tiebreak"] == {"ghost": None, "outcome": {"Ann": 7, "Ben": 9}}, "still one object"
-        assert session.result.winners == ["Ben"]
-        assert session.draft("tiebreak/0") is None
-        assert page.navigated[-1] == f"/continue/{session.id}"
-    finally:
-        services.close()
+    shell, page = shell_for(services, f"/continue/{session.id}/tiebreak-1")
+    shell.render()
+    view = page.views[-1]
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert "Correct tie-break round 1: Ann and Ben against the Ghost" in texts, texts
+    fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
+    assert fields == {"Ann's total": "7", "Ben's total": ""}, "the round opens as entered (Ben out)"
+    _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
+    inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
+    _type(inputs["Ben's total"], "9")
+    assert session.draft("tiebreak/0") == {
+        "mode": "quick",
+        "dealer": None,
+        "actions": [],
+        "values": {"Ann": "7", "Ben": "9"},
+    }, "the correction's draft is kept under the target's key"
+    _button(view, "Confirm round").on_click(None)
+    assert session.record["tiebreak"] == {"ghost": None, "outcome": {"Ann": 7, "Ben": 9}}, "still one object"
+    assert session.result.winners == ["Ben"]
+    assert session.draft("tiebreak/0") is None
+    assert page.navigated[-1] == f"/continue/{session.id}"
 
 
-def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothing(tmp_path: Any) -> None:
+def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothing(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
-        for hand in TIED_TWO:
-            session.add_hand(hand)
-        rec = session.record
-        all_out = walk(RoundEntry.start(rec, None, tiebreak=True), ["4D", "6D", "2H", "take", "3C", "take", "7S", "JK"])
-        session.append_part("tiebreak", all_out.to_hand())  # all out, nobody else seated: replayed (FF-10)
-        session.append_part("tiebreak", {"ghost": None, "outcome": {"Ann": 3, "Ben": 2}})
-        assert session.result.winners == ["Ann"]
-        shell, page = shell_for(services, f"/continue/{session.id}")
-        shell.render()
-        labels = [c.label for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label]
-        assert "Tie-break round 1: Ann 0, Ben 0. Tap to correct" in labels
-        assert "Tie-break round 2: Ann 3, Ben 2. Tap to correct" in labels
+    session = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    for hand in TIED_TWO:
+        session.add_hand(hand)
+    rec = session.record
+    all_out = walk(RoundEntry.start(rec, None, tiebreak=True), ["4D", "6D", "2H", "take", "3C", "take", "7S", "JK"])
+    session.append_part("tiebreak", all_out.to_hand())  # all out, nobody else seated: replayed (FF-10)
+    session.append_part("tiebreak", {"ghost": None, "outcome": {"Ann": 3, "Ben": 2}})
+    assert session.result.winners == ["Ann"]
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    labels = [c.label for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label]
+    assert "Tie-break round 1: Ann 0, Ben 0. Tap to correct" in labels
+    assert "Tie-break round 2: Ann 3, Ben 2. Tap to correct" in labels
 
-        shell, page = shell_for(services, f"/continue/{session.id}/tiebreak-1")
-        shell.render()
-        view = page.views[-1]
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert "Ann: 4♦ 3♣ = 7 · Knocked Out" in texts and "Ben: 6♦ 7♠ = 13 · Knocked Out" in texts, texts
-        assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
-        for _ in range(2):  # the Ghost's Joker, then Ben's 7♠ with his Take
-            _button(view, "Undo last tap").on_click(None)
-        _button(view, "Refuse").on_click(None)  # Ben Froze on 6 ...
-        _button(view, "K♣").on_click(None)  # ... the Ghost turns K♣ ...
-        _button(view, "Refuse").on_click(None)  # ... and Ann Froze on 7: this round now decides the game
-        _button(view, "Confirm round").on_click(None)
-        message = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "decided" in c.value]
-        assert message and "Tie-break round 2 was entered after the tie-break had decided the game" in message[0]
-        assert "Nothing was changed" in message[0]
-        assert session.part("tiebreak")[0] == all_out.to_hand(), "... so round 2 cannot follow: nothing changed"
-        assert session.draft("tiebreak/0") is not None, "the correction being entered is kept"
-        assert page.navigated == []
-    finally:
-        services.close()
+    shell, page = shell_for(services, f"/continue/{session.id}/tiebreak-1")
+    shell.render()
+    view = page.views[-1]
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert "Ann: 4♦ 3♣ = 7 · Knocked Out" in texts and "Ben: 6♦ 7♠ = 13 · Knocked Out" in texts, texts
+    assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
+    for _ in range(2):  # the Ghost's Joker, then Ben's 7♠ with his Take
+        _button(view, "Undo last tap").on_click(None)
+    _button(view, "Refuse").on_click(None)  # Ben Froze on 6 ...
+    _button(view, "K♣").on_click(None)  # ... the Ghost turns K♣ ...
+    _button(view, "Refuse").on_click(None)  # ... and Ann Froze on 7: this round now decides the game
+    _button(view, "Confirm round").on_click(None)
+    message = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "decided" in c.value]
+    assert message and "Tie-break round 2 was entered after the tie-break had decided the game" in message[0]
+    assert "Nothing was changed" in message[0]
+    assert session.part("tiebreak")[0] == all_out.to_hand(), "... so round 2 cannot follow: nothing changed"
+    assert session.draft("tiebreak/0") is not None, "the correction being entered is kept"
+    assert page.navigated == []
 
 
 def test_tie_break_routes() -> None:

@@ -191,182 +191,155 @@ def test_setup_hook_chooses_sides() -> None:
     assert extra["sides"] == {"Ann": "A", "Ben": "A"}
 
 
-def test_new_game_screen_starts_with_the_sides(tmp_path: Any) -> None:
+def test_new_game_screen_starts_with_the_sides(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        shell, page = shell_for(services, "/new/1111-9999")
-        shell.render()
-        view = page.views[-1]
-        name_field: Any = next(
-            c for c in _controls(view) if isinstance(c, ft.TextField) and c.label == "New player name"
-        )
-        for name in ("Ann", "Ben"):
-            name_field.value = name
-            name_field.on_submit(None)
-        _button(view, "Ben: side B").on_click(None)
-        _button(view, "Start game").on_click(None)
-        assert page.navigated and page.navigated[-1].startswith("/continue/")
-        session = services.sessions.open(page.navigated[-1].rsplit("/", 1)[1])
-        assert session.record["sides"] == {"Ann": "A", "Ben": "A"}
-    finally:
-        services.close()
+    shell, page = shell_for(services, "/new/1111-9999")
+    shell.render()
+    view = page.views[-1]
+    name_field: Any = next(c for c in _controls(view) if isinstance(c, ft.TextField) and c.label == "New player name")
+    for name in ("Ann", "Ben"):
+        name_field.value = name
+        name_field.on_submit(None)
+    _button(view, "Ben: side B").on_click(None)
+    _button(view, "Start game").on_click(None)
+    assert page.navigated and page.navigated[-1].startswith("/continue/")
+    session = services.sessions.open(page.navigated[-1].rsplit("/", 1)[1])
+    assert session.record["sides"] == {"Ann": "A", "Ben": "A"}
 
 
-def test_table_panel_digit_pad_triple_and_sudden_death(tmp_path: Any) -> None:
+def test_table_panel_digit_pad_triple_and_sudden_death(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import INTERACTIVE, label_of, shell_for
     from tests.support.screens import walk as walk_controls
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start(
-            "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
-        )
-        shell, page = shell_for(services, f"/continue/{session.id}")
-        shell.render()
-        view = page.views[-1]
-        for control, labelled in walk_controls(view):
-            if isinstance(control, INTERACTIVE):
-                assert labelled or label_of(control), f"{type(control).__name__} has no label"
-        for digit in "42397772":
-            _button(view, digit).on_click(None)
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert "Left in the deck: 1×4 2×2 3×3 4×3 5×4 6×4 7×1 8×4 9×3" in texts
-        _button(view, "First three of a kind: Ann").on_click(None)
-        for digit in "9364":
-            _button(view, digit).on_click(None)
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert "Ben (side B, target 9324): 9364, gap 40; best 9346, gap 22" in texts
-        _button(view, "Confirm hand").on_click(None)
-        assert session.hands == [{"table": "4239", "numbers": {"Ann": "7772", "Ben": "9364"}, "first_triple": "Ann"}]
-        assert session.result.totals == {"Ann": 0, "Ben": 40} and session.result.winners == ["Ann"]
-    finally:
-        services.close()
+    session = services.sessions.start(
+        "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
+    )
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    view = page.views[-1]
+    for control, labelled in walk_controls(view):
+        if isinstance(control, INTERACTIVE):
+            assert labelled or label_of(control), f"{type(control).__name__} has no label"
+    for digit in "42397772":
+        _button(view, digit).on_click(None)
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert "Left in the deck: 1×4 2×2 3×3 4×3 5×4 6×4 7×1 8×4 9×3" in texts
+    _button(view, "First three of a kind: Ann").on_click(None)
+    for digit in "9364":
+        _button(view, digit).on_click(None)
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert "Ben (side B, target 9324): 9364, gap 40; best 9346, gap 22" in texts
+    _button(view, "Confirm hand").on_click(None)
+    assert session.hands == [{"table": "4239", "numbers": {"Ann": "7772", "Ben": "9364"}, "first_triple": "Ann"}]
+    assert session.result.totals == {"Ann": 0, "Ben": 40} and session.result.winners == ["Ann"]
 
 
-def test_sudden_death_panel(tmp_path: Any) -> None:
+def test_sudden_death_panel(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start(
-            "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
-        )
-        session.add_hand({"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}})
-        shell, page = shell_for(services, f"/continue/{session.id}")
-        shell.render()
-        view = page.views[-1]
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert any(t and t.startswith("Sudden death 1: Ann and Ben") for t in texts), texts
-        for digit in "518629741":
-            _button(view, digit).on_click(None)
-        _button(view, "Confirm sudden-death hand").on_click(None)
-        assert session.record["sudden_death"] == [{"table": "518", "numbers": {"Ann": "629", "Ben": "741"}}]
-        assert session.result.winners == ["Ben"]
-    finally:
-        services.close()
+    session = services.sessions.start(
+        "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
+    )
+    session.add_hand({"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}})
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    view = page.views[-1]
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert any(t and t.startswith("Sudden death 1: Ann and Ben") for t in texts), texts
+    for digit in "518629741":
+        _button(view, digit).on_click(None)
+    _button(view, "Confirm sudden-death hand").on_click(None)
+    assert session.record["sudden_death"] == [{"table": "518", "numbers": {"Ann": "629", "Ben": "741"}}]
+    assert session.result.winners == ["Ben"]
 
 
-def test_correcting_a_hand(tmp_path: Any) -> None:
-    from companion.services import AppServices
+def test_correcting_a_hand(services: Any) -> None:
     from tests.support.screens import icon_label, shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start("1111-9999", ["Ann", "Ben"], extra={"sides": {"Ann": "A", "Ben": "B"}})
-        session.add_hand({"table": "4239", "numbers": {"Ann": "2875", "Ben": "8631"}})
-        assert session.result.totals == {"Ann": 1364, "Ben": 693}
-        shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
-        shell.render()
-        view = page.views[-1]
-        _button(view, "Ann (side A, target 4239): 2875").on_click(None)
-        # clear Ann's number with the backspace key (an icon button, found by its Semantics label)
-        backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
-        for _ in range(4):
-            backspace.content.on_click(None)
-        for digit in "5278":
-            _button(view, digit).on_click(None)
-        _button(view, "Confirm hand").on_click(None)
-        assert session.hands[0]["numbers"] == {"Ann": "5278", "Ben": "8631"}
-        assert session.result.totals == {"Ann": 1039, "Ben": 693}
-    finally:
-        services.close()
+    session = services.sessions.start("1111-9999", ["Ann", "Ben"], extra={"sides": {"Ann": "A", "Ben": "B"}})
+    session.add_hand({"table": "4239", "numbers": {"Ann": "2875", "Ben": "8631"}})
+    assert session.result.totals == {"Ann": 1364, "Ben": 693}
+    shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
+    shell.render()
+    view = page.views[-1]
+    _button(view, "Ann (side A, target 4239): 2875").on_click(None)
+    # clear Ann's number with the backspace key (an icon button, found by its Semantics label)
+    backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
+    for _ in range(4):
+        backspace.content.on_click(None)
+    for digit in "5278":
+        _button(view, digit).on_click(None)
+    _button(view, "Confirm hand").on_click(None)
+    assert session.hands[0]["numbers"] == {"Ann": "5278", "Ben": "8631"}
+    assert session.result.totals == {"Ann": 1039, "Ben": 693}
 
 
-def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(tmp_path: Any) -> None:
+def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import icon_label, shell_for
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        session = services.sessions.start(
-            "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
-        )
-        session.add_hand({"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}})
-        session.append_part("sudden_death", {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}})
-        session.append_part("sudden_death", {"table": "518", "numbers": {"Ann": "629", "Ben": "741"}})
-        assert session.result.winners == ["Ben"]
+    session = services.sessions.start(
+        "1111-9999", ["Ann", "Ben"], {"target": 40}, extra={"sides": {"Ann": "A", "Ben": "B"}}
+    )
+    session.add_hand({"table": "4239", "numbers": {"Ann": "4199", "Ben": "9364"}})
+    session.append_part("sudden_death", {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}})
+    session.append_part("sudden_death", {"table": "518", "numbers": {"Ann": "629", "Ben": "741"}})
+    assert session.result.winners == ["Ben"]
 
-        shell, page = shell_for(services, f"/continue/{session.id}")
-        shell.render()
-        labelled: dict[str, Any] = {
-            c.label: c for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label
-        }
-        assert "Sudden-death hand 1: Ann 1, Ben 1. Tap to correct" in labelled
-        tile = labelled["Sudden-death hand 2: Ann 111, Ben 74. Tap to correct"]
-        assert "Ben has the lowest sudden-death score, 74, and wins (rule 9)." in tile.content.subtitle.value
-        tile.content.on_click(None)
-        assert page.navigated[-1] == f"/continue/{session.id}/sudden-death-2"
+    shell, page = shell_for(services, f"/continue/{session.id}")
+    shell.render()
+    labelled: dict[str, Any] = {
+        c.label: c for c in _controls(page.views[-1]) if isinstance(c, ft.Semantics) and c.label
+    }
+    assert "Sudden-death hand 1: Ann 1, Ben 1. Tap to correct" in labelled
+    tile = labelled["Sudden-death hand 2: Ann 111, Ben 74. Tap to correct"]
+    assert "Ben has the lowest sudden-death score, 74, and wins (rule 9)." in tile.content.subtitle.value
+    tile.content.on_click(None)
+    assert page.navigated[-1] == f"/continue/{session.id}/sudden-death-2"
 
-        shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-2")
-        shell.render()
-        view = page.views[-1]
-        texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
-        assert any(t and t.startswith("Correct sudden-death hand 2: Ann and Ben.") for t in texts), texts
-        _button(view, "Ann (side A, target 518): 629").on_click(None)  # the hand opens as entered
-        backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
-        for _ in range(3):
-            backspace.content.on_click(None)
-        for digit in "519":
-            _button(view, digit).on_click(None)
-        assert session.draft("sudden_death/1") is not None, "the correction's draft uses the target's key"
-        _button(view, "Confirm sudden-death hand").on_click(None)
-        assert session.part("sudden_death")[1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}
-        assert session.result.winners == ["Ann"] and session.draft("sudden_death/1") is None
-        assert page.navigated[-1] == f"/continue/{session.id}"
-
-        # a correction that makes hand 1 decide leaves hand 2 after the end: the scoring error, nothing lost
-        shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-1")
-        shell.render()
-        view = page.views[-1]
-        _button(view, "Ben (side B, target 321): 322").on_click(None)
-        backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
+    shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-2")
+    shell.render()
+    view = page.views[-1]
+    texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
+    assert any(t and t.startswith("Correct sudden-death hand 2: Ann and Ben.") for t in texts), texts
+    _button(view, "Ann (side A, target 518): 629").on_click(None)  # the hand opens as entered
+    backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
+    for _ in range(3):
         backspace.content.on_click(None)
-        _button(view, "1").on_click(None)
-        _button(view, "Confirm sudden-death hand").on_click(None)
-        messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "won" in c.value]
-        assert messages and "Sudden-death hand 2 was entered, but Ben has already won" in messages[0], messages
-        assert session.part("sudden_death")[0] == {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}
-        assert session.draft("sudden_death/0") == {
-            "table": "123",
-            "numbers": {"Ann": "124", "Ben": "321"},
-            "first_triple": None,
-        }, "the correction being entered is kept"
-        assert page.navigated == []
-    finally:
-        services.close()
+    for digit in "519":
+        _button(view, digit).on_click(None)
+    assert session.draft("sudden_death/1") is not None, "the correction's draft uses the target's key"
+    _button(view, "Confirm sudden-death hand").on_click(None)
+    assert session.part("sudden_death")[1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}
+    assert session.result.winners == ["Ann"] and session.draft("sudden_death/1") is None
+    assert page.navigated[-1] == f"/continue/{session.id}"
+
+    # a correction that makes hand 1 decide leaves hand 2 after the end: the scoring error, nothing lost
+    shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-1")
+    shell.render()
+    view = page.views[-1]
+    _button(view, "Ben (side B, target 321): 322").on_click(None)
+    backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
+    backspace.content.on_click(None)
+    _button(view, "1").on_click(None)
+    _button(view, "Confirm sudden-death hand").on_click(None)
+    messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "won" in c.value]
+    assert messages and "Sudden-death hand 2 was entered, but Ben has already won" in messages[0], messages
+    assert session.part("sudden_death")[0] == {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}
+    assert session.draft("sudden_death/0") == {
+        "table": "123",
+        "numbers": {"Ann": "124", "Ben": "321"},
+        "first_triple": None,
+    }, "the correction being entered is kept"
+    assert page.navigated == []
 
 
 def test_sudden_death_routes() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import json
-from collections.abc import Iterator
 from datetime import UTC, date, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -67,12 +66,6 @@ SUMMARIES = [
 
 def ids(rows: list[SessionSummary]) -> list[str]:
     return [s.id for s in rows]
-
-
-@pytest.fixture
-def archive(tmp_path: Path) -> Iterator[Archive]:
-    with Archive(tmp_path / "data") as opened:
-        yield opened
 
 
 def test_doctests() -> None:
@@ -309,43 +302,38 @@ def test_export_to_folder_then_import_elsewhere(tmp_path: Path) -> None:
 # --- the screens, built without a browser ------------------------------------------------------------------------
 
 
-def test_session_screens_build_with_labels_and_large_targets(tmp_path: Path) -> None:
+def test_session_screens_build_with_labels_and_large_targets(services: Any) -> None:
     import flet as ft
 
-    from companion.services import AppServices
     from tests.support.screens import INTERACTIVE, label_of, shell_for, walk
 
-    services = AppServices.open(tmp_path / "data")
-    try:
-        record = json.loads((CASES / "1111-9999" / "10-game-end-lowest-wins.json").read_text())["record"]
-        table = services.sessions.start("1111-9999", record["players"], extra={"sides": record["sides"]})
-        for hand in record["hands"]:
-            table.add_hand(hand)
-        ben = services.players.find("Ben")
-        assert ben is not None
-        paths = [f"/history/{table.id}", f"/history/{table.id}/hand-2", f"/players/{ben.id}", "/stats"]
-        for path in paths:
-            shell, page = shell_for(services, path)
-            shell.render()
-            top = page.views[-1]
-            assert top.route == path
-            controls = list(walk(top))
-            texts = [c.value for c, _ in controls if isinstance(c, ft.Text) and c.value]
-            assert "This page does not exist" not in texts, (path, texts)
-            for control, labelled in controls:
-                if isinstance(control, INTERACTIVE):
-                    assert labelled or label_of(control), f"{type(control).__name__} on {path} has no label"
-                    height = getattr(control, "height", None) or getattr(control, "min_height", None)
-                    assert height is None or height >= 48, f"{type(control).__name__} on {path} is too small"
-            if path.endswith(table.id):
-                assert "1. Ben: 4200" in texts and "Result: Ben won" in texts
-                assert any(t.startswith("Score progression chart") for t in _semantics_labels(controls))
-        shell, page = shell_for(services, f"/history/{table.id}/hand-9")
+    record = json.loads((CASES / "1111-9999" / "10-game-end-lowest-wins.json").read_text())["record"]
+    table = services.sessions.start("1111-9999", record["players"], extra={"sides": record["sides"]})
+    for hand in record["hands"]:
+        table.add_hand(hand)
+    ben = services.players.find("Ben")
+    assert ben is not None
+    paths = [f"/history/{table.id}", f"/history/{table.id}/hand-2", f"/players/{ben.id}", "/stats"]
+    for path in paths:
+        shell, page = shell_for(services, path)
         shell.render()
-        texts = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value]
-        assert "This session has no hand 9." in texts
-    finally:
-        services.close()
+        top = page.views[-1]
+        assert top.route == path
+        controls = list(walk(top))
+        texts = [c.value for c, _ in controls if isinstance(c, ft.Text) and c.value]
+        assert "This page does not exist" not in texts, (path, texts)
+        for control, labelled in controls:
+            if isinstance(control, INTERACTIVE):
+                assert labelled or label_of(control), f"{type(control).__name__} on {path} has no label"
+                height = getattr(control, "height", None) or getattr(control, "min_height", None)
+                assert height is None or height >= 48, f"{type(control).__name__} on {path} is too small"
+        if path.endswith(table.id):
+            assert "1. Ben: 4200" in texts and "Result: Ben won" in texts
+            assert any(t.startswith("Score progression chart") for t in _semantics_labels(controls))
+    shell, page = shell_for(services, f"/history/{table.id}/hand-9")
+    shell.render()
+    texts = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value]
+    assert "This session has no hand 9." in texts
 
 
 def test_a_tie_break_round_is_corrected_from_history_with_the_games_own_panel(tmp_path: Path) -> None:

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import flet as ft
-import pytest
 
 import scoring
 from companion.history import replay
@@ -26,12 +23,6 @@ from views.standings import final_label, row_labels, said
 
 Row = tuple[str, int, bool]
 """(player, place, shared)"""
-
-
-@pytest.fixture
-def archive(tmp_path: Path) -> Iterator[Archive]:
-    with Archive(tmp_path / "data") as opened:
-        yield opened
 
 
 def case(game: str, name: str) -> dict[str, Any]:
@@ -159,14 +150,6 @@ def _screen_texts(services: Any, route: str) -> tuple[list[str], list[str]]:
     labels = [str(c.semantics_label) for c in controls if isinstance(c, ft.Text) and c.semantics_label]
     labels += [str(c.label) for c in controls if isinstance(c, ft.Semantics) and c.label]
     return texts, labels
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[Any]:
-    from companion.services import AppServices
-
-    with AppServices.open(tmp_path / "app") as opened:
-        yield opened
 
 
 def test_history_session_shows_the_verdict_and_shared_places(services: Any) -> None:

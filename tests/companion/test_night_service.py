@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +19,6 @@ from scoring import get_game
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 VEGAS = {"vegas_unit_cents": 10, "target": 1}
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        yield opened
 
 
 def bargain_bin(services: AppServices, scores: dict[str, int]) -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import doctest
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,12 +17,6 @@ from companion.players import (
 )
 from companion.stats import statistics
 from storage import Archive, DuplicatePlayerError, InvalidPlayerNameError, Player, PlayerNotFoundError, SessionStatus
-
-
-@pytest.fixture
-def archive(tmp_path: Path) -> Iterator[Archive]:
-    with Archive(tmp_path / "data") as opened:
-        yield opened
 
 
 def game(

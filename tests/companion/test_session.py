@@ -30,12 +30,6 @@ H2 = {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}}  # JK-E4: Be
 
 
 @pytest.fixture
-def archive(tmp_path: Path) -> Any:
-    with Archive(tmp_path / "data") as opened:
-        yield opened
-
-
-@pytest.fixture
 def service(archive: Archive) -> SessionService:
     return SessionService(archive)
 

@@ -6,7 +6,6 @@ import contextlib
 import random
 import re
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,15 +52,6 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def archive(tmp_path: Path) -> Iterator[Archive]:
-    store = Archive(tmp_path / "data")
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 @pytest.fixture
@@ -536,12 +526,9 @@ def test_the_app_owns_one_live_table_and_knows_where_it_listens(tmp_path: Path) 
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[AppServices]:
-    services = AppServices.open(tmp_path / "app")
-    try:
-        yield services
-    finally:
-        services.close()
+def app(services: AppServices) -> AppServices:
+    """The app's services (the shared fixture), by the name these tests give them."""
+    return services
 
 
 def start_page(services: AppServices, route: str, client_ip: str, url: str) -> tuple[Any, DevicePage]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +18,6 @@ from storage.nights import NIGHTS_FILE
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
 JK = {"game": "jokers-kill", "players": ["Ann", "Ben"], "options": {}, "hands": []}
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        yield opened
 
 
 def manifest(made: Path) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,12 +23,6 @@ from views.home import HOME_ITEMS
 from views.routes import ROUTES
 from views.routing import find_route
 from views.shell import apply_theme
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        yield opened
 
 
 def every_path() -> list[str]:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, cast
 
 import flet as ft
-import pytest
 
 from companion.entry import EntryController, EntryTarget
 from companion.entry_jokers_kill import JokersKillState
@@ -129,13 +128,6 @@ def test_a_confirm_keeps_the_other_devices_hand_only_if_it_still_applies(tmp_pat
 
 
 # --- the host's page and a phone's live screen ---------------------------------------------------------------
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def host_table(services: AppServices, session_id: str) -> tuple[Page, ft.View]:

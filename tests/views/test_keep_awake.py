@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import doctest
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -45,13 +45,6 @@ class TaskPage:
 
     def run_task(self, handler: Callable[..., Any], *args: Any) -> None:
         run_apart(handler(*args))
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def test_doctests() -> None:

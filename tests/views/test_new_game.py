@@ -5,8 +5,6 @@ its handlers, with the pure logic (companion/new_game.py) tested on its own."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, cast
 
 import flet as ft
@@ -30,13 +28,6 @@ class Page(FakePage):
     def navigate(self, route: str) -> None:
         super().navigate(route)
         self.route = route
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def open_setup(services: AppServices, game: str) -> tuple[Page, ft.View]:

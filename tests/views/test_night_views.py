@@ -3,8 +3,6 @@ night's figures; a tap on "Mark paid" and a refused ledger entry go through the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -14,12 +12,6 @@ from companion.services import AppServices
 from tests.support.screens import INTERACTIVE, label_of, shell_for, walk
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        yield opened
 
 
 @pytest.fixture

@@ -3,24 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import cast
 
 import flet as ft
-import pytest
 
 from companion.services import AppServices
 from companion.sharing import Role
 from tests.support.screens import Page
 from views.context import PageState
 from views.shell import Shell
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        yield opened
 
 
 def shell(services: AppServices, route: str) -> tuple[Shell, Page]:

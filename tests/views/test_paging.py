@@ -5,12 +5,9 @@ Screens are built without a browser (Flet controls are plain dataclasses; only t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import flet as ft
-import pytest
 
 from companion.history import PAGE_SIZE
 from companion.services import AppServices
@@ -19,13 +16,6 @@ from tests.support.screens import buttons, render, tap, texts
 from views.paging import SHOW_MORE, Paged
 
 COUNT = 2 * PAGE_SIZE + 10
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def tiles(view: ft.View) -> list[str]:

@@ -3,8 +3,6 @@ player's page (rating per game, rivals, the last night) and History's season fil
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -19,21 +17,21 @@ from tests.support.screens import INTERACTIVE, label_of, shell_for, walk
 
 
 @pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        night = opened.nights.start("Friday", ["Ann", "Ben", "Cat"])
-        for case in (PLAIN, PLAYOFF, TIE):
-            table = opened.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
-            record = case_record(case)
-            result = score(record)
-            opened.archive.save_session(
-                table.doc.model_copy(
-                    update={"record": record, "status": SessionStatus.of(result), "winners": list(result.winners)}
-                ),
-                "entered",
-            )
-        assert len(opened.nights.get(night.id).sessions) == 3
-        yield opened
+def services(services: AppServices) -> AppServices:
+    """The shared services with a night of three Jokers Kill games (a plain one, a play-off and a tie)."""
+    night = services.nights.start("Friday", ["Ann", "Ben", "Cat"])
+    for case in (PLAIN, PLAYOFF, TIE):
+        table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+        record = case_record(case)
+        result = score(record)
+        services.archive.save_session(
+            table.doc.model_copy(
+                update={"record": record, "status": SessionStatus.of(result), "winners": list(result.winners)}
+            ),
+            "entered",
+        )
+    assert len(services.nights.get(night.id).sessions) == 3
+    return services
 
 
 def texts(view: Any) -> list[str]:

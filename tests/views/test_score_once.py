@@ -31,13 +31,6 @@ def scored() -> Iterator[Counter[str]]:
         yield counts
 
 
-@pytest.fixture
-def services(tmp_path: Any) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
-
-
 def test_a_change_is_scored_once_and_read_from_the_cache(services: AppServices, scored: Counter[str]) -> None:
     table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
     scored.clear()

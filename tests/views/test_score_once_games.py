@@ -42,13 +42,6 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
 
 
 @pytest.fixture
-def services(tmp_path: Any) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[ft.Control]:
     """The controls the panels of these games send themselves, in order: what they give the screen to send (in
     one update, :func:`views.table.entry.send_changes`) and what they refresh on their own."""

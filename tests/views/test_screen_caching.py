@@ -8,8 +8,7 @@ No timing here: the benchmark (``bench/screens_bench.py``) measures; these tests
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, cast
 
 import flet as ft
@@ -56,12 +55,11 @@ def save_finished(services: AppServices, title: str) -> str:
 
 
 @pytest.fixture
-def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        # History warms the statistics up in a thread of its own; here they are counted where they are asked for
-        monkeypatch.setattr(opened.stats, "warm_up", lambda *args, **kwargs: None)
-        monkeypatch.setattr(opened.ratings, "warm_up", lambda *args, **kwargs: None)  # and the ratings
-        yield opened
+def services(services: AppServices, monkeypatch: pytest.MonkeyPatch) -> AppServices:
+    # History warms the statistics up in a thread of its own; here they are counted where they are asked for
+    monkeypatch.setattr(services.stats, "warm_up", lambda *args, **kwargs: None)
+    monkeypatch.setattr(services.ratings, "warm_up", lambda *args, **kwargs: None)  # and the ratings
+    return services
 
 
 def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:

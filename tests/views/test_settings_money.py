@@ -7,23 +7,15 @@ called with the control's new value, as Flet calls them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import flet as ft
-import pytest
 
 from companion.money import COMMON_CURRENCIES, MoneyFormat, Show, format_money, parse_money
 from companion.services import AppServices
 from tests.support.screens import shell_for, walk
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    with AppServices.open(tmp_path / "data") as opened:
-        yield opened
 
 
 def settings_screen(services: AppServices) -> ft.View:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -161,13 +160,6 @@ def test_standings_positions_and_verdicts() -> None:
 
 
 # --- screens on a fake page --------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def services(tmp_path: Path) -> Iterator[AppServices]:
-    opened = AppServices.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def test_a_hand_through_the_table_screen(services: AppServices) -> None:

@@ -18,12 +18,6 @@ def rec(n: int) -> dict[str, Any]:
     return {"game": "jokers-kill", "players": ["Ann", "Ben", f"P{n}"], "options": {}, "hands": [{"up": "5S"}] * 0}
 
 
-@pytest.fixture
-def archive(tmp_path: Path) -> Any:
-    with Archive(tmp_path / "data") as opened:
-        yield opened
-
-
 def export_of(tmp_path: Path, count: int) -> Path:
     with Archive(tmp_path / "source") as source:
         for n in range(count):
