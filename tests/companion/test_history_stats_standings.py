@@ -101,7 +101,7 @@ def test_next_highest_bb_rule_7(archive: Archive) -> None:
     assert any(reason.startswith("Hal wins as the next-highest") for reason in reasons)
 
 
-def test_joint_winners_ff_13(archive: Archive) -> None:
+def test_ff_13_joint_winners(archive: Archive) -> None:
     # FF-13: Ann and Ben Freeze on 15 each in the tie-break round: joint winners share first; Quin is 3rd
     record = quin_after_all_out({"ghost": "Quin", "outcome": {"Ann": 15, "Ben": 15}})
     rows = [("Ann", 1, True), ("Ben", 1, True), ("Quin", 3, False), ("Dan", 4, False)]
@@ -119,7 +119,7 @@ def test_all_knocked_out_ff_11(archive: Archive) -> None:
     check(archive, record, rows, Decider.ALL_KNOCKED_OUT)
 
 
-def test_cancelled_game_bb_14(archive: Archive) -> None:
+def test_bb_14_cancelled_game(archive: Archive) -> None:
     # BB-14: two removals in a game of four cancel it; nobody wins, History orders by total, Statistics skips it
     conduct = [{"player": "Ben", "action": "remove"}, {"player": "Dan", "action": "remove"}]
     record = {

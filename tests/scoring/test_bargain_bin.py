@@ -166,13 +166,13 @@ def test_bin_card_text() -> None:
 # Game points of a hand (rule 5, BB-2, BB-3, BB-4)
 
 
-def test_unique_first_tie_for_second() -> None:
+def test_bb_3_unique_first_tie_for_second() -> None:
     out = run(rec([scores(15, 9, 9, -3, 0, players=[*P4, "Eve"])], players=[*P4, "Eve"]))
     assert out["hands"][0]["points"] == {"Ann": 1, "Ben": 0, "Cat": 0, "Dan": 0, "Eve": 0}
     assert "BB-3" in out["hands"][0]["notes"][0] and "Ben and Cat tie for second" in out["hands"][0]["notes"][0]
 
 
-def test_two_way_tie_for_first() -> None:
+def test_bb_2_two_way_tie_for_first() -> None:
     out = run(rec([scores(12, 12, 4, -8)]))
     assert out["hands"][0]["points"] == {"Ann": 1, "Ben": 1, "Cat": 0, "Dan": 0}
     assert "BB-2" in out["hands"][0]["notes"][0]
@@ -184,7 +184,7 @@ def test_three_way_tie_for_first() -> None:
     assert out["hands"][0]["notes"][0].startswith("Ann, Ben and Cat tie for the highest score (7): nobody")
 
 
-def test_all_negative_and_all_zero() -> None:
+def test_bb_4_all_negative_and_all_zero() -> None:
     out = run(rec([scores(-3, -5, -11, -20), scores(0, 0, 0, 0)]))
     assert out["hands"][0]["points"] == {"Ann": 1, "Ben": 1, "Cat": 0, "Dan": 0}
     assert "BB-4" in out["hands"][0]["notes"][0]
@@ -245,7 +245,7 @@ def test_tie_for_next_highest_leader_wins_alone() -> None:
     assert out["winners"] == ["Ann"]
 
 
-def test_simultaneous_finish_both_win_in_seating_order() -> None:
+def test_bb_6_simultaneous_finish_both_win_in_seating_order() -> None:
     out = run(rec(win_hands("Dan", "Ben", 3), target=3))
     assert out["winners"] == ["Ben", "Dan"]
     assert "BB-6" in out["hands"][-1]["notes"][-2] or "BB-6" in out["hands"][-1]["notes"][-1]
@@ -319,7 +319,7 @@ def test_odd_pot_in_a_whole_game() -> None:
 # Conduct (rule 9, BB-12 to BB-14)
 
 
-def test_warned_player_is_ranked_and_pays() -> None:
+def test_bb_12_warned_player_is_ranked_and_pays() -> None:
     hand = scores(2, 9, 4, 1) | {"conduct": [{"player": "Ben", "action": "warn"}]}
     out = run(rec([hand], vegas_unit_cents=1))
     assert out["hands"][0]["points"]["Ben"] == 1
@@ -358,7 +358,7 @@ def test_missing_score_is_an_error() -> None:
 
 
 @pytest.mark.parametrize(("players", "removals", "cancelled"), [(4, 2, True), (5, 2, False), (5, 3, True)])
-def test_cancellation_threshold(players: int, removals: int, cancelled: bool) -> None:
+def test_bb_14_cancellation_threshold(players: int, removals: int, cancelled: bool) -> None:
     names = [*P4, "Eve"][:players]
     hands = []
     for i in range(removals):
@@ -428,7 +428,7 @@ def test_removal_consequence() -> None:
 # Card entry validation (records.md "Validation", BB-7, BB-8)
 
 
-def test_selfless_refuses_playing_to_oneself() -> None:
+def test_bb_7_selfless_refuses_playing_to_oneself() -> None:
     plays = full_plays()
     plays[5] = dict(plays[5], to=plays[5]["by"])
     assert run(rec([{"plays": plays}]))["hands"][0]["points"]

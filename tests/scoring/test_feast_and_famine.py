@@ -200,7 +200,7 @@ def test_ff_e1_round_and_notes() -> None:
     assert not result.finished and result.pending is None
 
 
-def test_opening_card_off_in_notes() -> None:
+def test_ff_2_opening_card_off_in_notes() -> None:
     raw = {
         "game": "feast-and-famine",
         "players": ["Ann", "Ben"],
@@ -384,7 +384,7 @@ def test_tiebreak_all_out_next_highest_joint_ff_e6e() -> None:
     assert result.totals == {"Ann": 0, "Ben": 0, "Cat": 60, "Dan": 60}
 
 
-def test_ff11_zeroed_leaders_do_not_tie_with_a_zero_player() -> None:
+def test_ff_11_zeroed_leaders_do_not_tie_with_a_zero_player() -> None:
     # Ann and Ben tied on 5, Cat on 0: all-out tie-break → Cat wins on 0 (FF-11)
     hands = [outcome_hand(d, Ann=a, Ben=b, Cat="out") for d, a, b in [("Ann", 5, 5), ("Ben", 0, 0), ("Cat", 0, 0)]]
     raw = {"game": "feast-and-famine", "players": ["Ann", "Ben", "Cat"], "options": {"circuits": 1}, "hands": hands}

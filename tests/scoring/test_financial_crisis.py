@@ -120,7 +120,9 @@ def test_pattern_table_covers_all_16_classes() -> None:
 
 
 @pytest.mark.parametrize("row", PATTERN_ROWS, ids=lambda row: f"#{row[0]}")
-def test_bank_pattern_default_and_alternatives(row: tuple[int, dict[Suit, int], set[Suit], set[Suit], str]) -> None:
+def test_bk_12_bank_pattern_default_and_alternatives(
+    row: tuple[int, dict[Suit, int], set[Suit], set[Suit], str],
+) -> None:
     """Each of the 56 compositions against the rules table: reading A by default, reading B under
     ``clubs_tie_for_most`` "reverse", and the absent suit for 1♣ 2X 2Y under ``one_club_two_two`` "absent"."""
     _number, counts, default, reading_b, status = row
@@ -138,7 +140,7 @@ def test_bank_pattern_default_and_alternatives(row: tuple[int, dict[Suit, int], 
     assert list(reading.loss_suits) == sorted(reading.loss_suits, key=[Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS].index)
 
 
-def test_bank_reason_texts() -> None:
+def test_bk_12_bank_reason_texts() -> None:
     assert read_bank(["2S", "3S", "2H", "3H", "2D"]).loss_reason == "2♠ 2♥ 1♦: the tie reverses, ♦ loses (BK-12)."
     assert "no suit loses" in read_bank(["2C", "5C", "9C", "JC", "QC"]).loss_reason
     three = read_bank(["2C", "3C", "2S", "2H", "2D"])
@@ -167,13 +169,13 @@ def test_loss_suits_for_rejects_counts_that_are_not_five_cards() -> None:
         (["2H", "3H", "4H", "5C", "6D"], "high", False),
     ],
 )
-def test_ranked_valuable_needs_two_ranked_bank_cards(bank: list[str], ace: str, valuable: bool) -> None:
+def test_bk_13_ranked_valuable_needs_two_ranked_bank_cards(bank: list[str], ace: str, valuable: bool) -> None:
     reading = read_bank(bank, Options(ace=ace))
     assert reading.ranked_valuable is valuable
     assert "BK-13" in reading.valuable_reason
 
 
-def test_ace_one_house_rule_bk1() -> None:
+def test_bk_1_ace_one_house_rule() -> None:
     """BK-1 HR: A♣ +1, a non-club Ace is a numeral (−1 in a loss suit, never +3)."""
     reading = read_bank(["2H", "3H", "4H", "KC", "QS"], Options(ace="one"))  # ♥ loses, valuable
     one = Options(ace="one")
@@ -424,7 +426,7 @@ def test_complete_round_bk_e6_breakdown_and_notes() -> None:
 BANK = ["2H", "5H", "JS", "QD", "7C"]
 
 
-def test_rounds_finished_and_winners_bk14() -> None:
+def test_bk_14_rounds_finished_and_winners() -> None:
     one = {"bank": BANK, "piles": {"Ann": ["2C"]}}
     other = {"bank": BANK, "piles": {"Ben": ["2C"]}}
     result = play([one])
@@ -539,7 +541,7 @@ def test_bad_options(options: dict[str, Any], key: str) -> None:
     assert info.value.path == f"options.{key}"
 
 
-def test_any_number_of_rounds_from_one_to_a_thousand() -> None:
+def test_bk_14_any_number_of_rounds_from_one_to_a_thousand() -> None:
     """BK-14: ``rounds`` is any whole number ≥ 1, up to 1,000 rounds (issue 14: numbers within sane ranges)."""
     result = GAME.score(record([], rounds=1000))
     assert not result.finished and Options(rounds=1000).rounds_for(4) == 1000

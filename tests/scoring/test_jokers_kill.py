@@ -105,13 +105,13 @@ def test_single_winner(up: str, cards: tuple[str, ...], winner: str, points: int
     assert out["hands"][0]["dead"] is False and out["hands"][0]["void"] is False
 
 
-def test_ace_upcard_matches_players_ace_by_default_jk1() -> None:
+def test_jk_1_ace_upcard_matches_players_ace_by_default() -> None:
     out = run(rec([hand("AS", "AH", "3D", "5C")]))
     assert out["hands"][0]["winner"] == "Ann" and out["hands"][0]["points"]["Ann"] == 3
     assert any("JK-1" in note for note in out["hands"][0]["notes"])
 
 
-def test_ace_upcard_never_matches_under_house_rule_jk1() -> None:
+def test_jk_1_ace_upcard_never_matches_under_house_rule() -> None:
     out = run(rec([hand("AS", "AH", "3D", "5C")], ace_upcard_matches_ace=False))
     # the player's Ace is then simply the lowest card, and below the Ace up-card
     assert out["hands"][0]["winner"] == "Ann" and out["hands"][0]["points"]["Ann"] == 2
@@ -216,7 +216,7 @@ def test_dead_hand_has_no_tiebreak() -> None:
     assert isinstance(err, IllegalHandError) and "dead" in err.message
 
 
-def test_joker_upcard_kills_and_is_discarded_jk9() -> None:
+def test_jk_9_joker_upcard_kills_and_is_discarded() -> None:
     out = run(rec([hand("JK", "3H", "5D", "9C")], jokers=2))
     assert out["hands"][0]["dead"] is True
     assert out["prize"] == {"Ann": [], "Ben": [], "Cat": []} and out["totals"] == {"Ann": 0, "Ben": 0, "Cat": 0}
@@ -391,7 +391,7 @@ def test_playoff_pending_and_won() -> None:
     assert isinstance(err, IllegalHandError) and err.path == "playoff[4]"
 
 
-def test_playoff_notes_explain_wins_not_points() -> None:
+def test_jk_12_playoff_notes_explain_wins_not_points() -> None:
     record = tied_game()
     record["playoff"] = [hand("5S", "5H", "9C", players=["Ben", "Cat"]), hand("3C", "JK", "8D", players=["Ben", "Cat"])]
     out = run(record)

@@ -95,7 +95,7 @@ def test_target_for_reverses_only_on_side_b() -> None:
     assert target_for("6969", "B") == "9696"
 
 
-def test_distance_is_absolute() -> None:
+def test_oo_4_distance_is_absolute() -> None:
     """Rule 4, OO-4: bigger minus smaller, either way round."""
     assert distance("4239", "5278") == distance("5278", "4239") == 1039
 
@@ -124,7 +124,7 @@ def test_best_arrangement_is_truly_best() -> None:
             assert (value, number) <= (distance(other, target), other)
 
 
-def test_has_triple() -> None:
+def test_oo_9_has_triple() -> None:
     """Rule 5, OO-9: three or four of a kind; in sudden death three cards of one digit."""
     assert has_triple("7772") and has_triple("2777") and has_triple("3333") and has_triple("555")
     assert not has_triple("7722") and not has_triple("556")
@@ -183,7 +183,7 @@ def test_seed_example_and_best() -> None:
     assert "9324 from side B (OO-1)" in notes and "9324 − 8631 = 693 (rule 4)" in notes
 
 
-def test_as_declared_scores_the_number_set_down() -> None:
+def test_oo_3_as_declared_scores_the_number_set_down() -> None:
     """OO-3, OO-E8: 2875 scores 1364; the note says what the best would have scored."""
     result = run(rec([hand("4239", Ann="2875", Ben="8631")]))
     assert result.hands[0].points["Ann"] == 1364
@@ -191,7 +191,7 @@ def test_as_declared_scores_the_number_set_down() -> None:
     assert any("5278 would have scored 1039 (OO-3)" in n for n in result.hands[0].notes)
 
 
-def test_best_option_scores_the_best_arrangement() -> None:
+def test_oo_3_best_option_scores_the_best_arrangement() -> None:
     """OO-3 house rule: 2875 is scored as 5278."""
     result = run(rec([hand("4239", Ann="2875", Ben="8631")], score="best"))
     assert result.hands[0].points == {"Ann": 1039, "Ben": 693}
@@ -207,7 +207,7 @@ def test_three_of_a_kind_first_and_others() -> None:
     assert any("Ben holds three 3s" in n and "9 + 250 = 259" in n and "rule 5.2" in n for n in notes)
 
 
-def test_four_of_a_kind_counts_and_penalty_option() -> None:
+def test_oo_9_four_of_a_kind_counts_and_penalty_option() -> None:
     """OO-9 and the triple_penalty option: a four of a kind is penalised like a triple."""
     result = run(rec([hand("1234", "Ann", Ann="5552", Ben="6666")], sides="AA", triple_penalty=100))
     assert result.hands[0].points == {"Ann": 0, "Ben": 6666 - 1234 + 100}
@@ -216,7 +216,7 @@ def test_four_of_a_kind_counts_and_penalty_option() -> None:
     assert zero.hands[0].points["Ben"] == 6666 - 1234
 
 
-def test_no_declaration_no_zero_no_penalty() -> None:
+def test_oo_6_no_declaration_no_zero_no_penalty() -> None:
     """OO-6: if nobody declares, holders score normally and the note says why."""
     result = run(rec([hand("4239", Ann="7772", Ben="9333")]))
     assert result.hands[0].points == {"Ann": 7772 - 4239, "Ben": 9333 - 9324}
@@ -248,7 +248,7 @@ def test_best_mode_with_triple_penalty() -> None:
     assert result.hands[0].points == {"Ann": 0, "Ben": 9 + 250}
 
 
-def test_target_by_player_count_and_option() -> None:
+def test_oo_11_target_by_player_count_and_option() -> None:
     """Rule 7, OO-11: reaching (≥) the target ends the game; 7499 does not for two players."""
     not_yet = run(rec([hand("2376", Ann="9875", Ben="6731")]))
     assert not_yet.totals["Ann"] == 7499 and not not_yet.finished and not_yet.pending is None
@@ -260,7 +260,7 @@ def test_target_by_player_count_and_option() -> None:
     assert any("Ann reached 1039" in n and "OO-11" in n for n in custom.hands[0].notes)
 
 
-def test_several_cross_in_one_hand() -> None:
+def test_oo_12_several_cross_in_one_hand() -> None:
     """OO-12: several players may cross in the same hand; the lowest still wins."""
     result = run(rec([hand("1111", Ann="9999", Ben="8888", Cat="7777")], THREE, "AAA", target=5000))
     assert result.finished and result.winners == ["Cat"]
@@ -287,7 +287,7 @@ def test_tie_sets_sudden_death_pending() -> None:
     assert any("sudden death decides" in n for n in result.hands[-1].notes)
 
 
-def test_sudden_death_decides_and_is_not_added() -> None:
+def test_oo_14_sudden_death_decides_and_is_not_added() -> None:
     """Rule 9, OO-14, OO-E10."""
     result = run(tied([hand("518", Ben="629", Cat="741")]))
     assert result.finished and result.winners == ["Cat"] and result.pending is None
@@ -307,7 +307,7 @@ def test_sudden_death_repeats_until_unique() -> None:
     assert done.winners == ["Ben"] and done.to_json()["sudden_death"][1] == {"Ben": 0, "Cat": 74}
 
 
-def test_three_way_sudden_death_narrows() -> None:
+def test_oo_13_three_way_sudden_death_narrows() -> None:
     """OO-13: after each sudden-death hand only those tied for its lowest continue."""
     four = ("Ann", "Ben", "Cat", "Dan")
     # Ann 2638 and Ben 2584 read 2611 (27 each), Cat reads 1162 and sets 1189 (27); Dan's 7777 ends the game.
@@ -324,7 +324,7 @@ def test_three_way_sudden_death_narrows() -> None:
     assert err.path == "sudden_death[1].numbers.Cat" and "only Ann and Ben" in err.message
 
 
-def test_triple_rule_off_in_sudden_death() -> None:
+def test_oo_15_triple_rule_off_in_sudden_death() -> None:
     """OO-15 house rule: no first_triple allowed, a triple holder scores plainly."""
     err = error(tied([hand("472", "Ben", Ben="555", Cat="318")], triple_rule_in_sudden_death=False))
     assert isinstance(err, IllegalHandError) and err.path == "sudden_death[0].first_triple"

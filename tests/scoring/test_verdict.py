@@ -158,7 +158,7 @@ def test_ones_to_nines_says_the_lowest_total_wins() -> None:
     assert verdict.reasons["Sam"].startswith("Sam wins with the lowest total, 111, after Tom reached the target")
 
 
-def test_feast_and_famine_says_why_quin_won_ff_11() -> None:
+def test_ff_11_feast_and_famine_says_why_quin_won() -> None:
     assert scoring.score(quin_after_all_out()).verdict is None  # the tie-break is pending
     result = scoring.score(quin_after_all_out({"ghost": "Dan", "outcome": {"Ann": "out", "Ben": "out"}}))
     assert result.winners == ["Quin"]
