@@ -1,7 +1,7 @@
 """History and Statistics benchmark: opening each screen with 10,000 sessions in the archive.
 
-Set-up: 10,000 sessions of the five games (1,000 distinct random legal records from ``tests/support/generators``, reused),
-written straight into the archive layout; about two thirds are finished. Measured (median of several runs):
+Set-up: 10,000 sessions of the five games (1,000 distinct random legal records from ``tests/support/generators``,
+reused), written straight into the archive layout; about two thirds are finished. Measured (median of several runs):
 
 * History: list the sessions, filter (none / by player / by search) and build the rows of the first page, plus the
   Flet controls of that page (built, not drawn);
