@@ -17,7 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-if str(ROOT) not in sys.path:  # the benchmarks import tests.generators and the app's packages
+if str(ROOT) not in sys.path:  # the benchmarks import tests.support.generators and the app's packages
     sys.path.insert(0, str(ROOT))
 
 

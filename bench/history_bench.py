@@ -1,7 +1,7 @@
 """History and Statistics benchmark: opening each screen with 10,000 sessions in the archive.
 
-Set-up: 10,000 sessions of the five games (1,000 distinct random legal records from ``tests/generators``, reused),
-written straight into the archive layout; about two thirds are finished. Measured (median of several runs):
+Set-up: 10,000 sessions of the five games (1,000 distinct random legal records from ``tests/support/generators``,
+reused), written straight into the archive layout; about two thirds are finished. Measured (median of several runs):
 
 * History: list the sessions, filter (none / by player / by search) and build the rows of the first page, plus the
   Flet controls of that page (built, not drawn);
@@ -37,7 +37,7 @@ from scoring import find_game  # noqa: E402
 from storage import Archive, LogEntry, SessionDoc, SessionStatus  # noqa: E402
 from storage.archive import SESSION_TABLE, SESSIONS  # noqa: E402
 from storage.atomic import atomic_write_json  # noqa: E402
-from tests.generators import (  # noqa: E402
+from tests.support.generators import (  # noqa: E402
     bargain_bin,
     feast_and_famine,
     financial_crisis,

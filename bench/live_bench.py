@@ -62,7 +62,7 @@ from app.serve import ASSETS_DIR  # noqa: E402
 from companion.services import AppServices  # noqa: E402
 from companion.session import TableSession  # noqa: E402
 from companion.sharing import HOST, Access, Edit, Role, ShareAddress  # noqa: E402
-from tests.generators.financial_crisis import random_hand  # noqa: E402
+from tests.support.generators.financial_crisis import random_hand  # noqa: E402
 from views.standings import row_labels  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]

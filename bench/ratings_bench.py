@@ -1,6 +1,6 @@
 """Ratings benchmark: rating 10,000 finished games, one more game, and Statistics with its ratings.
 
-Set-up: 10,000 finished games of the five games (1,000 distinct random legal records from ``tests/generators``,
+Set-up: 10,000 finished games of the five games (1,000 distinct random legal records from ``tests/support/generators``,
 finished and not cancelled, reused), four an evening, written straight into the archive layout; the outcome cache
 (each game's final standings) built once, as after the app's first run. Measured, median of several runs, side by
 side with a named baseline in the same run:

@@ -7,7 +7,7 @@ p95 on a 2-core machine, for
 - Financial Crisis, 4 players, 4 rounds;
 - Jokers Kill, 2 players, a whole deck dealt.
 
-The sessions come from the random legal record generators of ``tests/generators`` (fixed seeds). Each is timed
+The sessions come from the random legal record generators of ``tests/support/generators`` (fixed seeds). Each is timed
 over ``RUNS`` runs after a warm-up; the median and p95 are printed with pass/FAIL against the target.
 
 It also times what a Confirm costs the session: one hand added to the replay of the hands before it
@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:  # tests/ is a package at the project root
     sys.path.insert(0, str(ROOT))
 
 import scoring  # noqa: E402
-from tests.generators import bargain_bin, financial_crisis, jokers_kill  # noqa: E402
+from tests.support.generators import bargain_bin, financial_crisis, jokers_kill  # noqa: E402
 
 RUNS = 300
 WARM_UP = 20

@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from companion.services import AppServices  # noqa: E402
-from tests.browser.helpers import (  # noqa: E402
+from tests.support.browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     DESKTOP,

@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:  # tests/ is a package at the project root
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
-from tests.hostile_ws import (  # noqa: E402
+from tests.support.hostile_ws import (  # noqa: E402
     ANSWER_S,
     Server,
     big_message,

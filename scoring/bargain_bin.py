@@ -1,6 +1,6 @@
 """Bargain Bin (Kewlio): card points, the top two of each hand, Vegas money, conduct and cancellation.
 
-The rules are in ``shared/rules/bargain-bin.md``; rule numbers (``rule 5.3``) and rulings (``BB-2``) are quoted
+The rules are in ``docs/spec/bargain-bin.md``; rule numbers (``rule 5.3``) and rulings (``BB-2``) are quoted
 where they are implemented. A record is replayed hand by hand; every hand gives at most two game points (rule 5)
 and the first player to reach ``target`` game points ends the game with the next-highest player (rule 7).
 

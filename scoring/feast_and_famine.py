@@ -1,6 +1,6 @@
 """Feast and Famine (Last Hussar): a push-your-luck game scored round by round.
 
-Rules and rulings: ``shared/rules/feast-and-famine.md`` (FF-1 … FF-15); record format: ``shared/spec/records.md``.
+Rules and rulings: ``docs/spec/feast-and-famine.md`` (FF-1 … FF-15); record format: ``shared/spec/records.md``.
 
 Each round one player deals; every player holds an opening card and then Takes or Refuses. A player who Refuses is
 **Frozen** and scores the value of their cards (2–10 face value, J/Q/K 10, A 1); a Joker turned on a Take knocks

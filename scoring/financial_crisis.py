@@ -1,4 +1,4 @@
-"""Financial Crisis: the bank game (``rules/financial-crisis.md``; record format in ``records.md``).
+"""Financial Crisis: the bank game (``docs/spec/financial-crisis.md``; record format in ``records.md``).
 
 Each round ends with five face-down bank cards turned over. Their suits decide the **loss suit(s)** (BK-12), their
 ranks whether **ranked cards are valuable** (BK-13); then every player scores their pile: clubs, ranked cards,

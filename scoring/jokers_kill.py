@@ -1,6 +1,6 @@
 """Jokers Kill (Trevin Cowman): one card each against an up-card, lowest card or a match wins.
 
-The rules and the numbered rulings (JK-1 … JK-14) are in ``shared/rules/jokers-kill.md``; the record format is
+The rules and the numbered rulings (JK-1 … JK-14) are in ``docs/spec/jokers-kill.md``; the record format is
 ``records.md``, "jokers-kill". One deck (52 cards plus ``jokers`` Jokers) is used for the whole game; a hand is
 started only while at least *players + 1* cards remain (rule 7, JK-6). A tie for the most points at the end is
 settled by a play-off (rule 9, JK-12), a fresh deck for every play-off hand.

@@ -1,6 +1,6 @@
 """1111-9999 (Aaron Barnhart): get your four cards as close as possible to the table number; lowest total wins.
 
-Rules and rulings: ``shared/rules/1111-9999.md`` (rules 1-9, rulings OO-1 … OO-16); record format:
+Rules and rulings: ``docs/spec/1111-9999.md`` (rules 1-9, rulings OO-1 … OO-16); record format:
 ``shared/spec/records.md``. A hand records the table row as read from side A and the number each player set down;
 scores are always derived by replaying the record.
 

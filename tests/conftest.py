@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
+
+import pytest
+
+from companion.services import AppServices
+from storage import Archive
 
 _T = TypeVar("_T")
 
@@ -24,7 +29,12 @@ SHARED = Path(os.environ.get("CTC_SHARED") or ROOT.parent / "shared")
 """An optional folder beside the project with more cases (``SHARED/cases``) and the rules it was written from."""
 SHARED_CASES = SHARED / "cases"
 RULES = SHARED / "rules"
-"""The rules files beside the project, when there are any (the repository's own: ``docs/rules/``)."""
+"""The rules files beside the project, when there are any (the repository's own copy: :data:`SPEC`)."""
+SPEC = ROOT / "docs" / "spec"
+"""The rules files of the five games as the repository keeps them: the numbered rules and rulings (``BB-7``) that
+the scoring code cites."""
+FIXTURES = ROOT / "tests" / "fixtures"
+"""Dated copies of outside things (a backup zipped by another tool, Flet's build manifest) and stored records."""
 
 
 def case_files(own: Path = CASES, extra: Path = SHARED_CASES) -> list[Path]:
@@ -57,3 +67,19 @@ def run_async(coro: Coroutine[Any, Any, _T]) -> _T:
     """
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Iterator[Archive]:
+    """An empty archive in a data folder of this test's own (``tmp_path / "data"``), closed after the test."""
+    with Archive(tmp_path / "data") as opened:
+        yield opened
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[AppServices]:
+    """The app's services (settings, archive, sessions, players, nights...) over an empty data folder of this test's
+    own (``tmp_path / "data"``), as the app opens them at start, closed after the test. A test that needs an archive
+    as well asks for ``services.archive``: the two fixtures would open the same folder."""
+    with AppServices.open(tmp_path / "data") as opened:
+        yield opened

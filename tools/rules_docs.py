@@ -1,7 +1,7 @@
 """Write ``docs/rules/<game>.md`` from the Rules screen's own text (:func:`companion.games.all_guides`).
 
 The app's Rules screen and these files say the same thing, in the same words: the files are generated, and
-``tests/test_rules_docs.py`` fails when they drift. After changing a guide, run::
+``tests/app/test_rules_docs.py`` fails when they drift. After changing a guide, run::
 
     python -m tools.rules_docs          # rewrite docs/rules/
     python -m tools.rules_docs --check  # exit 1 naming each stale file

@@ -9,7 +9,7 @@ Checked against Flet 1.0.5 (the version pinned in pyproject.toml), reading its s
   only per class (``@ft.control(isolated=True)``); the table marks single controls isolated, and opens them for one
   update. It is set with ``object.__setattr__``, around Flet's change tracking.
 
-When Flet is upgraded, read those two files again and update :data:`FLET_CHECKED` (``tests/test_flet_private.py``
+When Flet is upgraded, read those two files again and update :data:`FLET_CHECKED` (``tests/views/test_flet_private.py``
 fails until then).
 """
 

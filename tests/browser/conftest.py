@@ -6,7 +6,7 @@
   continue"); stopped at teardown.
 * ``chromium``: Chromium (``/usr/bin/chromium``) through Playwright, one for the whole run, launched again if a
   test's watchdog had to kill it. ``browser``: that browser, connected, for one test attempt, which is watched
-  (:mod:`tests.browser.watchdog`). Each test gets its own browser context, so nothing is shared between tests but
+  (:mod:`tests.support.watchdog`). Each test gets its own browser context, so nothing is shared between tests but
   the compiled Flutter engine.
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
   can be found by role and label (``page.get_by_role("button", name="Rules")``).
@@ -27,7 +27,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from companion.session import SessionService
+from storage import Archive
+from tests.support import browser as helpers
+from tests.support.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PHONE,
@@ -37,7 +40,7 @@ from tests.browser.helpers import (
     open_app,
     require_browser,
 )
-from tests.browser.watchdog import Chromium, Watchdog
+from tests.support.watchdog import Chromium, Watchdog
 
 
 @pytest.fixture
@@ -81,7 +84,7 @@ def chromium() -> Iterator[Chromium]:
 
 
 PAGE_TEST_LIMIT_S = 180
-"""A browser test's attempt is stopped after this long (:class:`~tests.browser.watchdog.Watchdog`: Chromium is
+"""A browser test's attempt is stopped after this long (:class:`~tests.support.watchdog.Watchdog`: Chromium is
 killed, the test fails with ``TargetClosedError`` and is run again with a new browser, :data:`BROWSER_RERUNS`). The
 slowest takes 44–48 s in a full run, 53 s with both cores kept busy by other work. A page does stop answering for
 good now and then: its renderer at 100% CPU right after a load or a reload, so that an ``evaluate`` never returns
@@ -159,3 +162,32 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("why browser tests were rerun")
         for nodeid, reason in _RERUN_REASONS:
             terminalreporter.write_line(f"{nodeid}: {reason[:600]}")
+
+
+@pytest.fixture
+def games(data_dir: Path) -> dict[str, str]:
+    """An older game (Zed and Yan: the archive a viewer must not see) and the game at the table."""
+    archive = Archive(data_dir)
+    try:
+        sessions = SessionService(archive)
+        old = sessions.start("jokers-kill", ["Zed", "Yan"])
+        old.add_hand({"up": "9S", "cards": {"Zed": "4H", "Yan": "7D"}})
+        table = sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+        return {"old": old.id, "table": table.id}
+    finally:
+        archive.close()
+
+
+@pytest.fixture
+def shared_server(
+    games: dict[str, str], free_port: int, data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[AppServer]:
+    require_browser()
+    plain = helpers.companion_command
+    monkeypatch.setattr(helpers, "companion_command", lambda: [*plain(), "--share"])
+    server = AppServer(free_port, data_dir, tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import DESKTOP, AppServer, background_luminance, box_of, open_app, reload_app, screenshot
+from tests.support.browser import DESKTOP, AppServer, background_luminance, box_of, open_app, reload_app, screenshot
 
 pytestmark = pytest.mark.browser
 

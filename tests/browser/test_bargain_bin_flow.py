@@ -13,15 +13,18 @@ import pytest
 
 from companion.entry_bargain_bin import money
 from scoring.bargain_bin import settle_up
-from tests.browser.helpers import (
+from tests.support.browser import (
     AppServer,
     button,
+    fill,
+    quick_hand,
     reveal,
     score_saved,
     screenshot,
     seat,
     session_id_of,
     tap,
+    type_total,
     wait_listed,
     wait_text,
 )
@@ -93,37 +96,6 @@ def set_up(
 
 def receiver(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=re.compile(rf"^To {re.escape(name)} \("))
-
-
-def quick_hand(page: Any, number: int, scores: dict[str, str]) -> int:
-    """Enter a hand by the quick form; returns the taps (a field and its typing count as one)."""
-    tap(page, "Quick totals")
-    for name, value in scores.items():
-        type_total(page, name, value)
-    wait_text(page, "Ready: confirm the hand.$")
-    tap(page, "Confirm hand")
-    wait_listed(page, rf"^Hand {number}:")
-    return 1 + len(scores) + 1
-
-
-def fill(page: Any, label: str, value: str, shows: str) -> None:
-    """Type ``value`` into the field labelled ``label`` until the app shows text matching ``shows``.
-
-    (Typing into a field while the app's answer to the previous field arrives can be lost in Flutter's web
-    text input; a person is never that fast, a test is.)"""
-    for attempt in range(3):
-        page.get_by_label(label).fill(value)
-        try:
-            page.get_by_text(re.compile(shows)).first.wait_for(timeout=3000 if attempt < 2 else 15000)
-            return
-        except Exception:  # Playwright's TimeoutError
-            if attempt == 2:
-                raise
-
-
-def type_total(page: Any, name: str, value: str) -> None:
-    """Type one player's total in the quick form and wait until the app has it."""
-    fill(page, f"{name}'s card points", value, rf"^Entered: .*\b{re.escape(name)} {re.escape(value)}(,|\.)")
 
 
 def give_conduct(page: Any, name: str, action: str, says: str) -> None:

@@ -14,17 +14,19 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import AppServer, button, close_context, tap, tap_card
-from tests.browser.test_live import (  # noqa: F401  (the live table's fixtures)
+from tests.support.browser import (
     UPDATE_WAIT_MS,
-    games,
+    AppServer,
+    button,
+    close_context,
     host_pin,
     live_count,
     new_tab,
     open_at,
     phone_url,
     send_pin,
-    shared_server,
+    tap,
+    tap_card,
 )
 
 pytestmark = pytest.mark.browser
@@ -36,8 +38,8 @@ def has(tab: Any, name: str) -> None:
 
 def test_the_host_and_a_phone_each_keep_their_own_half_entered_hand(
     browser: Any,
-    shared_server: AppServer,  # noqa: F811
-    games: dict[str, str],  # noqa: F811
+    shared_server: AppServer,
+    games: dict[str, str],
 ) -> None:
     table = games["table"]
     host, phone = new_tab(browser), new_tab(browser)

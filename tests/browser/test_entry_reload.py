@@ -15,7 +15,7 @@ import pytest
 
 from scoring import find_game
 from storage import Archive, SessionStatus
-from tests.browser.helpers import (
+from tests.support.browser import (
     AppServer,
     button,
     card_label,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from tests.support.browser import (
     DESKTOP,
     PHONE,
     AppServer,

@@ -22,7 +22,8 @@ import pytest
 from companion.settings import SettingsService, Theme
 from scoring import find_game
 from storage import Archive, SessionStatus
-from tests.browser.helpers import (
+from tests.conftest import CASES
+from tests.support.browser import (
     AppServer,
     background_luminance,
     enter_jk_hand,
@@ -33,7 +34,6 @@ from tests.browser.helpers import (
     seat,
     tap,
 )
-from tests.conftest import CASES
 
 pytestmark = pytest.mark.browser
 

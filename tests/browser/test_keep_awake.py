@@ -11,7 +11,7 @@ import pytest
 
 from companion.session import SessionService
 from storage import Archive
-from tests.browser.helpers import AppServer, open_app, reveal
+from tests.support.browser import AppServer, open_app, reveal
 from views.settings import KEEP_AWAKE
 
 pytestmark = pytest.mark.browser

@@ -23,96 +23,31 @@ from typing import Any
 
 import pytest
 
-from companion.session import SessionService
-from companion.sharing import lan_address
-from storage import Archive
-from tests.browser import helpers
-from tests.browser.helpers import (
-    PHONE,
+from tests.support.browser import (
     PHONE_HOST,
+    UPDATE_WAIT_MS,
     AppServer,
     button,
     close_context,
-    enable_semantics,
     enter_jk_hand,
+    host_pin,
+    live_count,
+    new_tab,
+    open_at,
+    phone_url,
     require_browser,
+    send_pin,
+    texts,
 )
 
 pytestmark = pytest.mark.browser
 
-UPDATE_WAIT_MS = 5_000
-"""How long a pushed update may take here (generous: the machine may be busy; the bench measures the real figure)."""
 HANDS = [("9S", ["4H", "7D", "QC"]), ("9H", ["7C", "4D", "QD"]), ("10S", ["10H", "5C", "KC"])]
 STANDINGS_AFTER = [
     "1. Ann: 5 points (last hand +3)",
     "2. Ben: 2 points (last hand +0)",
     "3. Cat: 0 points (last hand +0)",
 ]
-
-
-@pytest.fixture
-def games(data_dir: Path) -> dict[str, str]:
-    """An older game (Zed and Yan: the archive a viewer must not see) and the game at the table."""
-    archive = Archive(data_dir)
-    try:
-        sessions = SessionService(archive)
-        old = sessions.start("jokers-kill", ["Zed", "Yan"])
-        old.add_hand({"up": "9S", "cards": {"Zed": "4H", "Yan": "7D"}})
-        table = sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
-        return {"old": old.id, "table": table.id}
-    finally:
-        archive.close()
-
-
-@pytest.fixture
-def shared_server(
-    games: dict[str, str], free_port: int, data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[AppServer]:
-    require_browser()
-    plain = helpers.companion_command
-    monkeypatch.setattr(helpers, "companion_command", lambda: [*plain(), "--share"])
-    server = AppServer(free_port, data_dir, tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def phone_url(server: AppServer, path: str = "/") -> str:
-    """The address a phone on the network opens: this machine's LAN address (the page is opened at a non-local
-    address and the connection comes from it, not from loopback, as from a phone; nothing leaves this machine)."""
-    address = lan_address()
-    if address is None:
-        if helpers.in_ci():
-            pytest.fail("the live-table browser tests need a network address on this machine")
-        pytest.skip("this machine has no network address for the phone to open")
-    return f"http://{address}:{server.port}{path}"
-
-
-def new_tab(browser: Any) -> Any:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    context.set_default_timeout(15_000)
-    return context.new_page()
-
-
-def open_at(tab: Any, url: str) -> None:
-    tab.goto(url)
-    enable_semantics(tab)
-
-
-def live_count(tab: Any, hands: int) -> None:
-    """Wait until the live view says ``hands`` hands were played."""
-    want = re.compile(rf"^Live: Jokers Kill: {hands} hands? played$")
-    try:
-        tab.get_by_text(want).first.wait_for(timeout=UPDATE_WAIT_MS)
-    except Exception:
-        shown = [t for t in texts(tab) if t.startswith("Live: ")]
-        raise AssertionError(f"the live view did not reach {hands} hands; it shows {shown}") from None
-
-
-def texts(tab: Any) -> list[str]:
-    return list(tab.evaluate("() => [...document.querySelectorAll('flt-semantics')].map(e => e.textContent)"))
 
 
 def standings_on(tab: Any) -> list[str]:
@@ -136,25 +71,6 @@ def send_route(tab: Any, path: str) -> None:
     tab.evaluate(
         "(path) => { history.pushState({}, '', path); window.dispatchEvent(new PopStateEvent('popstate')); }", path
     )
-
-
-def send_pin(phone: Any, pin: str) -> None:
-    """Type ``pin`` into the PIN field and tap "Edit with PIN" (typing again if a redraw took the field away
-    while it was being filled: the counter under the field shows what the app holds)."""
-    for _ in range(3):
-        phone.get_by_role("textbox", name="PIN").fill(pin)
-        try:
-            phone.get_by_text(f"{len(pin)}/6", exact=True).first.wait_for(timeout=2_000)
-            break
-        except Exception:
-            continue
-    button(phone, "Edit with PIN").click()
-
-
-def host_pin(host: Any) -> str:
-    label = host.get_by_text(re.compile(r"^PIN \d{4,6}$")).first
-    label.wait_for()
-    return str(label.text_content()).split()[1]
 
 
 def test_a_phone_follows_every_hand_and_cannot_change_anything(

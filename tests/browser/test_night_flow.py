@@ -14,32 +14,30 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
-    ROOT,
+from tests.support.browser import (
+    NIGHT_PLAYERS,
     SCREENSHOTS,
     AppServer,
     button,
+    fill,
     open_app,
+    play_game,
     reveal,
+    run_companion,
     score_saved,
     screenshot,
     seat,
-    session_id_of,
     tap,
     wait_text,
 )
-from tests.browser.test_bargain_bin_flow import fill, quick_hand
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 GAMES = [
     {"Ann": "10", "Ben": "4", "Cat": "-5", "Dan": "2"},
     {"Ann": "-3", "Ben": "12", "Cat": "7", "Dan": "-8"},
@@ -106,39 +104,12 @@ def night_says(page: Any, pattern: str) -> None:
     wait_text(page, pattern)
 
 
-def play_game(page: Any, scores: dict[str, str]) -> str:
-    """From the night screen: New game for tonight → Bargain Bin (the night's players already seated) → target 1,
-    Vegas 10 cents a point → one quick hand ends it; returns the session id."""
-    tap(page, "New game for tonight")
-    page.get_by_role("button", name=re.compile(r"^Bargain Bin")).click()
-    wait_text(page, r"^This game joins tonight's night, Game night, .+\.$")
-    for i, name in enumerate(PLAYERS, start=1):
-        wait_text(page, rf"^Seat {i}: {name}$")
-    page.mouse.wheel(0, 900)
-    fill(page, "Game points to win", "1", r"^House rules changed: .*Game points to win 1\b")
-    fill(page, "Vegas Rules stake per point", "10¢", r"^Stored as \$0\.10 a point$")
-    wait_text(page, r"^House rules changed: .*Vegas Rules stake per point \$0\.10\.$")
-    tap(page, "Start game")
-    page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
-    sid = session_id_of(page)
-    wait_text(page, r"^Hand 1$")
-    quick_hand(page, 1, scores)
-    wait_text(page, "win the game$|wins the game$")
-    return sid
-
-
-def run_companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT, check=False, timeout=120
-    )
-
-
 def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     page: Any, app_server: AppServer, tmp_path: Path
 ) -> None:
     tap(page, "Start a game night")
     page.wait_for_url(re.compile(r"/nights/new$"))
-    seat(page, PLAYERS)
+    seat(page, NIGHT_PLAYERS)
     tap(page, "Start the night")
     page.wait_for_url(re.compile(r"/nights/[0-9a-f]+$"))
     night_url = page.url
@@ -164,13 +135,13 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     # checked below: the settle-up on screen must include the pizza.
 
     # The settle-up against this test's own computation.
-    expected = dict.fromkeys(PLAYERS, 0)
+    expected = dict.fromkeys(NIGHT_PLAYERS, 0)
     for sid in sessions:
         result = score_saved(app_server, sid)
         assert result["finished"], result
-        for name in PLAYERS:
+        for name in NIGHT_PLAYERS:
             expected[name] += result["payouts"].get(name, 0) - result["payments"][name]
-    for name in PLAYERS:
+    for name in NIGHT_PLAYERS:
         expected[name] += PIZZA - PIZZA // 4 if name == "Cat" else -(PIZZA // 4)
     assert sum(expected.values()) == 0 and any(expected.values())
     reveal(page, page.get_by_text("Who pays whom tonight", exact=True))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import AppServer, open_app, reveal, screenshot
+from tests.support.browser import AppServer, open_app, reveal, screenshot
 
 pytestmark = pytest.mark.browser
 

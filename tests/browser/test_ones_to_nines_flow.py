@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from tests.support.browser import (
     AppServer,
     button,
     open_correction,

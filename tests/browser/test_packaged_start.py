@@ -4,7 +4,7 @@ A packaged app runs the root ``main.py`` with no arguments, and Flet's runtime g
 ``FLET_APP_STORAGE_DATA``. Here that folder is a temporary one, and Flet's own variables for its server
 (``FLET_FORCE_WEB_SERVER``: serve the browser view; ``FLET_SERVER_PORT``: on this port; both read by
 ``flet.app.run``) serve the same app to Chromium instead of to the package's own Flutter client, which connects to
-``ft.run``'s socket server (``FLET_PLATFORM`` set: ``tests/test_packaged_app.py``).
+``ft.run``'s socket server (``FLET_PLATFORM`` set: ``tests/app/test_packaged_app.py``).
 
 One hand is played, the app is stopped and started again the same way: the game is still there, every file the app
 wrote is in the app-storage folder (and nothing in the home folder), the daily automatic backup was made there, and
@@ -29,7 +29,7 @@ import pytest
 
 from storage import Archive
 from storage.backup import check_backup
-from tests.browser.helpers import (
+from tests.support.browser import (
     PHONE,
     ROOT,
     START_TIMEOUT,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from tests.support.browser import (
     PHONE,
     AppServer,
     box_of,

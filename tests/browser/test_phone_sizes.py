@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import AppServer, box_of, card_label, open_app, screenshot
+from tests.support.browser import AppServer, box_of, card_label, open_app, screenshot
 from views.table.games.feast_and_famine import card_codes as ff_codes
 from views.table.games.financial_crisis import card_codes as fc_codes
 

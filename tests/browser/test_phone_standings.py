@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import AppServer, open_app, screenshot, tap
+from tests.support.browser import AppServer, open_app, screenshot, tap
 from views.table.scoreboard import LAST_WIDTH, PLACE_WIDTH, ROW_SPACING, STRIP_ROW, TOTAL_WIDTH
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from app.fonts import APP_FONT
-from tests.browser.helpers import AppServer
+from tests.support.browser import AppServer
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ import pytest
 
 from companion.ratings import signed
 from companion.seasons import format_points
-from tests.browser.helpers import AppServer, open_app, reveal, seat, tap, wait_text
-from tests.browser.test_night_flow import PLAYERS, play_game, run_companion
+from tests.support.browser import NIGHT_PLAYERS as PLAYERS
+from tests.support.browser import AppServer, open_app, play_game, reveal, run_companion, seat, tap, wait_text
 
 pytestmark = pytest.mark.browser
 

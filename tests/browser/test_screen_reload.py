@@ -18,7 +18,7 @@ import pytest
 from bench.history_bench import seed
 from bench.pagewatch import watched_page
 from bench.screens_bench import HISTORY, load
-from tests.browser.helpers import AppServer, close_context
+from tests.support.browser import AppServer, close_context
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +55,7 @@ def test_a_reload_of_history_receives_no_more_than_its_first_visit(tab: Any, app
     """Every reload receives what the first visit did (within 10%), whether it reconnected to its Flet session (the
     case the shell's fix is for: it sent the screen twice) or started a new one (a reload that reaches the server
     before it saw the old page go; on a loaded machine, in the whole suite, every try can be one). Alone, the
-    first reload reconnects; ``tests/test_screen_caching.py`` checks the shell's side of a reconnect without a
+    first reload reconnects; ``tests/views/test_screen_caching.py`` checks the shell's side of a reconnect without a
     browser."""
     first = load(tab, app_server.url + "/history", HISTORY)
     assert first.label == f"{SESSIONS} sessions, showing the newest 25"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from companion.services import AppServices
-from tests.browser.helpers import AppServer, button, open_app, reveal, scroll_to_top, type_into, wait_text
+from tests.support.browser import AppServer, button, open_app, reveal, scroll_to_top, type_into, wait_text
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import AppServer, open_app, reload_app, reveal
+from tests.support.browser import AppServer, open_app, reload_app, reveal
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ import pytest
 
 from storage import Archive
 from storage.limits import MAX_BACKUP_BYTES
-from tests.browser.helpers import AppServer, button, open_app, reveal
-from tests.test_restore_whole import big_backup
+from tests.support.archives import big_backup
+from tests.support.browser import AppServer, button, open_app, reveal
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.watchdog import Chromium, Watchdog
+from tests.support.watchdog import Chromium, Watchdog
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,533 @@
+"""Helpers for the browser tests: the app server in a subprocess, Chromium set-up, semantics, screenshots."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.sharing import lan_address
+from storage import Archive
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS_ENV = "CTC_SCREENSHOTS"
+"""Set to 1 (``make screenshots``) to refresh the README's screenshots in ``docs/screenshots/``."""
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCRATCH_SCREENSHOTS = ROOT / "test-output" / "screenshots"
+"""Where screenshots go on an ordinary test run (ignored by git), so ``make test`` leaves tracked files alone."""
+
+
+def screenshot_folder() -> Path:
+    """``docs/screenshots`` when ``CTC_SCREENSHOTS=1``, else the untracked ``test-output/screenshots``."""
+    return SCREENSHOTS if os.environ.get(SCREENSHOTS_ENV, "") == "1" else SCRATCH_SCREENSHOTS
+
+
+CHROMIUM = Path(os.environ.get("CTC_CHROMIUM", "/usr/bin/chromium"))
+PHONE_HOST = "phone.test"
+"""A host name that the test browser maps to 127.0.0.1: the page address a phone would use, traffic on loopback."""
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # A "phone" for the live-table tests: the browser opens http://phone.test:PORT (a non-local page address, as a
+    # phone on the network would), while the connection itself stays on loopback.
+    f"--host-resolver-rules=MAP {PHONE_HOST} 127.0.0.1",
+]
+START_TIMEOUT = 30.0
+"""Seconds to wait for the server to answer."""
+LOAD_TIMEOUT_MS = 30_000
+"""Milliseconds to wait for the Flutter app to load in the page."""
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def _missing_browser_reason() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install playwright)"
+    if not CHROMIUM.exists():
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def require_browser() -> None:
+    """Skip (or, under CI=true, fail) when the browser tests cannot run here."""
+    reason = _missing_browser_reason()
+    if reason is None:
+        return
+    if in_ci():
+        pytest.fail(f"browser tests must run under CI=true, but {reason}")
+    pytest.skip(f"browser test skipped: {reason}")
+
+
+def find_free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def companion_command() -> list[str]:
+    """``python -m app``: the same ``app.main:main`` that the installed ``companion`` script runs."""
+    return [sys.executable, "-m", "app"]
+
+
+class AppServer:
+    """The real app in a subprocess: ``companion --port P --data-dir D --no-browser``."""
+
+    def __init__(self, port: int, data_dir: Path, log_dir: Path) -> None:
+        self.port = port
+        self.data_dir = data_dir
+        self.log_dir = log_dir
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._starts = 0
+
+    def start(self) -> None:
+        if self.process is not None:
+            raise RuntimeError("the app server is already running")
+        self._starts += 1
+        log = (self.log_dir / f"server-{self._starts}.log").open("wb")
+        self.process = subprocess.Popen(
+            [*companion_command(), "--port", str(self.port), "--data-dir", str(self.data_dir), "--no-browser"],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so stop() ends exactly this server
+        )
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app exited with {self.process.returncode}:\n{self.log()}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the app did not answer on port {self.port} within {START_TIMEOUT} s:\n{self.log()}")
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def restart(self) -> None:
+        """Stop the server and start it again with the same port and data folder."""
+        self.stop()
+        self.start()
+
+    def log(self) -> str:
+        return "\n".join(
+            path.read_text(errors="replace") for path in sorted(self.log_dir.glob("server-*.log")) if path.exists()
+        )
+
+
+def close_context(context: Any) -> None:
+    """Close a browser context, unless its browser is gone (killed by the watchdog, or crashed)."""
+    try:
+        context.close()
+    except Exception:
+        if context.browser is not None and context.browser.is_connected():
+            raise
+
+
+def box_of(locator: Any, timeout_s: float = 15.0) -> dict[str, float]:
+    """The bounding box of ``locator`` once it is laid out. Flutter can replace a semantics node just after it was
+    found (the redraw after a reload), and ``bounding_box()`` of a node gone gives ``None``: it is looked for again
+    until ``timeout_s``, then :class:`TimeoutError` (rerun like any wait for the page)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        locator.wait_for(state="attached")
+        box: dict[str, float] | None = locator.bounding_box()
+        if box is not None:
+            return box
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{locator} is in the page but was not laid out within {timeout_s:.0f} s")
+        time.sleep(0.1)
+
+
+def enable_semantics(page: Any) -> None:
+    """Wait for Flutter to load and switch its semantics tree on (the DOM then has roles and labels)."""
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=LOAD_TIMEOUT_MS)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached", timeout=LOAD_TIMEOUT_MS)
+
+
+def open_app(page: Any, server: AppServer, path: str = "/") -> None:
+    """Load ``path`` of the app in ``page`` and switch semantics on."""
+    page.goto(server.url + path)
+    enable_semantics(page)
+
+
+def reload_app(page: Any) -> None:
+    """Reload the page (a new app session) and switch semantics on again."""
+    page.reload()
+    enable_semantics(page)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a screenshot as ``NAME.png``, in ``docs/screenshots/`` (the README's) only under ``make screenshots``
+    (:func:`screenshot_folder`); returns its path."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        raise ValueError(f"screenshot name {name!r}: use lower-case letters, digits and dashes")
+    folder = screenshot_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    size = page.viewport_size or {"width": 1, "height": 1}
+    page.mouse.move(size["width"] - 1, size["height"] - 1)  # no hover highlight from the last click
+    page.wait_for_timeout(400)  # let animations (page transitions, ripples) settle
+    page.screenshot(path=str(path))
+    return path
+
+
+def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
+    """Relative luminance (0 black … 1 white) of one screen pixel (negative ``y`` counts from the bottom)."""
+    import base64
+
+    png = base64.b64encode(page.screenshot()).decode("ascii")
+    rgb = page.evaluate(
+        """async ([png, x, y]) => {
+            const img = new Image();
+            img.src = 'data:image/png;base64,' + png;
+            await img.decode();
+            const canvas = document.createElement('canvas');
+            canvas.width = img.width; canvas.height = img.height;
+            const g = canvas.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const row = y < 0 ? img.height + y : y;
+            return Array.from(g.getImageData(x, row, 1, 1).data.slice(0, 3));
+        }""",
+        [png, x, y],
+    )
+    r, g, b = (channel / 255 for channel in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+# --- playing a game at the table ----------------------------------------------------------------------------------
+
+
+def button(page: Any, name: str) -> Any:
+    """The button labelled exactly ``name``."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def _present(locator: Any, timeout_ms: int = 150) -> bool:
+    """Whether ``locator`` is in the page, asked with a deadline: ``locator.count()`` has none, so a page whose
+    renderer is busy would hold the test until pytest-timeout; this gives up after ``timeout_ms`` (a page that
+    stays busy then fails the next wait with Playwright's TimeoutError, which names the wait)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        locator.first.wait_for(state="attached", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
+def _in_view(page: Any, locator: Any) -> bool:
+    """Whether ``locator`` is in the page with its centre inside the viewport (a click there reaches it)."""
+    if not _present(locator):
+        return False
+    try:
+        box = locator.first.bounding_box(timeout=1_000)
+    except Exception:  # Playwright's TimeoutError: detached meanwhile
+        return False
+    size = page.viewport_size or {"width": 390, "height": 844}
+    return box is not None and 0 <= box["y"] + box["height"] / 2 <= size["height"]
+
+
+def scroll_to_top(page: Any) -> dict[str, int]:
+    """Scroll the screen to its top (the wheel over the middle of the page); returns the viewport's size."""
+    size: dict[str, int] = page.viewport_size or {"width": 390, "height": 844}
+    page.mouse.move(size["width"] // 2, size["height"] // 2)
+    page.mouse.wheel(0, -100_000)
+    return size
+
+
+def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
+    """Scroll until ``locator`` is on screen (Flutter leaves controls far off screen out of the semantics tree, and
+    a control just outside the viewport cannot be clicked); returns it."""
+    if _in_view(page, locator):
+        return locator
+    size = scroll_to_top(page)  # from the top down
+    for _ in range(steps):
+        page.wait_for_timeout(150)
+        if _in_view(page, locator):
+            page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
+            return locator
+        page.mouse.wheel(0, size["height"] // 2)
+    return locator
+
+
+def type_into(page: Any, label: str, text: str) -> None:
+    """Type ``text`` into the text field labelled ``label``, replacing what it holds."""
+    field = reveal(page, page.get_by_label(label, exact=True))
+    field.fill(text)
+
+
+def tap(page: Any, name: str) -> None:
+    """Tap the button labelled exactly ``name``."""
+    reveal(page, button(page, name)).click()
+
+
+def card_label(code: str) -> str:
+    """The picker's label of a card code: ``"10H"`` → ``"10♥"``, ``"JK"`` → ``"Joker"``."""
+    if code.upper() == "JK":
+        return "Joker"
+    symbols = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    return f"{code[:-1].upper()}{symbols[code[-1].upper()]}"
+
+
+def tap_card(page: Any, code: str) -> None:
+    """Tap one card on the Jokers Kill card picker and wait until the app has taken it (it greys out)."""
+    name = card_label(code)
+    reveal(page, page.get_by_role("button", name=name, exact=True, disabled=False)).click()
+    page.wait_for_function(
+        """(name) => ![...document.querySelectorAll('flt-semantics[role=button]')].some(
+            e => e.textContent.trim() === name && e.getAttribute('aria-disabled') !== 'true')""",
+        arg=name,
+    )
+
+
+def enter_jk_hand(page: Any, up: str, cards: list[str], tiebreaks: tuple[str, ...] = ()) -> int:
+    """Enter one Jokers Kill hand through the card picker (up-card, the players' cards in seating order, then the
+    tie-break cards in the order the app asks for them) and confirm it; returns the number of taps it took."""
+    taps = 0
+    for code in [up, *cards, *tiebreaks]:
+        tap_card(page, code)
+        taps += 1
+    tap(page, "Confirm hand")
+    return taps + 1
+
+
+def open_correction(page: Any, row: str, slug: str) -> None:
+    """Tap the hand-list row labelled ``row`` (its text before ". Tap to correct") and wait for the correction
+    screen's route, which ends in ``slug`` (``tiebreak-1``, ``sudden-death-2``)."""
+    found = page.get_by_role("button", name=re.compile(rf"^{re.escape(row)}\. Tap to correct"))
+    reveal(page, found).first.click()
+    page.wait_for_url(re.compile(rf"/continue/[0-9a-f]+/{re.escape(slug)}$"))
+
+
+SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
+    e => e.textContent.trim() === 'Seat player' && e.getAttribute('aria-disabled') !== 'true')"""
+"""JavaScript: the New-game screen's "Seat player" button is enabled (it is greyed out until a name is typed)."""
+
+
+def wait_text(page: Any, pattern: str) -> None:
+    """Wait until a text matching the regular expression ``pattern`` is shown."""
+    page.get_by_text(re.compile(pattern)).first.wait_for()
+
+
+def type_until(page: Any, label: str, text: str, done: str, *, script: bool = False) -> None:
+    """Type ``text`` into the field labelled ``label`` until the app shows it took it: the text ``done`` appears (or,
+    with ``script``, the JavaScript condition ``done`` holds). Typing right after a screen opens can be lost while
+    the page settles, so it is tried again."""
+    for attempt in range(4):
+        field = reveal(page, page.get_by_label(label, exact=True))
+        field.click()
+        page.wait_for_timeout(300)
+        field.fill(text)
+        try:
+            if script:
+                page.wait_for_function(done, timeout=3000)
+            else:
+                page.get_by_text(re.compile(done)).first.wait_for(timeout=3000)
+            return
+        except Exception:  # Playwright's TimeoutError
+            if attempt == 3:
+                raise
+
+
+def seat(page: Any, names: list[str]) -> None:
+    """Seat ``names`` on the New-game screen, typed on the spot."""
+    for i, name in enumerate(names):
+        type_until(page, "New player name", name, SEAT_ENABLED, script=True)
+        tap(page, "Seat player")
+        wait_text(page, rf"^Seat {i + 1}: {name}$")
+
+
+def wait_listed(page: Any, pattern: str) -> None:
+    """Wait until a button labelled to match ``pattern`` (a hand-list row, ``^Hand 3:``) is in the page, scrolling
+    to it when it is off screen (Flutter leaves far-off rows out of the semantics tree)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    found = page.get_by_role("button", name=re.compile(pattern)).first
+    for attempt in range(3):
+        try:
+            found.wait_for(state="attached", timeout=5_000)
+            return
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+            reveal(page, found)
+
+
+def session_id_of(page: Any) -> str:
+    """The id of the game whose table screen is open."""
+    match = re.search(r"/continue/([0-9a-f]+)$", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
+    """``python -m scoring score`` on the record the app saved (read through storage, read-only); the record itself
+    is added under ``"record"``."""
+    with Archive(server.data_dir, read_only=True) as archive:
+        record = archive.load_session(session_id).record
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "score", "-"],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    result["record"] = record
+    return result
+
+
+UPDATE_WAIT_MS = 5_000
+"""How long a pushed update may take here (generous: the machine may be busy; the bench measures the real figure)."""
+
+
+def phone_url(server: AppServer, path: str = "/") -> str:
+    """The address a phone on the network opens: this machine's LAN address (the page is opened at a non-local
+    address and the connection comes from it, not from loopback, as from a phone; nothing leaves this machine)."""
+    address = lan_address()
+    if address is None:
+        if in_ci():
+            pytest.fail("the live-table browser tests need a network address on this machine")
+        pytest.skip("this machine has no network address for the phone to open")
+    return f"http://{address}:{server.port}{path}"
+
+
+def new_tab(browser: Any) -> Any:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    context.set_default_timeout(15_000)
+    return context.new_page()
+
+
+def open_at(tab: Any, url: str) -> None:
+    tab.goto(url)
+    enable_semantics(tab)
+
+
+def live_count(tab: Any, hands: int) -> None:
+    """Wait until the live view says ``hands`` hands were played."""
+    want = re.compile(rf"^Live: Jokers Kill: {hands} hands? played$")
+    try:
+        tab.get_by_text(want).first.wait_for(timeout=UPDATE_WAIT_MS)
+    except Exception:
+        shown = [t for t in texts(tab) if t.startswith("Live: ")]
+        raise AssertionError(f"the live view did not reach {hands} hands; it shows {shown}") from None
+
+
+def texts(tab: Any) -> list[str]:
+    return list(tab.evaluate("() => [...document.querySelectorAll('flt-semantics')].map(e => e.textContent)"))
+
+
+def send_pin(phone: Any, pin: str) -> None:
+    """Type ``pin`` into the PIN field and tap "Edit with PIN" (typing again if a redraw took the field away
+    while it was being filled: the counter under the field shows what the app holds)."""
+    for _ in range(3):
+        phone.get_by_role("textbox", name="PIN").fill(pin)
+        try:
+            phone.get_by_text(f"{len(pin)}/6", exact=True).first.wait_for(timeout=2_000)
+            break
+        except Exception:
+            continue
+    button(phone, "Edit with PIN").click()
+
+
+def host_pin(host: Any) -> str:
+    label = host.get_by_text(re.compile(r"^PIN \d{4,6}$")).first
+    label.wait_for()
+    return str(label.text_content()).split()[1]
+
+
+def quick_hand(page: Any, number: int, scores: dict[str, str]) -> int:
+    """Enter a hand by the quick form; returns the taps (a field and its typing count as one)."""
+    tap(page, "Quick totals")
+    for name, value in scores.items():
+        type_total(page, name, value)
+    wait_text(page, "Ready: confirm the hand.$")
+    tap(page, "Confirm hand")
+    wait_listed(page, rf"^Hand {number}:")
+    return 1 + len(scores) + 1
+
+
+def fill(page: Any, label: str, value: str, shows: str) -> None:
+    """Type ``value`` into the field labelled ``label`` until the app shows text matching ``shows``.
+
+    (Typing into a field while the app's answer to the previous field arrives can be lost in Flutter's web
+    text input; a person is never that fast, a test is.)"""
+    for attempt in range(3):
+        page.get_by_label(label).fill(value)
+        try:
+            page.get_by_text(re.compile(shows)).first.wait_for(timeout=3000 if attempt < 2 else 15000)
+            return
+        except Exception:  # Playwright's TimeoutError
+            if attempt == 2:
+                raise
+
+
+def type_total(page: Any, name: str, value: str) -> None:
+    """Type one player's total in the quick form and wait until the app has it."""
+    fill(page, f"{name}'s card points", value, rf"^Entered: .*\b{re.escape(name)} {re.escape(value)}(,|\.)")
+
+
+NIGHT_PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def play_game(page: Any, scores: dict[str, str]) -> str:
+    """From the night screen: New game for tonight → Bargain Bin (the night's players already seated) → target 1,
+    Vegas 10 cents a point → one quick hand ends it; returns the session id."""
+    tap(page, "New game for tonight")
+    page.get_by_role("button", name=re.compile(r"^Bargain Bin")).click()
+    wait_text(page, r"^This game joins tonight's night, Game night, .+\.$")
+    for i, name in enumerate(NIGHT_PLAYERS, start=1):
+        wait_text(page, rf"^Seat {i}: {name}$")
+    page.mouse.wheel(0, 900)
+    fill(page, "Game points to win", "1", r"^House rules changed: .*Game points to win 1\b")
+    fill(page, "Vegas Rules stake per point", "10¢", r"^Stored as \$0\.10 a point$")
+    wait_text(page, r"^House rules changed: .*Vegas Rules stake per point \$0\.10\.$")
+    tap(page, "Start game")
+    page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
+    sid = session_id_of(page)
+    wait_text(page, r"^Hand 1$")
+    quick_hand(page, 1, scores)
+    wait_text(page, "win the game$|wins the game$")
+    return sid
+
+
+def run_companion(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT, check=False, timeout=120
+    )

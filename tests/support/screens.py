@@ -1,0 +1,215 @@
+"""Screens on a fake Flet page, without a browser: build them through the shell, walk their controls, find a
+control by its label, tap it, and check what a player would see (greyed out, labelled, 48 px)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any, cast
+
+import flet as ft
+
+from companion.services import AppServices
+from views.shell import Shell
+from views.widgets import Key, Veil
+
+INTERACTIVE = (ft.Button, ft.FilledButton, ft.OutlinedButton, ft.IconButton, ft.ListTile, ft.Radio, ft.Switch, Key)
+
+
+class FakePage:
+    """Just what the shell and the screens use of a Flet page."""
+
+    def __init__(self, route: str = "/") -> None:
+        self.route = route
+        self.views: list[ft.View] = []
+        self.navigated: list[str] = []
+        self.updates = 0
+        self.title = ""
+        self.fonts: dict[str, str] | None = None
+        self.theme: ft.Theme | None = None
+        self.dark_theme: ft.Theme | None = None
+        self.theme_mode: ft.ThemeMode | None = None
+
+    def navigate(self, route: str) -> None:
+        self.navigated.append(route)
+
+    def update(self) -> None:
+        self.updates += 1
+
+
+def shell_for(services: AppServices, route: str) -> tuple[Shell, FakePage]:
+    page = FakePage(route)
+    return Shell(cast(ft.Page, page), services), page
+
+
+def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
+    """Every control under ``control``, with whether a Semantics ancestor gives it a label."""
+    if isinstance(control, ft.Semantics) and control.label:
+        labelled = True
+    yield control, labelled
+    if not dataclasses.is_dataclass(control):
+        return
+    for field in dataclasses.fields(control):
+        if field.name.startswith("_") or field.name in ("parent", "page"):
+            continue
+        value = getattr(control, field.name, None)
+        children = value if isinstance(value, list) else [value]
+        for child in children:
+            if isinstance(child, ft.BaseControl):
+                yield from walk(child, labelled)
+
+
+def greyed(root: Any, target: Any) -> bool:
+    """Whether ``target`` (under ``root``) is greyed out as the player sees it: it, or a control around it, is
+    disabled (Flet passes a control's ``disabled`` down to everything inside it), or a raised veil covers it (a
+    :class:`views.widgets.Veil` that takes the taps, in the same stack)."""
+
+    def look(control: Any, off: bool) -> bool | None:
+        off = off or bool(getattr(control, "disabled", False))
+        if control is target:
+            return off
+        if not dataclasses.is_dataclass(control):
+            return None
+        if isinstance(control, ft.Stack):
+            off = off or any(isinstance(c, Veil) and not c.ignore_interactions for c in control.controls)
+        for field in dataclasses.fields(control):
+            if field.name.startswith("_") or field.name in ("parent", "page"):
+                continue
+            value = getattr(control, field.name, None)
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ft.BaseControl):
+                    found = look(child, off)
+                    if found is not None:
+                        return found
+        return None
+
+    found = look(root, False)
+    assert found is not None, f"{target} is not on the screen"
+    return found
+
+
+def label_of(control: Any) -> str:
+    """What names a control for a screen reader: its tooltip, label or text, the label of a text or icon inside it
+    (merged into its node), or the label of a :class:`ft.Semantics` holding its text (a choice button)."""
+    for attribute in ("tooltip", "label", "content", "title", "icon"):
+        value = getattr(control, attribute, None)
+        if isinstance(value, ft.Semantics) and isinstance(value.content, ft.Text):
+            value = value.content
+        if isinstance(value, str) and value and attribute != "icon":
+            return value
+        if isinstance(value, ft.Text) and (value.value or value.semantics_label):
+            return str(value.semantics_label or value.value)
+        if isinstance(value, ft.Icon) and value.semantics_label:
+            return str(value.semantics_label)
+    return ""
+
+
+def icon_label(control: Any) -> str:
+    """The label of an icon button made by :func:`views.widgets.icon_button` (the :class:`ft.Semantics` around it),
+    or of any other labelled :class:`ft.Semantics`; ``""`` for anything else."""
+    if not isinstance(control, ft.Semantics):
+        return ""
+    icon = control.content.icon if isinstance(control.content, ft.IconButton) else None
+    if isinstance(icon, ft.Icon) and icon.semantics_label:
+        return str(icon.semantics_label)  # the name a screen reader gives the button (a tooltip is said after it)
+    return str(control.label or "")
+
+
+class Page(FakePage):
+    def __init__(self, route: str = "/") -> None:
+        super().__init__(route)
+
+    def navigate(self, route: str) -> None:
+        super().navigate(route)
+        self.route = route
+
+
+def render(services: AppServices, route: str) -> tuple[Page, ft.View]:
+    page = Page(route)
+    Shell(cast(ft.Page, page), services).render()
+    return page, page.views[-1]
+
+
+def buttons(view: ft.View) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for control, _ in walk(view):
+        if icon_label(control) and isinstance(control.content, ft.IconButton):
+            found[icon_label(control)] = control.content
+        elif isinstance(control, INTERACTIVE) and label_of(control):
+            found.setdefault(label_of(control), control)
+    return found
+
+
+def texts(view: ft.View) -> list[str]:
+    out = []
+    for control, _ in walk(view):
+        if icon_label(control):
+            out.append(icon_label(control))
+        if isinstance(control, ft.Text) and control.value:
+            out.append(control.value)
+        if isinstance(control, ft.Text) and control.semantics_label:
+            out.append(control.semantics_label)
+    return out
+
+
+def tap(view: ft.View, label: str) -> None:
+    control = buttons(view)[label]
+    assert not greyed(view, control), f"{label} is greyed out"
+    cast(Any, control).on_click(None)
+
+
+def assert_accessible(view: ft.View) -> None:
+    interactive = [(c, labelled) for c, labelled in walk(view) if isinstance(c, INTERACTIVE)]
+    assert interactive
+    for control, labelled in interactive:
+        assert labelled or label_of(control), f"{type(control).__name__} has no label"
+        height = getattr(control, "height", None) or getattr(control, "min_height", None)
+        if not isinstance(control, ft.Radio | ft.Switch | ft.ListTile) or height is not None:
+            assert height is not None and height >= 48, f"{label_of(control)} is smaller than 48 px"
+
+
+class DevicePage:
+    """What the shell and the live screen use of a Flet page; redraws run at once."""
+
+    def __init__(self, route: str, client_ip: str, url: str) -> None:
+        self.route = route
+        self.client_ip = client_ip
+        self.url = url
+        self.views: list[Any] = []
+        self.navigated: list[str] = []
+        self.title = ""
+
+    def navigate(self, route: str) -> None:
+        self.navigated.append(route)
+        self.route = route
+
+    def update(self) -> None:
+        pass
+
+    def run_thread(self, handler: Any, *args: Any) -> None:
+        handler(*args)
+
+
+def all_texts(control: Any) -> list[str]:
+    import dataclasses
+
+    import flet as ft
+
+    found: list[str] = []
+    stack = [control]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ft.Text) and item.value:
+            found.append(str(item.value))
+        if isinstance(item, ft.ListTile) and isinstance(item.title, ft.Text):
+            found.append(str(item.title.value))
+        if not dataclasses.is_dataclass(item):
+            continue
+        for f in dataclasses.fields(item):
+            if f.name in ("parent", "page") or f.name.startswith("_"):
+                continue
+            value = getattr(item, f.name, None)
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ft.BaseControl):
+                    stack.append(child)
+    return found

@@ -1,0 +1,202 @@
+"""Financial Crisis, Feast and Famine and 1111-9999: the taps of a hand (round) replay nothing, a Confirm scores the
+new record once, and a tap sends only the controls it changed (issue 15).
+
+Each game's scorer and each game's record validation are wrapped to count their calls; then whole hands are played
+on the table screen (a fake page, tapped through the handlers). A tap that replayed the record, scored it or even
+validated it again (the per-tap replay these panels used to make) fails the test.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any, cast
+
+import flet as ft
+import pytest
+
+from companion.services import AppServices
+from scoring import GAMES
+from tests.support.counting import counting_scorers
+from tests.support.screens import buttons, label_of, render, tap, texts, walk
+from views.widgets import Key
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Calls by kind and game: ``score/<game>`` (the scorer: the record replayed) and ``parse/<game>`` (the whole
+    record validated)."""
+    counts: Counter[str] = Counter()
+    for game in GAMES:
+        model = game.record_model
+        validate = model.model_validate.__func__  # type: ignore[attr-defined]
+
+        def validating(cls: Any, *args: Any, key: str = game.key, validate: Any = validate, **kwargs: Any) -> Any:
+            counts[f"parse/{key}"] += 1
+            return validate(cls, *args, **kwargs)
+
+        monkeypatch.setattr(model, "model_validate", classmethod(validating))
+    with counting_scorers(counts, "score/"):
+        yield counts
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[ft.Control]:
+    """The controls the panels of these games send themselves, in order: what they give the screen to send (in
+    one update, :func:`views.table.entry.send_changes`) and what they refresh on their own."""
+    out: list[ft.Control] = []
+    for module in ("financial_crisis", "ones_to_nines", "feast_and_famine"):
+        if hasattr(importlib.import_module(f"views.table.games.{module}"), "refresh"):
+            monkeypatch.setattr(f"views.table.games.{module}.refresh", out.append)
+    monkeypatch.setattr("views.table.screen.send_changes", lambda root, changed: out.extend(changed))
+    return out
+
+
+def size(controls: list[ft.Control]) -> int:
+    """How many controls sending these takes (each with everything under it)."""
+    return sum(1 for control in controls for _ in walk(control))
+
+
+def row_of(view: ft.View, label: str) -> ft.ResponsiveRow:
+    """The row of keys that holds the key labelled ``label`` (the card grid, the digit pad)."""
+    return next(
+        control
+        for control, _ in walk(view)
+        if isinstance(control, ft.ResponsiveRow) and any(key_label(c) == label for c in control.controls)
+    )
+
+
+def key_label(control: ft.Control) -> str | None:
+    """A key's label: a button's tooltip, or the text of a :class:`views.widgets.TapKey` (its button node)."""
+    if isinstance(control, ft.Semantics) and isinstance(control.content, Key):
+        return label_of(control.content)
+    return getattr(control, "tooltip", None)
+
+
+def whole_row_sent(row: ft.Control, controls: list[ft.Control]) -> bool:
+    """Whether sending ``controls`` sends ``row`` whole (it, or something around it, is among them)."""
+    return any(found is row for control in controls for found, _ in walk(control))
+
+
+def replays(counts: Counter[str], game: str) -> int:
+    return counts[f"score/{game}"] + counts[f"parse/{game}"]
+
+
+def hold(view: ft.View, label: str) -> None:
+    control = buttons(view)[label]
+    assert not control.disabled, f"{label} is greyed out"
+    cast(Any, control).on_long_press(None)
+
+
+# --- Financial Crisis ----------------------------------------------------------------------------------------------
+
+FC_ROUND = (
+    ["Q♣", "3♣", "7♠", "K♠", "4♥"],  # 2♣ 2♠ 1♥: ♠ loses; Q♣ and K♠ are ranked: valuable
+    ["A♣", "5♣", "J♥", "8♠", "9♦", "10♦", "J♦", "6♠"],  # clubs +3, J♥ J♦ +6, 8♠ 6♠ −2: 7
+    ["K♣", "2♠", "6♥", "7♥", "8♥", "Q♠", "9♠"],  # K♣ +2, 2♠ 9♠ −2, 6♥ 7♥ 8♥ +1, the biggest rest +1: 2
+)
+
+
+def test_financial_crisis_taps_replay_nothing_and_send_what_changed(
+    services: AppServices, counted: Counter[str], sent: list[ft.Control]
+) -> None:
+    table = services.sessions.start("financial-crisis", ["Ann", "Ben"], {"rounds": 3})
+    _, view = render(services, f"/continue/{table.id}")
+    grid = row_of(view, "A♠")
+    for number in (1, 2):
+        counted.clear()
+        bank, ann, ben = FC_ROUND
+        taps = 0
+        for k, card in enumerate([*bank, *ann, *ben]):
+            sent.clear()
+            if k == len(bank) + len(ann):
+                hold(view, card)  # Ben's first card, held down: it starts his pile
+            else:
+                tap(view, card)
+            taps += 1
+            assert replays(counted, "financial-crisis") == 0, f"tap {taps} ({card}) replayed the record"
+            assert sent, "a tap sends what it changed itself"
+            assert not whole_row_sent(grid, sent), f"tap {taps} ({card}) sent the whole card grid"
+            if taps > len(bank):  # a pile card: its key, the prompt, the counts, the piles' breakdown
+                assert size(sent) < 100, f"tap {taps} ({card}) sent {size(sent)} controls"
+        assert "Ann: 7 points this round" in texts(view) and "Ben: 2 points this round" in texts(view)
+        tap(view, "Confirm round")
+        assert counted["score/financial-crisis"] == 1, "a Confirm replays the record once"
+        assert len(table.hands) == number and taps + 1 == 21
+    assert table.result.totals == {"Ann": 14, "Ben": 4}
+
+
+# --- Feast and Famine ----------------------------------------------------------------------------------------------
+
+
+def test_feast_and_famine_taps_replay_nothing_and_send_what_changed(
+    services: AppServices, counted: Counter[str], sent: list[ft.Control]
+) -> None:
+    table = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 2})
+    _, view = render(services, f"/continue/{table.id}")
+    rounds = [
+        # Ann deals: Ben's opening Joker is put aside and replaced; Ben Takes 3♠, Ann Takes 8♦, Ben Refuses, Ann
+        # Takes and turns a Joker: Ben 7♣ 3♠ = 10 Frozen, Ann Knocked Out.
+        ["Dealer: Ann", "Joker", "7♣", "5♥", "3♠", "8♦", "Refuse", "Joker"],
+        # Ben deals (the deal passes left): Ann 9♠, Ben 4♥; Ann Takes 2♣ (11), Ben Refuses (4), Ann Refuses.
+        ["9♠", "4♥", "2♣", "Refuse", "Refuse"],
+    ]
+    for number, taps in enumerate(rounds, start=1):
+        counted.clear()
+        grid = row_of(view, "A♠")  # the round's panel
+        for label in taps:
+            sent.clear()
+            shown = grid.visible
+            tap(view, label)
+            assert replays(counted, "feast-and-famine") == 0, f"{label!r} replayed the record"
+            assert sent, "a tap sends what it changed itself"
+            if grid.visible == shown:  # (the grid is shown once the dealer is chosen, hidden once the round is over)
+                assert not whole_row_sent(grid, sent), f"{label!r} sent the whole card grid"
+                assert size(sent) < 40, f"{label!r} sent {size(sent)} controls"
+        tap(view, "Confirm round")
+        assert counted["score/feast-and-famine"] == 1, "a Confirm replays the record once"
+        assert len(table.hands) == number
+    assert table.result.totals == {"Ann": 11, "Ben": 14}
+
+
+# --- 1111-9999 -----------------------------------------------------------------------------------------------------
+
+
+def test_ones_to_nines_digit_taps_replay_nothing_and_send_what_changed(
+    services: AppServices, counted: Counter[str], sent: list[ft.Control]
+) -> None:
+    table = services.sessions.start("1111-9999", ["Ann", "Ben"], extra={"sides": {"Ann": "A", "Ben": "B"}})
+    _, view = render(services, f"/continue/{table.id}")
+    pad = row_of(view, "5")
+    for number in (1, 2):
+        counted.clear()
+        for k, digit in enumerate("423928758631"):
+            sent.clear()
+            tap(view, digit)
+            assert replays(counted, "1111-9999") == 0, f"digit {k + 1} replayed the record"
+            assert sent and not whole_row_sent(pad, sent), f"digit {k + 1} sent the whole digit pad"
+            if k < 11:  # the field typed into, the prompt, the deck's count, a digit that greys out
+                assert size(sent) < 12, f"digit {k + 1} sent {size(sent)} controls"
+        tap(view, "Confirm hand")
+        assert counted["score/1111-9999"] == 1, "a Confirm replays the record once"
+        assert len(table.hands) == number
+    assert table.result.totals == {"Ann": 2 * 1364, "Ben": 2 * 693}
+
+
+def test_feast_and_famine_a_tie_is_scored_once_with_the_tie_break_panel_it_opens(
+    services: AppServices, counted: Counter[str]
+) -> None:
+    """The round that ends the game tied, then a tie-break round: each change is scored once, the panel that opens
+    for the next tie-break round included (its players, the tied leaders, are the session's result's)."""
+    table = services.sessions.start("feast-and-famine", ["Ann", "Ben"], {"circuits": 1})
+    table.add_hand({"dealer": "Ann", "outcome": {"Ann": 5, "Ben": 5}})
+    _, view = render(services, f"/continue/{table.id}")
+    counted.clear()
+    table.add_hand({"dealer": "Ben", "outcome": {"Ann": "out", "Ben": "out"}})  # tied on 5: a tie-break is due
+    assert table.result.pending is not None and table.result.pending.players == ["Ann", "Ben"]
+    assert "Tie-break round: Ann and Ben against the Ghost" in texts(view), "the tie-break panel is open"
+    assert counted["score/feast-and-famine"] == 1, "the tie and the tie-break panel: one replay"
+    counted.clear()
+    table.append_part("tiebreak", {"ghost": None, "outcome": {"Ann": 4, "Ben": 4}})  # tied again (FF-13: both win)
+    assert counted["score/feast-and-famine"] == 1
