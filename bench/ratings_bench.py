@@ -20,6 +20,7 @@ Run: ``.venv/bin/python -m bench.ratings_bench [GAMES]`` (about two minutes, mos
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import statistics
@@ -80,6 +81,13 @@ def seed(folder: Path, count: int, pool: list[tuple[dict[str, Any], list[str]]])
 CPU: list[float] = []
 """The process's CPU time of every call :func:`timed` measured (on a machine others share, the wall-clock time
 also holds the time the process waited for a core)."""
+
+
+def with_newcomer(record: dict[str, Any], winners: list[str], name: str) -> tuple[dict[str, Any], list[str]]:
+    """``record`` with its first player renamed ``name`` (a player the roster does not know yet)."""
+    first = record["players"][0]
+    text = json.dumps(record).replace(json.dumps(first), json.dumps(name))
+    return json.loads(text), [name if w == first else w for w in winners]
 
 
 def timed(fn: Callable[[], Any]) -> float:
@@ -150,6 +158,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 stats_updates.append(timed(lambda: cache.statistics(archive)))
                 update_cpus.append(CPU[0])
                 stats_cpus.append(CPU[1])
+            newcomers, newcomer_cpus = [], []
+            for n in range(RUNS):  # one more game with a player new to the roster (a friend joins the table)
+                record, winners = with_newcomer(*pool[RUNS + 2 + n], f"Newcomer {n}")
+                archive.create_session(record, status=SessionStatus.FINISHED, winners=winners)
+                CPU.clear()
+                newcomers.append(timed(lambda: service.ratings(ALL)))
+                newcomer_cpus.append(CPU[0])
+            newcomer, newcomer_cpu = statistics.median(newcomers), statistics.median(newcomer_cpus)
+            figures.update(newcomer_ms=newcomer * 1000)
             update = statistics.median(updates)
             stats_update = statistics.median(stats_updates)
             update_cpu, stats_update_cpu = statistics.median(update_cpus), statistics.median(stats_cpus)
@@ -191,6 +208,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             f"Statistics' figures {stats_update * 1000:.1f} / {stats_update_cpu * 1000:.1f} ms",
             f"{update / stats_update:.2f} / {update_cpu / stats_update_cpu:.2f}",
             f"≤ {UPDATE_TARGET_MS:.0f} ms: {verdict(update * 1000 <= UPDATE_TARGET_MS)}",
+        ),
+        (
+            "  one more game, with a new player",
+            f"{newcomer * 1000:.1f} ms",
+            f"{newcomer_cpu * 1000:.1f} ms",
+            "",
+            "",
+            f"≤ {UPDATE_TARGET_MS:.0f} ms: {verdict(newcomer * 1000 <= UPDATE_TARGET_MS)}",
         ),
         (
             "Statistics with ratings opens (controls)",

@@ -584,6 +584,28 @@ class RatingService:
             self._snapshots[slot] = (state, snapshot)
             return snapshot
 
+    def ratings_now(self, scope: str = ALL) -> Ratings | None:
+        """The ratings of ``scope`` over every finished game when they are at hand or a few games away (one more
+        game, a recent correction): ``None`` when they would take long (they are being worked out, or more than
+        :data:`BULK` games were added or removed since), for the caller to show the rest at once and ask
+        :meth:`ratings` in the background. A small archive's ratings are always at hand."""
+        scope = check_scope(scope)
+        if not self._lock.acquire(blocking=False):  # a warm-up (or another screen) is working them out
+            return None
+        try:
+            slot = (scope, "", "")
+            archive = self.archive
+            known = self._snapshots.get(slot)
+            if known is not None and known[0] == (id(archive), archive.generation, tuple(archive.players.list())):
+                return known[1]
+            last = self._last.get(slot)
+            rows = [s for s in self.finished() if scope == ALL or s.game == scope]
+            if abs(len(rows) - (len(last[0]) if last is not None else 0)) > BULK:
+                return None
+            return self.ratings(scope)
+        finally:
+            self._lock.release()
+
     def _games(self, rows: list[SessionSummary], who: Identity, slot: Any = None) -> list[RatedGame]:
         """The rated games among ``rows`` in rating order. Each game's standings are remembered by the fingerprint
         of its record: many new ones are read through the statistics' outcome cache, a few (one more game) are

@@ -5,15 +5,19 @@ from scratch. Counted, not timed: one more game with a new player rates one game
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import flet as ft
 import pytest
 
-from companion.ratings import ALL, Book, RatingService
+from companion.ratings import ALL, BULK, Book, RatingService
+from companion.services import AppServices
 from companion.stats import OutcomeCache
 from scoring import score
 from storage import Archive, SessionStatus
+from tests.test_app_views import FakePage, walk
 from tests.test_ratings import PLAIN, PLAYOFF, TIE, case_record, write_session
+from views.shell import Shell
 
 SEATS = [("Ann", "Ben", "Cat"), ("Ben", "Cat", "Dan"), ("Cat", "Ann", "Dan"), ("Dan", "Ben", "Ann")]
 
@@ -111,3 +115,52 @@ def test_cached_ratings_equal_a_fresh_computation_after_every_kind_of_change(tmp
         archive.delete_session(new)
         deleted = same_as_fresh(service, archive)
         assert new not in deleted["order"]
+
+
+class ThreadedPage(FakePage):
+    """A fake page that keeps the work a screen hands to a thread of the page, to run it when the test says."""
+
+    def __init__(self, route: str) -> None:
+        super().__init__(route)
+        self.threads: list[tuple[Any, tuple[Any, ...]]] = []
+
+    def run_thread(self, handler: Any, *args: Any) -> None:
+        self.threads.append((handler, args))
+
+
+def shown_texts(view: Any) -> list[str]:
+    return [str(c.semantics_label or c.value or "") for c, _ in walk(view) if isinstance(c, ft.Text)]
+
+
+def test_statistics_shows_the_rest_at_once_and_the_ratings_when_they_are_worked_out(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    games = BULK + 6  # more than a screen works out while it opens
+    for n in range(games):
+        write_session(
+            folder, case_record((PLAIN, PLAYOFF, TIE)[n % 3], SEATS[n % 4]), f"2026-02-{1 + n // 4:02d}T2{n % 4}:00:00Z"
+        )
+    with AppServices.open(folder) as services:
+        page = ThreadedPage("/stats")
+        shell = Shell(cast(ft.Page, page), services)
+        shell.render()
+        view = page.views[-1]
+        before = shown_texts(view)
+        assert f"{games} finished games" in before
+        assert f"Working out the ratings of {games} finished games…" in before
+        assert not any(t.startswith("Rank 1, ") for t in before)
+        [(handler, args)] = page.threads
+        handler(*args)
+        after = shown_texts(view)
+        ratings = services.ratings.ratings(ALL)
+        for rank, p in enumerate(ratings.players, start=1):
+            assert any(t.startswith(f"Rank {rank}, {p.name}, rating {p.ordinal:.1f}") for t in after)
+        assert not any(t.startswith("Working out the ratings") for t in after)
+        # worked out once, they are at hand: the screen opens with them, and so after one more game
+        again = ThreadedPage("/stats")
+        Shell(cast(ft.Page, again), services).render()
+        assert any(t.startswith("Rank 1, ") for t in shown_texts(again.views[-1])) and again.threads == []
+        finished(services.archive, PLAIN, ("Ann", "Ben", "Cat"))
+        third = ThreadedPage("/stats")
+        Shell(cast(ft.Page, third), services).render()
+        assert any(t.startswith("Rank 1, ") for t in shown_texts(third.views[-1])) and third.threads == []
+        assert services.ratings.ratings_now(ALL) == RatingService(services.archive, OutcomeCache(None)).ratings(ALL)
