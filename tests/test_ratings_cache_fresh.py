@@ -4,6 +4,7 @@ from scratch. Counted, not timed: one more game with a new player rates one game
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, cast
 
@@ -12,7 +13,7 @@ import pytest
 
 from companion.ratings import ALL, BULK, Book, RatingService
 from companion.services import AppServices
-from companion.stats import OutcomeCache
+from companion.stats import CACHE_VERSION, OutcomeCache
 from scoring import score
 from storage import Archive, SessionStatus
 from tests.test_app_views import FakePage, walk
@@ -164,3 +165,29 @@ def test_statistics_shows_the_rest_at_once_and_the_ratings_when_they_are_worked_
         Shell(cast(ft.Page, third), services).render()
         assert any(t.startswith("Rank 1, ") for t in shown_texts(third.views[-1])) and third.threads == []
         assert services.ratings.ratings_now(ALL) == RatingService(services.archive, OutcomeCache(None)).ratings(ALL)
+
+
+def test_the_outcome_cache_file_after_changes_is_what_a_fresh_cache_writes(tmp_path: Path) -> None:
+    """The statistics' cache file encodes each game once and keeps it: after a new game, a correction and a
+    deletion, the file holds what a cache built from scratch writes."""
+    folder = tmp_path / "data"
+    for n in range(5):
+        write_session(folder, case_record((PLAIN, PLAYOFF, TIE)[n % 3], SEATS[n % 4]), f"2026-03-0{n + 1}T20:00:00Z")
+    with Archive(folder) as archive:
+        kept = OutcomeCache(tmp_path / "kept.json")
+        kept.outcomes(archive)
+        new = finished(archive, TIE, ("Eve", "Ann", "Ben"))
+        kept.outcomes(archive)
+        doc = archive.load_session(new)
+        corrected = case_record(PLAIN, ("Eve", "Ann", "Ben"))
+        archive.save_session(
+            doc.model_copy(update={"record": corrected, "winners": list(score(corrected).winners)}), "corrected"
+        )
+        kept.outcomes(archive)
+        archive.delete_session(archive.list_sessions()[-1].id)
+        kept.outcomes(archive)
+        OutcomeCache(tmp_path / "fresh.json").outcomes(archive)
+    written = json.loads((tmp_path / "kept.json").read_text())
+    assert written == json.loads((tmp_path / "fresh.json").read_text())
+    assert written["version"] == CACHE_VERSION and len(written["entries"]) == 5
+    assert written["entries"][new]["players"] == ["Eve", "Ann", "Ben"]
