@@ -41,6 +41,7 @@ QS, AC or JK) in hand 1
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable, Mapping
 from typing import (
     Any,
@@ -51,12 +52,6 @@ from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from companion.entry import EntryState, EntryTarget
-from companion.entry_bargain_bin import BargainBinState
-from companion.entry_feast_and_famine import FeastState
-from companion.entry_financial_crisis import FinancialCrisisState
-from companion.entry_jokers_kill import JokersKillState
-from companion.entry_ones_to_nines import OnesToNinesState
-from scoring.bargain_bin import BinCard
 from scoring.parts import Part, UnknownPartError, entries, part_of_key, record_before
 from storage.errors import InvalidSessionError
 
@@ -130,13 +125,39 @@ SHAPES: Mapping[str, TypeAdapter[Any]] = {
 }
 """The draft of each game (by its key), as its entry screen reads it."""
 
-ENTRY_STATES: Mapping[str, type[EntryState]] = {
-    "jokers-kill": JokersKillState,
-    "bargain-bin": BargainBinState,
-    "feast-and-famine": FeastState,
-    "1111-9999": OnesToNinesState,
-    "financial-crisis": FinancialCrisisState,
+_ENTRY_STATE_OF = {
+    "jokers-kill": ("companion.entry_jokers_kill", "JokersKillState"),
+    "bargain-bin": ("companion.entry_bargain_bin", "BargainBinState"),
+    "feast-and-famine": ("companion.entry_feast_and_famine", "FeastState"),
+    "1111-9999": ("companion.entry_ones_to_nines", "OnesToNinesState"),
+    "financial-crisis": ("companion.entry_financial_crisis", "FinancialCrisisState"),
 }
+
+
+class _EntryStates(dict[str, type[EntryState]]):
+    """The entry states by game key, each imported when it is first asked for (with the game's modules: not at
+    the app's start, which shows no game).
+
+    >>> _EntryStates().get("jokers-kill").__name__, _EntryStates().get("snap")
+    ('JokersKillState', None)
+    """
+
+    def __missing__(self, game: str) -> type[EntryState]:
+        where = _ENTRY_STATE_OF.get(game)
+        if where is None:
+            raise KeyError(game)
+        state: type[EntryState] = getattr(importlib.import_module(where[0]), where[1])
+        self[game] = state
+        return state
+
+    def get(self, game: str, default: Any = None) -> Any:
+        try:
+            return self[game]
+        except KeyError:
+            return default
+
+
+ENTRY_STATES: Mapping[str, type[EntryState]] = _EntryStates()
 """The :class:`~companion.entry.EntryState` of each game (by its key): what its entry panel restores a draft with."""
 
 DraftCheck = Callable[[str, dict[str, Any]], None]
@@ -155,6 +176,8 @@ def _bargain_bin_cards(draft: Mapping[str, Any]) -> None:
     ...
     scoring.errors.InvalidCardError: 'ZZ' is not a card (write e.g. 10H, QS, AC, or JK+ / JK- for the Joker)
     """
+    from scoring.bargain_bin import BinCard  # with a Bargain Bin draft, not at start
+
     for play in draft.get("plays") or []:
         BinCard.parse(play["card"])
 

@@ -36,7 +36,6 @@ from typing import Any
 
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
 from scoring import ScoringError, get_game
-from scoring.bargain_bin import BargainBinResult, settle_up
 from scoring.base import MAX_NAME, Result, join_names
 
 SPLIT = "split"
@@ -608,6 +607,8 @@ def _game_money(played: Played) -> GameMoney:
     result = played.result
     if result is None:
         return replace(base, status=MoneyStatus.UNREADABLE, note=played.problem)
+    from scoring.bargain_bin import BargainBinResult  # with the game's result, not at start (cold start)
+
     if not isinstance(result, BargainBinResult) or result.payments is None:  # only Bargain Bin plays for money
         return base
     payments: dict[str, int] = dict(result.payments)
@@ -699,6 +700,8 @@ def settle(night: Night, book: Ledger) -> Settlement:
     :func:`scoring.bargain_bin.settle_up`, which is exact (the fewest transfers is the number of players with a
     balance minus the most groups whose balances sum to zero) for up to 12 players with a balance.
     """
+    from scoring.bargain_bin import settle_up  # when a night is settled, not at start (cold start)
+
     balance = dict(book.net)
     for payment in night.paid:
         for name in (payment.payer, payment.receiver):
