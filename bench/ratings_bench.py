@@ -1,7 +1,8 @@
 """Ratings benchmark: rating 10,000 finished games, one more game, and Statistics with its ratings.
 
 Set-up: 10,000 finished games of the five games (1,000 distinct random legal records from ``tests/support/generators``,
-finished and not cancelled, reused), four an evening, written straight into the archive layout; the outcome cache
+finished and not cancelled, reused), four an evening, written straight into the archive layout, their players
+in the roster (as the app keeps them: a game started or imported adds its players); the outcome cache
 (each game's final standings) built once, as after the app's first run. Measured, median of several runs, side by
 side with a named baseline in the same run:
 
@@ -20,6 +21,7 @@ Run: ``.venv/bin/python -m bench.ratings_bench [GAMES]`` (about two minutes, mos
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import statistics
@@ -82,6 +84,13 @@ CPU: list[float] = []
 also holds the time the process waited for a core)."""
 
 
+def with_newcomer(record: dict[str, Any], winners: list[str], name: str) -> tuple[dict[str, Any], list[str]]:
+    """``record`` with its first player renamed ``name`` (a player the roster does not know yet)."""
+    first = record["players"][0]
+    text = json.dumps(record).replace(json.dumps(first), json.dumps(name))
+    return json.loads(text), [name if w == first else w for w in winners]
+
+
 def timed(fn: Callable[[], Any]) -> float:
     started, cpu = time.perf_counter(), time.process_time()
     fn()
@@ -120,6 +129,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         pool = finished_pool(rnd)
         seed(folder, count, pool)
         with Archive(folder) as archive:
+            for name in sorted({name for record, _ in pool for name in record["players"]}):
+                archive.players.ensure(name)  # as the app keeps them: every player of the archive is in the roster
             cache = OutcomeCache(folder / CACHE_FILE)
             outcomes = cache.outcomes(archive)
             print(
@@ -150,6 +161,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                 stats_updates.append(timed(lambda: cache.statistics(archive)))
                 update_cpus.append(CPU[0])
                 stats_cpus.append(CPU[1])
+            newcomers, newcomer_cpus = [], []
+            for n in range(RUNS):  # one more game with a player new to the roster (a friend joins the table)
+                record, winners = with_newcomer(*pool[RUNS + 2 + n], f"Newcomer {n}")
+                archive.create_session(record, status=SessionStatus.FINISHED, winners=winners)
+                CPU.clear()
+                newcomers.append(timed(lambda: service.ratings(ALL)))
+                newcomer_cpus.append(CPU[0])
+            newcomer, newcomer_cpu = statistics.median(newcomers), statistics.median(newcomer_cpus)
+            figures.update(newcomer_ms=newcomer * 1000)
             update = statistics.median(updates)
             stats_update = statistics.median(stats_updates)
             update_cpu, stats_update_cpu = statistics.median(update_cpus), statistics.median(stats_cpus)
@@ -191,6 +211,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             f"Statistics' figures {stats_update * 1000:.1f} / {stats_update_cpu * 1000:.1f} ms",
             f"{update / stats_update:.2f} / {update_cpu / stats_update_cpu:.2f}",
             f"≤ {UPDATE_TARGET_MS:.0f} ms: {verdict(update * 1000 <= UPDATE_TARGET_MS)}",
+        ),
+        (
+            "  one more game, with a new player",
+            f"{newcomer * 1000:.1f} ms",
+            f"{newcomer_cpu * 1000:.1f} ms",
+            "",
+            "",
+            f"≤ {UPDATE_TARGET_MS:.0f} ms: {verdict(newcomer * 1000 <= UPDATE_TARGET_MS)}",
         ),
         (
             "Statistics with ratings opens (controls)",

@@ -93,6 +93,17 @@ SCREENS = (
         r"^\d+ finished games?$",
         ((None, HOME), ("History", HISTORY)),
     ),
+    # the same tap, until the first row of its ratings table is there (they follow the rest when they are still
+    # being worked out, the first time after a start)
+    ScreenCase(
+        "Statistics, ratings shown",
+        "/stats",
+        "Statistics",
+        "/history",
+        HISTORY,
+        r"^Rank 1, ",
+        ((None, HOME), ("History", HISTORY)),
+    ),
 )
 
 

@@ -31,9 +31,6 @@ from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
 from scoring.base import join_names
 from scoring.cards import Card
-from scoring.feast_and_famine import FeastAndFamineResult
-from scoring.jokers_kill import JokersKillResult
-from scoring.ones_to_nines import OnesToNinesResult
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
@@ -538,6 +535,9 @@ def replay(record: Mapping[str, Any]) -> Replay:
 
 def _game_notes(result: Result) -> list[str]:
     """The notes a game's result keeps about the game as a whole (Jokers Kill, Feast and Famine)."""
+    from scoring.feast_and_famine import FeastAndFamineResult  # the games' modules: with a result, not at start
+    from scoring.jokers_kill import JokersKillResult
+
     if isinstance(result, JokersKillResult | FeastAndFamineResult):
         return list(result.notes)
     return []
@@ -545,6 +545,10 @@ def _game_notes(result: Result) -> list[str]:
 
 def _part_results(result: Result, part: Part) -> list[tuple[dict[str, int], tuple[str, ...]]]:
     """(points, notes) of every entry of an extra part, read off the game's typed result."""
+    from scoring.feast_and_famine import FeastAndFamineResult  # the games' modules: with a result, not at start
+    from scoring.jokers_kill import JokersKillResult
+    from scoring.ones_to_nines import OnesToNinesResult
+
     if part is Part.PLAYOFF and isinstance(result, JokersKillResult):
         return [(dict(hand.points), tuple(hand.notes)) for hand in result.playoff or []]
     if part is Part.SUDDEN_DEATH and isinstance(result, OnesToNinesResult):

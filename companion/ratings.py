@@ -432,6 +432,8 @@ class Ratings:
     """roster id → indexes of their games in ``steps`` (the book's; an index past ``steps`` is not this snapshot's)."""
     _index: dict[str, int] = field(repr=False, default_factory=dict, compare=False)
     """session id → its step (filled on first use)."""
+    _history: dict[str, list[Point]] = field(repr=False, default_factory=dict, compare=False)
+    """roster id → :meth:`history` (filled on first use: a snapshot does not change)."""
 
     @property
     def scope_name(self) -> str:
@@ -454,13 +456,18 @@ class Ratings:
             where: Iterable[int] = [i for i in self.by_player.get(player_id, ()) if i < count]
         else:
             where = range(count)
+        known = self._history.get(player_id)
+        if known is not None:
+            return list(known)
         out = []
         for i in where:
             step = self.steps[i]
-            for change in step.changes:
-                if change.id == player_id:
-                    out.append(Point(step.game.session_id, step.game.ended, change.mu, change.sigma))
-        return out
+            game = step.game
+            if player_id in game.ids:  # the changes are in the order of the game's players
+                change = step.changes[game.ids.index(player_id)]
+                out.append(Point(game.session_id, game.ended, change.mu, change.sigma))
+        self._history[player_id] = out
+        return list(out)
 
     def changes(self, session_ids: Iterable[str]) -> dict[str, float]:
         """Each player's change of ordinal over the games ``session_ids`` (a night, a season): from before their
@@ -515,18 +522,23 @@ class RatingService:
         self.archive = archive
         self.outcomes = outcomes
         self._lock = threading.RLock()
-        self._books: dict[tuple[str, str, str], tuple[Any, Book]] = {}
-        """(scope, first day, last day) → (identity signature, book)."""
+        self._books: dict[tuple[str, str, str], Book] = {}
+        """(scope, first day, last day) → its book (which re-rates from the first game that differs)."""
         self._snapshots: dict[tuple[str, str, str], tuple[Any, Ratings]] = {}
         """the same key → (archive state, snapshot)."""
         self._warming = False
         self._memo: dict[str, tuple[str, RatedGame | None]] = {}
         """session id → (its record's fingerprint, the game as rated, or None when it is not rated)."""
         self._memo_who: Any = None
+        """The signature of the roster the games in ``_memo`` were read with."""
+        self._seen: dict[str, str] = {}
+        """Every name recorded in the games of ``_memo`` → the roster id it was given. A new roster keeps the games
+        read while each of these names still gives the same id (a new player, a rename); otherwise (a merge, a
+        name taken by another player) they are read again."""
         self._memo_names: dict[str, str] = {}
-        self._last: dict[Any, tuple[Any, list[SessionSummary], list[RatedGame]]] = {}
-        """scope slot → (identity signature, the rows read last, their games in rating order)."""
         """roster id → name of everyone in the remembered games (players not in the roster included)."""
+        self._last: dict[Any, tuple[list[SessionSummary], list[RatedGame]]] = {}
+        """scope slot → (the rows read last, their games in rating order), over the games of ``_memo``."""
 
     def identity(self) -> Identity:
         return Identity(self.archive.players.list())
@@ -556,11 +568,9 @@ class RatingService:
             who = Identity(players)
             rows = [s for s in self.finished() if (scope == ALL or s.game == scope) and (within is None or within(s))]
             games = self._games(rows, who, slot)
-            book_entry = self._books.get(slot)
-            if book_entry is None or book_entry[0] != who.signature:
-                book_entry = (who.signature, Book())
-                self._books[slot] = book_entry
-            book = book_entry[1]
+            book = self._books.get(slot)
+            if book is None:
+                book = self._books[slot] = Book()
             book.update(games)
             names = {**self._memo_names, **who.names}
             snapshot = Ratings(
@@ -574,25 +584,49 @@ class RatingService:
             self._snapshots[slot] = (state, snapshot)
             return snapshot
 
+    def ratings_now(self, scope: str = ALL) -> Ratings | None:
+        """The ratings of ``scope`` over every finished game when they are at hand or a few games away (one more
+        game, a recent correction): ``None`` when they would take long (they are being worked out, or more than
+        :data:`BULK` games were added or removed since), for the caller to show the rest at once and ask
+        :meth:`ratings` in the background. A small archive's ratings are always at hand."""
+        scope = check_scope(scope)
+        if not self._lock.acquire(blocking=False):  # a warm-up (or another screen) is working them out
+            return None
+        try:
+            slot = (scope, "", "")
+            archive = self.archive
+            known = self._snapshots.get(slot)
+            if known is not None and known[0] == (id(archive), archive.generation, tuple(archive.players.list())):
+                return known[1]
+            last = self._last.get(slot)
+            rows = [s for s in self.finished() if scope == ALL or s.game == scope]
+            if abs(len(rows) - (len(last[0]) if last is not None else 0)) > BULK:
+                return None
+            return self.ratings(scope)
+        finally:
+            self._lock.release()
+
     def _games(self, rows: list[SessionSummary], who: Identity, slot: Any = None) -> list[RatedGame]:
         """The rated games among ``rows`` in rating order. Each game's standings are remembered by the fingerprint
         of its record: many new ones are read through the statistics' outcome cache, a few (one more game) are
         replayed here, so that one more game does not rewrite that cache's file."""
-        memo = self._memo
         if self._memo_who != who.signature:
-            memo.clear()
-            self._memo_names.clear()
+            if any(who(name)[0] != pid for name, pid in self._seen.items()):  # a merge: read every game again
+                self._memo.clear()
+                self._seen.clear()
+                self._last.clear()
+                self._memo_names.clear()
             self._memo_who = who.signature
         last = self._last.get(slot)
-        if last is not None and last[0] == who.signature and len(rows) >= len(last[1]):
-            added = len(rows) - len(last[1])
-            if rows[added:] == last[1]:  # only newer games than before (compared in C, by identity first)
-                out = last[2] + self._read(rows[:added], who) if added else last[2]
-                self._last[slot] = (who.signature, rows, out)
+        if last is not None and len(rows) >= len(last[0]):
+            added = len(rows) - len(last[0])
+            if rows[added:] == last[0]:  # only newer games than before (compared in C, by identity first)
+                out = last[1] + self._read(rows[:added], who) if added else last[1]
+                self._last[slot] = (rows, out)
                 return out
         out = self._read(rows, who)
         if slot is not None:
-            self._last[slot] = (who.signature, rows, out)
+            self._last[slot] = (rows, out)
         return out
 
     def _read(self, rows: list[SessionSummary], who: Identity) -> list[RatedGame]:
@@ -607,9 +641,16 @@ class RatingService:
             found = {o.session_id: o for o in self.outcomes.outcomes(self.archive, missing)}
         else:
             found = {s.id: o for s in missing if (o := self._outcome(s)) is not None}
+        seen = self._seen
+
+        def seen_who(name: str) -> tuple[str, str]:
+            found = who(name)
+            seen[name] = found[0]
+            return found
+
         for summary in missing:
             outcome = found.get(summary.id)
-            game = RatedGame.of(outcome, who) if outcome is not None else None
+            game = RatedGame.of(outcome, seen_who) if outcome is not None else None
             memo[summary.id] = (summary.fingerprint, game if game is not None and len(game.ids) >= 2 else None)
         self._memo_names.update(who.names)  # the names of players not in the roster, met while reading the games
         out: list[RatedGame] = []

@@ -30,7 +30,6 @@ from typing import Any, Protocol
 from companion.money import MoneyFormat, format_money
 from companion.ratings import ALL, Ratings, RatingService, check_scope, scope_name, signed
 from scoring import ScoringError, find_game
-from scoring.bargain_bin import BargainBinResult
 from storage import Archive, SessionSummary, StorageError
 
 SETTINGS_KEY = "seasons"
@@ -306,6 +305,8 @@ class SeasonService:
             result = find_game(summary.game).score(self.ratings.archive.load_session(summary.id).record)
         except (StorageError, ScoringError):
             result = None
+        from scoring.bargain_bin import BargainBinResult  # imported by the game's result already
+
         if isinstance(result, BargainBinResult) and result.payments is not None and result.finished:
             given = dict(result.payouts or {})
             net = {name: given.get(name, 0) - paid for name, paid in result.payments.items()}

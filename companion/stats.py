@@ -113,6 +113,8 @@ class OutcomeCache:
         self._state: dict[str | None, tuple[int, int, tuple[tuple[str, str], ...]]] = {}
         """game (or None) → (the archive, its generation, the roster's names) when ``_stats`` was last checked: while
         they stay the same, opening Statistics costs a look-up."""
+        self._encoded: dict[str, tuple[dict[str, Any], str]] = {}
+        """session id → (its entry, that entry as JSON in the file): what :meth:`_save` wrote last."""
         self._lock = threading.RLock()
         self._loaded = False
         self._warming = False
@@ -135,7 +137,17 @@ class OutcomeCache:
     def _save(self) -> None:
         if self.path is None:
             return
-        payload = json.dumps({"version": CACHE_VERSION, "entries": self._entries}, separators=(",", ":"))
+        # Each entry is encoded once and kept (by identity): one more game re-encodes one entry, not 10,000.
+        encoded, kept = self._encoded, {}
+        parts = []
+        for key, entry in self._entries.items():
+            known = encoded.get(key)
+            if known is None or known[0] is not entry:
+                known = (entry, json.dumps(key) + ":" + json.dumps(entry, separators=(",", ":")))
+            kept[key] = known
+            parts.append(known[1])
+        self._encoded = kept
+        payload = '{"version":' + json.dumps(CACHE_VERSION) + ',"entries":{' + ",".join(parts) + "}}"
         with contextlib.suppress(StorageWriteError, OSError):  # best effort: it is only a cache
             atomic_write_bytes(self.path, payload.encode("utf-8"), durable=False)
 

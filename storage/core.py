@@ -140,6 +140,9 @@ class ArchiveCore:
         self._draft_errors: dict[str, str] = {}
         """session id → why its drafts could not be written (the last warning logged), while that lasts."""
         self._generation = 0
+        self._listed: dict[tuple[str | None, str | None, SessionStatus | None], list[SessionSummary]] = {}
+        """(game, player, status) → the summaries :meth:`list_sessions` gave, newest first, while the index stays
+        the same (emptied by every change to it): 10,000 rows are sorted once, not at every screen."""
         self._closed = False
         if read_only:
             self.other_instance = self.data_dir.is_dir() and folder_in_use(self.data_dir)
@@ -327,12 +330,14 @@ class ArchiveCore:
 
     def _remember(self, summary: SessionSummary, meta: tuple[int, int, int], shard: str | None = None) -> None:
         self._generation += 1
+        self._listed.clear()
         self._index[summary.id] = summary
         self._meta[summary.id] = meta
         self._shards.setdefault(shard or shard_of(summary.id), set()).add(summary.id)
 
     def _forget(self, session_id: str) -> None:
         self._generation += 1
+        self._listed.clear()
         self._unprinted.pop(session_id, None)
         self._recent.pop(session_id, None)
         self._index.pop(session_id, None)
@@ -356,6 +361,7 @@ class ArchiveCore:
         if summary is not None:
             record = json.loads(written)["record"]
             self._index[session_id] = summary._replace(fingerprint=record_fingerprint(record))
+            self._listed.clear()
             self._unprinted_shards.add(shard_of(session_id))
 
     def _flush_shards(self) -> None:
@@ -597,16 +603,23 @@ class ArchiveCore:
         wanted = SessionStatus(status) if status is not None else None
         with self._lock:
             self._fingerprint_saved()
+            key = (game, player, wanted)
+            known = self._listed.get(key)
+            if known is not None:
+                return list(known)
             rows: Iterable[SessionSummary] = list(self._index.values())
-        out = [
-            s
-            for s in rows
-            if (game is None or s.game == game)
-            and (player is None or player in s.players)
-            and (wanted is None or s.status is wanted)
-        ]
-        out.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
-        return out
+            out = [
+                s
+                for s in rows
+                if (game is None or s.game == game)
+                and (player is None or player in s.players)
+                and (wanted is None or s.status is wanted)
+            ]
+            out.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
+            if len(self._listed) > 32:  # a filter per player, say: keep a few
+                self._listed.clear()
+            self._listed[key] = out
+            return list(out)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -760,6 +773,7 @@ class ArchiveCore:
             for shard in list(self._shards):
                 self._dirty_shards.add(shard)
             self._generation += 1
+            self._listed.clear()
             self._index.clear()
             self._meta.clear()
             self._shards.clear()

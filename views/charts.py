@@ -232,8 +232,10 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
     )
 
 
-RATING_POINTS = 120
-"""The most points a rating chart draws: a long history is sampled evenly (its last game always included)."""
+RATING_POINTS = 60
+"""The most points a rating chart draws: a long history is sampled evenly (its last game always included). Sixty
+points are 6 px apart on a phone's 360 px, closer than a finger tells apart; each point carries its tooltip, so
+this halves what the chart sends."""
 
 
 def sampled(count: int, most: int = RATING_POINTS) -> list[int]:
@@ -265,7 +267,7 @@ def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
                 ],
                 color=colour(0),
                 stroke_width=3,
-                point=len(picked) <= 60,
+                point=len(values) <= RATING_POINTS,
             )
         ],
         min_x=1,

@@ -10,6 +10,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.history import PAGE_SIZE
 from companion.money import MoneyFormat, format_money
 from companion.ratings import MIN_SHARED, PROVISIONAL_GAMES, PlayerRating, Ratings, rating_text, signed
 from companion.seasons import POINTS_RULE, SeasonLine, SeasonStandings, format_points, recap_png, recap_text
@@ -50,7 +51,11 @@ def rating_row(rank: int, p: PlayerRating, on_open: Callable[[str], None] | None
 
 
 def ratings_section(
-    ratings: Ratings, *, on_open: Callable[[str], None] | None = None, title: str | None = None
+    ratings: Ratings,
+    *,
+    on_open: Callable[[str], None] | None = None,
+    title: str | None = None,
+    page_size: int = PAGE_SIZE,
 ) -> list[ft.Control]:
     """The ratings table of one scope (rank, name, rating, μ ± σ, games, wins) and a player's rating over time."""
     out: list[ft.Control] = [heading(title or f"Ratings · {ratings.scope_name}"), paragraph(RULE)]
@@ -64,6 +69,7 @@ def ratings_section(
         empty=list,
         show_count="if-cut",
         first="first",
+        page_size=page_size,
     )
     rows.show(ranked)
     out += rows.controls

@@ -35,6 +35,9 @@ from views.ratings import ratings_section, season_form, season_section
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
 ALL = "all"
+FIRST_ROWS = 10
+"""Rows each list of Statistics shows before its "Show more" (a phone shows about that many; with 10,000 games
+the screen is sent and drawn at a third less)."""
 
 
 def player_summary(p: PlayerStats) -> str:
@@ -124,6 +127,7 @@ def stats_controls(
         show_count="if-cut",
         first="first",
         spacing=8,
+        page_size=FIRST_ROWS,
     )
     players.show(stats.players)
     controls += players.controls
@@ -136,6 +140,7 @@ def stats_controls(
         show_count="if-cut",
         first="first",
         spacing=8,
+        page_size=FIRST_ROWS,
     )
     pairs.show([h for h in stats.head_to_head if h.player < h.opponent])
     controls += pairs.controls
@@ -165,21 +170,49 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         figures = None
         if picked is not None:  # the figures of the season's games only
             figures = season_statistics(ctx.services, picked, chosen, aliases)
-        controls, _ = stats_controls(
+        controls, shown = stats_controls(
             archive, chosen, cache=ctx.services.stats, aliases=aliases, on_open=open_player, figures=figures
         )
         scope = chosen or ALL
+        filled[0] += 1
         if picked is None:
-            rated = ratings_section(ctx.services.ratings.ratings(scope), on_open=open_rated)
+            now = ctx.services.ratings.ratings_now(scope)
+            if now is not None:
+                rated = ratings_section(now, on_open=open_rated, page_size=FIRST_ROWS)
+            else:  # many games to rate (the first time after a start): the rest now, the ratings when ready
+                rated = [heading("Ratings"), paragraph(f"Working out the ratings of {shown.games:,} finished games…")]
+                ctx.page.run_thread(rate_later, scope, filled[0])
         else:
             standings = ctx.services.seasons.standings(picked, scope)
             title = f"Ratings · {standings.ratings.scope_name} · season {picked.name}"
-            rated = ratings_section(standings.ratings, on_open=open_rated, title=title)
+            rated = ratings_section(standings.ratings, on_open=open_rated, title=title, page_size=FIRST_ROWS)
             rated += season_section(standings, ctx.services.nights.money, dark=ctx.settings.theme is Theme.DARK)
-        body.controls = controls[:1] + rated + controls[1:] + season_form(ctx.services.seasons.seasons.add, added)
+        ratings_box.controls = rated
+        body.controls = [
+            *controls[:1],
+            ratings_box,
+            *controls[1:],
+            *season_form(ctx.services.seasons.seasons.add, added),
+        ]
         if update:
             with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
                 body.update()
+
+    def rate_later(scope: str, fill_number: int) -> None:
+        """On a thread of the page: work out the ratings, then show them unless the filter changed meanwhile."""
+        try:
+            rated = ratings_section(ctx.services.ratings.ratings(scope), on_open=open_rated, page_size=FIRST_ROWS)
+        except Exception as exc:  # the screen says it; the rest of it stays
+            rated = [heading("Ratings"), paragraph(f"The ratings could not be worked out: {exc}")]
+        if fill_number != filled[0]:
+            return
+        ratings_box.controls = rated
+        with contextlib.suppress(RuntimeError):
+            ratings_box.update()
+
+    filled = [0]
+    """How many times the screen was filled (a later ratings table belongs to the last fill only)."""
+    ratings_box = ft.Column(spacing=8)
 
     seasons = ctx.services.seasons.seasons.all()
     wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("season", [ALL])[0]  # /stats?season=2026

@@ -26,31 +26,16 @@ from companion.seasons import POINTS_RULE, Seasons, SeasonService, make_season, 
 from companion.services import AppServices
 from companion.stats import OutcomeCache
 from scoring import score, standings
-from storage import Archive, LogEntry, SessionDoc, SessionStatus
-from storage.archive import SESSION_TABLE, SESSIONS
-from storage.atomic import atomic_write_json
+from storage import Archive, SessionStatus
 from storage.settings import SettingsStore
 from tests.support.generators import bargain_bin, feast_and_famine, financial_crisis, jokers_kill, ones_to_nines
-from tests.support.records import PLAIN, PLAYOFF, TIE, case_record
+from tests.support.records import PLAIN, PLAYOFF, TIE, case_record, write_session
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATORS: tuple[Any, ...] = (bargain_bin, financial_crisis, feast_and_famine, ones_to_nines, jokers_kill)
 
 
 # Three finished Jokers Kill cases of Ann, Ben and Cat, with their final places (scoring.standings):
-def write_session(folder: Path, record: dict[str, Any], ended: str, session_id: str | None = None) -> str:
-    """Write a scored session straight into the archive's layout, ended at ``ended`` (as a game of that time)."""
-    result = score(record)
-    status = SessionStatus.of(result)
-    doc = SessionDoc.new(record, status=status, winners=list(result.winners), session_id=session_id)
-    doc = doc.model_copy(
-        update={"created_at": ended, "updated_at": ended, "log": [LogEntry(at=ended, action="session started")]}
-    )
-    (folder / SESSIONS).mkdir(parents=True, exist_ok=True)
-    atomic_write_json(folder / SESSIONS / f"{doc.id}.json", {SESSION_TABLE: {"1": doc.to_stored()}}, durable=False)
-    return doc.id
-
-
 def direct(records: dict[str, tuple[str, dict[str, Any]]], scope: str = ALL) -> tuple[list[str], dict[str, Any]]:
     """openskill run directly: the finished, not cancelled games of ``records`` (session id → (ended, record)) in
     the order (ended, id), each player a team of one ranked by the places of scoring.standings; by name."""

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from companion.session import TableSession
+from scoring import score
+from storage import LogEntry, SessionDoc, SessionStatus
+from storage.archive import SESSION_TABLE, SESSIONS
+from storage.atomic import atomic_write_json
 from tests.conftest import CASES
 
 
@@ -87,3 +92,16 @@ HAND_ANN = {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}
 
 HAND_BEN = {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}}
 """Ben pairs the up-card 8 → Ben +3."""
+
+
+def write_session(folder: Path, record: dict[str, Any], ended: str, session_id: str | None = None) -> str:
+    """Write a scored session straight into the archive's layout, ended at ``ended`` (as a game of that time)."""
+    result = score(record)
+    status = SessionStatus.of(result)
+    doc = SessionDoc.new(record, status=status, winners=list(result.winners), session_id=session_id)
+    doc = doc.model_copy(
+        update={"created_at": ended, "updated_at": ended, "log": [LogEntry(at=ended, action="session started")]}
+    )
+    (folder / SESSIONS).mkdir(parents=True, exist_ok=True)
+    atomic_write_json(folder / SESSIONS / f"{doc.id}.json", {SESSION_TABLE: {"1": doc.to_stored()}}, durable=False)
+    return doc.id
