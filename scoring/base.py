@@ -32,6 +32,7 @@ from scoring.errors import (
 )
 from scoring.parts import Part, Step, part_for_step
 from scoring.verdict import Verdict
+from scoring.why import Note, render_all
 
 MAX_NAME = 40
 """The longest player's name, in characters: the one limit that every layer enforces on what is typed (a game's
@@ -196,6 +197,9 @@ class HandResult(_Output):
 
     points: dict[str, int]
     notes: list[str] = Field(default_factory=list)
+    why: list[Note] = Field(default_factory=list)
+    """``notes`` as data (:class:`scoring.why.Note`): rendered in English they are ``notes``, word for word; in
+    another language they are that language's notes."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -438,6 +442,16 @@ def zeros(players: Iterable[str]) -> dict[str, int]:
     {'Ann': 0, 'Ben': 0, 'Cat': 0}
     """
     return {name: 0 for name in players}
+
+
+def said(notes: Iterable[Note]) -> dict[str, Any]:
+    """A hand's ``notes`` in English and the same notes as data (``why``), for a result's constructor.
+
+    >>> said([Note.of("{name} wins (rule 7)", name="Ann")])["notes"]
+    ['Ann wins (rule 7)']
+    """
+    why = list(notes)
+    return {"notes": render_all(why), "why": why}
 
 
 def join_names(names: Iterable[str]) -> str:
