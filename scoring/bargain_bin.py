@@ -49,9 +49,8 @@ from scoring.base import (
     Result,
     check_no_duplicates,
     check_players,
-    join_names,
-    said,
     parse_record,
+    said,
     validation_error,
     zeros,
 )
@@ -968,8 +967,11 @@ def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tupl
         for name, cards in hand.cards.items():
             points[name] = sum(table[card.text] for card in cards)
             notes.extend(
-                Note.of("The Joker in front of {name} counts {value:+d}, as its player chose (BB-7)", name=name,
-                        value=table[card.text])
+                Note.of(
+                    "The Joker in front of {name} counts {value:+d}, as its player chose (BB-7)",
+                    name=name,
+                    value=table[card.text],
+                )
                 for card in cards
                 if card.card.suit is None
             )
@@ -978,7 +980,9 @@ def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tupl
             value = table[card.text]
             points[to] += value
             if card.card.suit is None:
-                notes.append(Note.of("{by} played the Joker in front of {to} as {value:+d} (BB-7)", by=by, to=to, value=value))
+                notes.append(
+                    Note.of("{by} played the Joker in front of {to} as {value:+d} (BB-7)", by=by, to=to, value=value)
+                )
     values = Items.of(Note.of("{name} {points}", name=name, points=value) for name, value in points.items())
     notes.insert(
         0,
@@ -1204,8 +1208,7 @@ neither wins (rule 7).'}
             Decider.NEXT_HIGHEST,
             ["BB-R6", "BB-R7", *bb13],
             Note.of(
-                "{names} win: {first} reached the target of {points} and {other} has the next-highest total, "
-                "{second}.",
+                "{names} win: {first} reached the target of {points} and {other} has the next-highest total, {second}.",
                 names=Names.of(winners),
                 first=first,
                 points=_points(target),
@@ -1349,7 +1352,9 @@ def split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[
 
 def _split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[dict[str, int], Note]:
     if len(winners) == 1:
-        return {winners[0]: pot}, Note.of("Vegas: {name} takes the whole pot of {pot}¢ (BB-11)", name=winners[0], pot=pot)
+        return {winners[0]: pot}, Note.of(
+            "Vegas: {name} takes the whole pot of {pot}¢ (BB-11)", name=winners[0], pot=pot
+        )
     half, odd = divmod(pot, 2)
     out = dict.fromkeys(winners, half)
     note = Note.of(

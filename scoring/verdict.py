@@ -18,7 +18,6 @@ Ben wins as the next-highest, 2 game points, after Ann reached the target of 3 (
 from __future__ import annotations
 
 import enum
-
 from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -120,7 +120,7 @@ class Items(_Value):
         return cls.model_construct(items=tuple(items), sep=sep)
 
 
-Value = Union[int, str, Cards, Names, Items, "Note"]  # noqa: UP007 (a forward reference: Note is below)
+Value = Union[int, str, Cards, Names, Items, "Note"]
 """A note's value: a number, a name (or a code such as a suit letter), cards, names, or phrases (notes) that are
 themselves translated."""
 
@@ -204,4 +204,16 @@ def render_all(notes: Iterable[Note], lang: Language = ENGLISH) -> list[str]:
 Items.model_rebuild()
 Note.model_rebuild()
 
-__all__ = ["ENGLISH", "RANKS_DE", "RANKS_SV", "Cards", "Items", "Language", "Names", "Note", "join_names", "render", "render_all"]
+__all__ = [
+    "ENGLISH",
+    "RANKS_DE",
+    "RANKS_SV",
+    "Cards",
+    "Items",
+    "Language",
+    "Names",
+    "Note",
+    "join_names",
+    "render",
+    "render_all",
+]
