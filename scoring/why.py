@@ -74,7 +74,8 @@ class _Value(BaseModel):
 
 
 class Cards(_Value):
-    """Cards in canonical text (``"QH"``, ``"JK"``), shown as labels (``Q♥``, ``Joker``) joined by ``sep``."""
+    """Cards in canonical text (``"QH"``, ``"JK"``), shown as labels (``Q♥``, ``Joker``) joined by ``sep``, or as
+    names are (``K♠ and A♦``) when ``sep`` is ``"and"``."""
 
     cards: tuple[str, ...]
     sep: str = " "
@@ -175,7 +176,8 @@ def _shown(value: Value, lang: Language) -> Any:
     if isinstance(value, Note):
         return render(value, lang)
     if isinstance(value, Cards):
-        return value.sep.join(_card(code, lang) for code in value.cards)
+        labels = [_card(code, lang) for code in value.cards]
+        return join_names(labels, lang) if value.sep == "and" else value.sep.join(labels)
     if isinstance(value, Names):
         return join_names(value.names, lang)
     if isinstance(value, Items):
