@@ -90,6 +90,22 @@ class Cards(_Value):
         return cls.model_construct(cards=tuple(str(card) for card in cards), sep=sep)
 
 
+class Rank(_Value):
+    """A card's rank alone (``"J"``), in the table's letters (``Kn`` in Swedish)."""
+
+    rank: str
+
+    @classmethod
+    def of(cls, card: object) -> Rank:
+        """The rank of a card (or of its canonical text).
+
+        >>> render(Note.of("({rank})", rank=Rank.of("JH")), Language(ranks=RANKS_SV))
+        '(Kn)'
+        """
+        code = str(card)
+        return cls.model_construct(rank=code if code == "JK" else code[:-1])
+
+
 class Names(_Value):
     """Player names, joined as a sentence says them: ``Ann, Ben and Cat``."""
 
@@ -121,7 +137,7 @@ class Items(_Value):
         return cls.model_construct(items=tuple(items), sep=sep)
 
 
-Value = Union[int, str, Cards, Names, Items, "Note"]
+Value = Union[int, str, Cards, Rank, Names, Items, "Note"]
 """A note's value: a number, a name (or a code such as a suit letter), cards, names, or phrases (notes) that are
 themselves translated."""
 
@@ -180,6 +196,8 @@ def _shown(value: Value, lang: Language) -> Any:
         return join_names(labels, lang) if value.sep == "and" else value.sep.join(labels)
     if isinstance(value, Names):
         return join_names(value.names, lang)
+    if isinstance(value, Rank):
+        return lang.ranks.get(value.rank, value.rank)
     if isinstance(value, Items):
         return value.sep.join(render(item, lang) for item in value.items)
     return value
@@ -215,6 +233,7 @@ __all__ = [
     "Language",
     "Names",
     "Note",
+    "Rank",
     "join_names",
     "render",
     "render_all",
