@@ -511,34 +511,47 @@ def _loss_suits_for(counts: Mapping[Suit, int], options: Options) -> tuple[tuple
         suits = tuple(s for s in present if counts[s] == top)
         loser = suits[0].symbol
         if pattern == "P11":
-            text = "{counts}: clubs are set aside first; {suit} shows the most, {suit} loses (BK-12)."
+            note = Note.of(
+                "{counts}: clubs are set aside first; {suit} shows the most, {suit} loses (BK-12).",
+                counts=described,
+                suit=loser,
+            )
         elif clubs >= top:
-            text = (
+            note = Note.of(
                 "{counts}: clubs show the most and are ignored; of what is left {suit} shows the most, {suit} loses "
-                "(BK-12)."
+                "(BK-12).",
+                counts=described,
+                suit=loser,
             )
         elif clubs:
-            text = "{counts}: clubs never lose; {suit} shows the most, {suit} loses (BK-12)."
+            note = Note.of(
+                "{counts}: clubs never lose; {suit} shows the most, {suit} loses (BK-12).", counts=described, suit=loser
+            )
         else:
-            text = "{counts}: {suit} shows the most, {suit} loses (BK-12)."
-        return suits, pattern, Note.of(text, counts=described, suit=loser)
+            note = Note.of("{counts}: {suit} shows the most, {suit} loses (BK-12).", counts=described, suit=loser)
+        return suits, pattern, note
     if rule is LossRule.TIED:
         suits = tuple(present)
+        three = len(suits) == 3
         if clubs > top:
-            text = (
+            note = Note.of(
                 "{counts}: clubs show the most and are ignored; {suits} tie with nothing to reverse to, all three lose "
                 "(BK-12)."
-                if len(suits) == 3
+                if three
                 else "{counts}: clubs show the most and are ignored; {suits} tie with nothing to reverse to, both lose "
-                "(BK-12)."
+                "(BK-12).",
+                counts=described,
+                suits=_symbols(suits),
             )
         else:
-            text = (
+            note = Note.of(
                 "{counts}: clubs are set aside; {suits} tie with nothing to reverse to, all three lose (BK-12)."
-                if len(suits) == 3
-                else "{counts}: clubs are set aside; {suits} tie with nothing to reverse to, both lose (BK-12)."
+                if three
+                else "{counts}: clubs are set aside; {suits} tie with nothing to reverse to, both lose (BK-12).",
+                counts=described,
+                suits=_symbols(suits),
             )
-        return suits, pattern, Note.of(text, counts=described, suits=_symbols(suits))
+        return suits, pattern, note
     if rule is LossRule.ABSENT:
         suits = tuple(s for s in NON_CLUBS if not counts[s])
         return (
