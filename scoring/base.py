@@ -32,7 +32,7 @@ from scoring.errors import (
 )
 from scoring.parts import Part, Step, part_for_step
 from scoring.verdict import Verdict
-from scoring.why import Note, render_all
+from scoring.why import Note, render, render_all
 
 MAX_NAME = 40
 """The longest player's name, in characters: the one limit that every layer enforces on what is typed (a game's
@@ -151,12 +151,21 @@ def rulings_of(note: str, game: str) -> list[str]:
 
 
 class PartProgress(NamedTuple):
-    """A player's progress in the extra part a tied game plays (:meth:`Result.part_progress`)."""
+    """A player's progress in the extra part a tied game plays (:meth:`Result.part_progress`).
 
-    text: str
-    """For people: ``"2 play-off wins"``, ``"tie-break 14"``, ``"sudden death 74"``."""
+    >>> PartProgress(Note.of("tie-break {points}", points=14), (-14,)).text
+    'tie-break 14'
+    """
+
+    note: Note
+    """As data (:class:`scoring.why.Note`), for any language."""
     rank: tuple[int, ...]
     """Sorts the tied players once the part has decided: lower is better."""
+
+    @property
+    def text(self) -> str:
+        """For people, in English: ``"2 play-off wins"``, ``"tie-break 14"``, ``"sudden death 74"``."""
+        return render(self.note)
 
 
 class _Output(BaseModel):

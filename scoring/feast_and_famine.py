@@ -902,17 +902,19 @@ class FeastAndFamineResult(Result):
         """Each tied leader's score in the last tie-break round (``"tie-break 14"``, ``"tie-break out"``: a Frozen
         player always has 1 point or more, rule 8.3); the higher score ranks first (FF-12). FF-E6 (c):
 
-        >>> FeastAndFamineResult.model_construct(tiebreaks=[{"A": 6, "B": 0}], pending=None).part_progress()["B"]
-        PartProgress(text='tie-break out', rank=(0,))
+        >>> part = FeastAndFamineResult.model_construct(tiebreaks=[{"A": 6, "B": 0}], pending=None).part_progress()["B"]
+        >>> part.text, part.rank
+        ('tie-break out', (0,))
         """
         tied = list(self.tiebreaks[0]) if self.tiebreaks else list(self.pending.players if self.pending else [])
         out: dict[str, PartProgress] = {}
         for name in tied:
             if not self.tiebreaks:
-                out[name] = PartProgress("in the tie-break", (0,))
+                out[name] = PartProgress(Note.of("in the tie-break"), (0,))
                 continue
             points = self.tiebreaks[-1][name]
-            out[name] = PartProgress(f"tie-break {points if points else 'out'}", (-points,))
+            note = Note.of("tie-break {points}", points=points) if points else Note.of("tie-break out")
+            out[name] = PartProgress(note, (-points,))
         return out
 
     @computed_field  # type: ignore[prop-decorator]

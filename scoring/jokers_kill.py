@@ -1016,12 +1016,15 @@ class JokersKillResult(Result):
     def part_progress(self) -> dict[str, PartProgress]:
         """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first.
 
-        >>> JokersKillResult.model_construct(playoff_wins={"Ben": 3, "Cat": 1}).part_progress()["Cat"]
-        PartProgress(text='1 play-off win', rank=(-1,))
+        >>> part = JokersKillResult.model_construct(playoff_wins={"Ben": 3, "Cat": 1}).part_progress()["Cat"]
+        >>> part.text, part.rank
+        ('1 play-off win', (-1,))
         """
         wins = self.playoff_wins or {}
         return {
-            name: PartProgress(f"{count} play-off win{'' if count == 1 else 's'}", (-count,))
+            name: PartProgress(
+                Note.of("{count} play-off win" if count == 1 else "{count} play-off wins", count=count), (-count,)
+            )
             for name, count in wins.items()
         }
 

@@ -696,18 +696,21 @@ class OnesToNinesResult(Result):
         """Each sudden-death player's score in the last sudden-death hand they played (``"sudden death 74"``);
         those who lasted more hands rank first, then the lower score (rule 9, OO-13). OO-E10:
 
-        >>> OnesToNinesResult.model_construct(sudden_death=[{"B": 111, "C": 74}], pending=None).part_progress()
-        {'B': PartProgress(text='sudden death 111', rank=(-1, 111)), 'C': PartProgress(text='sudden death 74', \
-rank=(-1, 74))}
+        >>> result = OnesToNinesResult.model_construct(sudden_death=[{"B": 111, "C": 74}], pending=None)
+        >>> progress = result.part_progress()
+        >>> {name: (part.text, part.rank) for name, part in progress.items()}
+        {'B': ('sudden death 111', (-1, 111)), 'C': ('sudden death 74', (-1, 74))}
         """
         tied = list(self.sudden_death[0]) if self.sudden_death else list(self.pending.players if self.pending else [])
         out: dict[str, PartProgress] = {}
         for name in tied:
             played = [points[name] for points in self.sudden_death if name in points]
             if played:
-                out[name] = PartProgress(f"sudden death {played[-1]}", (-len(played), played[-1]))
+                out[name] = PartProgress(
+                    Note.of("sudden death {points}", points=played[-1]), (-len(played), played[-1])
+                )
             else:
-                out[name] = PartProgress("in sudden death", (0, 0))
+                out[name] = PartProgress(Note.of("in sudden death"), (0, 0))
         return out
 
 

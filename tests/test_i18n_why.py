@@ -26,6 +26,7 @@ from pydantic import TypeAdapter
 import scoring
 from companion import i18n
 from companion.settings import InvalidLanguageError, SettingsService
+from scoring.standings import standings
 from scoring.why import Items, Note, render, render_all
 from tests.conftest import ROOT, case_files
 from tools import extract_notes
@@ -68,6 +69,9 @@ def test_the_why_rendered_in_english_is_the_contracts_notes(case_file: Path) -> 
         reasons = {name: render(Note.model_validate(note)) for name, note in verdict["reasons_why"].items()}
         assert reasons == verdict["reasons"]
     assert checked or not data["hands"], "a case with hands has notes"
+    for line in standings(scoring.score(record)):  # the standings' words too: place and play-off progress
+        assert line.place_note is not None and render(line.place_note) == line.spoken_place
+        assert (line.progress_note is None and line.progress is None) or render(line.progress_note) == line.progress
 
 
 def test_the_command_line_prints_the_why_beside_the_notes() -> None:
@@ -239,6 +243,25 @@ def test_card_letters_in_the_tables_language_or_english_by_choice() -> None:
     assert i18n.render_in(first, "sv", english_ranks=True) == "Uppkort 9♠; Ann Q♥, Ben Q♦, Cat K♣."
     tie = i18n.render_in(result.hands[0].why[-2], "sv")
     assert "Kn♦" in tie, tie  # Ben's J♦ in the tie-break, as a Swedish table says it
+
+
+def test_places_and_progress_in_the_tables_language() -> None:
+    hand = {"table": "4239", "numbers": {"Ann": "7744", "Ben": "6339", "Cat": "7224"}}
+    record = {"game": "1111-9999", "players": ["Ann", "Ben", "Cat"], "sides": {"Ann": "A", "Ben": "A", "Cat": "B"}}
+    lines = standings(scoring.score(record | {"hands": [hand]}))
+    assert [i18n.render_in(line.place_note, "sv") for line in lines if line.place_note] == [
+        "delad första",
+        "delad första",
+        "tredje",
+    ]
+    third = lines[2].place_note
+    assert third is not None and i18n.render_in(third, "de") == "dritter"
+    tied = scoring.score(record | {"hands": [hand, hand]})  # Ann reaches 7000; Ben and Cat tie on 4200
+    progress = tied.part_progress()
+    assert {name: i18n.render_in(part.note, "de") for name, part in progress.items()} == {
+        "Ben": "im Sudden Death",
+        "Cat": "im Sudden Death",
+    }
 
 
 def test_the_pseudo_language_wraps_every_note_of_a_game() -> None:
