@@ -312,3 +312,22 @@ def test_a_translated_note_reads_from_the_catalogue_file() -> None:
     assert catalogue.gettext("{first} and {last}") == "{first} och {last}"
     assert i18n.translations("de").gettext("no suit loses") == "keine Farbe verliert"
     assert i18n.translations("fr").gettext("no suit loses") == "no suit loses"  # no catalogue: English
+
+
+def test_the_app_package_and_the_wheel_carry_the_compiled_catalogues() -> None:
+    import tomllib
+    from fnmatch import fnmatch
+
+    from flet_cli.utils.app_excludes import find_default_excludes
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    explicit = ["build", *pyproject["tool"]["flet"]["app"]["exclude"]]
+    excluded = set(explicit) | set(find_default_excludes(ROOT, [], explicit))
+    compiled = sorted(LOCALES.glob("*/LC_MESSAGES/messages.mo"))
+    assert {path.parent.parent.name for path in compiled} == {"sv", "de", "en_XA"}
+    for path in compiled:  # `flet build` packs the app folder minus these: none of them is a catalogue's folder
+        parts = path.relative_to(ROOT).parts
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        assert not any(fnmatch(prefix, pattern) for prefix in prefixes for pattern in excluded), path
+    data = pyproject["tool"]["setuptools"]["package-data"]["companion"]
+    assert any(fnmatch(str(path.relative_to(ROOT / "companion")), pattern) for path in compiled for pattern in data)
