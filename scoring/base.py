@@ -32,7 +32,7 @@ from scoring.errors import (
 )
 from scoring.parts import Part, Step, part_for_step
 from scoring.verdict import Verdict
-from scoring.why import Note, render, render_all
+from scoring.why import Note, NoteList, read_notes, render, render_all
 
 MAX_NAME = 40
 """The longest player's name, in characters: the one limit that every layer enforces on what is typed (a game's
@@ -183,8 +183,8 @@ class _Output(BaseModel):
     def _without_computed(cls, data: Any) -> Any:
         """Accept a result's own JSON back: its computed keys (``rulings``) are derived again, not read."""
         if isinstance(data, dict) and any(key in data for key in cls.model_computed_fields):
-            return {key: value for key, value in data.items() if key not in cls.model_computed_fields}
-        return data
+            data = {key: value for key, value in data.items() if key not in cls.model_computed_fields}
+        return read_notes(data, why=list[Note], tiebreak_why=list[list[Note]])
 
     def _pruned(self, data: dict[str, Any]) -> dict[str, Any]:
         for key in self.OMIT_NONE:
@@ -206,7 +206,7 @@ class HandResult(_Output):
 
     points: dict[str, int]
     notes: list[str] = Field(default_factory=list)
-    why: list[Note] = Field(default_factory=list)
+    why: NoteList = Field(default_factory=list)
     """``notes`` as data (:class:`scoring.why.Note`): rendered in English they are ``notes``, word for word; in
     another language they are that language's notes."""
 

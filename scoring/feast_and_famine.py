@@ -64,7 +64,7 @@ from scoring.errors import (
 )
 from scoring.registry import Game
 from scoring.verdict import Decider, Verdict
-from scoring.why import Cards, Names, Note, render, render_all
+from scoring.why import Cards, Names, Note, NoteList, NoteLists, render, render_all
 
 DECK_VALUE = 340
 """What all 52 cards are worth together (4 × (1 + 2 + … + 10 + 10 + 10 + 10)): no hand can total more."""
@@ -879,10 +879,10 @@ class FeastAndFamineResult(Result):
     tiebreaks: list[dict[str, int]] = Field(default_factory=list)
     """The points of every tie-break round played (FF-10: a round may be replayed)."""
     tiebreak_notes: list[list[str]] = Field(default_factory=list)
-    tiebreak_why: list[list[Note]] = Field(default_factory=list)
+    tiebreak_why: NoteLists = Field(default_factory=list)
     """``tiebreak_notes`` as data (:class:`scoring.why.Note`)."""
     notes: list[str] = Field(default_factory=list)
-    why: list[Note] = Field(default_factory=list)
+    why: NoteList = Field(default_factory=list)
     """``notes`` as data (:class:`scoring.why.Note`)."""
     main_totals: dict[str, int]
     """The totals at the end of the main game (``totals`` drop the tied leaders to 0 after an all-out tie-break,

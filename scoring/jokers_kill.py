@@ -54,7 +54,7 @@ from scoring.errors import (
 )
 from scoring.registry import Game
 from scoring.verdict import Decider, Verdict
-from scoring.why import Cards, Items, Names, Note, Rank, render, render_all
+from scoring.why import Cards, Items, Names, Note, NoteList, Rank, render, render_all
 
 # ---------------------------------------------------------------------------------------------------------------
 # The record
@@ -1000,7 +1000,7 @@ class JokersKillResult(Result):
     cards_left: int
     hands_left: int
     notes: list[str] = Field(default_factory=list)
-    why: list[Note] = Field(default_factory=list)
+    why: NoteList = Field(default_factory=list)
     """``notes`` as data (:class:`scoring.why.Note`)."""
     playoff_wins: dict[str, int] | None = None
     """Play-off hands won; present once a play-off is pending or played (JK-12)."""

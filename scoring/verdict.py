@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from scoring.why import Note, render
+from scoring.why import Note, NoteMap, OptionalNote, read_notes, render
 
 
 class Decider(enum.StrEnum):
@@ -77,10 +78,15 @@ class Verdict(BaseModel):
     """One sentence for the end banner."""
     reasons: dict[str, str] = Field(default_factory=dict)
     """One sentence per winner, in seating order (empty when cancelled)."""
-    headline_why: Note | None = None
+    headline_why: OptionalNote = None
     """``headline`` as data (:class:`scoring.why.Note`)."""
-    reasons_why: dict[str, Note] = Field(default_factory=dict)
+    reasons_why: NoteMap = Field(default_factory=dict)
     """``reasons`` as data, per winner."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_notes(cls, data: Any) -> Any:
+        return read_notes(data, headline_why=Note | None, reasons_why=dict[str, Note])
 
     @classmethod
     def of(

@@ -18,17 +18,19 @@ Scoring does no I/O: a language is handed in (``companion.i18n`` makes one from 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Annotated, Any, Union
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import SkipValidation, TypeAdapter
 
 _RULING = re.compile(r"\b(?:BB|BK|FF|OO|JK)-\d+\b")
 _RULE = re.compile(r"\brules? (\d+(?:\.\d+)*)(?:[-–](\d+(?:\.\d+)*))?")
 
 
+@functools.lru_cache(maxsize=1024)
 def _cited(text: str) -> tuple[str, ...]:
     """The rule numbers (``R7``, without the game's prefix) and ruling ids a text cites, in order."""
     found = [f"R{number}" for match in _RULE.finditer(text) for number in match.groups() if number]
@@ -69,11 +71,12 @@ ENGLISH = Language()
 """English, the contract's language (``records.md``)."""
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+# Values and notes are frozen, slotted dataclasses: scoring builds thousands of them per game, each in about a
+# microsecond; pydantic reads and writes them as JSON (``HandResult.why``, :meth:`Note.from_json`).
 
 
-class Cards(_Value):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cards:
     """Cards in canonical text (``"QH"``, ``"JK"``), shown as labels (``Q♥``, ``Joker``) joined by ``sep``, or as
     names are (``K♠ and A♦``) when ``sep`` is ``"and"``."""
 
@@ -87,10 +90,11 @@ class Cards(_Value):
         >>> Cards.of(["10H", "KS"], sep=", ").cards
         ('10H', 'KS')
         """
-        return cls.model_construct(cards=tuple(str(card) for card in cards), sep=sep)
+        return cls(cards=tuple(str(card) for card in cards), sep=sep)
 
 
-class Rank(_Value):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rank:
     """A card's rank alone (``"J"``), in the table's letters (``Kn`` in Swedish)."""
 
     rank: str
@@ -103,10 +107,11 @@ class Rank(_Value):
         '(Kn)'
         """
         code = str(card)
-        return cls.model_construct(rank=code if code == "JK" else code[:-1])
+        return cls(rank=code if code == "JK" else code[:-1])
 
 
-class Names(_Value):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Names:
     """Player names, joined as a sentence says them: ``Ann, Ben and Cat``."""
 
     names: tuple[str, ...]
@@ -118,10 +123,11 @@ class Names(_Value):
         >>> Names.of(["Ann", "Ben"]).names
         ('Ann', 'Ben')
         """
-        return cls.model_construct(names=tuple(names))
+        return cls(names=tuple(names))
 
 
-class Items(_Value):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Items:
     """A list of notes (``Ann 14``, ``Ben 9``) joined by ``sep``: a value made of several phrases."""
 
     items: tuple[Note, ...]
@@ -134,39 +140,51 @@ class Items(_Value):
         >>> render(Note.of("{all}", all=Items.of([Note.of("{n} {p}", n="Ann", p=3), Note.of("{n} {p}", n="Ben", p=1)])))
         'Ann 3, Ben 1'
         """
-        return cls.model_construct(items=tuple(items), sep=sep)
+        return cls(items=tuple(items), sep=sep)
 
 
 Value = Union[int, str, Cards, Rank, Names, Items, "Note"]
-"""A note's value: a number, a name (or a code such as a suit letter), cards, names, or phrases (notes) that are
-themselves translated."""
+"""A note's value: a number, a name (or a code such as a suit letter), cards, a rank, names, or phrases (notes)
+that are themselves translated."""
 
 
-class Note(_Value):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Note:
     """One decision explained as data: ``text`` is the English sentence with ``{placeholders}`` (Python's
     ``str.format``), which is also the message id a catalogue translates; ``values`` fill the placeholders;
-    ``rulings`` are the ids it applies (``BB-7``, ``BB-R5.2``), as :func:`scoring.base.rulings_of` reads them.
-    The structured form of ``python -m scoring score`` (key ``why``) is this model's JSON."""
+    ``rulings`` are the rule numbers (``R5.2``: rule 5.2 of the game's rules file) and ruling ids (``BB-7``) it
+    applies, as :func:`scoring.base.rulings_of` reads them. The structured form of ``python -m scoring score`` (key
+    ``why``) is this model's JSON."""
 
     rulings: tuple[str, ...] = ()
     text: str
-    values: dict[str, Value] = {}
+    values: dict[str, Value] = field(default_factory=dict)
 
     @classmethod
     def of(cls, text: str, /, **values: Any) -> Note:
-        """A note (no validation: scoring builds thousands of them); ``rulings`` are those ``text`` cites, then
-        those of the notes among its values.
+        """A note; ``rulings`` are those ``text`` cites, then those of the notes among its values.
 
         >>> Note.of("{name} wins (rule 7{more})", name="Ann", more=Note.of(", BB-13")).rulings
         ('R7', 'BB-13')
         """
-        found = list(_cited(text))
+        found = _cited(text)
         for value in values.values():
-            if isinstance(value, Note):
-                found.extend(value.rulings)
+            if isinstance(value, Note) and value.rulings:
+                found += value.rulings
             elif isinstance(value, Items):
-                found.extend(ruling for item in value.items for ruling in item.rulings)
-        return cls.model_construct(rulings=tuple(dict.fromkeys(found)), text=text, values=values)
+                found += tuple(ruling for item in value.items for ruling in item.rulings)
+        return cls(rulings=tuple(dict.fromkeys(found)) if len(found) > 1 else found, text=text, values=values)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Note:
+        """A note read back from its JSON (what ``python -m scoring score`` prints under ``why``).
+
+        >>> import json
+        >>> note = Note.of("{cards} for {names}", cards=Cards.of(["QH"]), names=Names.of(["A", "B"]))
+        >>> Note.from_json(json.loads(json.dumps(_NOTE.dump_python(note, mode="json")))) == note
+        True
+        """
+        return _NOTE.validate_python(data)
 
 
 def _card(code: str, lang: Language) -> str:
@@ -221,8 +239,47 @@ def render_all(notes: Iterable[Note], lang: Language = ENGLISH) -> list[str]:
     return [render(note, lang) for note in notes]
 
 
-Items.model_rebuild()
-Note.model_rebuild()
+_NOTE: TypeAdapter[Note] = TypeAdapter(Note)
+
+
+NoteList = Annotated[list[Note], SkipValidation]
+"""A field holding notes (``HandResult.why``). Scoring's own notes are taken as they are (validating thousands of
+notes it has just built would cost more than scoring the game); JSON data is read into notes by :func:`read_notes`,
+which the result models call before validating."""
+NoteLists = Annotated[list[list[Note]], SkipValidation]
+"""A field holding a list of note lists (``tiebreak_why``)."""
+NoteMap = Annotated[dict[str, Note], SkipValidation]
+"""A field holding a note per player (``Verdict.reasons_why``)."""
+OptionalNote = Annotated[Note | None, SkipValidation]
+"""A field holding one note, or ``None`` (``Verdict.headline_why``)."""
+
+_READERS: dict[str, TypeAdapter[Any]] = {}
+
+
+def read_notes(data: Any, **kinds: Any) -> Any:
+    """``data`` (a model's input) with its note fields (``kinds``: field name → type) read from JSON into notes;
+    notes already built pass as they are.
+
+    >>> read_notes({"why": [{"text": "{n} wins", "values": {"n": "Ann"}}]}, why=list[Note])["why"][0].text
+    '{n} wins'
+    """
+    if not isinstance(data, dict):
+        return data
+    out = data
+    for key, kind in kinds.items():
+        value = data.get(key)
+        if value is None or isinstance(value, Note) or (isinstance(value, list) and _built(value)):
+            continue
+        if isinstance(value, dict) and _built(list(value.values())):
+            continue
+        reader = _READERS.setdefault(repr(kind), TypeAdapter(kind))
+        out = {**out, key: reader.validate_python(value)}
+    return out
+
+
+def _built(items: list[Any]) -> bool:
+    return all(isinstance(item, Note) or (isinstance(item, list) and _built(item)) for item in items)
+
 
 __all__ = [
     "ENGLISH",

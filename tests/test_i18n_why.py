@@ -65,8 +65,8 @@ def test_the_why_rendered_in_english_is_the_contracts_notes(case_file: Path) -> 
         assert render_all(NOTES.validate_python(data["why"])) == data["notes"]
     verdict = data.get("verdict")
     if verdict is not None:
-        assert render(Note.model_validate(verdict["headline_why"])) == verdict["headline"]
-        reasons = {name: render(Note.model_validate(note)) for name, note in verdict["reasons_why"].items()}
+        assert render(Note.from_json(verdict["headline_why"])) == verdict["headline"]
+        reasons = {name: render(Note.from_json(note)) for name, note in verdict["reasons_why"].items()}
         assert reasons == verdict["reasons"]
     assert checked or not data["hands"], "a case with hands has notes"
     for line in standings(scoring.score(record)):  # the standings' words too: place and play-off progress
