@@ -26,7 +26,7 @@ PACKAGE_INSTALL = echo "make test: installing $(PACKAGE_VENV) with $(PACKAGE_PYT
   $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]' && touch $(PACKAGE_STAMP)
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
-.PHONY: run test test-package-python lint bench screenshots package constraints clean
+.PHONY: run test test-package-python lint bench screenshots package constraints catalogues clean
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { echo "make: could not create $(VENV): install Python >= 3.11 and its venv module (Debian/Ubuntu: apt install python3-venv)" >&2; exit 1; }
@@ -82,6 +82,17 @@ bench: $(DEV_STAMP)
 # Needs the Flutter SDK and, for apk/aab, the Android SDK: flet-cli offers to download them on first use.
 package: $(DEV_STAMP)
 	$(BIN)/flet build $(PLATFORM) --python-version $(BUILD_PYTHON) $(FLET_ARGS)
+
+# The translations (README, "Languages"): extract the messages into companion/locales/messages.pot, merge them
+# into every language's .po, make the en-XA pseudo-language, compile every .po to the .mo the package ships.
+LOCALES := companion/locales
+BABEL   := $(BIN)/python -m babel.messages.frontend
+catalogues: $(DEV_STAMP)
+	$(BABEL) extract -F babel.cfg --no-location --sort-output --width 120 --project "Card Table Companion" \
+	  --copyright-holder "Card Table Companion" -o $(LOCALES)/messages.pot .
+	$(BABEL) update -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete --width 120
+	$(BIN)/python -m tools.pseudo $(LOCALES)
+	$(BABEL) compile -d $(LOCALES) --statistics
 
 # After a deliberate upgrade in .venv: write the versions installed now as the tested ones.
 constraints: $(DEV_STAMP)

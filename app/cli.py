@@ -93,6 +93,13 @@ def build_parser(*, commands: bool = False) -> argparse.ArgumentParser:
         help="let phones on the same network follow the game (listens on all interfaces; the Share screen shows "
         "the address, a QR code and the PIN). Off by default: only this computer can open the app",
     )
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        default=None,
+        help="the table's language for this run: en, sv, de (en-XA: the pseudo-language for testing); "
+        "default: the one chosen in Settings, else the device's",
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--desktop", action="store_true", help="open a native window (needs Flet's desktop client and a display)"
@@ -192,7 +199,7 @@ def _fail(message: str) -> int:
     return EXIT_USAGE
 
 
-VALUE_OPTIONS = ("--data-dir", "--port", "--host")
+VALUE_OPTIONS = ("--data-dir", "--port", "--host", "--lang")
 """Options of the app that take a value (so that value is not mistaken for an archive command)."""
 
 
@@ -259,6 +266,12 @@ def run(argv: Sequence[str], *, prefer_desktop: bool = False) -> int:
         )
     except StartupError as exc:
         return _fail(str(exc))
+    if args.lang is not None:
+        try:
+            services.settings.use_language(args.lang)
+        except ValueError as exc:
+            services.close()
+            return _fail(f"--lang: {exc}")
     forget = on_stop(services.close)
     try:
         if presentation is not Presentation.DESKTOP:

@@ -29,6 +29,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import SYSTEM as SYSTEM_LANGUAGE
+from companion.i18n import known as known_language
+from companion.i18n import normalize as normalize_language
+from companion.i18n import resolve as resolve_language
 from companion.listeners import Listeners
 from companion.money import MoneyError, MoneyFormat
 from storage.settings import SettingsStore
@@ -42,6 +46,10 @@ class SettingsError(ValueError):
 
 class InvalidThemeError(SettingsError):
     """A theme name that is not ``light``, ``dark`` or ``system``."""
+
+
+class InvalidLanguageError(SettingsError):
+    """A language the app does not speak."""
 
 
 class InvalidMoneyFormatError(SettingsError):
@@ -105,6 +113,20 @@ class Settings:
     """Keep the screen on while a game is at the table (a long hand must not let the phone go dark)."""
     money: MoneyFormat = field(default_factory=MoneyFormat)
     """Currency and number format (stakes are in minor units underneath); US dollars, ``$1,234.56``, by default."""
+    language: str = SYSTEM_LANGUAGE
+    """The table's language: ``system`` (the device's own, English when the app does not speak it), or a code of
+    :data:`companion.i18n.LANGUAGES` (``en``, ``sv``, ``de``) or the pseudo-language ``en-XA``."""
+    english_card_letters: bool = False
+    """Show J Q K A for the court cards and the Ace in every language (off: Swedish Kn D K E, German B D K A)."""
+
+    @property
+    def spoken(self) -> str:
+        """The language in use: :attr:`language`, with ``system`` resolved to the device's.
+
+        >>> Settings(language="de").spoken
+        'de'
+        """
+        return resolve_language(self.language)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:
@@ -112,7 +134,11 @@ class Settings:
         theme = raw.get("theme")
         four = raw.get("four_colour_suits")
         awake = raw.get("keep_awake")
+        language = raw.get("language")  # absent in settings written before languages: the device's
+        letters = raw.get("english_card_letters")
         return cls(
+            language=language if isinstance(language, str) and known_language(language) else SYSTEM_LANGUAGE,
+            english_card_letters=letters if isinstance(letters, bool) else False,
             theme=Theme(theme) if isinstance(theme, str) and theme in Theme._value2member_map_ else Theme.SYSTEM,
             four_colour_suits=four if isinstance(four, bool) else False,
             keep_awake=awake if isinstance(awake, bool) else True,
@@ -130,6 +156,7 @@ class SettingsService:
         self._store = store
         self._lock = threading.RLock()
         self._listeners: Listeners[Settings] = Listeners("a settings listener", drop_failing=False)
+        self._language_override: str | None = None
 
     @classmethod
     def open(cls, data_dir: Path) -> SettingsService:
@@ -137,9 +164,65 @@ class SettingsService:
         return cls(SettingsStore(Path(data_dir)))
 
     def current(self) -> Settings:
-        """The settings as saved now."""
+        """The settings as saved now (the language as ``companion --lang`` chose it for this run, if it did)."""
         with self._lock:
-            return Settings.from_dict(self._store.all())
+            settings = Settings.from_dict(self._store.all())
+            if self._language_override is not None:
+                settings = replace(settings, language=self._language_override)
+            return settings
+
+    # -- language --------------------------------------------------------------------------------------------------
+
+    def verify_language(self, code: str) -> str:
+        """The app's code for ``code`` (``system``, ``en``, ``sv``, ``de``, ``en-XA``; ``sv_SE`` is ``sv``), or
+        :class:`InvalidLanguageError` naming the accepted ones.
+
+        >>> import tempfile, pathlib
+        >>> SettingsService.open(pathlib.Path(tempfile.mkdtemp())).verify_language("sv_SE")
+        'sv'
+        """
+        if code == SYSTEM_LANGUAGE:
+            return code
+        found = normalize_language(code) if isinstance(code, str) else None
+        if found is None:
+            raise InvalidLanguageError(
+                f"{code!r} is not a language of the app (choose one of: system, en, sv, de, en-XA)"
+            )
+        return found
+
+    def set_language(self, code: str) -> Settings:
+        """Save the table's language (``system`` follows the device); returns the new settings. It also ends a
+        ``companion --lang`` choice for this run.
+
+        >>> import tempfile, pathlib
+        >>> service = SettingsService.open(pathlib.Path(tempfile.mkdtemp()))
+        >>> service.current().language, service.set_language("de").spoken, service.current().language
+        ('system', 'de', 'de')
+        """
+        value = self.verify_language(code)
+        with self._lock:
+            self._language_override = None
+        return self._save(language=value)
+
+    def use_language(self, code: str) -> Settings:
+        """Speak ``code`` for this run without saving it (``companion --lang``); returns the settings in use.
+
+        >>> import tempfile, pathlib
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> SettingsService.open(folder).use_language("sv").spoken, SettingsService.open(folder).current().language
+        ('sv', 'system')
+        """
+        value = self.verify_language(code)
+        with self._lock:
+            self._language_override = value
+        return self.current()
+
+    def set_english_card_letters(self, on: bool) -> Settings:
+        """Keep the English letters J Q K A for cards in every language, or use the language's own; returns the new
+        settings."""
+        if not isinstance(on, bool):
+            raise SettingsError(f"English card letters is on or off, not {on!r}")
+        return self._save(english_card_letters=on)
 
     # -- theme ---------------------------------------------------------------------------------------------------
 

@@ -49,8 +49,8 @@ from scoring.base import (
     Result,
     check_no_duplicates,
     check_players,
-    join_names,
     parse_record,
+    said,
     validation_error,
     zeros,
 )
@@ -65,6 +65,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+from scoring.why import Items, Names, Note, render
 
 RULING_PREFIX = "BB"
 """The prefix of Bargain Bin's ruling ids (``BB-3``) in ``shared/rules/bargain-bin.md``."""
@@ -957,10 +958,10 @@ class BargainBinResult(Result):
 # Scoring
 
 
-def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tuple[dict[str, int], list[str]]:
+def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tuple[dict[str, int], list[Note]]:
     """Each player's card points (rule 4) and notes on the Joker."""
     points = zeros(players)
-    notes: list[str] = []
+    notes: list[Note] = []
     if hand.scores is not None:
         points.update(hand.scores)
         return points, notes
@@ -969,7 +970,11 @@ def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tupl
         for name, cards in hand.cards.items():
             points[name] = sum(table[card.text] for card in cards)
             notes.extend(
-                f"The Joker in front of {name} counts {table[card.text]:+d}, as its player chose (BB-7)"
+                Note.of(
+                    "The Joker in front of {name} counts {value:+d}, as its player chose (BB-7)",
+                    name=name,
+                    value=table[card.text],
+                )
                 for card in cards
                 if card.card.suit is None
             )
@@ -978,11 +983,17 @@ def _card_points(hand: Hand, players: tuple[str, ...], options: Options) -> tupl
             value = table[card.text]
             points[to] += value
             if card.card.suit is None:
-                notes.append(f"{by} played the Joker in front of {to} as {value:+d} (BB-7)")
-    values = ", ".join(f"{name} {value}" for name, value in points.items())
+                notes.append(
+                    Note.of("{by} played the Joker in front of {to} as {value:+d} (BB-7)", by=by, to=to, value=value)
+                )
+    values = Items.of(Note.of("{name} {points}", name=name, points=value) for name, value in points.items())
     notes.insert(
         0,
-        f"Card points: {values} (black cards count plus, red cards minus, K = {options.king}; rule 2, rule 4, BB-1)",
+        Note.of(
+            "Card points: {values} (black cards count plus, red cards minus, K = {king}; rule 2, rule 4, BB-1)",
+            values=values,
+            king=options.king,
+        ),
     )
     return points, notes
 
@@ -1000,43 +1011,72 @@ def rank_hand(card_points: Mapping[str, int], ranked: Iterable[str]) -> tuple[di
     ({'A': 1, 'B': 1, 'C': 0, 'D': 0}, 'A -3 and B -5 are the top two: one game point each (rule 5.3; \
 scores below zero still rank, BB-4)')
     """
+    points, note = _rank_hand(card_points, ranked)
+    return points, render(note)
+
+
+def _rank_hand(card_points: Mapping[str, int], ranked: Iterable[str]) -> tuple[dict[str, int], Note]:
     names = list(ranked)
     points = dict.fromkeys(card_points, 0)
     if not names:
-        return points, "Nobody is ranked in this hand: no game points (BB-13)"
+        return points, Note.of("Nobody is ranked in this hand: no game points (BB-13)")
     top = max(card_points[name] for name in names)
     firsts = [name for name in names if card_points[name] == top]
-    bb4 = "; scores below zero still rank, BB-4" if top < 0 else ("; BB-4" if top == 0 else "")
+    bb4 = (
+        Note.of("; scores below zero still rank, BB-4") if top < 0 else (Note.of("; BB-4") if top == 0 else Note.of(""))
+    )
     if len(firsts) >= 3:
         return (
             points,
-            f"{join_names(firsts)} tie for the highest score ({top}): nobody gets a game point (rule 5.1{bb4})",
+            Note.of(
+                "{names} tie for the highest score ({top}): nobody gets a game point (rule 5.1{bb4})",
+                names=Names.of(firsts),
+                top=top,
+                bb4=bb4,
+            ),
         )
     if len(firsts) == 2:
         for name in firsts:
             points[name] = 1
         return (
             points,
-            f"{join_names(firsts)} tie for the highest score ({top}): both get one game point (rule 5.2, BB-2)",
+            Note.of(
+                "{names} tie for the highest score ({top}): both get one game point (rule 5.2, BB-2)",
+                names=Names.of(firsts),
+                top=top,
+            ),
         )
     first = firsts[0]
     points[first] = 1
     rest = [name for name in names if name != first]
     if not rest:
-        return points, f"{first} is the only ranked player: one game point (rule 5)"
+        return points, Note.of("{first} is the only ranked player: one game point (rule 5)", first=first)
     second = max(card_points[name] for name in rest)
     seconds = [name for name in rest if card_points[name] == second]
     if len(seconds) == 1:
         points[seconds[0]] = 1
-        return points, (f"{first} {top} and {seconds[0]} {second} are the top two: one game point each (rule 5.3{bb4})")
-    return points, (
-        f"{first} has the highest score ({top}); {join_names(seconds)} tie for second ({second}): only {first} "
-        "gets a game point (rule 5.4, BB-3)"
+        return points, Note.of(
+            "{first} {top} and {other} {second} are the top two: one game point each (rule 5.3{bb4})",
+            first=first,
+            top=top,
+            other=seconds[0],
+            second=second,
+            bb4=bb4,
+        )
+    return points, Note.of(
+        "{first} has the highest score ({top}); {names} tie for second ({second}): only {first} gets a game point "
+        "(rule 5.4, BB-3)",
+        first=first,
+        top=top,
+        names=Names.of(seconds),
+        second=second,
     )
 
 
-def _points(count: int) -> str:
-    return f"{count} game point{'' if count == 1 else 's'}"
+def _points(count: int) -> Note:
+    if count == 1:
+        return Note.of("{count} game point", count=count)
+    return Note.of("{count} game points", count=count)
 
 
 def winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int) -> tuple[list[str], str]:
@@ -1051,31 +1091,50 @@ def winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int) 
     >>> winners_of({"A": 10, "B": 10, "C": 7, "D": 5}, "ABCD", 10)
     (['A', 'B'], 'A and B reach 10 game points in the same hand: both win (rule 7, BB-6)')
     """
+    winners, note = _winners_of(totals, eligible, target)
+    return winners, render(note) if note else ""
+
+
+def _winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int) -> tuple[list[str], Note | None]:
     names = list(eligible)
     reached = [name for name in names if totals[name] >= target]
     if not reached:
-        return [], ""
+        return [], None
     if len(reached) >= 2:
         # Rule 7: nobody had reached the target before this hand and at most two gain a point per hand.
         assert len(reached) == 2, "three players cannot reach the target in the same hand (rule 7)"
-        return reached, f"{join_names(reached)} reach {_points(target)} in the same hand: both win (rule 7, BB-6)"
+        return reached, Note.of(
+            "{names} reach {points} in the same hand: both win (rule 7, BB-6)",
+            names=Names.of(reached),
+            points=_points(target),
+        )
     first = reached[0]
     rest = [name for name in names if name != first]
-    head = f"{first} reaches {_points(totals[first])}: the game is over (rule 6, BB-5)"
+    head = Note.of(
+        "{first} reaches {points}: the game is over (rule 6, BB-5)", first=first, points=_points(totals[first])
+    )
     if not rest:
-        return [first], f"{head}; {first} wins alone"
+        return [first], Note.of("{head}; {first} wins alone", head=head, first=first)
     second = max(totals[name] for name in rest)
     seconds = [name for name in rest if totals[name] == second]
-    removed_note = "" if len(names) == len(totals) else "; removed players are not counted, BB-13"
+    removed_note = Note.of("" if len(names) == len(totals) else "; removed players are not counted, BB-13")
     if len(seconds) == 1:
         winners = [name for name in names if name in (first, seconds[0])]
-        return winners, (
-            f"{head}; {seconds[0]} has the next-highest total ({second}): {join_names(winners)} win (rule 7"
-            f"{removed_note})"
+        return winners, Note.of(
+            "{head}; {other} has the next-highest total ({second}): {names} win (rule 7{removed})",
+            head=head,
+            other=seconds[0],
+            second=second,
+            names=Names.of(winners),
+            removed=removed_note,
         )
-    return [first], (
-        f"{head}; {join_names(seconds)} share the next-highest total ({second}): only {first} wins (rule 7"
-        f"{removed_note})"
+    return [first], Note.of(
+        "{head}; {names} share the next-highest total ({second}): only {first} wins (rule 7{removed})",
+        head=head,
+        names=Names.of(seconds),
+        second=second,
+        first=first,
+        removed=removed_note,
     )
 
 
@@ -1105,28 +1164,42 @@ neither wins (rule 7).'}
         return None
     out = list(removed)
     bb13 = ["BB-13"] if out else []
+    and_bb13 = Note.of(", BB-13" if out else "")
     if len(reached) >= 2:
         a, b = reached[:2]
-        return Verdict(
-            decider=Decider.BOTH_REACHED,
-            rulings=["BB-R7", "BB-6"],
-            headline=f"{a} and {b} win: both reached the target of {_points(target)} in the same hand.",
-            reasons={
-                name: f"{name} wins with {_points(totals[name])}, reaching the target in the same hand as "
-                f"{b if name == a else a} (rule 7, BB-6)."
+        return Verdict.of(
+            Decider.BOTH_REACHED,
+            ["BB-R7", "BB-6"],
+            Note.of(
+                "{a} and {b} win: both reached the target of {points} in the same hand.",
+                a=a,
+                b=b,
+                points=_points(target),
+            ),
+            {
+                name: Note.of(
+                    "{name} wins with {points}, reaching the target in the same hand as {other} (rule 7, BB-6).",
+                    name=name,
+                    points=_points(totals[name]),
+                    other=b if name == a else a,
+                )
                 for name in reached
             },
         )
     first = reached[0]
     rest = [name for name in names if name != first]
     if not rest:
-        return Verdict(
-            decider=Decider.TARGET_ALONE,
-            rulings=["BB-R6", "BB-R7", "BB-13"],
-            headline=f"{first} wins alone: nobody else is left in the game.",
-            reasons={
-                first: f"{first} wins alone by reaching the target, {_points(totals[first])}: every other player "
-                "was removed (rule 7, BB-13)."
+        return Verdict.of(
+            Decider.TARGET_ALONE,
+            ["BB-R6", "BB-R7", "BB-13"],
+            Note.of("{first} wins alone: nobody else is left in the game.", first=first),
+            {
+                first: Note.of(
+                    "{first} wins alone by reaching the target, {points}: every other player was removed "
+                    "(rule 7, BB-13).",
+                    first=first,
+                    points=_points(totals[first]),
+                )
             },
         )
     second = max(totals[name] for name in rest)
@@ -1134,29 +1207,64 @@ neither wins (rule 7).'}
     if len(seconds) == 1:
         other = seconds[0]
         winners = [name for name in names if name in (first, other)]
-        return Verdict(
-            decider=Decider.NEXT_HIGHEST,
-            rulings=["BB-R6", "BB-R7", *bb13],
-            headline=f"{join_names(winners)} win: {first} reached the target of {_points(target)} and {other} "
-            f"has the next-highest total, {second}.",
-            reasons={
+        return Verdict.of(
+            Decider.NEXT_HIGHEST,
+            ["BB-R6", "BB-R7", *bb13],
+            Note.of(
+                "{names} win: {first} reached the target of {points} and {other} has the next-highest total, {second}.",
+                names=Names.of(winners),
+                first=first,
+                points=_points(target),
+                other=other,
+                second=second,
+            ),
+            {
                 name: (
-                    f"{first} wins by reaching the target, {_points(totals[first])} (rule 6, rule 7)."
+                    Note.of(
+                        "{first} wins by reaching the target, {points} (rule 6, rule 7).",
+                        first=first,
+                        points=_points(totals[first]),
+                    )
                     if name == first
-                    else f"{other} wins as the next-highest, {_points(second)}, after {first} reached the target "
-                    f"of {target} (rule 7{', BB-13' if out else ''})."
+                    else Note.of(
+                        "{other} wins as the next-highest, {points}, after {first} reached the target of {target} "
+                        "(rule 7{bb13}).",
+                        other=other,
+                        points=_points(second),
+                        first=first,
+                        target=target,
+                        bb13=and_bb13,
+                    )
                 )
                 for name in winners
             },
         )
-    return Verdict(
-        decider=Decider.TARGET_ALONE,
-        rulings=["BB-R6", "BB-R7", *bb13],
-        headline=f"{first} wins alone: {join_names(seconds)} share the next-highest total, {second}.",
-        reasons={
-            first: f"{first} wins alone by reaching the target, {_points(totals[first])}: {join_names(seconds)} "
-            f"share the next-highest total, {second}, so {'neither' if len(seconds) == 2 else 'none of them'} wins "
-            f"(rule 7{', BB-13' if out else ''})."
+    return Verdict.of(
+        Decider.TARGET_ALONE,
+        ["BB-R6", "BB-R7", *bb13],
+        Note.of(
+            "{first} wins alone: {names} share the next-highest total, {second}.",
+            first=first,
+            names=Names.of(seconds),
+            second=second,
+        ),
+        {
+            first: Note.of(
+                (
+                    "{first} wins alone by reaching the target, {points}: {names} share the next-highest total, "
+                    "{second}, so neither wins (rule 7{bb13})."
+                )
+                if len(seconds) == 2
+                else (
+                    "{first} wins alone by reaching the target, {points}: {names} share the next-highest total, "
+                    "{second}, so none of them wins (rule 7{bb13})."
+                ),
+                first=first,
+                points=_points(totals[first]),
+                names=Names.of(seconds),
+                second=second,
+                bb13=and_bb13,
+            )
         },
     )
 
@@ -1168,12 +1276,23 @@ def cancelled_verdict(removed: list[str], players: int, vegas: bool) -> Verdict:
     'The game is cancelled: B and D have been removed, 2 removals in a game of 4 players; nobody wins and \
 every payment is refunded.'
     """
-    refund = " and every payment is refunded" if vegas else ""
-    return Verdict(
-        decider=Decider.CANCELLED,
-        rulings=["BB-R9.3", "BB-14"],
-        headline=f"The game is cancelled: {join_names(removed)} have been removed, {len(removed)} removals in a game "
-        f"of {players} players; nobody wins{refund}.",
+    return Verdict.of(
+        Decider.CANCELLED,
+        ["BB-R9.3", "BB-14"],
+        Note.of(
+            (
+                "The game is cancelled: {names} have been removed, {count} removals in a game of {players} players; "
+                "nobody wins and every payment is refunded."
+            )
+            if vegas
+            else (
+                "The game is cancelled: {names} have been removed, {count} removals in a game of {players} players; "
+                "nobody wins."
+            ),
+            names=Names.of(removed),
+            count=len(removed),
+            players=players,
+        ),
     )
 
 
@@ -1188,19 +1307,31 @@ def vegas_payments(card_points: Mapping[str, int], ranked: Iterable[str], unit: 
     >>> vegas_payments({"A": 10, "B": -5}, "B", 10)[0]
     {'A': 0, 'B': 0}
     """
+    payments, note = _vegas_payments(card_points, ranked, unit)
+    return payments, render(note) if note else ""
+
+
+def _vegas_payments(
+    card_points: Mapping[str, int], ranked: Iterable[str], unit: int
+) -> tuple[dict[str, int], Note | None]:
     payments = dict.fromkeys(card_points, 0)
     names = list(ranked)
     if not names:
-        return payments, ""
+        return payments, None
     top = max(card_points[name] for name in names)
     for name in names:
         payments[name] = (top - card_points[name]) * unit
-    payers = ", ".join(f"{name} {payments[name]}¢" for name in names if payments[name])
+    payers = [Note.of("{name} {cents}¢", name=name, cents=payments[name]) for name in names if payments[name]]
     tops = [name for name in names if payments[name] == 0]
-    return payments, (
-        f"Vegas: each ranked player pays (highest {top} − own score) × {unit}¢"
-        + (f": {payers}" if payers else "")
-        + f"; {join_names(tops)} pay{'s' if len(tops) == 1 else ''} nothing as top scorer (rule 8, BB-9)"
+    return payments, Note.of(
+        "Vegas: each ranked player pays (highest {top} − own score) × {unit}¢{payers}; {names} {pay}",
+        top=top,
+        unit=unit,
+        payers=Note.of(": {payers}", payers=Items.of(payers)) if payers else Note.of(""),
+        names=Names.of(tops),
+        pay=Note.of("pays nothing as top scorer (rule 8, BB-9)")
+        if len(tops) == 1
+        else Note.of("pay nothing as top scorer (rule 8, BB-9)"),
     )
 
 
@@ -1218,21 +1349,41 @@ def split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[
     >>> why
     'Vegas: A and D split the pot of 211¢ (A 105¢, D 106¢); the odd cent goes to D, who has more game points (BB-10)'
     """
+    out, note = _split_pot(pot, winners, totals)
+    return out, render(note)
+
+
+def _split_pot(pot: int, winners: list[str], totals: Mapping[str, int]) -> tuple[dict[str, int], Note]:
     if len(winners) == 1:
-        return {winners[0]: pot}, f"Vegas: {winners[0]} takes the whole pot of {pot}¢ (BB-11)"
+        return {winners[0]: pot}, Note.of(
+            "Vegas: {name} takes the whole pot of {pot}¢ (BB-11)", name=winners[0], pot=pot
+        )
     half, odd = divmod(pot, 2)
     out = dict.fromkeys(winners, half)
-    text = f"Vegas: {join_names(winners)} split the pot of {pot}¢: {half}¢ each (BB-10)"
+    note = Note.of(
+        "Vegas: {names} split the pot of {pot}¢: {half}¢ each (BB-10)", names=Names.of(winners), pot=pot, half=half
+    )
     if odd:
         a, b = winners
         lucky = a if totals[a] >= totals[b] else b
-        why = "who has more game points" if totals[a] != totals[b] else "seated first, as game points are equal"
-        out[lucky] += 1
-        text = (
-            f"Vegas: {a} and {b} split the pot of {pot}¢ ({a} {out[a]}¢, {b} {out[b]}¢); the odd cent goes to "
-            f"{lucky}, {why} (BB-10)"
+        why = (
+            Note.of("who has more game points")
+            if totals[a] != totals[b]
+            else Note.of("seated first, as game points are equal")
         )
-    return out, text
+        out[lucky] += 1
+        note = Note.of(
+            "Vegas: {a} and {b} split the pot of {pot}¢ ({a} {cents_a}¢, {b} {cents_b}¢); the odd cent goes to "
+            "{lucky}, {why} (BB-10)",
+            a=a,
+            b=b,
+            pot=pot,
+            cents_a=out[a],
+            cents_b=out[b],
+            lucky=lucky,
+            why=why,
+        )
+    return out, note
 
 
 class _Tally:
@@ -1274,22 +1425,32 @@ class _Tally:
         card_points, notes = _card_points(hand, players, options)
         for name in dict.fromkeys(warned_now):
             notes.append(
-                f"{name} is warned: their unplayed cards of this hand are discarded; they are still ranked"
-                + (" and still pay" if unit else "")
-                + " (rule 9.1, BB-12)"
+                Note.of(
+                    "{name} is warned: their unplayed cards of this hand are discarded; they are still ranked and "
+                    "still pay (rule 9.1, BB-12)"
+                    if unit
+                    else "{name} is warned: their unplayed cards of this hand are discarded; they are still ranked "
+                    "(rule 9.1, BB-12)",
+                    name=name,
+                )
             )
         for name in removed_now:
             notes.append(
-                f"{name} is removed from the game: out of this hand's ranking"
-                + (", pays nothing" if unit else "")
-                + " and cannot win; their game points stay (rule 9.2, BB-13)"
+                Note.of(
+                    "{name} is removed from the game: out of this hand's ranking, pays nothing and cannot win; their "
+                    "game points stay (rule 9.2, BB-13)"
+                    if unit
+                    else "{name} is removed from the game: out of this hand's ranking and cannot win; their game "
+                    "points stay (rule 9.2, BB-13)",
+                    name=name,
+                )
             )
         ranked = [name for name in players if name not in removed and name not in removed_now]
-        points, why = rank_hand(card_points, ranked)
+        points, why = _rank_hand(card_points, ranked)
         notes.append(why)
         extra: dict[str, Any] = {"card_points": card_points}
         if unit is not None:
-            payments, why_pay = vegas_payments(card_points, ranked, unit)
+            payments, why_pay = _vegas_payments(card_points, ranked, unit)
             for name in players:
                 paid[name] += payments[name]
             if why_pay:
@@ -1304,23 +1465,28 @@ class _Tally:
         if removed_now and len(removed) >= cancel_threshold(len(players)):
             self.finished = self.cancelled = True
             notes.append(
-                f"{join_names(removed)} have been removed: {len(removed)} removals in a game that started with "
-                f"{len(players)} players cancel the game; nobody wins (rule 9.3, BB-14)"
+                Note.of(
+                    "{names} have been removed: {count} removals in a game that started with {players} players "
+                    "cancel the game; nobody wins (rule 9.3, BB-14)",
+                    names=Names.of(removed),
+                    count=len(removed),
+                    players=len(players),
+                )
             )
             if unit is not None:
-                notes.append("Vegas: everyone gets back exactly what they paid in (rule 9.3, BB-14)")
+                notes.append(Note.of("Vegas: everyone gets back exactly what they paid in (rule 9.3, BB-14)"))
         else:
             eligible = [name for name in players if name not in removed]
-            winners, why_end = winners_of(totals, eligible, options.target)
+            winners, why_end = _winners_of(totals, eligible, options.target)
             self.winners = winners
-            if winners:
+            if winners and why_end is not None:
                 self.finished = True
                 notes.append(why_end)
                 if unit is not None:
-                    _, pot_note = split_pot(sum(paid.values()), winners, totals)
+                    _, pot_note = _split_pot(sum(paid.values()), winners, totals)
                     notes.append(pot_note)
         # built from values this module computed: no need to validate them again (the hot path of a long game)
-        self.hands.append(BargainBinHandResult.model_construct(points=points, notes=notes, **extra))
+        self.hands.append(BargainBinHandResult.model_construct(points=points, **said(notes), **extra))
 
     def result(self, players: tuple[str, ...], options: Options) -> BargainBinResult:
         unit = options.vegas_unit_cents

@@ -33,6 +33,7 @@ from scoring.errors import (
 )
 from scoring.parts import Part, Step, part_for_step
 from scoring.verdict import Verdict
+from scoring.why import Note, NoteList, read_notes, render, render_all
 
 MAX_NAME = 40
 """The longest player's name, in characters: the one limit that every layer enforces on what is typed (a game's
@@ -150,12 +151,21 @@ def rulings_of(note: str, prefix: str) -> list[str]:
 
 
 class PartProgress(NamedTuple):
-    """A player's progress in the extra part a tied game plays (:meth:`Result.part_progress`)."""
+    """A player's progress in the extra part a tied game plays (:meth:`Result.part_progress`).
 
-    text: str
-    """For people: ``"2 play-off wins"``, ``"tie-break 14"``, ``"sudden death 74"``."""
+    >>> PartProgress(Note.of("tie-break {points}", points=14), (-14,)).text
+    'tie-break 14'
+    """
+
+    note: Note
+    """As data (:class:`scoring.why.Note`), for any language."""
     rank: tuple[int, ...]
     """Sorts the tied players once the part has decided: lower is better."""
+
+    @property
+    def text(self) -> str:
+        """For people, in English: ``"2 play-off wins"``, ``"tie-break 14"``, ``"sudden death 74"``."""
+        return render(self.note)
 
 
 class _Output(BaseModel):
@@ -174,8 +184,8 @@ class _Output(BaseModel):
     def _without_computed(cls, data: Any) -> Any:
         """Accept a result's own JSON back: its computed keys (``rulings``) are derived again, not read."""
         if isinstance(data, dict) and any(key in data for key in cls.model_computed_fields):
-            return {key: value for key, value in data.items() if key not in cls.model_computed_fields}
-        return data
+            data = {key: value for key, value in data.items() if key not in cls.model_computed_fields}
+        return read_notes(data, why=list[Note], tiebreak_why=list[list[Note]])
 
     def _pruned(self, data: dict[str, Any]) -> dict[str, Any]:
         for key in self.OMIT_NONE:
@@ -197,6 +207,9 @@ class HandResult(_Output):
 
     points: dict[str, int]
     notes: list[str] = Field(default_factory=list)
+    why: NoteList = Field(default_factory=list)
+    """``notes`` as data (:class:`scoring.why.Note`): rendered in English they are ``notes``, word for word; in
+    another language they are that language's notes."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -440,6 +453,16 @@ def zeros(players: Iterable[str]) -> dict[str, int]:
     {'Ann': 0, 'Ben': 0, 'Cat': 0}
     """
     return {name: 0 for name in players}
+
+
+def said(notes: Iterable[Note]) -> dict[str, Any]:
+    """A hand's ``notes`` in English and the same notes as data (``why``), for a result's constructor.
+
+    >>> said([Note.of("{name} wins (rule 7)", name="Ann")])["notes"]
+    ['Ann wins (rule 7)']
+    """
+    why = list(notes)
+    return {"notes": render_all(why), "why": why}
 
 
 def join_names(names: Iterable[str]) -> str:

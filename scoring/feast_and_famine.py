@@ -49,6 +49,7 @@ from scoring.base import (
     Result,
     join_names,
     rulings_of,
+    said,
     validation_error,
     zeros,
 )
@@ -63,6 +64,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+from scoring.why import Cards, Names, Note, NoteList, NoteLists, render, render_all
 
 RULING_PREFIX = "FF"
 """The prefix of Feast and Famine's ruling ids (``FF-3``) in ``shared/rules/feast-and-famine.md``."""
@@ -436,9 +438,19 @@ class _Round:
 
 
 def _rounds_phrase(players: int, options: Options) -> str:
+    return render(_rounds_note(players, options))
+
+
+def _rounds_note(players: int, options: Options) -> Note:
     circuits = circuit_count(players, options)
-    plural = "circuit" if circuits == 1 else "circuits"
-    return f"{players} players × {circuits} {plural} = {players * circuits} rounds"
+    return Note.of(
+        "{players} players × {circuits} circuit = {rounds} rounds"
+        if circuits == 1
+        else "{players} players × {circuits} circuits = {rounds} rounds",
+        players=players,
+        circuits=circuits,
+        rounds=players * circuits,
+    )
 
 
 def _keyed(raw: Mapping[str, Any], who: Sequence[str], seated: Sequence[str], path: str, what: str) -> dict[str, Any]:
@@ -515,100 +527,148 @@ def _check_round(
 # --- scoring -----------------------------------------------------------------------------------------------------
 
 
-def _round_notes(rnd: _Round, who: Sequence[str], options: Options, *, tiebreak: bool = False) -> list[str]:
-    notes: list[str] = []
+def _round_notes(rnd: _Round, who: Sequence[str], options: Options, *, tiebreak: bool = False) -> list[Note]:
+    notes: list[Note] = []
     court = False
     for name in who:
         if rnd.status[name] is Status.OUT:
-            notes.append(f"{name} was Knocked Out by a Joker: 0 for the round, whatever they held (rule 6, FF-7).")
+            notes.append(
+                Note.of(
+                    "{name} was Knocked Out by a Joker: 0 for the round, whatever they held (rule 6, FF-7).", name=name
+                )
+            )
             continue
         if rnd.cards is None:
-            notes.append(f"{name} Froze on {rnd.points[name]} (rule 6).")
+            notes.append(Note.of("{name} Froze on {points} (rule 6).", name=name, points=rnd.points[name]))
             continue
         held = rnd.cards[name]
         court = court or any(card.rank in ("A", "J", "Q", "K") for card in held)
-        labels = " ".join(card.label for card in held)
         counted = held if options.opening_card_counts else held[1:]
         sums = " + ".join(str(card_value(card)) for card in counted)
         sums = f"{sums} = {rnd.points[name]}" if len(counted) > 1 else str(rnd.points[name])
         if options.opening_card_counts:
-            notes.append(f"{name} Froze holding {labels}: {sums}, the opening card included (rule 6, FF-2).")
+            notes.append(
+                Note.of(
+                    "{name} Froze holding {cards}: {sums}, the opening card included (rule 6, FF-2).",
+                    name=name,
+                    cards=Cards.of(held),
+                    sums=sums,
+                )
+            )
         else:
             notes.append(
-                f"{name} Froze holding {labels}: the opening card {held[0].label} does not count under the house "
-                f"rule (FF-2), so {sums} (rule 6)."
+                Note.of(
+                    "{name} Froze holding {cards}: the opening card {opening} does not count under the house rule "
+                    "(FF-2), so {sums} (rule 6).",
+                    name=name,
+                    cards=Cards.of(held),
+                    opening=Cards.of(held[:1]),
+                    sums=sums,
+                )
             )
     if court:
-        notes.append("J, Q and K count 10 and an Ace counts 1 (FF-3).")
+        notes.append(Note.of("J, Q and K count 10 and an Ace counts 1 (FF-3)."))
     frozen = [name for name in who if rnd.status[name] is Status.FROZEN]
     if tiebreak:
         if frozen:
             notes.append(
-                "The Ghost kept Taking until a Joker knocked it out; its cards never matter (rule 8.2, FF-E7)."
+                Note.of("The Ghost kept Taking until a Joker knocked it out; its cards never matter (rule 8.2, FF-E7).")
             )
     elif not frozen:
-        notes.append("A Joker knocked out every player: everyone scores 0 (rule 5.2, FF-7).")
+        notes.append(Note.of("A Joker knocked out every player: everyone scores 0 (rule 5.2, FF-7)."))
     elif len(frozen) == len(who):
-        notes.append("Everyone Froze, so dealing ended without a Joker (rule 5.3).")
+        notes.append(Note.of("Everyone Froze, so dealing ended without a Joker (rule 5.3)."))
     else:
-        notes.append("The round ended on a Joker; the Frozen players still score their cards (FF-8).")
+        notes.append(Note.of("The round ended on a Joker; the Frozen players still score their cards (FF-8)."))
     return notes
 
 
 def _tiebreak_verdict(
     rnd: _Round, tied: list[str], record: Record, totals: dict[str, int]
-) -> tuple[list[str] | None, list[str], bool]:
+) -> tuple[list[str] | None, list[Note], bool]:
     """Settle one tie-break round (rule 8.3, FF-10…FF-13): (winners or None when it must be replayed, notes,
     whether the tied leaders' totals drop to 0)."""
-    notes: list[str] = []
+    notes: list[Note] = []
     frozen = [name for name in tied if rnd.status[name] is Status.FROZEN]
     out = [name for name in tied if rnd.status[name] is Status.OUT]
     if frozen:
         best = max(rnd.points[name] for name in frozen)
         top = [name for name in frozen if rnd.points[name] == best]
         if out:
-            verb = "was" if len(out) == 1 else "were"
             notes.append(
-                f"{join_names(out)} {verb} Knocked Out: 0 for the tie-break; a Frozen player always beats a "
-                "Knocked-Out one (rule 8.3)."
+                Note.of(
+                    "{names} was Knocked Out: 0 for the tie-break; a Frozen player always beats a Knocked-Out one "
+                    "(rule 8.3)."
+                    if len(out) == 1
+                    else "{names} were Knocked Out: 0 for the tie-break; a Frozen player always beats a Knocked-Out "
+                    "one (rule 8.3).",
+                    names=Names.of(out),
+                )
             )
         if len(top) == 1:
             others = [f"{name} {rnd.points[name]}" for name in frozen if name != top[0]]
-            beaten = f", beating {join_names(others)}" if others else ""
+            beaten = Note.of(", beating {names}", names=Names.of(others)) if others else Note.of("")
             notes.append(
-                f"{top[0]} wins the game with the highest tie-break score, {best}{beaten}; tie-break scores are not "
-                "added to the totals (rule 8.3, FF-12)."
+                Note.of(
+                    "{name} wins the game with the highest tie-break score, {best}{beaten}; tie-break scores are not "
+                    "added to the totals (rule 8.3, FF-12).",
+                    name=top[0],
+                    best=best,
+                    beaten=beaten,
+                )
             )
         else:
-            notes.append(f"{join_names(top)} Froze on {best} each: joint winners, no further round (FF-13).")
+            notes.append(
+                Note.of(
+                    "{names} Froze on {best} each: joint winners, no further round (FF-13).",
+                    names=Names.of(top),
+                    best=best,
+                )
+            )
         return top, notes, False
     rest = [name for name in record.players if name not in tied]
     if rest:
         best = max(totals[name] for name in rest)
         top = [name for name in rest if totals[name] == best]
         notes.append(
-            f"Every tied player was Knocked Out: {join_names(tied)} drop to 0 and are out of contention (rule 8.3, "
-            "FF-11)."
+            Note.of(
+                "Every tied player was Knocked Out: {names} drop to 0 and are out of contention (rule 8.3, FF-11).",
+                names=Names.of(tied),
+            )
         )
         if len(top) == 1:
-            notes.append(f"{top[0]} has the next-highest total, {best}, and wins (rule 8.3, FF-11).")
+            notes.append(
+                Note.of(
+                    "{name} has the next-highest total, {best}, and wins (rule 8.3, FF-11).", name=top[0], best=best
+                )
+            )
         else:
-            notes.append(f"{join_names(top)} share the next-highest total, {best}: a joint win (rule 8.3, FF-11).")
+            notes.append(
+                Note.of(
+                    "{names} share the next-highest total, {best}: a joint win (rule 8.3, FF-11).",
+                    names=Names.of(top),
+                    best=best,
+                )
+            )
         return top, notes, True
-    notes.append("Every tied player was Knocked Out and no other player is left to win (FF-10).")
+    notes.append(Note.of("Every tied player was Knocked Out and no other player is left to win (FF-10)."))
     if record.options.all_out_nobody_left == "joint":
-        notes.append(f"House rule: {join_names(tied)} are joint winners (FF-10).")
+        notes.append(Note.of("House rule: {names} are joint winners (FF-10).", names=Names.of(tied)))
         return list(tied), notes, False
-    notes.append("The tie-break round is replayed (FF-10).")
+    notes.append(Note.of("The tie-break round is replayed (FF-10)."))
     return None, notes, False
 
 
-def _ahead(totals: Mapping[str, int], winner: str) -> str:
+def _ahead(totals: Mapping[str, int], winner: str) -> Note:
     rest = [total for name, total in totals.items() if name != winner]
     if not rest:
-        return ""
+        return Note.of("")
     runner = max(rest)
-    return f", ahead of {join_names(n for n, t in totals.items() if n != winner and t == runner)} on {runner}"
+    return Note.of(
+        ", ahead of {names} on {runner}",
+        names=Names.of(n for n, t in totals.items() if n != winner and t == runner),
+        runner=runner,
+    )
 
 
 def outright_verdict(totals: Mapping[str, int], winner: str) -> Verdict:
@@ -617,12 +677,17 @@ def outright_verdict(totals: Mapping[str, int], winner: str) -> Verdict:
     >>> outright_verdict({"Ann": 40, "Ben": 52, "Cat": 31}, "Ben").reasons["Ben"]
     'Ben wins with the highest running total, 52, ahead of Ann on 40 (rule 7).'
     """
-    return Verdict(
-        decider=Decider.MOST_POINTS,
-        rulings=["FF-R7"],
-        headline=f"{winner} wins with {totals[winner]}, the highest running total.",
-        reasons={
-            winner: f"{winner} wins with the highest running total, {totals[winner]}{_ahead(totals, winner)} (rule 7)."
+    return Verdict.of(
+        Decider.MOST_POINTS,
+        ["FF-R7"],
+        Note.of("{name} wins with {total}, the highest running total.", name=winner, total=totals[winner]),
+        {
+            winner: Note.of(
+                "{name} wins with the highest running total, {total}{ahead} (rule 7).",
+                name=winner,
+                total=totals[winner],
+                ahead=_ahead(totals, winner),
+            )
         },
     )
 
@@ -659,68 +724,132 @@ tie-break round and drop to 0 (rule 8.3, FF-11).
         if len(top) == 1:
             (winner,) = top
             others = [name for name in tied if name != winner]
-            beaten = [f"{name}'s {points[name]}" for name in frozen if name != winner]
-            why = f", beating {join_names(beaten)}" if beaten else ""
-            if out:
-                why += f"{' while' if beaten else ', while'} {join_names(out)} {'was' if len(out) == 1 else 'were'} "
-                why += "Knocked Out"
-            return Verdict(
-                decider=Decider.TIEBREAK,
-                rulings=["FF-R8.3", "FF-12"],
-                headline=f"{winner} wins the tie-break round with {best}, after tying for the lead on {lead}.",
-                reasons={
-                    winner: f"{winner} wins the tie-break round: tied with {join_names(others)} for the lead on "
-                    f"{lead}, {winner} Froze on {best}{why} (rule 8.3, FF-12)."
+            beaten = Names.of(f"{name}'s {points[name]}" for name in frozen if name != winner)
+            outs = Names.of(out)
+            if beaten.names and out:
+                why = Note.of(
+                    ", beating {beaten} while {out} was Knocked Out"
+                    if len(out) == 1
+                    else ", beating {beaten} while {out} were Knocked Out",
+                    beaten=beaten,
+                    out=outs,
+                )
+            elif beaten.names:
+                why = Note.of(", beating {beaten}", beaten=beaten)
+            elif out:
+                why = Note.of(
+                    ", while {out} was Knocked Out" if len(out) == 1 else ", while {out} were Knocked Out", out=outs
+                )
+            else:
+                why = Note.of("")
+            return Verdict.of(
+                Decider.TIEBREAK,
+                ["FF-R8.3", "FF-12"],
+                Note.of(
+                    "{winner} wins the tie-break round with {best}, after tying for the lead on {lead}.",
+                    winner=winner,
+                    best=best,
+                    lead=lead,
+                ),
+                {
+                    winner: Note.of(
+                        "{winner} wins the tie-break round: tied with {others} for the lead on {lead}, {winner} Froze "
+                        "on {best}{why} (rule 8.3, FF-12).",
+                        winner=winner,
+                        others=Names.of(others),
+                        lead=lead,
+                        best=best,
+                        why=why,
+                    )
                 },
             )
-        return Verdict(
-            decider=Decider.JOINT,
-            rulings=["FF-R8.3", "FF-13"],
-            headline=f"{join_names(top)} are joint winners: tied for the lead on {lead}, they Froze on {best} each "
-            "in the tie-break round.",
-            reasons={
-                name: f"{name} is a joint winner: tied for the lead on {lead}, then equal highest in the tie-break "
-                f"round, {best} (rule 8.3, FF-13)."
+        return Verdict.of(
+            Decider.JOINT,
+            ["FF-R8.3", "FF-13"],
+            Note.of(
+                "{names} are joint winners: tied for the lead on {lead}, they Froze on {best} each in the tie-break "
+                "round.",
+                names=Names.of(top),
+                lead=lead,
+                best=best,
+            ),
+            {
+                name: Note.of(
+                    "{name} is a joint winner: tied for the lead on {lead}, then equal highest in the tie-break round, "
+                    "{best} (rule 8.3, FF-13).",
+                    name=name,
+                    lead=lead,
+                    best=best,
+                )
                 for name in top
             },
         )
     rest = {name: total for name, total in totals.items() if name not in points}
-    leaders = join_names(tied)
+    leaders = Names.of(tied)
     if rest:
         best = max(rest.values())
         top = [name for name, total in rest.items() if total == best]
-        because = f"{leaders}, tied for the lead on {lead}, were all Knocked Out in the tie-break round and drop to 0"
+        because = Note.of(
+            "{leaders}, tied for the lead on {lead}, were all Knocked Out in the tie-break round and drop to 0",
+            leaders=leaders,
+            lead=lead,
+        )
         if len(top) == 1:
             (winner,) = top
-            return Verdict(
-                decider=Decider.ALL_KNOCKED_OUT,
-                rulings=["FF-R8.3", "FF-11"],
-                headline=f"{winner} wins with {best}: every tied leader was Knocked Out in the tie-break round.",
-                reasons={
-                    winner: f"{winner} wins with the next-highest running total, {best}: {because} (rule 8.3, FF-11)."
+            return Verdict.of(
+                Decider.ALL_KNOCKED_OUT,
+                ["FF-R8.3", "FF-11"],
+                Note.of(
+                    "{winner} wins with {best}: every tied leader was Knocked Out in the tie-break round.",
+                    winner=winner,
+                    best=best,
+                ),
+                {
+                    winner: Note.of(
+                        "{winner} wins with the next-highest running total, {best}: {because} (rule 8.3, FF-11).",
+                        winner=winner,
+                        best=best,
+                        because=because,
+                    )
                 },
             )
-        return Verdict(
-            decider=Decider.JOINT,
-            rulings=["FF-R8.3", "FF-11"],
-            headline=f"{join_names(top)} are joint winners on {best}: every tied leader was Knocked Out in the "
-            "tie-break round.",
-            reasons={
-                name: f"{name} is a joint winner with the next-highest running total, {best}, shared with "
-                f"{join_names(t for t in top if t != name)}: {because} (rule 8.3, FF-11)."
+        return Verdict.of(
+            Decider.JOINT,
+            ["FF-R8.3", "FF-11"],
+            Note.of(
+                "{names} are joint winners on {best}: every tied leader was Knocked Out in the tie-break round.",
+                names=Names.of(top),
+                best=best,
+            ),
+            {
+                name: Note.of(
+                    "{name} is a joint winner with the next-highest running total, {best}, shared with {others}: "
+                    "{because} (rule 8.3, FF-11).",
+                    name=name,
+                    best=best,
+                    others=Names.of(t for t in top if t != name),
+                    because=because,
+                )
                 for name in top
             },
         )
     if not joint_when_nobody_left:
         return None
-    return Verdict(
-        decider=Decider.JOINT,
-        rulings=["FF-10"],
-        headline=f"{leaders} are joint winners: all were Knocked Out in the tie-break round and nobody else is "
-        "left (house rule).",
-        reasons={
-            name: f"{name} is a joint winner: tied for the lead on {lead}, all were Knocked Out in the tie-break "
-            "round and nobody else is left to win, so under the house rule the tied players share the win (FF-10)."
+    return Verdict.of(
+        Decider.JOINT,
+        ["FF-10"],
+        Note.of(
+            "{leaders} are joint winners: all were Knocked Out in the tie-break round and nobody else is left "
+            "(house rule).",
+            leaders=leaders,
+        ),
+        {
+            name: Note.of(
+                "{name} is a joint winner: tied for the lead on {lead}, all were Knocked Out in the tie-break round "
+                "and nobody else is left to win, so under the house rule the tied players share the win (FF-10).",
+                name=name,
+                lead=lead,
+            )
             for name in tied
         },
     )
@@ -753,7 +882,11 @@ class FeastAndFamineResult(Result):
     tiebreaks: list[dict[str, int]] = Field(default_factory=list)
     """The points of every tie-break round played (FF-10: a round may be replayed)."""
     tiebreak_notes: list[list[str]] = Field(default_factory=list)
+    tiebreak_why: NoteLists = Field(default_factory=list)
+    """``tiebreak_notes`` as data (:class:`scoring.why.Note`)."""
     notes: list[str] = Field(default_factory=list)
+    why: NoteList = Field(default_factory=list)
+    """``notes`` as data (:class:`scoring.why.Note`)."""
     main_totals: dict[str, int]
     """The totals at the end of the main game (``totals`` drop the tied leaders to 0 after an all-out tie-break,
     FF-11)."""
@@ -772,17 +905,19 @@ class FeastAndFamineResult(Result):
         """Each tied leader's score in the last tie-break round (``"tie-break 14"``, ``"tie-break out"``: a Frozen
         player always has 1 point or more, rule 8.3); the higher score ranks first (FF-12). FF-E6 (c):
 
-        >>> FeastAndFamineResult.model_construct(tiebreaks=[{"A": 6, "B": 0}], pending=None).part_progress()["B"]
-        PartProgress(text='tie-break out', rank=(0,))
+        >>> part = FeastAndFamineResult.model_construct(tiebreaks=[{"A": 6, "B": 0}], pending=None).part_progress()["B"]
+        >>> part.text, part.rank
+        ('tie-break out', (0,))
         """
         tied = list(self.tiebreaks[0]) if self.tiebreaks else list(self.pending.players if self.pending else [])
         out: dict[str, PartProgress] = {}
         for name in tied:
             if not self.tiebreaks:
-                out[name] = PartProgress("in the tie-break", (0,))
+                out[name] = PartProgress(Note.of("in the tie-break"), (0,))
                 continue
             points = self.tiebreaks[-1][name]
-            out[name] = PartProgress(f"tie-break {points if points else 'out'}", (-points,))
+            note = Note.of("tie-break {points}", points=points) if points else Note.of("tie-break out")
+            out[name] = PartProgress(note, (-points,))
         return out
 
     @computed_field  # type: ignore[prop-decorator]
@@ -844,8 +979,10 @@ def score(record: Record) -> FeastAndFamineResult:
         pending=end.pending,
         tiebreak=end.tiebreaks[-1] if end.tiebreaks else None,
         tiebreaks=end.tiebreaks,
-        tiebreak_notes=end.tiebreak_notes,
-        notes=end.notes,
+        tiebreak_notes=[render_all(notes) for notes in end.tiebreak_notes],
+        tiebreak_why=end.tiebreak_notes,
+        notes=render_all(end.notes),
+        why=end.notes,
         main_totals=main_totals,
         rounds=total,
         rounds_left=max(total - len(record.hands), 0),
@@ -867,9 +1004,15 @@ def _rule4_6_round(record: Record, index: int, total: int) -> FeastAndFamineHand
     if hand.dealer not in players:
         raise UnknownPlayerError(f"{hand.dealer} is not a player in this game", f"{path}.dealer")
     circuit = index // len(players) + 1
-    notes: list[str] = []
+    notes: list[Note] = []
     if index % len(players) == 0:
-        notes.append(f"{hand.dealer} dealt the first round of circuit {circuit}: the table chooses (rule 4).")
+        notes.append(
+            Note.of(
+                "{dealer} dealt the first round of circuit {circuit}: the table chooses (rule 4).",
+                dealer=hand.dealer,
+                circuit=circuit,
+            )
+        )
     else:
         must = _next_clockwise(players, record.hands[index - 1].dealer)
         if hand.dealer != must:
@@ -878,14 +1021,16 @@ def _rule4_6_round(record: Record, index: int, total: int) -> FeastAndFamineHand
                 f"{record.hands[index - 1].dealer} to {must}, and each player deals once per circuit (rule 4)",
                 f"{path}.dealer",
             )
-        notes.append(f"{hand.dealer} dealt: the deal passes to the left (rule 4).")
+        notes.append(Note.of("{dealer} dealt: the deal passes to the left (rule 4).", dealer=hand.dealer))
     rnd = _check_round(hand, players, players, options, path, f"hand {number}")
     notes.extend(_round_notes(rnd, players, options))
     if number == total:
-        notes.append(f"That was the last round ({_rounds_phrase(len(players), options)}, rule 3, FF-5).")
+        notes.append(
+            Note.of("That was the last round ({rounds}, rule 3, FF-5).", rounds=_rounds_note(len(players), options))
+        )
     return FeastAndFamineHandResult(
         points=dict(rnd.points),
-        notes=notes,
+        **said(notes),
         dealer=hand.dealer,
         circuit=circuit,
         status={name: rnd.status[name].value for name in players},
@@ -896,13 +1041,13 @@ def _rule4_6_round(record: Record, index: int, total: int) -> FeastAndFamineHand
 class _Ending:
     """How the game ends, as :func:`_rule7_8_game_end` finds it (nothing yet while rounds are left)."""
 
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     verdict: Verdict | None = None
     winners: list[str] = field(default_factory=list)
     pending: Pending | None = None
     finished: bool = False
     tiebreaks: list[dict[str, int]] = field(default_factory=list)
-    tiebreak_notes: list[list[str]] = field(default_factory=list)
+    tiebreak_notes: list[list[Note]] = field(default_factory=list)
 
 
 def _rule7_8_game_end(record: Record, totals: dict[str, int], end: _Ending) -> None:
@@ -916,16 +1061,23 @@ def _rule7_8_game_end(record: Record, totals: dict[str, int], end: _Ending) -> N
         end.winners = tied
         end.finished = True
         end.verdict = outright_verdict(totals, tied[0])
-        end.notes.append(f"{tied[0]} wins with {best}, the highest running total (rule 7).")
+        end.notes.append(
+            Note.of("{name} wins with {best}, the highest running total (rule 7).", name=tied[0], best=best)
+        )
         if rounds:
             raise IllegalHandError(
                 f"a tie-break was entered, but {tied[0]} won outright with {best} (rule 8)", "tiebreak"
             )
         return
     rest = ghost_candidates(record, tied)
-    seat = "a Ghost (another player's seat) dealing" if rest else "a dummy Ghost seat dealing (FF-10)"
+    seat = Note.of("a Ghost (another player's seat) dealing") if rest else Note.of("a dummy Ghost seat dealing (FF-10)")
     end.notes.append(
-        f"{join_names(tied)} are tied for the lead on {best}: one tie-break round with just them and {seat} (rule 8)."
+        Note.of(
+            "{names} are tied for the lead on {best}: one tie-break round with just them and {seat} (rule 8).",
+            names=Names.of(tied),
+            best=best,
+            seat=seat,
+        )
     )
     decided: list[str] | None = None
     for k in range(len(rounds)):
@@ -961,14 +1113,17 @@ def _rule8_tiebreak_round(
             )
     what = "the tie-break" if not multi else f"tie-break round {k + 1}"
     rnd = _check_round(tb, tied, players, options, tpath, what)
-    tnotes = []
+    tnotes: list[Note] = []
     if tb.ghost is not None:
         tnotes.append(
-            f"{tb.ghost}'s seat is the Ghost and deals; it always Takes, so it is always Knocked Out "
-            "and cannot win (rule 8.1-8.2)."
+            Note.of(
+                "{ghost}'s seat is the Ghost and deals; it always Takes, so it is always Knocked Out and cannot win "
+                "(rule 8.1-8.2).",
+                ghost=tb.ghost,
+            )
         )
     elif not ghost_seat:
-        tnotes.append("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
+        tnotes.append(Note.of("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10)."))
     tnotes.extend(_round_notes(rnd, tied, options, tiebreak=True))
     decided, verdict, zero = _tiebreak_verdict(rnd, tied, record, totals)
     if decided is not None:

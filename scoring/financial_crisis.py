@@ -24,7 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, StrictBool, WithJsonSchema, field_validator
 
-from scoring.base import HandResult, Model, PlayerName, RecordBase, Result, join_names, parse_record, zeros
+from scoring.base import HandResult, Model, PlayerName, RecordBase, Result, parse_record, said, zeros
 from scoring.cards import RANKS, SUITS, Card, Suit, standard_deck
 from scoring.errors import (
     DuplicateCardError,
@@ -36,6 +36,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+from scoring.why import Cards, Items, Names, Note, render
 
 RULING_PREFIX = "BK"
 """The prefix of Financial Crisis's ruling ids (``BK-3``) in ``shared/rules/financial-crisis.md``."""
@@ -376,8 +377,18 @@ class BankReading:
     ranked_valuable: bool
     pattern: str
     """The class of §3.3 (``"P5"``), or ``"override"`` when the table decided."""
-    loss_reason: str
-    valuable_reason: str
+    loss_note: Note
+    valuable_note: Note
+
+    @property
+    def loss_reason(self) -> str:
+        """Why these suits lose, in English (:attr:`loss_note` as data)."""
+        return render(self.loss_note)
+
+    @property
+    def valuable_reason(self) -> str:
+        """Why ranked cards are (not) valuable, in English (:attr:`valuable_note` as data)."""
+        return render(self.valuable_note)
 
     @property
     def reason(self) -> str:
@@ -395,8 +406,8 @@ def _cards(cards: Iterable[Card | str]) -> list[Card]:
     return [_parse_card(card) for card in cards]
 
 
-def _symbols(suits: Iterable[Suit]) -> str:
-    return join_names(suit.symbol for suit in suits)
+def _symbols(suits: Iterable[Suit]) -> Names:
+    return Names.of(suit.symbol for suit in suits)
 
 
 def _labels(cards: Iterable[Card]) -> str:
@@ -478,6 +489,11 @@ def loss_suits_for(counts: Mapping[Suit, int], options: Options = DEFAULT_OPTION
     >>> suits, pattern, why
     ((<Suit.SPADES: 'S'>,), 'P11', '2♣ 2♠ 1♥: clubs are set aside first; ♠ shows the most, ♠ loses (BK-12).')
     """
+    suits, pattern, note = _loss_suits_for(counts, options)
+    return suits, pattern, render(note)
+
+
+def _loss_suits_for(counts: Mapping[Suit, int], options: Options) -> tuple[tuple[Suit, ...], str, Note]:
     counts = {suit: int(counts.get(suit, 0)) for suit in SUITS}
     if sum(counts.values()) != 5 or min(counts.values()) < 0:
         raise InvalidRecordError("the bank has five face-down cards", "bank")
@@ -489,30 +505,66 @@ def loss_suits_for(counts: Mapping[Suit, int], options: Options = DEFAULT_OPTION
     clubs = counts[Suit.CLUBS]
     top = max((counts[s] for s in present), default=0)
     if rule is LossRule.NONE:
-        return (), pattern, f"{described}: clubs never lose and nothing else is left, so no suit loses (BK-12)."
+        return (
+            (),
+            pattern,
+            Note.of("{counts}: clubs never lose and nothing else is left, so no suit loses (BK-12).", counts=described),
+        )
     if rule is LossRule.MOST:
         suits = tuple(s for s in present if counts[s] == top)
         loser = suits[0].symbol
         if pattern == "P11":
-            prefix = "clubs are set aside first; "
+            note = Note.of(
+                "{counts}: clubs are set aside first; {suit} shows the most, {suit} loses (BK-12).",
+                counts=described,
+                suit=loser,
+            )
         elif clubs >= top:
-            prefix = "clubs show the most and are ignored; of what is left "
+            note = Note.of(
+                "{counts}: clubs show the most and are ignored; of what is left {suit} shows the most, {suit} loses "
+                "(BK-12).",
+                counts=described,
+                suit=loser,
+            )
         elif clubs:
-            prefix = "clubs never lose; "
+            note = Note.of(
+                "{counts}: clubs never lose; {suit} shows the most, {suit} loses (BK-12).", counts=described, suit=loser
+            )
         else:
-            prefix = ""
-        return suits, pattern, f"{described}: {prefix}{loser} shows the most, {loser} loses (BK-12)."
+            note = Note.of("{counts}: {suit} shows the most, {suit} loses (BK-12).", counts=described, suit=loser)
+        return suits, pattern, note
     if rule is LossRule.TIED:
         suits = tuple(present)
-        many = "all three lose" if len(suits) == 3 else "both lose"
-        prefix = "clubs show the most and are ignored; " if clubs > top else "clubs are set aside; "
-        return suits, pattern, f"{described}: {prefix}{_symbols(suits)} tie with nothing to reverse to, {many} (BK-12)."
+        three = len(suits) == 3
+        if clubs > top:
+            note = Note.of(
+                "{counts}: clubs show the most and are ignored; {suits} tie with nothing to reverse to, all three lose "
+                "(BK-12)."
+                if three
+                else "{counts}: clubs show the most and are ignored; {suits} tie with nothing to reverse to, both lose "
+                "(BK-12).",
+                counts=described,
+                suits=_symbols(suits),
+            )
+        else:
+            note = Note.of(
+                "{counts}: clubs are set aside; {suits} tie with nothing to reverse to, all three lose (BK-12)."
+                if three
+                else "{counts}: clubs are set aside; {suits} tie with nothing to reverse to, both lose (BK-12).",
+                counts=described,
+                suits=_symbols(suits),
+            )
+        return suits, pattern, note
     if rule is LossRule.ABSENT:
         suits = tuple(s for s in NON_CLUBS if not counts[s])
         return (
             suits,
             pattern,
-            f"{described}: the tie reverses to the suit that is missing, {_symbols(suits)} loses (BK-12 house rule).",
+            Note.of(
+                "{counts}: the tie reverses to the suit that is missing, {suits} loses (BK-12 house rule).",
+                counts=described,
+                suits=_symbols(suits),
+            ),
         )
     # REVERSE: the fewest among the suits that are present (P5), or the single suit under P11 "reverse".
     fewest = min(counts[s] for s in present)
@@ -521,9 +573,17 @@ def loss_suits_for(counts: Mapping[Suit, int], options: Options = DEFAULT_OPTION
         return (
             suits,
             pattern,
-            f"{described}: clubs tie for the most, so the order reverses, {_symbols(suits)} loses (BK-12 house rule).",
+            Note.of(
+                "{counts}: clubs tie for the most, so the order reverses, {suits} loses (BK-12 house rule).",
+                counts=described,
+                suits=_symbols(suits),
+            ),
         )
-    return suits, pattern, f"{described}: the tie reverses, {_symbols(suits)} loses (BK-12)."
+    return (
+        suits,
+        pattern,
+        Note.of("{counts}: the tie reverses, {suits} loses (BK-12).", counts=described, suits=_symbols(suits)),
+    )
 
 
 def read_bank(bank: Sequence[Card | str], options: Options = DEFAULT_OPTIONS) -> BankReading:
@@ -555,24 +615,30 @@ def read_bank(bank: Sequence[Card | str], options: Options = DEFAULT_OPTIONS) ->
     for card in cards:
         if card.suit is not None:
             counts[card.suit] += 1
-    suits, pattern, loss_reason = loss_suits_for(counts, options)
+    suits, pattern, loss_note = _loss_suits_for(counts, options)
     ranked = [card for card in cards if is_ranked(card, options)]
     valuable = len(ranked) >= 2
     if not ranked:
-        valuable_reason = "No bank card is ranked: ranked cards are not valuable (BK-13)."
+        valuable_note = Note.of("No bank card is ranked: ranked cards are not valuable (BK-13).")
     elif valuable:
-        valuable_reason = f"{join_names(c.label for c in ranked)} are ranked: ranked cards are valuable (BK-13)."
+        valuable_note = Note.of(
+            "{cards} are ranked: ranked cards are valuable (BK-13).", cards=Cards.of(ranked, sep="and")
+        )
     else:
-        valuable_reason = f"Only {ranked[0].label} is ranked: ranked cards are not valuable (BK-13)."
+        valuable_note = Note.of("Only {card} is ranked: ranked cards are not valuable (BK-13).", card=Cards.of(ranked))
     aces = [card for card in cards if card.rank == "A"]
     if aces and options.ace is AceRank.ONE:
-        valuable_reason += f" ({_labels(aces)}: an Ace is a numeral under the Ace = 1 house rule, BK-1.)"
+        valuable_note = Note.of(
+            "{reason} ({aces}: an Ace is a numeral under the Ace = 1 house rule, BK-1.)",
+            reason=valuable_note,
+            aces=Cards.of(aces),
+        )
     return BankReading(
         loss_suits=tuple(s for s in NON_CLUBS if s in suits),
         ranked_valuable=valuable,
         pattern=pattern,
-        loss_reason=loss_reason,
-        valuable_reason=valuable_reason,
+        loss_note=loss_note,
+        valuable_note=valuable_note,
     )
 
 
@@ -585,22 +651,30 @@ def apply_override(reading: BankReading, override: Override | None) -> BankReadi
     """
     if override is None or (override.loss_suits is None and override.ranked_valuable is None):
         return reading
-    loss_suits, loss_reason = reading.loss_suits, reading.loss_reason
-    valuable, valuable_reason = reading.ranked_valuable, reading.valuable_reason
+    loss_suits, loss_note = reading.loss_suits, reading.loss_note
+    valuable, valuable_note = reading.ranked_valuable, reading.valuable_note
     if override.loss_suits is not None:
         loss_suits = tuple(s for s in NON_CLUBS if s in override.loss_suits)
-        said = (
-            f"{_symbols(loss_suits)} {'loses' if len(loss_suits) == 1 else 'lose'}" if loss_suits else "no suit loses"
+        if not loss_suits:
+            said = Note.of("no suit loses")
+        elif len(loss_suits) == 1:
+            said = Note.of("{suits} loses", suits=_symbols(loss_suits))
+        else:
+            said = Note.of("{suits} lose", suits=_symbols(loss_suits))
+        loss_note = Note.of(
+            "The table overrode the bank's reading: {said} (BK-12). The bank said: {bank}",
+            said=said,
+            bank=reading.loss_note,
         )
-        loss_reason = f"The table overrode the bank's reading: {said} (BK-12). The bank said: {reading.loss_reason}"
     if override.ranked_valuable is not None:
         valuable = override.ranked_valuable
-        said = "valuable" if valuable else "not valuable"
-        valuable_reason = (
-            f"The table overrode the bank's reading: ranked cards are {said} (BK-13). "
-            f"The bank said: {reading.valuable_reason}"
+        valuable_note = Note.of(
+            "The table overrode the bank's reading: ranked cards are valuable (BK-13). The bank said: {bank}"
+            if valuable
+            else "The table overrode the bank's reading: ranked cards are not valuable (BK-13). The bank said: {bank}",
+            bank=reading.valuable_note,
         )
-    return BankReading(loss_suits, valuable, "override", loss_reason, valuable_reason)
+    return BankReading(loss_suits, valuable, "override", loss_note, valuable_note)
 
 
 # ------------------------------------------------------------------------------------------------------- straights
@@ -1004,99 +1078,170 @@ def validate(record: Record) -> None:
 # --------------------------------------------------------------------------------------------------------- scoring
 
 
-def _each(cards: Sequence[Card], points: str) -> str:
+def _each(cards: Sequence[Card], points: str) -> Note:
     """``"9♠ 3♠ −1 each"`` or ``"9♠ −1"``."""
-    return f"{_labels(cards)} {points}{' each' if len(cards) > 1 else ''}"
+    if len(cards) > 1:
+        return Note.of("{cards} {points} each", cards=Cards.of(cards), points=points)
+    return Note.of("{cards} {points}", cards=Cards.of(cards), points=points)
 
 
-def _go(cards: Sequence[Card]) -> str:
-    return "score 0 and go" if len(cards) > 1 else "scores 0 and goes"
-
-
-def _ace_note(rest: Sequence[Card], options: Options) -> str:
+def _ace_note(rest: Sequence[Card], options: Options) -> Note:
     if not any(card.rank == "A" for card in rest):
-        return ""
-    where = {
-        AceInStraights.HIGH: "an Ace sits above the King only",
-        AceInStraights.LOW: "an Ace sits below the 2 only",
-        AceInStraights.BOTH: "an Ace sits above the King or below the 2, never both",
+        return Note.of("")
+    return {
+        AceInStraights.HIGH: Note.of("; an Ace sits above the King only, no wrap-around"),
+        AceInStraights.LOW: Note.of("; an Ace sits below the 2 only, no wrap-around"),
+        AceInStraights.BOTH: Note.of("; an Ace sits above the King or below the 2, never both, no wrap-around"),
     }[options.ace_in_straights]
-    return f"; {where}, no wrap-around"
 
 
-def _pile_notes(name: str, pile: PileScore, options: Options) -> list[str]:
-    """Plain sentences for every decision about one pile (rules 8–9)."""
+def _pile_notes(name: str, pile: PileScore, options: Options) -> list[Note]:
+    """Every decision about one pile (rules 8–9)."""
     if not pile.roles:
-        return [f"{name} took no cards this round: nothing to score, an empty rest (BK-18)."]
-    notes: list[str] = []
+        return [Note.of("{name} took no cards this round: nothing to score, an empty rest (BK-18).", name=name)]
+    notes: list[Note] = []
     by_role: dict[CardRole, list[Card]] = {}
     for card, role in pile.roles:
         by_role.setdefault(role, []).append(card)
     plain, ranked = by_role.get(CardRole.CLUB, []), by_role.get(CardRole.RANKED_CLUB, [])
     if plain or ranked:
         parts = ([_each(plain, "+1")] if plain else []) + ([_each(ranked, "+2")] if ranked else [])
-        ace = "; an Ace is a numeral under the Ace = 1 house rule, BK-1" if any(c.rank == "A" for c in plain) else ""
+        ace = (
+            Note.of("; an Ace is a numeral under the Ace = 1 house rule, BK-1")
+            if any(c.rank == "A" for c in plain)
+            else Note.of("")
+        )
         notes.append(
-            f"{name}: {', '.join(parts)}: clubs always score, +1 and +2 for a ranked club, valuable or not "
-            f"(BK-2, BK-3{ace})."
+            Note.of(
+                "{name}: {parts}: clubs always score, +1 and +2 for a ranked club, valuable or not (BK-2, BK-3{ace}).",
+                name=name,
+                parts=Items.of(parts),
+                ace=ace,
+            )
         )
     if cards := by_role.get(CardRole.VALUABLE):
         notes.append(
-            f"{name}: {_each(cards, '+3')}: ranked cards are valuable this round and these are not of a "
-            f"loss suit (BK-1, BK-13)."
+            Note.of(
+                "{name}: {cards}: ranked cards are valuable this round and these are not of a loss suit (BK-1, BK-13).",
+                name=name,
+                cards=_each(cards, "+3"),
+            )
         )
     if cards := by_role.get(CardRole.LOSS):
-        notes.append(f"{name}: {_each(cards, '−1')}: a numeral of a loss suit, kept out of the rest (BK-6).")
+        notes.append(
+            Note.of(
+                "{name}: {cards}: a numeral of a loss suit, kept out of the rest (BK-6).",
+                name=name,
+                cards=_each(cards, "−1"),
+            )
+        )
     if cards := by_role.get(CardRole.RANKED_LOSS_PENALTY):
         notes.append(
-            f"{name}: {_each(cards, '−1')}: a ranked card of a loss suit while ranked cards are not "
-            f"valuable, kept out of the rest under the house rule (BK-4)."
+            Note.of(
+                "{name}: {cards}: a ranked card of a loss suit while ranked cards are not valuable, kept out of the "
+                "rest under the house rule (BK-4).",
+                name=name,
+                cards=_each(cards, "−1"),
+            )
         )
     if cards := by_role.get(CardRole.RANKED_LOSS):
         notes.append(
-            f"{name}: {_labels(cards)} {_go(cards)} into the rest: a ranked card of a loss suit gives "
-            f"no points (BK-4, BK-6)."
+            Note.of(
+                "{name}: {cards} score 0 and go into the rest: a ranked card of a loss suit gives no points "
+                "(BK-4, BK-6)."
+                if len(cards) > 1
+                else "{name}: {cards} scores 0 and goes into the rest: a ranked card of a loss suit gives no points "
+                "(BK-4, BK-6).",
+                name=name,
+                cards=Cards.of(cards),
+            )
         )
     if cards := by_role.get(CardRole.WORTHLESS):
         notes.append(
-            f"{name}: {_labels(cards)} {_go(cards)} into the rest: ranked cards are not valuable this round (BK-5)."
+            Note.of(
+                "{name}: {cards} score 0 and go into the rest: ranked cards are not valuable this round (BK-5)."
+                if len(cards) > 1
+                else "{name}: {cards} scores 0 and goes into the rest: ranked cards are not valuable this round "
+                "(BK-5).",
+                name=name,
+                cards=Cards.of(cards),
+            )
         )
     if cards := by_role.get(CardRole.WORTHLESS_OUT):
         notes.append(
-            f"{name}: {_labels(cards)} {'score' if len(cards) > 1 else 'scores'} 0 and "
-            f"{'stay' if len(cards) > 1 else 'stays'} out of the rest: ranked cards are not valuable, "
-            f"under the house rule (BK-5)."
+            Note.of(
+                "{name}: {cards} score 0 and stay out of the rest: ranked cards are not valuable, under the house "
+                "rule (BK-5)."
+                if len(cards) > 1
+                else "{name}: {cards} scores 0 and stays out of the rest: ranked cards are not valuable, under the "
+                "house rule (BK-5).",
+                name=name,
+                cards=Cards.of(cards),
+            )
         )
     if pile.rest:
         size = len(pile.rest)
-        rest = f"{name}'s rest is {_labels(pile.rest)} ({size} card{'s' if size != 1 else ''})"
-        distinct = (
-            "; duplicate ranks are ignored under the house rule"
-            if (options.straights is StraightsRule.DISTINCT)
-            else ""
+        rest = Note.of(
+            "{name}'s rest is {cards} ({size} cards)" if size != 1 else "{name}'s rest is {cards} ({size} card)",
+            name=name,
+            cards=Cards.of(pile.rest),
+            size=size,
         )
-        why = f"(BK-7, BK-8, BK-9, BK-10{_ace_note(pile.rest, options)})"
+        distinct = (
+            Note.of("; duplicate ranks are ignored under the house rule")
+            if (options.straights is StraightsRule.DISTINCT)
+            else Note.of("")
+        )
+        why = Note.of("(BK-7, BK-8, BK-9, BK-10{ace})", ace=_ace_note(pile.rest, options))
         if pile.straights.groups:
-            runs = "; ".join(f"{_labels(g)} +{len(g) - 2}" for g in pile.straights.groups)
-            kind = "straights" if len(pile.straights.groups) > 1 else "a straight"
-            notes.append(f"{rest}: {kind} {runs}, the best split, each card in one straight at most{distinct} {why}.")
+            runs = Items.of(
+                (Note.of("{cards} +{points}", cards=Cards.of(g), points=len(g) - 2) for g in pile.straights.groups),
+                sep="; ",
+            )
+            notes.append(
+                Note.of(
+                    "{rest}: straights {runs}, the best split, each card in one straight at most{distinct} {why}."
+                    if len(pile.straights.groups) > 1
+                    else "{rest}: a straight {runs}, the best split, each card in one straight at most{distinct} "
+                    "{why}.",
+                    rest=rest,
+                    runs=runs,
+                    distinct=distinct,
+                    why=why,
+                )
+            )
         else:
-            notes.append(f"{rest}: no run of three or more consecutive ranks{distinct} {why}.")
+            notes.append(
+                Note.of(
+                    "{rest}: no run of three or more consecutive ranks{distinct} {why}.",
+                    rest=rest,
+                    distinct=distinct,
+                    why=why,
+                )
+            )
     else:
-        notes.append(f"{name}'s rest is empty: no straights (BK-6).")
+        notes.append(Note.of("{name}'s rest is empty: no straights (BK-6).", name=name))
     return notes
 
 
-def _most_rest_note(sizes: Mapping[str, int], bonus: Mapping[str, int], options: Options) -> str:
+def _most_rest_note(sizes: Mapping[str, int], bonus: Mapping[str, int], options: Options) -> Note:
     top = max(sizes.values(), default=0)
     leaders = [name for name, size in sizes.items() if size == top]
     if top == 0:
-        return "Nobody has a card in the rest: nobody gets the most-rest point (BK-11)."
+        return Note.of("Nobody has a card in the rest: nobody gets the most-rest point (BK-11).")
     if len(leaders) == 1:
-        return f"{leaders[0]} has the most cards in the rest ({top}): +1 (BK-11)."
+        return Note.of("{name} has the most cards in the rest ({top}): +1 (BK-11).", name=leaders[0], top=top)
     if options.most_rest_tie is MostRestTie.ALL:
-        return f"{join_names(leaders)} share the most cards in the rest ({top}): +1 each, under the house rule (BK-11)."
-    return f"{join_names(leaders)} share the most cards in the rest ({top}): nobody gets the point (BK-11)."
+        return Note.of(
+            "{names} share the most cards in the rest ({top}): +1 each, under the house rule (BK-11).",
+            names=Names.of(leaders),
+            top=top,
+        )
+    return Note.of(
+        "{names} share the most cards in the rest ({top}): nobody gets the point (BK-11).",
+        names=Names.of(leaders),
+        top=top,
+    )
 
 
 class FinancialCrisisHandResult(HandResult):
@@ -1134,7 +1279,10 @@ class FinancialCrisisResult(Result):
 def _score_hand(record: Record, hand: Hand) -> FinancialCrisisHandResult:
     options = record.options
     reading = apply_override(read_bank(hand.bank, options), hand.override)
-    notes = [f"Bank {_labels(hand.bank)}. {reading.loss_reason}", reading.valuable_reason]
+    notes = [
+        Note.of("Bank {bank}. {reason}", bank=Cards.of(hand.bank), reason=reading.loss_note),
+        reading.valuable_note,
+    ]
     piles = {name: score_pile(hand.piles.get(name, ()), reading, options) for name in record.players}
     sizes = {name: len(pile.rest) for name, pile in piles.items()}
     bonus = most_rest_points(sizes, options)
@@ -1145,7 +1293,7 @@ def _score_hand(record: Record, hand: Hand) -> FinancialCrisisHandResult:
     points = {name: part.total for name, part in parts.items()}
     return FinancialCrisisHandResult(
         points=points,
-        notes=notes,
+        **said(notes),
         loss_suits=reading.loss_letters,
         ranked_valuable=reading.ranked_valuable,
         breakdown={name: part.to_json() for name, part in parts.items()},
@@ -1170,26 +1318,50 @@ BK-14).'})
     top = max(totals.values())
     winners = [name for name, total in totals.items() if total == top]
     rest = [total for total in totals.values() if total != top]
-    after = f"after {rounds} round{'s' if rounds != 1 else ''}"
+    after = (
+        Note.of("after {rounds} rounds", rounds=rounds)
+        if rounds != 1
+        else Note.of("after {rounds} round", rounds=rounds)
+    )
     if len(winners) == 1:
         (winner,) = winners
         runner = max(rest, default=None)
-        ahead = ""
+        ahead = Note.of("")
         if runner is not None:
-            ahead = f", ahead of {join_names(n for n, t in totals.items() if t == runner)} on {runner}"
-        return Verdict(
-            decider=Decider.MOST_POINTS,
-            rulings=["BK-R12", "BK-14"],
-            headline=f"{winner} wins with {top}, the highest total {after}.",
-            reasons={winner: f"{winner} wins with the highest total, {top}{ahead} (rule 12, BK-14)."},
+            ahead = Note.of(
+                ", ahead of {names} on {runner}",
+                names=Names.of(n for n, t in totals.items() if t == runner),
+                runner=runner,
+            )
+        return Verdict.of(
+            Decider.MOST_POINTS,
+            ["BK-R12", "BK-14"],
+            Note.of("{winner} wins with {top}, the highest total {after}.", winner=winner, top=top, after=after),
+            {
+                winner: Note.of(
+                    "{winner} wins with the highest total, {top}{ahead} (rule 12, BK-14).",
+                    winner=winner,
+                    top=top,
+                    ahead=ahead,
+                )
+            },
         )
-    return Verdict(
-        decider=Decider.JOINT,
-        rulings=["BK-R12", "BK-14"],
-        headline=f"{join_names(winners)} are joint winners: they share the highest total, {top}, {after}.",
-        reasons={
-            name: f"{name} is a joint winner with {join_names(w for w in winners if w != name)}: equal highest "
-            f"totals, {top}, share the win (rule 12, BK-14)."
+    return Verdict.of(
+        Decider.JOINT,
+        ["BK-R12", "BK-14"],
+        Note.of(
+            "{names} are joint winners: they share the highest total, {top}, {after}.",
+            names=Names.of(winners),
+            top=top,
+            after=after,
+        ),
+        {
+            name: Note.of(
+                "{name} is a joint winner with {others}: equal highest totals, {top}, share the win (rule 12, BK-14).",
+                name=name,
+                others=Names.of(w for w in winners if w != name),
+                top=top,
+            )
             for name in winners
         },
     )
@@ -1226,14 +1398,24 @@ def score(record: Record) -> FinancialCrisisResult:
         top = max(totals.values())
         winners = [name for name in players if totals[name] == top]
         if len(winners) == 1:
-            end = f"Game over after {rounds} round{'s' if rounds != 1 else ''}: {winners[0]} wins with {top} (BK-14)."
+            end = Note.of(
+                "Game over after {rounds} rounds: {winner} wins with {top} (BK-14)."
+                if rounds != 1
+                else "Game over after {rounds} round: {winner} wins with {top} (BK-14).",
+                rounds=rounds,
+                winner=winners[0],
+                top=top,
+            )
         else:
-            end = (
-                f"Game over after {rounds} rounds: {join_names(winners)} share the highest total, {top}: joint "
-                f"winners (BK-14)."
+            end = Note.of(
+                "Game over after {rounds} rounds: {names} share the highest total, {top}: joint winners (BK-14).",
+                rounds=rounds,
+                names=Names.of(winners),
+                top=top,
             )
         if hands:
-            hands[-1].notes.append(end)
+            hands[-1].notes.append(render(end))
+            hands[-1].why.append(end)
     return FinancialCrisisResult(
         verdict=verdict_of(totals, rounds) if finished else None,
         game=record.game,

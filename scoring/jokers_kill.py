@@ -39,6 +39,7 @@ from scoring.base import (
     join_names,
     parse_record,
     rulings_of,
+    said,
     validation_error,
     zeros,
 )
@@ -53,6 +54,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+from scoring.why import Cards, Items, Names, Note, NoteList, Rank, render, render_all
 
 RULING_PREFIX = "JK"
 """The prefix of Jokers Kill's ruling ids (``JK-3``) in ``shared/rules/jokers-kill.md``."""
@@ -214,11 +216,29 @@ def _cards_word(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-def _left_text(count: int) -> str:
-    """``No card is left``, ``Only 1 card is left``, ``Only 2 cards are left``."""
+def _cards_note(count: int) -> Note:
+    return Note.of("{count} card" if count == 1 else "{count} cards", count=count)
+
+
+def _left_note(count: int) -> Note:
+    """``no card is left``, ``only 1 card is left``, ``only 2 cards are left`` (in the middle of a sentence)."""
     if count <= 0:
-        return "No card is left"
-    return f"Only {_cards_word(count)} {'is' if count == 1 else 'are'} left"
+        return Note.of("no card is left")
+    cards = _cards_note(count)
+    return Note.of("only {cards} is left" if count == 1 else "only {cards} are left", cards=cards)
+
+
+def _left_note_first(count: int) -> Note:
+    """``No card is left``, ``Only 1 card is left``, ``Only 2 cards are left`` (a sentence's start)."""
+    if count <= 0:
+        return Note.of("No card is left")
+    cards = _cards_note(count)
+    return Note.of("Only {cards} is left" if count == 1 else "Only {cards} are left", cards=cards)
+
+
+def _dealt(names: Sequence[str], cards: Mapping[str, Card]) -> Items:
+    """``Ann 7♥, Ben 9♦``."""
+    return Items.of(Note.of("{name} {card}", name=name, card=Cards.of([cards[name]])) for name in names)
 
 
 def _has(names: Sequence[str]) -> str:
@@ -258,6 +278,8 @@ class DealNeed:
     points: int = 0
     notes: tuple[str, ...] = ()
     """The explanation so far, with ruling numbers."""
+    why: tuple[Note, ...] = field(default=(), repr=False)
+    """``notes`` as data (:class:`scoring.why.Note`)."""
 
     @property
     def complete(self) -> bool:
@@ -339,7 +361,7 @@ class _Hand:
     complete: bool
     """The hand must be fully entered (scoring); otherwise say what is missing."""
     used: int = 0
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     prize: dict[str, list[Card]] = field(default_factory=dict)
     winner: str | None = None
     points: int = 0
@@ -357,19 +379,28 @@ class _Hand:
     def out(self, need: Need, who: Sequence[str] = (), winner: str | None = None, points: int = 0) -> _Outcome:
         """The outcome, its notes as a play-off hand says them (:func:`_jk12_playoff_notes`)."""
         said = _jk12_playoff_notes(self, need, winner) if self.ctx.playoff else self.notes
-        return _Outcome(DealNeed(need, tuple(who), winner, points, tuple(said)), self.prize, self.used)
+        return _Outcome(
+            DealNeed(need, tuple(who), winner, points, tuple(render_all(said)), tuple(said)), self.prize, self.used
+        )
 
 
-def _jk12_playoff_notes(hand: _Hand, need: Need, winner: str | None) -> list[str]:
+def _jk12_playoff_notes(hand: _Hand, need: Need, winner: str | None) -> list[Note]:
     """JK-12: a play-off hand won (a tie-break too) is one play-off win, a dead or void one is nobody's; points and
     prize piles do not count."""
     if need not in (Need.DECIDED, Need.DEAD, Need.VOID):
         return hand.notes
-    said = [note for note in hand.notes if "prize pile" not in note]
+    said = [note for note in hand.notes if "prize pile" not in render(note)]
     if winner is not None:
-        said.append(f"{winner} wins this play-off hand: one play-off win; points and cards do not count (JK-12).")
+        said.append(
+            Note.of(
+                "{winner} wins this play-off hand: one play-off win; points and cards do not count (JK-12).",
+                winner=winner,
+            )
+        )
+    elif need is Need.DEAD:
+        said.append(Note.of("A dead play-off hand is nobody's win (JK-12)."))
     else:
-        said.append(f"A {need.value} play-off hand is nobody's win (JK-12).")
+        said.append(Note.of("A void play-off hand is nobody's win (JK-12)."))
     return said
 
 
@@ -417,8 +448,12 @@ def _jk9_buried_jokers(hand: _Hand) -> None:
     if parts.buried:
         n = len(parts.buried)
         hand.notes.append(
-            f"{'A Joker was' if n == 1 else f'{n} Jokers were'} turned as the up-card and buried, and a new up-card "
-            "turned (house rule JK-9)."
+            Note.of("A Joker was turned as the up-card and buried, and a new up-card turned (house rule JK-9).")
+            if n == 1
+            else Note.of(
+                "{count} Jokers were turned as the up-card and buried, and a new up-card turned (house rule JK-9).",
+                count=n,
+            )
         )
 
 
@@ -431,7 +466,7 @@ def _rule2_first_deal_entered(hand: _Hand) -> _Outcome | None:
     spare = hand.cards_left - len(parts.buried) - 1 - len(players)
     if up is not None and up.is_joker and options.joker_upcard == "redraw" and spare > 0:
         if not hand.complete:
-            hand.notes.append("The up-card is a Joker: bury it and turn a new up-card (house rule JK-9).")
+            hand.notes.append(Note.of("The up-card is a Joker: bury it and turn a new up-card (house rule JK-9)."))
             return hand.out(Need.UP_CARD)
         raise IllegalHandError(
             f"the up-card of {label} is a Joker: under the house rule joker_upcard \"redraw\" it goes into 'buried' "
@@ -465,31 +500,44 @@ def _rule6_jk9_jk10_dead_hand(hand: _Hand) -> _Outcome | None:
     if jokered:
         reasons.append(f"{join_names(jokered)} {'was' if len(jokered) == 1 else 'were'} dealt a Joker")
     reason = " and ".join(reasons)
-    notes.append(f"Up-card {up.label}; " + ", ".join(f"{name} {cards[name].label}" for name in players) + ".")
+    notes.append(Note.of("Up-card {up}; {dealt}.", up=Cards.of([up]), dealt=_dealt(players, cards)))
     if parts.tiebreaks:
         raise IllegalHandError(f"{label} is dead ({reason}), so it has no tie-break", f"{base}.tiebreaks[0]")
     if parts.void:
         raise IllegalHandError(f"{label} is dead ({reason}), so it is not void (JK-7)", f"{base}.void")
     if up.is_joker and options.joker_upcard == "redraw":
         notes.append(
-            "The up-card is a Joker and no card is left to turn instead: the hand is dead and that Joker is "
-            "discarded (JK-9)."
+            Note.of(
+                "The up-card is a Joker and no card is left to turn instead: the hand is dead and that Joker is "
+                "discarded (JK-9)."
+            )
         )
     elif up.is_joker:
-        notes.append("The up-card is a Joker: the hand is dead and that Joker is discarded (JK-9).")
+        notes.append(Note.of("The up-card is a Joker: the hand is dead and that Joker is discarded (JK-9)."))
     if jokered:
+        names = Names.of(jokered)
         notes.append(
-            f"{join_names(jokered)} {'was' if len(jokered) == 1 else 'were'} dealt a Joker: the hand is dead and "
-            "nobody scores (rule 6)."
+            Note.of(
+                "{names} was dealt a Joker: the hand is dead and nobody scores (rule 6)."
+                if len(jokered) == 1
+                else "{names} were dealt a Joker: the hand is dead and nobody scores (rule 6).",
+                names=names,
+            )
         )
         for name in jokered:
             hand.prize[name] = [JOKER]
         notes.append(
-            f"{join_names(jokered)} {'puts the Joker' if len(jokered) == 1 else 'each put their Joker'} in their "
-            "prize pile, −1 at the end (rule 8, JK-10); the other cards are discarded."
+            Note.of(
+                "{names} puts the Joker in their prize pile, −1 at the end (rule 8, JK-10); the other cards are "
+                "discarded."
+                if len(jokered) == 1
+                else "{names} each put their Joker in their prize pile, −1 at the end (rule 8, JK-10); the other "
+                "cards are discarded.",
+                names=names,
+            )
         )
     else:
-        notes.append("The players' cards are discarded.")
+        notes.append(Note.of("The players' cards are discarded."))
     return hand.out(Need.DEAD)
 
 
@@ -500,46 +548,68 @@ def _rule4_first_deal(hand: _Hand) -> None:
     options, players, notes = hand.options, hand.players, hand.notes
     up, cards = hand.parts.up, hand.parts.cards
     assert up is not None  # rule 2 asked for it first
-    desc = ", ".join(f"{name} {cards[name].label}" for name in players)
-    notes.append(f"Up-card {up.label}; {desc}.")
+    notes.append(Note.of("Up-card {up}; {dealt}.", up=Cards.of([up]), dealt=_dealt(players, cards)))
     matchers = [name for name in players if matches(cards[name], up, options)]
     if up.rank == "A" and not options.ace_upcard_matches_ace and any(cards[n].rank == "A" for n in players):
-        notes.append("House rule JK-1: a player's Ace does not match an Ace up-card.")
-    ace_note = " (JK-1)" if up.rank == "A" else ""
+        notes.append(Note.of("House rule JK-1: a player's Ace does not match an Ace up-card."))
+    ace_note = Note.of(" (JK-1)" if up.rank == "A" else "")
     if len(matchers) == 1:
         hand.winner, hand.points = matchers[0], 3
         notes.append(
-            f"{hand.winner} alone matches the up-card's rank{ace_note}: 3 points, lower cards do not matter (rule 4.1)."
+            Note.of(
+                "{winner} alone matches the up-card's rank{ace}: 3 points, lower cards do not matter (rule 4.1).",
+                winner=hand.winner,
+                ace=ace_note,
+            )
         )
     elif len(matchers) >= 2:
         hand.tied = matchers
         notes.append(
-            f"{join_names(hand.tied)} match the up-card{ace_note}: a tie-break between them only (rule 4.2, JK-4)."
+            Note.of(
+                "{names} match the up-card{ace}: a tie-break between them only (rule 4.2, JK-4).",
+                names=Names.of(hand.tied),
+                ace=ace_note,
+            )
         )
     else:
         lowest = _lowest(players, cards)
         low = cards[lowest[0]]
-        ace = " (a player's Ace is the lowest card, JK-5)" if low.rank == "A" else ""
+        ace = Note.of(" (a player's Ace is the lowest card, JK-5)" if low.rank == "A" else "")
         if len(lowest) == 1:
             winner = hand.winner = lowest[0]
             if player_rank(low) < upcard_rank(up):
                 hand.points = 2
-                above = " (an Ace up-card is above every player's card, rule 3)" if up.rank == "A" else ""
+                above = Note.of(" (an Ace up-card is above every player's card, rule 3)" if up.rank == "A" else "")
                 notes.append(
-                    f"Nobody matches; {winner}'s {low.label} is the lowest card{ace} and below the up-card{above}: "
-                    "2 points (rule 4.3)."
+                    Note.of(
+                        "Nobody matches; {winner}'s {card} is the lowest card{ace} and below the up-card{above}: "
+                        "2 points (rule 4.3).",
+                        winner=winner,
+                        card=Cards.of([low]),
+                        ace=ace,
+                        above=above,
+                    )
                 )
             else:
                 hand.points = 1
                 notes.append(
-                    f"Nobody matches; {winner}'s {low.label} is the lowest card but above the up-card: 1 point "
-                    "(rule 4.3)."
+                    Note.of(
+                        "Nobody matches; {winner}'s {card} is the lowest card but above the up-card: 1 point "
+                        "(rule 4.3).",
+                        winner=winner,
+                        card=Cards.of([low]),
+                    )
                 )
         else:
             hand.tied = lowest
             notes.append(
-                f"Nobody matches; {join_names(hand.tied)} tie for the lowest card ({low.rank}){ace}: a tie-break "
-                "between them only (rule 4.3, JK-4)."
+                Note.of(
+                    "Nobody matches; {names} tie for the lowest card ({rank}){ace}: a tie-break between them only "
+                    "(rule 4.3, JK-4).",
+                    names=Names.of(hand.tied),
+                    rank=Rank.of(low),
+                    ace=ace,
+                )
             )
     hand.collected = ([up] if options.upcard_to_prize else []) + [cards[name] for name in players]
 
@@ -573,7 +643,7 @@ def _rule4_4_tiebreak(hand: _Hand, k: int, deal: Mapping[str, Card]) -> _Outcome
                 dpath,
             )
         return hand.out(Need.TIEBREAK, gaps)
-    desc = ", ".join(f"{name} {deal[name].label}" for name in tied)
+    desc = _dealt(tied, deal)
     jokers_here = [name for name in tied if deal[name].is_joker]
     hand.collected += [deal[name] for name in tied if not deal[name].is_joker]
     if jokers_here:
@@ -583,34 +653,45 @@ def _rule4_4_tiebreak(hand: _Hand, k: int, deal: Mapping[str, Card]) -> _Outcome
         tied = hand.tied
     lowest = _lowest(tied, deal)
     low = deal[lowest[0]]
-    head = "" if jokers_here else f"Tie-break {k + 1}: {desc}; "
     if len(lowest) == 1:
         winner = hand.winner = lowest[0]
         hand.points = 3
-        match = (
+        match = Note.of(
             " (matching the up-card means nothing in a tie-break)" if any(deal[n].rank == up.rank for n in tied) else ""
         )
-        ace = ", a player's Ace being lowest" if low.rank == "A" else ""
-        text = (
-            f"{winner}'s {low.label} is the lowest{ace}{match}: {winner} wins the tie-break, 3 points (rule 4.4, JK-3)."
+        ace = Note.of(", a player's Ace being lowest" if low.rank == "A" else "")
+        text = Note.of(
+            "{first}'s {card} is the lowest{ace}{match}: {winner} wins the tie-break, 3 points (rule 4.4, JK-3).",
+            # a sentence of its own starts with a capital, as the name is written or not
+            first=winner if not jokers_here else winner[:1].upper() + winner[1:],
+            card=Cards.of([low]),
+            ace=ace,
+            match=match,
+            winner=winner,
         )
-        notes.append(head + text if head else text[0].upper() + text[1:])
         hand.tied = []
     else:
         hand.tied = lowest
-        text = f"{join_names(lowest)} tie again for the lowest ({low.rank}) and each get another card (rule 4.4)."
-        notes.append(head + text if head else text)
+        text = Note.of(
+            "{names} tie again for the lowest ({rank}) and each get another card (rule 4.4).",
+            names=Names.of(lowest),
+            rank=Rank.of(low),
+        )
+    notes.append(
+        text if jokers_here else Note.of("Tie-break {number}: {dealt}; {text}", number=k + 1, dealt=desc, text=text)
+    )
     return None
 
 
-def _jk8_joker_in_tiebreak(hand: _Hand, k: int, desc: str, jokers_here: list[str]) -> _Outcome | None:
+def _jk8_joker_in_tiebreak(hand: _Hand, k: int, desc: Items, jokers_here: list[str]) -> _Outcome | None:
     """JK-8: a Joker dealt in a tie-break kills the whole hand (each Joker to its receiver's prize pile); under the
     house rule ``joker_in_tiebreak`` ``drop_out`` only its receiver drops out, and the last player left wins 3
     points (JK-3). Every tied player getting a Joker kills the hand under either."""
     options, parts, label, base, notes = hand.options, hand.parts, hand.label, hand.base, hand.notes
     for name in jokers_here:
         hand.prize.setdefault(name, []).append(JOKER)
-    was = "was" if len(jokers_here) == 1 else "were"
+    one = len(jokers_here) == 1
+    names = Names.of(jokers_here)
     if options.joker_in_tiebreak == "dead" or len(jokers_here) == len(hand.tied):
         if k < len(parts.tiebreaks) - 1:
             raise IllegalHandError(
@@ -620,25 +701,46 @@ def _jk8_joker_in_tiebreak(hand: _Hand, k: int, desc: str, jokers_here: list[str
         if parts.void:
             raise IllegalHandError(f"{label} is dead (a Joker was dealt), so it is not void (JK-7)", f"{base}.void")
         why = (
-            "the hand is dead (JK-8)"
+            Note.of("the hand is dead (JK-8)")
             if options.joker_in_tiebreak == "dead"
-            else "every tied player got a Joker, so the hand is dead (house rule JK-8)"
+            else Note.of("every tied player got a Joker, so the hand is dead (house rule JK-8)")
         )
-        notes.append(f"Tie-break {k + 1}: {desc}; {join_names(jokers_here)} {was} dealt a Joker: {why}.")
         notes.append(
-            "Nobody scores; each Joker goes to its receiver's prize pile (−1 at the end, rule 8, JK-10) and "
-            "every other card of the hand is discarded (rule 6)."
+            Note.of(
+                "Tie-break {number}: {dealt}; {names} was dealt a Joker: {why}."
+                if one
+                else "Tie-break {number}: {dealt}; {names} were dealt a Joker: {why}.",
+                number=k + 1,
+                dealt=desc,
+                names=names,
+                why=why,
+            )
+        )
+        notes.append(
+            Note.of(
+                "Nobody scores; each Joker goes to its receiver's prize pile (−1 at the end, rule 8, JK-10) and "
+                "every other card of the hand is discarded (rule 6)."
+            )
         )
         return hand.out(Need.DEAD)
     hand.tied = [name for name in hand.tied if name not in jokers_here]
     notes.append(
-        f"Tie-break {k + 1}: {desc}; {join_names(jokers_here)} {was} dealt a Joker and "
-        f"{'drops' if len(jokers_here) == 1 else 'drop'} out, the Joker going to their prize pile "
-        "(house rule JK-8)."
+        Note.of(
+            "Tie-break {number}: {dealt}; {names} was dealt a Joker and drops out, the Joker going to their prize "
+            "pile (house rule JK-8)."
+            if one
+            else "Tie-break {number}: {dealt}; {names} were dealt a Joker and drop out, the Joker going to their "
+            "prize pile (house rule JK-8).",
+            number=k + 1,
+            dealt=desc,
+            names=names,
+        )
     )
     if len(hand.tied) == 1:
         hand.winner, hand.points = hand.tied[0], 3
-        notes.append(f"{hand.winner} is the only player left in the tie-break: 3 points (rule 4.4, JK-3).")
+        notes.append(
+            Note.of("{winner} is the only player left in the tie-break: 3 points (rule 4.4, JK-3).", winner=hand.winner)
+        )
         hand.tied = []
     return None
 
@@ -650,15 +752,26 @@ def _jk7_still_tied(hand: _Hand) -> _Outcome:
     left = max(0, hand.cards_left - hand.used)
     if left < len(tied):
         kept = [name for name, pile in hand.prize.items() if JOKER in pile]
-        jokers_kept = (
-            f" (the Joker{'s' if len(kept) > 1 else ''} dealt to {join_names(kept)} in the tie-break "
-            f"{'stay' if len(kept) > 1 else 'stays'} in their prize pile, house rule JK-8)"
-            if kept
-            else ""
-        )
+        if not kept:
+            jokers_kept = Note.of("")
+        elif len(kept) > 1:
+            jokers_kept = Note.of(
+                " (the Jokers dealt to {names} in the tie-break stay in their prize pile, house rule JK-8)",
+                names=Names.of(kept),
+            )
+        else:
+            jokers_kept = Note.of(
+                " (the Joker dealt to {names} in the tie-break stays in their prize pile, house rule JK-8)",
+                names=Names.of(kept),
+            )
         hand.notes.append(
-            f"{join_names(tied)} are still tied and {_left_text(left).lower()}: the hand is void, nobody "
-            f"scores, its cards go to nobody{jokers_kept} and the game ends (JK-7)."
+            Note.of(
+                "{names} are still tied and {left}: the hand is void, nobody scores, its cards go to "
+                "nobody{kept} and the game ends (JK-7).",
+                names=Names.of(tied),
+                left=_left_note(left),
+                kept=jokers_kept,
+            )
         )
         if not parts.void and hand.complete:
             raise IllegalHandError(
@@ -691,17 +804,25 @@ def _rule5_prize_pile(hand: _Hand) -> _Outcome:
         raise IllegalHandError(f"{hand.label} was won by {winner}, so it cannot be void (JK-7)", f"{hand.base}.void")
     hand.prize.setdefault(winner, []).extend(hand.collected)
     hand.notes.append(
-        f"{winner} collects {_cards_word(len(hand.collected))} into their prize pile, "
-        + (
-            "the up-card included (rule 5, JK-2)."
+        Note.of(
+            "{winner} collects {cards} into their prize pile, the up-card included (rule 5, JK-2)."
             if hand.options.upcard_to_prize
-            else "the up-card discarded (house rule JK-2)."
+            else "{winner} collects {cards} into their prize pile, the up-card discarded (house rule JK-2).",
+            winner=winner,
+            cards=_cards_note(len(hand.collected)),
         )
     )
     for name, pile in hand.prize.items():
         for card in pile:
             if card in BONUS:
-                hand.notes.append(f"{card.label} goes to {name}'s prize pile: +{BONUS[card]} at the end (rule 8).")
+                hand.notes.append(
+                    Note.of(
+                        "{card} goes to {name}'s prize pile: +{bonus} at the end (rule 8).",
+                        card=Cards.of([card]),
+                        name=name,
+                        bonus=BONUS[card],
+                    )
+                )
     return hand.out(Need.DECIDED, (), winner, hand.points)
 
 
@@ -882,6 +1003,8 @@ class JokersKillResult(Result):
     cards_left: int
     hands_left: int
     notes: list[str] = Field(default_factory=list)
+    why: NoteList = Field(default_factory=list)
+    """``notes`` as data (:class:`scoring.why.Note`)."""
     playoff_wins: dict[str, int] | None = None
     """Play-off hands won; present once a play-off is pending or played (JK-12)."""
     playoff: list[JokersKillHandResult] | None = None
@@ -896,12 +1019,15 @@ class JokersKillResult(Result):
     def part_progress(self) -> dict[str, PartProgress]:
         """The play-off hands each tied player has won (JK-12): ``"2 play-off wins"``; more wins rank first.
 
-        >>> JokersKillResult.model_construct(playoff_wins={"Ben": 3, "Cat": 1}).part_progress()["Cat"]
-        PartProgress(text='1 play-off win', rank=(-1,))
+        >>> part = JokersKillResult.model_construct(playoff_wins={"Ben": 3, "Cat": 1}).part_progress()["Cat"]
+        >>> part.text, part.rank
+        ('1 play-off win', (-1,))
         """
         wins = self.playoff_wins or {}
         return {
-            name: PartProgress(f"{count} play-off win{'' if count == 1 else 's'}", (-count,))
+            name: PartProgress(
+                Note.of("{count} play-off win" if count == 1 else "{count} play-off wins", count=count), (-count,)
+            )
             for name, count in wins.items()
         }
 
@@ -915,6 +1041,7 @@ def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> JokersK
         {
             "points": points,
             "notes": list(need.notes),
+            "why": list(need.why),
             "winner": need.winner,
             "dead": need.need is Need.DEAD,
             "void": need.need is Need.VOID,
@@ -940,25 +1067,48 @@ JK-12).'
     best = totals[winner]
     if playoff_wins is None:
         runner = max((t for n, t in totals.items() if n != winner), default=None)
-        ahead = ""
+        ahead = Note.of("")
         if runner is not None:
-            ahead = f", ahead of {join_names(n for n, t in totals.items() if n != winner and t == runner)} on {runner}"
-        return Verdict(
-            decider=Decider.MOST_POINTS,
-            rulings=["JK-R9"],
-            headline=f"{winner} wins with {best}, the most points.",
-            reasons={winner: f"{winner} wins with the most points, {best}{ahead} (rule 9)."},
+            ahead = Note.of(
+                ", ahead of {names} on {runner}",
+                names=Names.of(n for n, t in totals.items() if n != winner and t == runner),
+                runner=runner,
+            )
+        return Verdict.of(
+            Decider.MOST_POINTS,
+            ["JK-R9"],
+            Note.of("{winner} wins with {best}, the most points.", winner=winner, best=best),
+            {
+                winner: Note.of(
+                    "{winner} wins with the most points, {best}{ahead} (rule 9).", winner=winner, best=best, ahead=ahead
+                )
+            },
         )
     others = [name for name in playoff_wins if name != winner]
-    score_line = " and ".join(str(playoff_wins[name]) for name in others)
-    return Verdict(
-        decider=Decider.PLAYOFF,
-        rulings=["JK-R9", "JK-12"],
-        headline=f"{winner} wins the play-off, first to win {target_wins} play-off hands, after tying for the most "
-        f"points with {best}.",
-        reasons={
-            winner: f"{winner} wins the play-off against {join_names(others)}, {playoff_wins[winner]} play-off "
-            f"hands to {score_line}, after tying for the most points with {best} (rule 9, JK-12)."
+    wins = [str(playoff_wins[name]) for name in others]
+    score_line: Note | str = wins[-1] if wins else ""
+    for count in reversed(wins[:-1]):
+        score_line = Note.of("{first} and {last}", first=count, last=score_line)
+    return Verdict.of(
+        Decider.PLAYOFF,
+        ["JK-R9", "JK-12"],
+        Note.of(
+            "{winner} wins the play-off, first to win {target} play-off hands, after tying for the most points with "
+            "{best}.",
+            winner=winner,
+            target=target_wins,
+            best=best,
+        ),
+        {
+            winner: Note.of(
+                "{winner} wins the play-off against {others}, {wins} play-off hands to {score}, after tying for the "
+                "most points with {best} (rule 9, JK-12).",
+                winner=winner,
+                others=Names.of(others),
+                wins=playoff_wins[winner],
+                score=score_line,
+                best=best,
+            )
         },
     )
 
@@ -984,32 +1134,50 @@ def score(record: Record) -> JokersKillResult:
     players = state.players
     totals = _totals(state)
     hands = [_hand_json(state, hand, players) for hand in state.hands]
-    notes: list[str] = []
+    notes: list[Note] = []
     finished = False
     winners: list[str] = []
     pending: Pending | None = None
     if state.over:
         if state.void_end:
-            notes.append(f"Hand {len(state.hands)} was void, so the game is over (JK-7).")
+            notes.append(Note.of("Hand {number} was void, so the game is over (JK-7).", number=len(state.hands)))
         else:
             notes.append(
-                f"{_left_text(state.left)}, fewer than "
-                f"{len(players) + 1} (players + 1): the game is over (rule 7, JK-6)."
+                Note.of(
+                    "{left}, fewer than {needed} (players + 1): the game is over (rule 7, JK-6).",
+                    left=_left_note_first(state.left),
+                    needed=len(players) + 1,
+                )
             )
         best = max(totals.values())
         if state.tied:
             notes.append(
-                f"{join_names(state.tied)} tie for the most points with {best}: a play-off, first to win "
-                f"{options.playoff_wins} play-off hands (rule 9, JK-12); points and bonuses no longer count."
+                Note.of(
+                    "{names} tie for the most points with {best}: a play-off, first to win {wins} play-off hands "
+                    "(rule 9, JK-12); points and bonuses no longer count.",
+                    names=Names.of(state.tied),
+                    best=best,
+                    wins=options.playoff_wins,
+                )
             )
             if state.champion is not None:
                 notes.append(
-                    f"{state.champion} wins {options.playoff_wins} play-off hands and the game (rule 9, JK-12)."
+                    Note.of(
+                        "{champion} wins {wins} play-off hands and the game (rule 9, JK-12).",
+                        champion=state.champion,
+                        wins=options.playoff_wins,
+                    )
                 )
             else:
                 pending = Pending(kind="playoff", players=list(state.tied))
         else:
-            notes.append(f"{state.champion} has the most points with {best} and wins (rule 9).")
+            notes.append(
+                Note.of(
+                    "{champion} has the most points with {best} and wins (rule 9).",
+                    champion=str(state.champion),
+                    best=best,
+                )
+            )
         if state.champion is not None:
             finished = True
             winners = [state.champion]
@@ -1020,7 +1188,7 @@ def score(record: Record) -> JokersKillResult:
         "winner": state.champion if finished else None,
         "cards_left": max(0, state.left),
         "hands_left": 0 if state.over else state.left // (len(players) + 1),
-        "notes": notes,
+        **said(notes),
     }
     if state.tied:
         extras["playoff_wins"] = dict(state.playoff_wins)

@@ -37,10 +37,12 @@ from scoring.base import (
     Result,
     check_players,
     join_names,
+    said,
 )
 from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
+from scoring.why import Items, Names, Note
 
 RULING_PREFIX = "OO"
 """The prefix of 1111-9999's ruling ids (``OO-3``) in ``shared/rules/1111-9999.md``."""
@@ -317,9 +319,11 @@ def has_triple(number: str) -> bool:
     return any(count >= 3 for count in Counter(number).values())
 
 
-def _triple_words(number: str) -> str:
+def _triple_words(number: str) -> Note:
     digit, count = Counter(number).most_common(1)[0]
-    return f"{_WORDS.get(count, str(count))} {_digit_name(digit)}"
+    if digit == "1":
+        return Note.of("four 1s (Aces)" if count == 4 else "three 1s (Aces)")
+    return Note.of("four {digit}s" if count == 4 else "three {digit}s", digit=digit)
 
 
 def available_digits(table: str = "", numbers: Iterable[str] = ()) -> dict[str, int]:
@@ -433,16 +437,22 @@ class _Scored:
     points: dict[str, int]
     best: dict[str, Best | None]
     targets: dict[str, str]
-    notes: list[str]
+    notes: list[Note]
 
 
-def _side_note(table: str, sides: Mapping[str, Side], names: Sequence[str]) -> str:
+def _side_note(table: str, sides: Mapping[str, Side], names: Sequence[str]) -> Note:
     present = {sides[name] for name in names}
     if present == {Side.A}:
-        return f"The row reads {table} from side A, where everyone sits (OO-1)."
+        return Note.of("The row reads {table} from side A, where everyone sits (OO-1).", table=table)
     if present == {Side.B}:
-        return f"The row {table} reads {table[::-1]} from side B, where everyone sits (OO-1)."
-    return f"The row reads {table} from side A and {table[::-1]} from side B (OO-1)."
+        return Note.of(
+            "The row {table} reads {reversed} from side B, where everyone sits (OO-1).",
+            table=table,
+            reversed=table[::-1],
+        )
+    return Note.of(
+        "The row reads {table} from side A and {reversed} from side B (OO-1).", table=table, reversed=table[::-1]
+    )
 
 
 def _score_hand(
@@ -471,7 +481,11 @@ def _score_hand(
             best[name] = None
             points[name] = 0
             notes.append(
-                f"{name} set down three or four of a kind first (cards not entered): 0 for the hand (rule 5.1, OO-5)."
+                Note.of(
+                    "{name} set down three or four of a kind first (cards not entered): 0 for the hand "
+                    "(rule 5.1, OO-5).",
+                    name=name,
+                )
             )
             continue
         best_number, best_score = best_arrangement(number, target)
@@ -479,47 +493,96 @@ def _score_hand(
         declared = distance(number, target)
         if name == declarer:
             points[name] = 0
-            notes.append(f"{name} set down {_triple_words(number)} first: 0 for the hand (rule 5.1, OO-5, OO-9).")
+            notes.append(
+                Note.of(
+                    "{name} set down {triple} first: 0 for the hand (rule 5.1, OO-5, OO-9).",
+                    name=name,
+                    triple=_triple_words(number),
+                )
+            )
             continue
-        lead = f"{name} (side {side.value}, target {target})"
+        lead = Note.of("{name} (side {side}, target {target})", name=name, side=side.value, target=target)
         if options.score is ScoreMode.BEST:
             base = best_score
             if best_number == number:
-                notes.append(f"{lead} set down {number}, the best arrangement: {_sum(number, target)} (rule 4, OO-3).")
+                notes.append(
+                    Note.of(
+                        "{lead} set down {number}, the best arrangement: {sum} (rule 4, OO-3).",
+                        lead=lead,
+                        number=number,
+                        sum=_sum(number, target),
+                    )
+                )
             else:
                 notes.append(
-                    f"{lead} set down {number} ({declared}), but the best arrangement {best_number} is scored: "
-                    f"{_sum(best_number, target)} (house rule, OO-3)."
+                    Note.of(
+                        "{lead} set down {number} ({declared}), but the best arrangement {best} is scored: {sum} "
+                        "(house rule, OO-3).",
+                        lead=lead,
+                        number=number,
+                        declared=declared,
+                        best=best_number,
+                        sum=_sum(best_number, target),
+                    )
                 )
         else:
             base = declared
-            text = f"{lead} set down {number}: {_sum(number, target)} (rule 4)."
+            text = Note.of(
+                "{lead} set down {number}: {sum} (rule 4).", lead=lead, number=number, sum=_sum(number, target)
+            )
             if best_score < declared:
-                text = (
-                    f"{lead} set down {number}: {_sum(number, target)}, scored as declared; {best_number} would "
-                    f"have scored {best_score} (OO-3)."
+                text = Note.of(
+                    "{lead} set down {number}: {sum}, scored as declared; {best} would have scored {score} (OO-3).",
+                    lead=lead,
+                    number=number,
+                    sum=_sum(number, target),
+                    best=best_number,
+                    score=best_score,
                 )
             notes.append(text)
         if name in holders:
             if not triple_rule:
                 notes.append(
-                    f"{name} holds {_triple_words(number)}, but the three-of-a-kind rule is off in sudden death: "
-                    "scored normally (house rule, OO-15)."
+                    Note.of(
+                        "{name} holds {triple}, but the three-of-a-kind rule is off in sudden death: scored normally "
+                        "(house rule, OO-15).",
+                        name=name,
+                        triple=_triple_words(number),
+                    )
                 )
             elif declarer is None:
                 notes.append(
-                    f"{name} holds {_triple_words(number)}, but nobody set down three of a kind first: "
-                    "no 0 and no penalty this hand (OO-6)."
+                    Note.of(
+                        "{name} holds {triple}, but nobody set down three of a kind first: no 0 and no penalty this "
+                        "hand (OO-6).",
+                        name=name,
+                        triple=_triple_words(number),
+                    )
                 )
             else:
                 penalty = options.triple_penalty
                 notes.append(
-                    f"{name} holds {_triple_words(number)} but {declarer} set theirs down first: "
-                    f"{base} + {penalty} = {base + penalty} (rule 5.2, OO-6, OO-9)."
+                    Note.of(
+                        "{name} holds {triple} but {declarer} set theirs down first: {base} + {penalty} = {total} "
+                        "(rule 5.2, OO-6, OO-9).",
+                        name=name,
+                        triple=_triple_words(number),
+                        declarer=declarer,
+                        base=base,
+                        penalty=penalty,
+                        total=base + penalty,
+                    )
                 )
                 base += penalty
         points[name] = base
     return _Scored(points, best, targets, notes)
+
+
+def _and(phrases: list[Note]) -> Note:
+    """Phrases joined as names are: ``a``, ``a and b``, ``a, b and c``."""
+    if len(phrases) == 1:
+        return phrases[0]
+    return Note.of("{first} and {last}", first=Items.of(phrases[:-1]), last=phrases[-1])
 
 
 def _sum(number: str, target: str) -> str:
@@ -636,18 +699,21 @@ class OnesToNinesResult(Result):
         """Each sudden-death player's score in the last sudden-death hand they played (``"sudden death 74"``);
         those who lasted more hands rank first, then the lower score (rule 9, OO-13). OO-E10:
 
-        >>> OnesToNinesResult.model_construct(sudden_death=[{"B": 111, "C": 74}], pending=None).part_progress()
-        {'B': PartProgress(text='sudden death 111', rank=(-1, 111)), 'C': PartProgress(text='sudden death 74', \
-rank=(-1, 74))}
+        >>> result = OnesToNinesResult.model_construct(sudden_death=[{"B": 111, "C": 74}], pending=None)
+        >>> progress = result.part_progress()
+        >>> {name: (part.text, part.rank) for name, part in progress.items()}
+        {'B': ('sudden death 111', (-1, 111)), 'C': ('sudden death 74', (-1, 74))}
         """
         tied = list(self.sudden_death[0]) if self.sudden_death else list(self.pending.players if self.pending else [])
         out: dict[str, PartProgress] = {}
         for name in tied:
             played = [points[name] for points in self.sudden_death if name in points]
             if played:
-                out[name] = PartProgress(f"sudden death {played[-1]}", (-len(played), played[-1]))
+                out[name] = PartProgress(
+                    Note.of("sudden death {points}", points=played[-1]), (-len(played), played[-1])
+                )
             else:
-                out[name] = PartProgress("in sudden death", (0, 0))
+                out[name] = PartProgress(Note.of("in sudden death"), (0, 0))
         return out
 
 
@@ -667,17 +733,31 @@ rule 8).
         return None
     low = min(totals.values())
     tied = [name for name, total in totals.items() if total == low]
-    by = f"after {join_names(reached)} reached the target of {target}"
+    by = Names.of(reached)
     if len(tied) == 1:
         (winner,) = tied
         runner = min(total for name, total in totals.items() if name != winner)
-        nexts = join_names(name for name, total in totals.items() if name != winner and total == runner)
-        others = f"next lowest is {nexts} with {runner}"
-        return Verdict(
-            decider=Decider.LOWEST_TOTAL,
-            rulings=["OO-R7", "OO-R8", "OO-11"],
-            headline=f"{winner} wins with the lowest total, {low}: in 1111-9999 the lowest total wins.",
-            reasons={winner: f"{winner} wins with the lowest total, {low}, {by}; {others} (rule 7, rule 8)."},
+        nexts = Names.of(name for name, total in totals.items() if name != winner and total == runner)
+        return Verdict.of(
+            Decider.LOWEST_TOTAL,
+            ["OO-R7", "OO-R8", "OO-11"],
+            Note.of(
+                "{winner} wins with the lowest total, {low}: in 1111-9999 the lowest total wins.",
+                winner=winner,
+                low=low,
+            ),
+            {
+                winner: Note.of(
+                    "{winner} wins with the lowest total, {low}, after {reached} reached the target of {target}; "
+                    "next lowest is {nexts} with {runner} (rule 7, rule 8).",
+                    winner=winner,
+                    low=low,
+                    reached=by,
+                    target=target,
+                    nexts=nexts,
+                    runner=runner,
+                )
+            },
         )
     alive = list(tied)
     for number, points in enumerate(sudden, start=1):
@@ -685,16 +765,30 @@ rule 8).
         lowest = [name for name in alive if points[name] == best]
         if len(lowest) == 1:
             (winner,) = lowest
-            beaten = join_names(str(points[name]) for name in alive if name != winner)
-            hands = f"sudden-death hand {number}" if number > 1 else "the sudden-death hand"
-            return Verdict(
-                decider=Decider.SUDDEN_DEATH,
-                rulings=["OO-R9", "OO-13", "OO-14"],
-                headline=f"{winner} wins sudden death, {best} against {beaten}, after tying for the lowest total.",
-                reasons={
-                    winner: f"{winner} wins sudden death: tied with {join_names(n for n in tied if n != winner)} on "
-                    f"the lowest total, {low}, {winner} scored the lowest in {hands}, {best} against {beaten} "
-                    "(rule 9, OO-13)."
+            beaten = Names.of(str(points[name]) for name in alive if name != winner)
+            hands = (
+                Note.of("sudden-death hand {number}", number=number) if number > 1 else Note.of("the sudden-death hand")
+            )
+            return Verdict.of(
+                Decider.SUDDEN_DEATH,
+                ["OO-R9", "OO-13", "OO-14"],
+                Note.of(
+                    "{winner} wins sudden death, {best} against {beaten}, after tying for the lowest total.",
+                    winner=winner,
+                    best=best,
+                    beaten=beaten,
+                ),
+                {
+                    winner: Note.of(
+                        "{winner} wins sudden death: tied with {others} on the lowest total, {low}, {winner} scored "
+                        "the lowest in {hands}, {best} against {beaten} (rule 9, OO-13).",
+                        winner=winner,
+                        others=Names.of(n for n in tied if n != winner),
+                        low=low,
+                        hands=hands,
+                        best=best,
+                        beaten=beaten,
+                    )
                 },
             )
         alive = lowest
@@ -780,20 +874,30 @@ def _rule7_8_hand(record: Record, i: int, target: int, totals: dict[str, int]) -
     reached = [name for name in players if totals[name] >= target]
     if reached:
         ended = f"{join_names(reached)} reached the target {target} in {label}"
+        reaching = [Note.of("{name} reached {total}", name=name, total=totals[name]) for name in reached]
         notes.append(
-            f"{join_names(f'{name} reached {totals[name]}' for name in reached)}, at or over the target "
-            f"{target}: the game is over (rule 7, OO-11, OO-12)."
+            Note.of(
+                "{reached}, at or over the target {target}: the game is over (rule 7, OO-11, OO-12).",
+                reached=_and(reaching),
+                target=target,
+            )
         )
         low = _lowest(totals, players)
         if len(low) == 1:
-            notes.append(f"{low[0]} has the lowest total, {totals[low[0]]}, and wins (rule 8).")
+            notes.append(
+                Note.of("{name} has the lowest total, {total}, and wins (rule 8).", name=low[0], total=totals[low[0]])
+            )
         else:
             notes.append(
-                f"{join_names(low)} share the lowest total, {totals[low[0]]}: sudden death decides (rule 8, rule 9)."
+                Note.of(
+                    "{names} share the lowest total, {total}: sudden death decides (rule 8, rule 9).",
+                    names=Names.of(low),
+                    total=totals[low[0]],
+                )
             )
     result = OnesToNinesHandResult(
         points=scored.points,
-        notes=notes,
+        **said(notes),
         best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
         targets=scored.targets,
         totals=dict(totals),
@@ -826,18 +930,27 @@ def _rule9_sudden_death_hand(
         options,
         options.triple_rule_in_sudden_death,
     )
-    notes = [*scored.notes, "Sudden-death scores are not added to the totals (OO-14)."]
+    notes = [*scored.notes, Note.of("Sudden-death scores are not added to the totals (OO-14).")]
     low = _lowest(scored.points, tied)
     if len(low) == 1:
-        notes.append(f"{low[0]} has the lowest sudden-death score, {scored.points[low[0]]}, and wins (rule 9).")
+        notes.append(
+            Note.of(
+                "{name} has the lowest sudden-death score, {points}, and wins (rule 9).",
+                name=low[0],
+                points=scored.points[low[0]],
+            )
+        )
     else:
         notes.append(
-            f"{join_names(low)} tie for the lowest sudden-death score, {scored.points[low[0]]}: "
-            "they play another sudden-death hand (OO-13)."
+            Note.of(
+                "{names} tie for the lowest sudden-death score, {points}: they play another sudden-death hand (OO-13).",
+                names=Names.of(low),
+                points=scored.points[low[0]],
+            )
         )
     result = OnesToNinesHandResult(
         points=scored.points,
-        notes=notes,
+        **said(notes),
         best={name: (b.to_json() if b else None) for name, b in scored.best.items()},
         targets=scored.targets,
     )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from scoring.base import Result
 from scoring.registry import find_game
+from scoring.why import Note, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,30 +48,54 @@ class Standing:
     """The player's progress in the play-off, tie-break round or sudden death, or ``None`` when not in one."""
     spoken_place: str
     """The place in words for a screen reader: ``"first"``, ``"equal first"``, ``"third"``."""
+    place_note: Note | None = None
+    """``spoken_place`` as data (:class:`scoring.why.Note`), for any language."""
+    progress_note: Note | None = None
+    """``progress`` as data."""
 
 
-_ORDINALS = [
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-]
+def _ordinal(place: int) -> Note:
+    words = (
+        Note.of("first"),
+        Note.of("second"),
+        Note.of("third"),
+        Note.of("fourth"),
+        Note.of("fifth"),
+        Note.of("sixth"),
+        Note.of("seventh"),
+        Note.of("eighth"),
+        Note.of("ninth"),
+        Note.of("tenth"),
+        Note.of("eleventh"),
+        Note.of("twelfth"),
+        Note.of("thirteenth"),
+        Note.of("fourteenth"),
+        Note.of("fifteenth"),
+        Note.of("sixteenth"),
+        Note.of("seventeenth"),
+        Note.of("eighteenth"),
+        Note.of("nineteenth"),
+        Note.of("twentieth"),
+    )
+    if 1 <= place <= len(words):
+        return words[place - 1]
+    if 11 <= place % 100 <= 13:
+        return Note.of("{place}th", place=place)
+    return {
+        1: Note.of("{place}st", place=place),
+        2: Note.of("{place}nd", place=place),
+        3: Note.of("{place}rd", place=place),
+    }.get(place % 10, Note.of("{place}th", place=place))
+
+
+def place_note(place: int, shared: bool = False) -> Note:
+    """A place in words, as data (:class:`scoring.why.Note`): :func:`spoken` in any language.
+
+    >>> render(place_note(2, shared=True))
+    'equal second'
+    """
+    word = _ordinal(place)
+    return Note.of("equal {place}", place=word) if shared else word
 
 
 def spoken(place: int, shared: bool = False) -> str:
@@ -79,12 +104,7 @@ def spoken(place: int, shared: bool = False) -> str:
     >>> spoken(1), spoken(3, shared=True), spoken(21), spoken(22), spoken(113)
     ('first', 'equal third', '21st', '22nd', '113th')
     """
-    if 1 <= place <= len(_ORDINALS):
-        word = _ORDINALS[place - 1]
-    else:
-        suffix = "th" if 11 <= place % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-        word = f"{place}{suffix}"
-    return f"equal {word}" if shared else word
+    return render(place_note(place, shared))
 
 
 def lower_wins(game: str) -> bool:
@@ -147,9 +167,11 @@ def standings(result: Result) -> list[Standing]:
                 winner=name in winners,
                 progress=entry.text if entry is not None else None,
                 spoken_place=spoken(place, shared),
+                place_note=place_note(place, shared),
+                progress_note=entry.note if entry is not None else None,
             )
         )
     return out
 
 
-__all__ = ["Standing", "lower_wins", "spoken", "standings"]
+__all__ = ["Standing", "lower_wins", "place_note", "spoken", "standings"]

@@ -18,8 +18,12 @@ Ben wins as the next-highest, 2 game points, after Ann reached the target of 3 (
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from scoring.why import Note, NoteMap, OptionalNote, read_notes, render
 
 
 class Decider(enum.StrEnum):
@@ -61,7 +65,8 @@ class Verdict(BaseModel):
 
     >>> verdict = Verdict(decider=Decider.CANCELLED, rulings=["BB-R9.3", "BB-14"], headline="Cancelled.")
     >>> verdict.model_dump(mode="json")
-    {'decider': 'cancelled', 'rulings': ['BB-R9.3', 'BB-14'], 'headline': 'Cancelled.', 'reasons': {}}
+    {'decider': 'cancelled', 'rulings': ['BB-R9.3', 'BB-14'], 'headline': 'Cancelled.', 'reasons': {}, \
+'headline_why': None, 'reasons_why': {}}
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -73,6 +78,34 @@ class Verdict(BaseModel):
     """One sentence for the end banner."""
     reasons: dict[str, str] = Field(default_factory=dict)
     """One sentence per winner, in seating order (empty when cancelled)."""
+    headline_why: OptionalNote = None
+    """``headline`` as data (:class:`scoring.why.Note`)."""
+    reasons_why: NoteMap = Field(default_factory=dict)
+    """``reasons`` as data, per winner."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_notes(cls, data: Any) -> Any:
+        return read_notes(data, headline_why=Note | None, reasons_why=dict[str, Note])
+
+    @classmethod
+    def of(
+        cls, decider: Decider, rulings: Sequence[str], headline: Note, reasons: Mapping[str, Note] | None = None
+    ) -> Verdict:
+        """A verdict from its notes: the English sentences are rendered from them.
+
+        >>> Verdict.of(Decider.MOST_POINTS, ["JK-R9"], Note.of("{name} wins.", name="Ann")).headline
+        'Ann wins.'
+        """
+        reasons = dict(reasons or {})
+        return cls(
+            decider=decider,
+            rulings=list(rulings),
+            headline=render(headline),
+            reasons={name: render(note) for name, note in reasons.items()},
+            headline_why=headline,
+            reasons_why=reasons,
+        )
 
 
 __all__ = ["Decider", "Verdict"]
