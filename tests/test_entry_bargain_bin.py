@@ -487,8 +487,11 @@ def _chosen(view: ft.View) -> list[str]:
     return [
         str(c.content.content.value)
         for c, _ in walk(view)
-        if isinstance(c, ft.Semantics) and c.selected and isinstance(c.content, Key)
-        and isinstance(c.content.content, ft.Text) and str(c.content.content.value).startswith("To ")
+        if isinstance(c, ft.Semantics)
+        and c.selected
+        and isinstance(c.content, Key)
+        and isinstance(c.content.content, ft.Text)
+        and str(c.content.content.value).startswith("To ")
     ]
 
 

@@ -176,9 +176,7 @@ class VeilOver:
     through its node then does nothing, and a tap through the cover is refused with the message.
     """
 
-    def __init__(
-        self, grid: ft.Control, on_refused: Callable[[Any], Any], keys: Sequence[TapKey] = ()
-    ) -> None:
+    def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any], keys: Sequence[TapKey] = ()) -> None:
         self.on_refused = on_refused
         self.keys = list(keys)
         self.cover = isolated(Veil(left=0, top=0, right=0, bottom=0, ignore_interactions=True, border_radius=8))
