@@ -116,7 +116,13 @@ def texts(tab: Any) -> list[str]:
 
 
 def standings_on(tab: Any) -> list[str]:
-    return [t for t in texts(tab) if re.match(r"^\d+\. \w+: -?\d+ points", t)]
+    """The standings' lines in the page's order (a screen reader's): each line's own node, not a group around
+    them (the host's strip is one, whose text is all its lines)."""
+    leaves = tab.evaluate(
+        "() => [...document.querySelectorAll('flt-semantics')].filter(e => !e.querySelector('flt-semantics'))"
+        ".map(e => e.textContent)"
+    )
+    return [t for t in leaves if re.match(r"^\d+\. \w+: -?\d+ points", t)]
 
 
 def assert_read_only(tab: Any) -> None:
