@@ -217,10 +217,21 @@ def back_button(ctx: ViewContext) -> ft.Control:
     return icon_button(ft.Icons.ARROW_BACK, "Back", lambda _: ctx.navigate(target))
 
 
+TITLE_SIZE = 20
+"""The app bar's title size: two lines of it fit the app bar (:func:`app_bar_title`)."""
+
+
+def app_bar_title(title: str, *, size: int = TITLE_SIZE) -> ft.Text:
+    """An app bar's title, read out whole: on one line when it fits, else over two (a night's recap, a game's name
+    beside Undo, Redo and Share on a 360 px phone), so that nothing is cut; only a title longer than two lines
+    (a 40-character name) ends in an ellipsis."""
+    return ft.Text(title, semantics_label=title, size=size, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+
+
 def screen(ctx: ViewContext, title: str, controls: Sequence[ft.Control], *, home: bool = False) -> ft.View:
     """A full screen: an app bar with the title (and a back button unless ``home``) over a scrolling column."""
     appbar = ft.AppBar(
-        title=ft.Text(title, semantics_label=title),
+        title=app_bar_title(title),
         leading=None if home else back_button(ctx),
         automatically_imply_leading=False,
         toolbar_height=64,

@@ -68,3 +68,85 @@ def test_a_corrections_review_is_above_the_docked_confirm(
     page.wait_for_function(f"() => ({REVIEW})().length === 0")
     key = box_of(button(page, "1"))
     assert key["y"] + key["height"] <= dock + 0.5 and key["height"] >= 47.5, f"the pad's 1: {key}"
+
+
+# --- app-bar titles --------------------------------------------------------------------------------------------------
+
+SMALL_PHONE = {"width": 360, "height": 640}
+
+TITLE_LINES = """([title, size, spacing]) => {
+    const nodes = [...document.querySelectorAll('flt-semantics')];
+    const said = nodes.some(e => e.getAttribute('aria-label') === title || (e.textContent || '').includes(title));
+    const bar = nodes.map(e => ({name: (e.getAttribute('aria-label') || e.textContent || '').trim(),
+                                 box: e.getBoundingClientRect()}))
+        .filter(e => e.box.top >= 0 && e.box.bottom <= 64.5 && e.box.height > 0 && e.box.width < window.innerWidth);
+    const back = bar.find(e => e.name === 'Back');
+    const actions = bar.filter(e => ['Undo', 'Redo', 'Share'].includes(e.name));
+    if (!said || (!back && title !== 'Card Table Companion')) return null;
+    const start = (back ? back.box.right : 0) + spacing;
+    const end = (actions.length ? Math.min(...actions.map(e => e.box.left)) : window.innerWidth) - spacing;
+    const width = end - start;
+    const g = document.createElement('canvas').getContext('2d');
+    g.font = `${size}px "DejaVu Sans"`;
+    let lines = 1, line = '';
+    for (const word of title.split(' ')) {
+        const longer = line ? `${line} ${word}` : word;
+        if (line && g.measureText(longer).width > width) { lines += 1; line = word; } else { line = longer; }
+    }
+    const widest = Math.max(...title.split(' ').map(w => g.measureText(w).width));
+    return {lines, widest, width, start, end, whole: g.measureText(title).width};
+}"""
+"""JavaScript: the room of the app bar's title (between the Back button and the first action, less the title's
+spacing on each side, from their semantics nodes' boxes) and how many lines the title takes in it at ``size`` px
+in the app's font, broken between words as Flutter breaks it; ``null`` until the title is in the semantics tree
+(the app bar's node, which its own is merged into) and the Back button is laid out."""
+
+
+@pytest.fixture
+def titled(data_dir: Path) -> dict[str, str]:
+    """A game of each kind and a night (named as the app names one), to open their screens."""
+    with AppServices.open(data_dir) as services:
+        players = ["Ann", "Ben", "Cat", "Dan"]
+        sides = {"sides": {name: "AB"[i % 2] for i, name in enumerate(players)}}
+        ids = {
+            game: services.sessions.start(game, players, extra=sides if game == "1111-9999" else None).id
+            for game in GAMES
+        }
+        ids["night"] = services.nights.start("Game night, Wed 2 Dec", ["Ann", "Ben", "Cat", "Dan"]).id
+        return ids
+
+
+GAMES = {
+    "bargain-bin": "Bargain Bin",
+    "financial-crisis": "Financial Crisis",
+    "feast-and-famine": "Feast and Famine",
+    "1111-9999": "1111-9999",
+    "jokers-kill": "Jokers Kill",
+}
+
+
+def test_app_bar_titles_fit_a_360_px_phone(titled: dict[str, str], page: Any, app_server: AppServer) -> None:
+    """Each title is whole on screen: on one line, or over two (18 px beside the table's Undo, Redo and Share; 20 px
+    elsewhere), never cut. (The title's own node is merged into the app bar's, so its room is measured between the
+    buttons around it.)"""
+    page.set_viewport_size(SMALL_PHONE)
+    night = titled["night"]
+    screens = [(f"/continue/{titled[game]}", name, 18, 4) for game, name in GAMES.items()]
+    screens += [
+        ("/", "Card Table Companion", 20, 16),
+        (f"/nights/{night}", "Game night, Wed 2 Dec", 20, 16),
+        (f"/nights/{night}/recap", "Recap: Game night, Wed 2 Dec", 20, 16),
+        ("/stats/nights", "Statistics: game nights", 20, 16),
+        ("/history/transfer", "Export and backup", 20, 16),
+        ("/nights/new", "Start a game night", 20, 16),
+    ]
+    two_lines = []
+    for path, title, size, spacing in screens:
+        open_app(page, app_server, path)
+        found = page.wait_for_function(TITLE_LINES, arg=[title, size, spacing]).json_value()
+        at = f"{title!r} on {path}: {found}"
+        assert found["widest"] <= found["width"], f"a word of the title is cut: {at}"
+        assert found["lines"] <= 2, f"the title is cut: {at}"
+        if found["lines"] == 2:
+            two_lines.append(title)
+    assert "Recap: Game night, Wed 2 Dec" in two_lines, "the longest title is measured over two lines"
