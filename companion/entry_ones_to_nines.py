@@ -127,6 +127,23 @@ class ReviewRow:
             return f"{head}: {self.number}, gap {self.gap}, the best arrangement{first}"
         return f"{head}: {self.number}, gap {self.gap}; best {self.best}, gap {self.best_score}{first}"
 
+    @property
+    def short(self) -> str:
+        """The line without the side and target (a large table's fields show them), to fit one line of a phone;
+        :attr:`text` stays what a screen reader reads.
+
+        >>> ReviewRow("Ann", "A", "4239", "2875", 1364, "5278", 1039).short
+        'Ann: 2875, gap 1364; best 5278, gap 1039'
+        >>> ReviewRow("Ben", "B", "9324", "8631", 693, "8631", 693, first_triple=True).short
+        'Ben: 8631, gap 693, the best (first three of a kind: 0)'
+        """
+        if self.number is None:
+            return f"{self.name}: set down three of a kind first, 0"
+        first = " (first three of a kind: 0)" if self.first_triple else ""
+        if self.best == self.number:
+            return f"{self.name}: {self.number}, gap {self.gap}, the best{first}"
+        return f"{self.name}: {self.number}, gap {self.gap}; best {self.best}, gap {self.best_score}{first}"
+
 
 @dataclass(frozen=True)
 class HandEntry:

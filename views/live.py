@@ -45,7 +45,7 @@ from views.standings import standings_panel, verdict_panel
 from views.table.entry import EntryContext, EntryTarget, refresh
 from views.table.games import find_panel
 from views.table.scoreboard import HandLine, hand_lines, line_count
-from views.widgets import back_button, big_button, empty_state, icon_button, panel
+from views.widgets import app_bar_title, back_button, big_button, empty_state, icon_button, panel
 
 _log = logging.getLogger(__name__)
 
@@ -160,7 +160,7 @@ class LiveScreen:
         self.follow()
         title = "Live scoreboard"
         appbar = ft.AppBar(
-            title=ft.Text(title, semantics_label=title),
+            title=app_bar_title(title),
             leading=back_button(self.ctx) if self.back else None,
             automatically_imply_leading=False,
             toolbar_height=64,

@@ -92,8 +92,9 @@ class TapKey:
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
     colours (spans: a value key's rank and suits) is dimmed by the box's opacity instead, one number to send where
-    each span's style would be sent again. The key is an isolated control (:func:`isolated`): a screen sends it
-    only when it changed.
+    each span's style would be sent again. Under a raised :class:`VeilOver` (:meth:`set_veiled`) the button node
+    reads as unavailable too (``aria-disabled`` in the browser), its look left to the veil. The key is an isolated
+    control (:func:`isolated`): a screen sends it only when it changed.
     """
 
     def __init__(
@@ -120,14 +121,30 @@ class TapKey:
         )
         self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col))
         self.enabled = True
+        self.veiled = False
         self.selected = False
+
+    def _set_state(self) -> bool:
+        """The node's disabled state: greyed out or veiled (the button node's, which its box follows: a disabled
+        key keeps its size and takes no tap); whether it changed."""
+        disabled = self.veiled or not self.enabled
+        if bool(self.control.disabled) == disabled:
+            return False
+        self.control.disabled = disabled
+        return True
+
+    def set_veiled(self, veiled: bool) -> bool:
+        """Read out as unavailable while a :class:`VeilOver` covers the key (or as it is, once lowered); its look
+        is the veil's. Returns whether the key changed (then it is to be sent)."""
+        self.veiled = veiled
+        return self._set_state()
 
     def set_enabled(self, enabled: bool) -> bool:
         """Grey the key out or bring it back; returns whether its look changed (then it is to be sent)."""
         if enabled == self.enabled:
             return False
         self.enabled = enabled
-        self.control.disabled = not enabled
+        self._set_state()
         if self.text.spans:  # the opacity dims the outline too
             self.box.opacity = 1.0 if enabled else DIMMED
         else:
@@ -154,26 +171,29 @@ class VeilOver:
     ``on_click`` is ``on_refused``; lowered, it has neither. Raising and lowering it changes the cover alone: the
     grid, its keys and their states are not touched, so the page redraws one box. (A grid's own opacity, or the
     keys' ``disabled``, makes Flutter rebuild every key of the grid: 20 ms more per tap on the benchmark's 52
-    cards.) Screen readers still read the keys under a raised cover as they are; a key tapped through them is
-    refused with the same message.
+    cards.) For screen readers, each key's own node says it is unavailable while the cover is raised
+    (:meth:`TapKey.set_veiled`): one property of each key that was tappable, sent with the cover; a key activated
+    through its node then does nothing, and a tap through the cover is refused with the message.
     """
 
-    def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any]) -> None:
+    def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any], keys: Sequence[TapKey] = ()) -> None:
         self.on_refused = on_refused
+        self.keys = list(keys)
         self.cover = isolated(Veil(left=0, top=0, right=0, bottom=0, ignore_interactions=True, border_radius=8))
         self.control = ft.Stack([grid, self.cover])
         self.raised = False
 
-    def set_raised(self, raised: bool) -> bool:
-        """Raise (dim the grid, refuse its taps) or lower the cover; returns whether it changed."""
+    def set_raised(self, raised: bool) -> list[ft.Control]:
+        """Raise (dim the grid, refuse its taps, its keys read as unavailable) or lower the cover; returns what
+        changed and is to be sent: the cover, then each key whose node changed (none when it stays as it was)."""
         if raised == self.raised:
-            return False
+            return []
         self.raised = raised
         self.cover.bgcolor = ft.Colors.with_opacity(1 - DIMMED, ft.Colors.SURFACE) if raised else None
         self.cover.ignore_interactions = not raised
         # lowered, the cover takes no tap and has no node for screen readers (nor one over the keys for a browser)
         self.cover.on_click = self.on_refused if raised else None
-        return True
+        return [self.cover, *(key.control for key in self.keys if key.set_veiled(raised))]
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:
@@ -197,10 +217,21 @@ def back_button(ctx: ViewContext) -> ft.Control:
     return icon_button(ft.Icons.ARROW_BACK, "Back", lambda _: ctx.navigate(target))
 
 
+TITLE_SIZE = 20
+"""The app bar's title size: two lines of it fit the app bar (:func:`app_bar_title`)."""
+
+
+def app_bar_title(title: str, *, size: int = TITLE_SIZE) -> ft.Text:
+    """An app bar's title, read out whole: on one line when it fits, else over two (a night's recap, a game's name
+    beside Undo, Redo and Share on a 360 px phone), so that nothing is cut; only a title longer than two lines
+    (a 40-character name) ends in an ellipsis."""
+    return ft.Text(title, semantics_label=title, size=size, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+
+
 def screen(ctx: ViewContext, title: str, controls: Sequence[ft.Control], *, home: bool = False) -> ft.View:
     """A full screen: an app bar with the title (and a back button unless ``home``) over a scrolling column."""
     appbar = ft.AppBar(
-        title=ft.Text(title, semantics_label=title),
+        title=app_bar_title(title),
         leading=None if home else back_button(ctx),
         automatically_imply_leading=False,
         toolbar_height=64,

@@ -384,7 +384,7 @@ def correct_first_hand(page: Any, server: AppServer, game: str, session_id: str,
             "bargain-bin": None,
             "feast-and-famine": None,
             "financial-crisis": card_label("AS"),
-            "1111-9999": "1",
+            "1111-9999": "Delete digit",  # every number in: the review in the pad's place, until a digit is deleted
         }[game]
         if first is not None:
             phone.visible(phone.button(first), f"the correction's {first}")

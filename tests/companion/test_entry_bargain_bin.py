@@ -35,7 +35,7 @@ from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, Action, Sign
 from tests.support.screens import INTERACTIVE, FakePage, greyed, label_of, walk
 from views.shell import Shell
-from views.widgets import Veil
+from views.widgets import Key, Veil
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 
@@ -469,6 +469,19 @@ def _tap(view: ft.View, label: str) -> None:
     control.on_click(None)
 
 
+def _chosen(view: ft.View) -> list[str]:
+    """The labels of the receivers read out as selected (their node's ``selected``)."""
+    return [
+        str(c.content.content.value)
+        for c, _ in walk(view)
+        if isinstance(c, ft.Semantics)
+        and c.selected
+        and isinstance(c.content, Key)
+        and isinstance(c.content.content, ft.Text)
+        and str(c.content.content.value).startswith("To ")
+    ]
+
+
 def _type(view: ft.View, label: str, value: str) -> None:
     field = next(c for c, _ in walk(view) if isinstance(c, ft.TextField) and c.label == label)
     field.value = value
@@ -484,14 +497,18 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
             if isinstance(control, ft.OutlinedButton | ft.FilledButton):
                 assert (control.height or 0) >= 48, f"{label_of(control)} is smaller than 48 px"
     shown = _buttons(view)
-    assert shown["To Ann (0)"].disabled, "Selfless: Ann plays first"
+    assert greyed(view, shown["To Ann (0)"]), "Selfless: Ann plays first"
     [veil] = [c for c, _ in walk(view) if isinstance(c, Veil)]
     assert greyed(view, shown["K♠♣"]) and veil.bgcolor is not None, "the pad is veiled until a receiver is tapped"
     cast(Any, veil.on_click)(None)  # a key tapped through the veil
     assert any("Tap who Ann's card goes to first" in t for t in _texts(view)), "a key tapped first is refused"
     assert table.draft() is None or not table.draft()["plays"]  # type: ignore[index]
+    assert _chosen(view) == []
     _tap(view, "To Ben (0)")
+    assert _chosen(view) == ["To Ben (0)"], "the receiver tapped is read out as selected"
+    assert not greyed(view, _buttons(view)["K♠♣"]), "the veil is lowered"
     _tap(view, "K♠♣")
+    assert _chosen(view) == [], "the card is given: no receiver is chosen"
     _tap(view, "To Ann (0)")
     _tap(view, "Joker −20")  # the sign is in the key: no third tap
     assert "Card points so far: Ann -20, Ben 12, Cat 0, Dan 0" in _texts(view)
@@ -503,7 +520,7 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
     _tap(view, "Remove Dan")
     assert any("removal 1 of 2" in t and "Dan's 5 unplayed cards are discarded" in t for t in _texts(view))
     _tap(view, "Confirm: remove Dan")
-    assert _buttons(view)["To Dan (0)"].disabled
+    assert greyed(view, _buttons(view)["To Dan (0)"])
     _tap(view, "Take back last card")
     assert "Card points so far: Ann 0, Ben 12, Cat 0, Dan 0" in _texts(view)
     assert "Take back: Dan removed" in _buttons(view), "taking back a card keeps the conduct"
@@ -512,7 +529,7 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
     assert _buttons(view)["Dan plays"].disabled, "removed in this hand: no cards left"
     _tap(view, "Cat plays")
     assert "Next: Cat plays: who gets the card?" in _texts(view)
-    assert _buttons(view)["To Cat (0)"].disabled and not _buttons(view)["To Ben (12)"].disabled
+    assert greyed(view, _buttons(view)["To Cat (0)"]) and not greyed(view, _buttons(view)["To Ben (12)"])
 
 
 def test_quick_form_end_payouts_and_settle_up_on_the_table_screen(services: AppServices) -> None:

@@ -168,16 +168,20 @@ def test_ones_to_nines_digit_taps_replay_nothing_and_send_what_changed(
 ) -> None:
     table = services.sessions.start("1111-9999", ["Ann", "Ben"], extra={"sides": {"Ann": "A", "Ben": "B"}})
     _, view = render(services, f"/continue/{table.id}")
-    pad = row_of(view, "5")
     for number in (1, 2):
         counted.clear()
+        pad = row_of(view, "5")  # (a new hand's panel after a Confirm)
         for k, digit in enumerate("423928758631"):
             sent.clear()
             tap(view, digit)
             assert replays(counted, "1111-9999") == 0, f"digit {k + 1} replayed the record"
-            assert sent and not whole_row_sent(pad, sent), f"digit {k + 1} sent the whole digit pad"
+            assert sent, f"digit {k + 1} sent nothing"
             if k < 11:  # the field typed into, the prompt, the deck's count, a digit that greys out
+                assert not whole_row_sent(pad, sent), f"digit {k + 1} sent the whole digit pad"
                 assert size(sent) < 12, f"digit {k + 1} sent {size(sent)} controls"
+            else:  # every number in: the review takes the pad's place, the row sent for its visibility alone
+                assert pad.visible is False and whole_row_sent(pad, sent)
+                assert all(key.is_isolated() for key in pad.controls), "an update of the row sends no key"
         tap(view, "Confirm hand")
         assert counted["score/1111-9999"] == 1, "a Confirm replays the record once"
         assert len(table.hands) == number

@@ -38,7 +38,17 @@ from views.table.entry import (
 )
 from views.table.games import find_panel
 from views.table.scoreboard import HandLine, Scoreboard, StandingsStrip, VerdictBanner, hand_list, line_count
-from views.widgets import APPBAR_TAP, MIN_TAP, WIDE, back_button, big_button, empty_state, icon_button, isolated
+from views.widgets import (
+    APPBAR_TAP,
+    MIN_TAP,
+    WIDE,
+    app_bar_title,
+    back_button,
+    big_button,
+    empty_state,
+    icon_button,
+    isolated,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -129,7 +139,7 @@ class TableView:
         title = self.game.name if self.target is None else f"Correct {self.target.label_for(self.session.game)}"
         ctx = self.ctx
         appbar = ft.AppBar(
-            title=ft.Text(title, semantics_label=title, size=18, no_wrap=True, max_lines=1),
+            title=app_bar_title(title, size=18),
             leading=back_button(ctx),
             leading_width=APPBAR_TAP,
             title_spacing=4,

@@ -28,7 +28,7 @@ from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, TapKey, VeilOver, isolated, panel, suit_colour_value
+from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, isolated, panel, suit_colour_value
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
 """A receiver's share of a row of 12: two a row on a portrait phone (ten players in five rows), more when wider."""
@@ -72,10 +72,13 @@ def _button(
 def _look(control: ft.Control) -> tuple[Any, ...]:
     """What a tap may change in a kept control: its text, state, greying, label and selection."""
     text = getattr(control, "content", None)
+    if isinstance(text, Key):  # a receiver: its text is in the box that takes the tap
+        text = text.content
     inner = (text.value, text.color, text.weight) if isinstance(text, ft.Text) else None
     return (
         getattr(control, "value", None),
         control.disabled,
+        getattr(control, "selected", None),
         control.opacity,
         getattr(control, "tooltip", None),
         control.visible,
@@ -106,6 +109,43 @@ def _outlined(
         on_click=on_click,
         style=PLAIN if pad == 8 else ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=pad)),
     )
+
+
+def _receiver(label: str, on_click: Callable[[Any], None]) -> ft.Semantics:
+    """A receiver ("To Ann (12)": who gets the card, with their card points), kept across redraws: outlined, and
+    filled with a thick outline while chosen (:func:`_update_receiver`). Built as
+    :func:`views.widgets.choice_button` is (a box that takes the tap, with a transparent ink for the keyboard's
+    focus, in a button node) so that the node a screen reader names and activates is the one that says whether it
+    is selected; a Material button makes its own node, and a state put around it would go elsewhere."""
+    box = Key(
+        content=ft.Text(label, size=14, no_wrap=True, color=ft.Colors.PRIMARY),
+        height=MIN_TAP,
+        padding=ft.Padding.symmetric(horizontal=4),
+        alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        border_radius=MIN_TAP // 2,
+        on_click=on_click,
+        ink=True,
+        ink_color=ft.Colors.TRANSPARENT,
+    )
+    return ft.Semantics(button=True, container=True, selected=False, content=box, col=RECEIVER_COLUMNS)
+
+
+def _update_receiver(holder: ft.Semantics, *, label: str, disabled: bool, selected: bool) -> None:
+    """Set a receiver's label (shown and read out), state (greyed out: its node disabled, its box takes no tap)
+    and selection (read out as selected, shown filled)."""
+    box = holder.content
+    if not isinstance(box, Key) or not isinstance(box.content, ft.Text):
+        return
+    text = box.content
+    text.value = label
+    text.color = ft.Colors.OUTLINE_VARIANT if disabled else ft.Colors.PRIMARY
+    text.weight = ft.FontWeight.BOLD if selected else None
+    holder.disabled = disabled
+    holder.selected = selected
+    box.bgcolor = ft.Colors.PRIMARY_CONTAINER if selected else None
+    outline = ft.Colors.OUTLINE_VARIANT if disabled else ft.Colors.OUTLINE
+    box.border = ft.Border.all(3, ft.Colors.PRIMARY) if selected else ft.Border.all(1, outline)
 
 
 def _update(
@@ -185,21 +225,17 @@ class BinPanel:
         """Whose card it is and how many are left (a large table, while the pad is shown: who gets it, and the
         way back to the receivers)."""
         self.receivers = {
-            name: isolated(_outlined(f"To {name} (0)", self._act("choose_receiver", name), size=14, pad=4))
-            for name in entry.players
+            name: isolated(_receiver(f"To {name} (0)", self._act("choose_receiver", name))) for name in entry.players
         }
-        for holder in self.receivers.values():
-            holder.height = MIN_TAP
-            holder.col = RECEIVER_COLUMNS
         self.receiver_row = ft.ResponsiveRow(list(self.receivers.values()), spacing=6, run_spacing=4)
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
         self.pad_keys = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=PAD_COLUMNS, spacing=3, run_spacing=4
         )
-        self.veil = VeilOver(self.pad_keys, self._act("choose_value", keys[0]))
-        """The value pad is veiled (dimmed as one) until who gets the card is tapped: the page redraws one box, no
-        key; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out. A key on
+        self.veil = VeilOver(self.pad_keys, self._act("choose_value", keys[0]), list(self.keys.values()))
+        """The value pad is veiled (dimmed as one, each key's node read as unavailable) until who gets the card is
+        tapped; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out. A key on
         its own is greyed out once both cards of its value are out."""
         self.veil.set_raised(True)
         self.pad = ft.Column(
@@ -408,7 +444,7 @@ class BinPanel:
                 )
             )
         for name, holder in self.receivers.items():
-            _update(
+            _update_receiver(
                 holder,
                 label=f"To {name} ({points[name]})",
                 disabled=not entry.can_receive(name) or entry.joker_waiting,
@@ -427,7 +463,7 @@ class BinPanel:
             parts.append(self.sign_row)
         elif not (self.large and choosing):  # a large table's pad comes back with the next receiver
             ready = entry.receiver is not None and giver is not None
-            self.veil.set_raised(not ready)  # veiled, not disabled: see _build_live
+            self.veil.set_raised(not ready)  # the keys are sent as their look changed (_look)
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
                 tap_key.set_enabled(entry.can_value(key))
             parts.append(self.pad)

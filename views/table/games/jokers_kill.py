@@ -68,7 +68,7 @@ class CardPicker:
         self.grid = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
         )
-        self.veil = VeilOver(self.grid, self.refused)
+        self.veil = VeilOver(self.grid, self.refused, list(self.keys.values()))
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.confirm = ft.FilledButton(
             content="Confirm hand",
@@ -124,13 +124,14 @@ class CardPicker:
         changed: list[ft.Control] = [self.actions]
         self.prompt.value = prompt(need)
         self.prompt.semantics_label = f"Next: {prompt(need)}"
-        # A complete hand raises the veil over the grid (the page redraws one box, not the 52 cards); a card tapped
-        # then is refused with "the hand is complete: confirm it, or remove a card first", said on screen and read
-        # out. A card dealt greys its own key.
-        if self.veil.set_raised(need.complete):
-            changed.append(self.veil.cover)
+        # A complete hand raises the veil over the grid (one box dims the 52 cards; each card's node says it is
+        # unavailable); a card tapped then is refused with "the hand is complete: confirm it, or remove a card
+        # first", said on screen and read out. A card dealt greys its own key.
+        veiled = self.veil.set_raised(need.complete)  # the cover, and each key's node (read as unavailable)
         legal = state.unused_cards()
-        changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
+        greyed = [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
+        sent = {id(control) for control in veiled}
+        changed += veiled + [control for control in greyed if id(control) not in sent]
         places = state.slots()
         changed += self._show_places(places)
         self.confirm.disabled = not need.complete

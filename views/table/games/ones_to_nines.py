@@ -177,7 +177,7 @@ class HandPanel:
                 ft.Text(ask, size=14, semantics_label=ask),
                 ft.Row(list(self.triples.values()), wrap=True, spacing=8, run_spacing=8),
             ]
-        self.review = ft.Column(spacing=4, visible=False)
+        self.review = ft.Column(spacing=2 if self.large else 4, visible=False)
         self._review_rows: list[str] | None = None
         label = "Confirm sudden-death hand" if self.sudden else "Confirm hand"
         self.confirm_button = ft.FilledButton(
@@ -198,8 +198,8 @@ class HandPanel:
                 self.pad_row,
                 self.left,
                 self.edit_row,
-                *triple_parts,
                 self.review,
+                *triple_parts,
             ],
             spacing=6,
         )
@@ -264,15 +264,28 @@ class HandPanel:
                 choice.icon = ft.Icons.CHECK if chosen else None
                 choice.style = CHOSEN if chosen else None
                 changed.append(choice)
-        rows = [row.text for row in entry.review()] if entry.complete else None
+        review = entry.review() if entry.complete else None
+        rows = [row.text for row in review] if review is not None else None
         if rows != self._review_rows:
+            # Every number in, the review takes the digit pad's place (every digit greyed out then: a field is
+            # corrected by deleting a digit first, which brings the pad back), above "Who set down three of a kind
+            # first?": on a phone it is on screen above the docked Confirm, a correction's too.
             self._review_rows = rows
             self.review.visible = rows is not None
             self.review.controls = [
                 ft.Text("Best possible arrangements", theme_style=ft.TextThemeStyle.TITLE_SMALL),
-                *(ft.Text(text, size=16, semantics_label=text) for text in rows or []),
+                *(
+                    ft.Text(row.short, size=13, semantics_label=row.text)
+                    if self.large  # a line each, the whole of it read out
+                    else ft.Text(row.text, size=16, semantics_label=row.text)
+                    for row in review or []
+                ),
             ]
             changed.append(self.review)
+        pad = rows is None or any(key.enabled for key in self.pad.values())  # (a first three of a kind's number)
+        if self.pad_row.visible != pad:
+            self.pad_row.visible = pad
+            changed.append(self.pad_row)  # its keys are isolated: only its visibility is sent
         if self.confirm_button.disabled != (not entry.complete):
             self.confirm_button.disabled = not entry.complete
             changed.append(self.confirm_button)  # in the screen's bottom bar, outside this panel
