@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.services import AppServices
-from tests.browser.helpers import AppServer, box_of, button, open_app, wait_text
+from tests.support.browser import AppServer, box_of, button, open_app, wait_text
 
 pytestmark = pytest.mark.browser
 

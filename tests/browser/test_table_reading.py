@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.services import AppServices
-from tests.browser.helpers import AppServer, button, card_label, open_app, tap_card, wait_text
+from tests.support.browser import AppServer, button, card_label, open_app, tap_card, wait_text
 
 pytestmark = pytest.mark.browser
 
