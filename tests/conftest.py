@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
+
 _T = TypeVar("_T")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,3 +59,26 @@ def run_async(coro: Coroutine[Any, Any, _T]) -> _T:
     """
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+BROWSER_TESTS = "tests/browser/"
+"""Where the browser tests are: under pytest-xdist they all run on one worker (:func:`pytest_xdist_make_scheduler`)."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (``make test`` runs ``-n 2``) with the browser tests as one unit: each file's tests run
+    together on one worker (its module fixtures, a copied clone or a served app, are set up once), and every file
+    under :data:`BROWSER_TESTS` on the same worker, one test after another in file order as in a serial run, so two
+    Chromiums and two app servers never compete for the page's time. The other files run beside them on the other
+    worker(s). Any other ``--dist`` is pytest-xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
+
+    return BrowserTestsTogether(config, log)
