@@ -31,7 +31,7 @@ PYTEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
-.PHONY: run test test-package-python lint bench screenshots package constraints clean
+.PHONY: run test test-package-python package-venv lint bench screenshots package constraints clean
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { echo "make: could not create $(VENV): install Python >= 3.11 and its venv module (Debian/Ubuntu: apt install python3-venv)" >&2; exit 1; }
@@ -75,6 +75,13 @@ test-package-python: $(DEV_STAMP)
 	  fi && \
 	  echo "make test: the suite again under $$($(PACKAGE_VENV)/bin/python $(SAY_PYTHON))" && \
 	  $(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS); \
+	fi
+
+# PACKAGE_VENV alone, installed as test-package-python installs it when it is missing or older than pyproject.toml or
+# constraints.txt (nothing without PACKAGE_PYTHON): .ci/run makes it while the lint runs, before `make test`.
+package-venv:
+	@if [ -n "$(PACKAGE_PYTHON)" ] && { [ ! -f $(PACKAGE_STAMP) ] || [ pyproject.toml -nt $(PACKAGE_STAMP) ] || [ constraints.txt -nt $(PACKAGE_STAMP) ]; }; then \
+	  $(PACKAGE_INSTALL); \
 	fi
 
 # The README's screenshots (docs/screenshots/) are rewritten only here, never by `make test`.
