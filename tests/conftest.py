@@ -82,3 +82,24 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
 
     return BrowserTestsTogether(config, log)
+
+
+_RERUN_REASONS: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keep why a browser test was rerun (pytest-rerunfailures reports the rerun, not its error). Here, not in
+    ``tests/browser/conftest.py``: under pytest-xdist the reports come back to the main process, which loads only this
+    conftest."""
+    if report.outcome == "rerun":
+        text = str(report.longrepr or "")
+        where = [line.split(": ")[0] for line in text.splitlines() if line.startswith("tests/")]
+        error = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+        _RERUN_REASONS.append((report.nodeid, " | ".join(where[-2:] + error[:2]) or text[-300:]))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _RERUN_REASONS:
+        terminalreporter.section("why browser tests were rerun")
+        for nodeid, reason in _RERUN_REASONS:
+            terminalreporter.write_line(f"{nodeid}: {reason[:600]}")
