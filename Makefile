@@ -24,9 +24,14 @@ PACKAGE_STAMP := $(PACKAGE_VENV)/.dev-installed
 PACKAGE_INSTALL = echo "make test: installing $(PACKAGE_VENV) with $(PACKAGE_PYTHON)" && $(PACKAGE_PYTHON) -m venv $(PACKAGE_VENV) && \
   $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt --upgrade pip && \
   $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]' && touch $(PACKAGE_STAMP)
+# pytest-xdist: the suite on PYTEST_WORKERS processes (0: one, as plain pytest). --dist loadfile as tests/conftest.py
+# extends it: each file's tests on one worker, and every browser test on the same one, in file order (never two
+# Chromiums at once), the other files beside them; --no-loadscope-reorder starts the browser tests first (the longest).
+PYTEST_WORKERS ?= 2
+PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
-.PHONY: run test test-package-python lint bench screenshots package constraints catalogues clean
+.PHONY: run test test-package-python package-venv lint bench screenshots package constraints catalogues clean
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { echo "make: could not create $(VENV): install Python >= 3.11 and its venv module (Debian/Ubuntu: apt install python3-venv)" >&2; exit 1; }
@@ -52,7 +57,7 @@ test: lint
 	@echo "make test: the suite under $$($(BIN)/python $(SAY_PYTHON))"
 	@if [ "$(CI)" = true ] && [ "$$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])')" != "$(OLDEST_PYTHON)" ]; then \
 	  echo "make test: CI=true runs the suite under the oldest supported Python, $(OLDEST_PYTHON); $(VENV) has another (remove it; PYTHON=python$(OLDEST_PYTHON))" >&2; exit 1; fi
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 	@$(MAKE) --no-print-directory test-package-python
 
 # The suite again under the Python the package bundles (BUILD_PYTHON), in PACKAGE_VENV.
@@ -69,7 +74,14 @@ test-package-python: $(DEV_STAMP)
 	    $(PACKAGE_INSTALL); \
 	  fi && \
 	  echo "make test: the suite again under $$($(PACKAGE_VENV)/bin/python $(SAY_PYTHON))" && \
-	  $(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_ARGS); \
+	  $(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS); \
+	fi
+
+# PACKAGE_VENV alone, installed as test-package-python installs it when it is missing or older than pyproject.toml or
+# constraints.txt (nothing without PACKAGE_PYTHON): .ci/run makes it while the lint runs, before `make test`.
+package-venv:
+	@if [ -n "$(PACKAGE_PYTHON)" ] && { [ ! -f $(PACKAGE_STAMP) ] || [ pyproject.toml -nt $(PACKAGE_STAMP) ] || [ constraints.txt -nt $(PACKAGE_STAMP) ]; }; then \
+	  $(PACKAGE_INSTALL); \
 	fi
 
 # The README's screenshots (docs/screenshots/) are rewritten only here, never by `make test`.

@@ -83,3 +83,47 @@ def services(tmp_path: Path) -> Iterator[AppServices]:
     as well asks for ``services.archive``: the two fixtures would open the same folder."""
     with AppServices.open(tmp_path / "data") as opened:
         yield opened
+
+
+BROWSER_TESTS = "tests/browser/"
+"""Where the browser tests are: under pytest-xdist they all run on one worker (:func:`pytest_xdist_make_scheduler`)."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (``make test`` runs ``-n 2``) with the browser tests as one unit: each file's tests run
+    together on one worker (its module fixtures, a copied clone or a served app, are set up once), and every file
+    under :data:`BROWSER_TESTS` on the same worker, one test after another in file order as in a serial run, so two
+    Chromiums and two app servers never compete for the page's time. The other files run beside them on the other
+    worker(s). Any other ``--dist`` is pytest-xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
+
+    return BrowserTestsTogether(config, log)
+
+
+_RERUN_REASONS: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keep why a browser test was rerun (pytest-rerunfailures reports the rerun, not its error). Here, not in
+    ``tests/browser/conftest.py``: under pytest-xdist the reports come back to the main process, which loads only this
+    conftest."""
+    if report.outcome == "rerun":
+        text = str(report.longrepr or "")
+        where = [line.split(": ")[0] for line in text.splitlines() if line.startswith("tests/")]
+        error = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+        _RERUN_REASONS.append((report.nodeid, " | ".join(where[-2:] + error[:2]) or text[-300:]))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _RERUN_REASONS:
+        terminalreporter.section("why browser tests were rerun")
+        for nodeid, reason in _RERUN_REASONS:
+            terminalreporter.write_line(f"{nodeid}: {reason[:600]}")

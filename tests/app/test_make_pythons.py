@@ -79,5 +79,5 @@ def test_the_package_python_is_found_on_path_or_under_pyenv(tmp_path: Path) -> N
 def test_the_second_run_uses_its_own_venv_of_the_package_python() -> None:
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "$(PACKAGE_PYTHON) -m venv $(PACKAGE_VENV)" in make
-    assert "$(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_ARGS)" in make
+    assert "$(PACKAGE_VENV)/bin/python -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)" in make
     assert "@$(MAKE) --no-print-directory test-package-python" in make

@@ -145,25 +145,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.timeout(BROWSER_TEST_TIMEOUT_S))
 
 
-_RERUN_REASONS: list[tuple[str, str]] = []
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Keep why a browser test was rerun (pytest-rerunfailures reports the rerun, not its error)."""
-    if report.outcome == "rerun":
-        text = str(report.longrepr or "")
-        where = [line.split(": ")[0] for line in text.splitlines() if line.startswith("tests/")]
-        error = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
-        _RERUN_REASONS.append((report.nodeid, " | ".join(where[-2:] + error[:2]) or text[-300:]))
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _RERUN_REASONS:
-        terminalreporter.section("why browser tests were rerun")
-        for nodeid, reason in _RERUN_REASONS:
-            terminalreporter.write_line(f"{nodeid}: {reason[:600]}")
-
-
 @pytest.fixture
 def games(data_dir: Path) -> dict[str, str]:
     """An older game (Zed and Yan: the archive a viewer must not see) and the game at the table."""
