@@ -169,6 +169,9 @@ class Note:
         """
         found = _cited(text)
         for value in values.values():
+            kind = type(value)
+            if kind is str or kind is int:  # names and points cite nothing
+                continue
             if isinstance(value, Note) and value.rulings:
                 found += value.rulings
             elif isinstance(value, Items):
@@ -207,6 +210,8 @@ def join_names(names: Iterable[str], lang: Language = ENGLISH) -> str:
 
 
 def _shown(value: Value, lang: Language) -> Any:
+    if type(value) is str or type(value) is int:  # the most common values first: names and points
+        return value
     if isinstance(value, Note):
         return render(value, lang)
     if isinstance(value, Cards):
@@ -227,7 +232,10 @@ def render(note: Note, lang: Language = ENGLISH) -> str:
     >>> render(Note.of("{cards} counts {points}", cards=Cards.of(["KS"]), points=13))
     'K♠ counts 13'
     """
-    return lang.text(note.text).format(**{key: _shown(value, lang) for key, value in note.values.items()})
+    values = note.values
+    if not values:
+        return lang.text(note.text)
+    return lang.text(note.text).format(**{key: _shown(value, lang) for key, value in values.items()})
 
 
 def render_all(notes: Iterable[Note], lang: Language = ENGLISH) -> list[str]:
