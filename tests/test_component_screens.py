@@ -1,0 +1,70 @@
+"""Settings, Players, Rules and the History list are ``@ft.component``s over ``@ft.observable`` state: a change
+renders the component again in place (Settings even on a change of the settings, so it keeps its scroll position).
+
+Built as the shell builds them, on a fake page; a component's body is rendered as Flet would render it
+(``tests/test_app_views.py``: :func:`rendered`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import flet as ft
+import pytest
+
+from companion.services import AppServices
+from companion.settings import Theme
+from tests.test_app_views import FakePage, walk
+from views.shell import Shell
+
+
+class Page(FakePage):
+    """A fake page that runs the shell's settings redraw at once (Flet runs it on the page's executor)."""
+
+    def run_thread(self, handler: Any, *args: Any) -> None:
+        handler(*args)
+
+
+def shell_for(services: AppServices, route: str) -> tuple[Shell, Page]:
+    page = Page(route)
+    return Shell(cast(ft.Page, page), services), page
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[AppServices]:
+    with AppServices.open(tmp_path / "data") as opened:
+        yield opened
+
+
+def components(view: ft.View) -> list[ft.Component]:
+    return [c for c, _ in walk(view) if isinstance(c, ft.Component)]
+
+
+def test_settings_stays_on_a_settings_change_and_shows_it(services: AppServices) -> None:
+    shell, page = shell_for(services, "/settings")
+    shell.start()
+    home, settings = page.views
+    (form,) = components(settings)
+    (state,) = [a for a in form.args if isinstance(a, ft.Observable)]
+    theme = next(c for c, _ in walk(settings) if isinstance(c, ft.RadioGroup) and c.value == "system")
+    theme.value = "dark"
+    theme.on_change(SimpleNamespace(control=theme))  # type: ignore[misc]
+    assert services.settings.current().theme is Theme.DARK
+    assert page.views[1] is settings, "Settings is not built again: it keeps its scroll position"
+    assert page.views[0] is not home, "the screen below it is built with the new settings"
+    assert state.settings.theme is Theme.DARK and page.theme_mode == ft.ThemeMode.DARK
+    assert any(isinstance(c, ft.RadioGroup) and c.value == "dark" for c, _ in walk(settings))
+
+
+def test_a_refused_theme_is_said_and_nothing_changes(services: AppServices) -> None:
+    shell, page = shell_for(services, "/settings")
+    shell.render()
+    theme = next(c for c, _ in walk(page.views[-1]) if isinstance(c, ft.RadioGroup) and c.value == "system")
+    theme.value = "neon"
+    theme.on_change(SimpleNamespace(control=theme))  # type: ignore[misc]
+    errors: list[Any] = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value and c.color]
+    assert any("'neon' is not a theme" in str(e) for e in errors), errors
+    assert services.settings.current().theme is Theme.SYSTEM
