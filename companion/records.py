@@ -14,6 +14,7 @@ from __future__ import annotations
 from storage import (
     Archive,
     ImportReport,
+    Player,
     PlayerNotFoundError,
     SessionDoc,
     SessionStatus,
@@ -25,6 +26,7 @@ from storage import (
 __all__ = [
     "Archive",
     "ImportReport",
+    "Player",
     "PlayerNotFoundError",
     "SessionDoc",
     "SessionStatus",

@@ -68,3 +68,62 @@ def test_a_refused_theme_is_said_and_nothing_changes(services: AppServices) -> N
     errors: list[Any] = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value and c.color]
     assert any("'neon' is not a theme" in str(e) for e in errors), errors
     assert services.settings.current().theme is Theme.SYSTEM
+
+
+def texts(view: ft.View) -> list[str]:
+    return [str(c.value) for c, _ in walk(view) if isinstance(c, ft.Text) and c.value]
+
+
+def field(view: ft.View, label: str) -> ft.TextField:
+    return next(c for c, _ in walk(view) if isinstance(c, ft.TextField) and c.label == label)
+
+
+def button(view: ft.View, text: str) -> Any:
+    return next(c for c, _ in walk(view) if isinstance(c, ft.FilledButton) and c.content == text)
+
+
+def type_into(view: ft.View, label: str, text: str) -> None:
+    typed = field(view, label)
+    typed.value = text
+    typed.on_change(None)  # type: ignore[misc]
+
+
+def test_a_player_added_joins_the_list_in_place(services: AppServices) -> None:
+    services.players.add("Ann")
+    shell, page = shell_for(services, "/players")
+    shell.render()
+    view = page.views[-1]
+    assert button(view, "Add").disabled
+    type_into(view, "New player's name", "ann")
+    assert button(view, "Add").disabled and any("Ann" in t for t in texts(view) if "roster" in t)
+    type_into(view, "New player's name", "Ben")
+    assert not button(view, "Add").disabled
+    button(view, "Add").on_click(None)
+    assert page.views[-1] is view and page.updates == 1, "the list renders again in place, not as a new screen"
+    assert "Ben" in texts(view) and field(view, "New player's name").value == ""
+    assert [p.name for p in services.players.players()] == ["Ann", "Ben"]
+
+
+def test_a_rename_shows_the_new_name_in_the_title_and_the_old_one_as_earlier(services: AppServices) -> None:
+    ben = services.players.add("Ben")
+    shell, page = shell_for(services, f"/players/{ben.id}")
+    shell.render()
+    view = page.views[-1]
+    type_into(view, "New name", "Benjamin")
+    button(view, "Rename").on_click(None)
+    assert services.players.get(ben.id).name == "Benjamin"
+    assert view.appbar is not None and "Benjamin" in [c.value for c, _ in walk(view.appbar) if isinstance(c, ft.Text)]
+    assert "Also played as Ben." in texts(view) and field(view, "New name").value == "Benjamin"
+    assert button(view, "Rename").disabled, "nothing to rename until the name is changed again"
+
+
+def test_history_keeps_its_last_result_under_a_date_range_it_cannot_use(services: AppServices) -> None:
+    services.sessions.start("jokers-kill", ["Ann", "Ben"], title="Game A")
+    shell, page = shell_for(services, "/history")
+    shell.render()
+    view = page.views[-1]
+    assert "Game A" in texts(view) and "1 session" in texts(view)
+    type_into(view, "From", "2020-01-01")
+    type_into(view, "To", "2019-01-01")
+    shown = texts(view)
+    assert "Game A" in shown and any("before" in t or "after" in t for t in shown), shown
