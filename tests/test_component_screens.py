@@ -1,5 +1,5 @@
-"""Settings, Players, Rules and the History list are ``@ft.component``s over ``@ft.observable`` state: a change
-renders the component again in place (Settings even on a change of the settings, so it keeps its scroll position).
+"""Settings, Players and Rules are ``@ft.component``s over ``@ft.observable`` state: a change renders the component
+again in place (Settings even on a change of the settings, so it keeps its scroll position).
 
 Built as the shell builds them, on a fake page; a component's body is rendered as Flet would render it
 (``tests/test_app_views.py``: :func:`rendered`).
@@ -115,15 +115,3 @@ def test_a_rename_shows_the_new_name_in_the_title_and_the_old_one_as_earlier(ser
     assert view.appbar is not None and "Benjamin" in [c.value for c, _ in walk(view.appbar) if isinstance(c, ft.Text)]
     assert "Also played as Ben." in texts(view) and field(view, "New name").value == "Benjamin"
     assert button(view, "Rename").disabled, "nothing to rename until the name is changed again"
-
-
-def test_history_keeps_its_last_result_under_a_date_range_it_cannot_use(services: AppServices) -> None:
-    services.sessions.start("jokers-kill", ["Ann", "Ben"], title="Game A")
-    shell, page = shell_for(services, "/history")
-    shell.render()
-    view = page.views[-1]
-    assert "Game A" in texts(view) and "1 session" in texts(view)
-    type_into(view, "From", "2020-01-01")
-    type_into(view, "To", "2019-01-01")
-    shown = texts(view)
-    assert "Game A" in shown and any("before" in t or "after" in t for t in shown), shown

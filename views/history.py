@@ -7,8 +7,10 @@ The logic is in :mod:`companion.history`; these builders only lay it out.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -21,7 +23,6 @@ from companion.history import (
     HistoryFilter,
     Replay,
     ReplayStep,
-    count_text,
     describe_entry,
     edit_log,
     filter_sessions,
@@ -35,14 +36,17 @@ from companion.stats import game_name
 from scoring import ScoringError, all_games
 from views.charts import progression_chart
 from views.context import ViewContext
-from views.flet_private import component_node
-from views.paging import SHOW_MORE
+from views.paging import Paged
 from views.standings import final_standings, standings_text, verdict_banner
 from views.table.screen import TableView
 from views.widgets import TAP, big_button, empty_state, heading, panel, paragraph, screen
 
 ALL = "all"
 """The dropdown key meaning "no limit"."""
+
+
+def _error_text() -> ft.Text:
+    return ft.Text("", size=15, color=ft.Colors.ERROR)
 
 
 def session_tile(summary_row: Any, on_open: Callable[[str], None] | None) -> ft.Control:
@@ -74,123 +78,134 @@ def history_controls(
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history``: the sessions, newest first, with filters over the whole archive; the first page of the
     result is shown, "Show more" adds the next."""
-    wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
-    roster = [p.name for p in ctx.services.players.players()]
-    state = HistoryListState(player=wanted if wanted in roster else ALL)
+    archive: Archive = ctx.services.archive
     aliases = ctx.services.players.aliases()
-    ctx.services.stats.warm_up(ctx.services.archive, aliases)  # so that Statistics opens at once
-    ctx.services.ratings.warm_up()  # and its ratings
-    return screen(ctx, "History", [_links(ctx), component_node(history_list, state, ctx, roster, aliases)])
+    problem = _error_text()
 
+    def open_session(session_id: str) -> None:
+        ctx.navigate(f"/history/{session_id}")
 
-@ft.observable
-@dataclass
-class HistoryListState:
-    """The History list's filters as the fields say them (game, player, a season that sets the date range, the
-    range and a search) and how many rows of the result are shown."""
-
-    game: str = ALL
-    player: str = ALL
-    season: str = ALL
-    since: str = ""
-    until: str = ""
-    search: str = ""
-    shown: int = PAGE_SIZE
-    _found: list[SessionSummary] | None = None
-    """The last result (not observed): shown on under a date range that cannot be read, with the reason."""
-
-    def current(self) -> HistoryFilter:
-        """The filter the fields say now."""
-        return HistoryFilter(
-            game=None if self.game == ALL else self.game,
-            player=None if self.player == ALL else self.player,
-            since=parse_date(self.since),
-            until=parse_date(self.until),
-            search=self.search,
-        )
-
-    def change(self, **fields: str) -> None:
-        """Change filter fields; the result starts again at its first page."""
-        for name, value in fields.items():
-            setattr(self, name, value)
-        self.shown = PAGE_SIZE
-
-
-@ft.component
-def history_list(state: HistoryListState, ctx: ViewContext, roster: list[str], aliases: dict[str, str]) -> ft.Control:
-    """The filters, the count line, the first rows of the result and "Show more"."""
-    problem = ""
-    try:
-        found = state._found = ctx.services.lists.filtered(state.current(), aliases)  # cached per filter
-    except DateRangeError as exc:
-        problem, found = str(exc), state._found or []
-    shown = min(state.shown, len(found))
-    rows = [session_tile(row_of(s), lambda session_id: ctx.navigate(f"/history/{session_id}")) for s in found[:shown]]
-    if not rows:
-        archive: Archive = ctx.services.archive
-        rows = [
+    def nothing() -> list[ft.Control]:
+        return [
             empty_state(
                 "No sessions match" if len(archive) else "No sessions yet",
                 "Change the filters or the search." if len(archive) else "Games you play will be listed here.",
             )
         ]
-    more = big_button(SHOW_MORE, lambda _: setattr(state, "shown", state.shown + PAGE_SIZE), icon=ft.Icons.EXPAND_MORE)
-    return ft.Column(
-        [
-            *_filter_rows(state, ctx, roster),
-            ft.Text(problem, size=15, color=ft.Colors.ERROR),
-            ft.Text(count_text(len(found), shown, "session"), size=15),
-            ft.Column(rows, spacing=0),
-            ft.Row([more], visible=shown < len(found)),
-        ],
-        spacing=12,
+
+    listing: Paged[SessionSummary] = Paged(
+        lambda s: session_tile(row_of(s), open_session), noun="session", empty=nothing
     )
+    filters = _Filters.build(ctx, lambda: fill(True))
+
+    def fill(update: bool) -> None:
+        try:
+            found = ctx.services.lists.filtered(filters.current(), aliases)  # the whole archive, once per change
+        except DateRangeError as exc:
+            problem.value = str(exc)
+            if update:
+                problem.update()
+            return
+        problem.value = ""
+        listing.show(found, update=update)
+        if update:
+            with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                problem.update()
+
+    fill(False)
+    ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
+    ctx.services.ratings.warm_up()  # and its ratings
+    return screen(ctx, "History", [_links(ctx), *filters.rows(), problem, *listing.controls])
 
 
-def _filter_rows(state: HistoryListState, ctx: ViewContext, roster: list[str]) -> list[ft.Control]:
-    """The filter fields, each showing ``state`` and changing it."""
-    seasons = ctx.services.seasons.seasons.all()
+@dataclass(frozen=True)
+class _Filters:
+    """The History list's filters: game, player (from ``?player=``), a season (which sets the date range), a date
+    range and a search."""
 
-    def pick_season(name: str) -> None:
-        chosen = next((s for s in seasons if s.name == name), None)
-        start, end = (chosen.start.isoformat(), chosen.end.isoformat()) if chosen is not None else ("", "")
-        state.change(season=name, since=start, until=end)
+    game: ft.Dropdown
+    player: ft.Dropdown
+    season: ft.Dropdown
+    since: ft.TextField
+    until: ft.TextField
+    search: ft.TextField
 
-    def text_field(name: str, **style: Any) -> ft.TextField:
-        field = ft.TextField(value=getattr(state, name), expand=True, **style)
-        field.on_change = lambda _: state.change(**{name: field.value or ""})
-        return field
-
-    def choice(name: str, label: str, options: list[tuple[str, str]], chosen: Callable[[str], None]) -> ft.Dropdown:
-        menu = ft.Dropdown(
-            label=label,
-            value=getattr(state, name),
-            options=[ft.DropdownOption(key=key, text=text) for key, text in options],
+    @classmethod
+    def build(cls, ctx: ViewContext, changed: Callable[[], None]) -> _Filters:
+        """The filter fields; ``changed`` runs on every change of one."""
+        game = ft.Dropdown(
+            label="Game",
+            value=ALL,
+            options=[ft.DropdownOption(key=ALL, text="All games")]
+            + [ft.DropdownOption(key=g.key, text=g.name) for g in all_games()],
+            on_select=lambda _: changed(),
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
-        menu.on_select = lambda _: chosen(menu.value or ALL)
-        return menu
+        wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
+        roster = [p.name for p in ctx.services.players.players()]
+        player = ft.Dropdown(
+            label="Player",
+            value=wanted if wanted in roster else ALL,
+            options=[ft.DropdownOption(key=ALL, text="Everyone")]
+            + [ft.DropdownOption(key=name, text=name) for name in roster],
+            on_select=lambda _: changed(),
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
+        )
+        since = ft.TextField(
+            label="From", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="From date", expand=True
+        )
+        until = ft.TextField(
+            label="To", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="To date", expand=True
+        )
+        search = ft.TextField(
+            label="Search",
+            prefix_icon=ft.Icons.SEARCH,
+            on_change=lambda _: changed(),
+            tooltip="Search",
+            expand=True,
+        )
+        seasons = ctx.services.seasons.seasons.all()
 
-    game = choice(
-        "game", "Game", [(ALL, "All games")] + [(g.key, g.name) for g in all_games()], lambda v: state.change(game=v)
-    )
-    player = choice(
-        "player", "Player", [(ALL, "Everyone")] + [(name, name) for name in roster], lambda v: state.change(player=v)
-    )
-    season = choice(
-        "season", "Season", [(ALL, "All time")] + [(s.name, f"{s.name} ({s.span})") for s in seasons], pick_season
-    )
-    return [
-        ft.Row([game, player]),
-        ft.Row([season]),
-        ft.Row(
-            [
-                text_field("since", label="From", hint_text="2026-11-27", tooltip="From date"),
-                text_field("until", label="To", hint_text="2026-11-27", tooltip="To date"),
-            ]
-        ),
-        ft.Row([text_field("search", label="Search", prefix_icon=ft.Icons.SEARCH, tooltip="Search")]),
-    ]
+        def pick_season() -> None:
+            chosen = next((s for s in seasons if s.name == season.value), None)
+            since.value = chosen.start.isoformat() if chosen is not None else ""
+            until.value = chosen.end.isoformat() if chosen is not None else ""
+            for field in (since, until):
+                with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                    field.update()
+            changed()
+
+        season = ft.Dropdown(
+            label="Season",
+            value=ALL,
+            options=[ft.DropdownOption(key=ALL, text="All time")]
+            + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
+            on_select=lambda _: pick_season(),
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
+        )
+        return cls(game, player, season, since, until, search)
+
+    def current(self) -> HistoryFilter:
+        """The filter the fields say now."""
+
+        def day(field: ft.TextField) -> date | None:
+            return parse_date(field.value or "")
+
+        return HistoryFilter(
+            game=None if self.game.value in (None, ALL) else self.game.value,
+            player=None if self.player.value in (None, ALL) else self.player.value,
+            since=day(self.since),
+            until=day(self.until),
+            search=self.search.value or "",
+        )
+
+    def rows(self) -> list[ft.Control]:
+        return [
+            ft.Row([self.game, self.player]),
+            ft.Row([self.season]),
+            ft.Row([self.since, self.until]),
+            ft.Row([self.search]),
+        ]
 
 
 def _links(ctx: ViewContext) -> ft.Column:
