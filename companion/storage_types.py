@@ -15,6 +15,7 @@ from __future__ import annotations
 from storage import (
     Archive,
     ImportReport,
+    Player,
     PlayerNotFoundError,
     SessionDoc,
     SessionStatus,
@@ -26,6 +27,7 @@ from storage import (
 __all__ = [
     "Archive",
     "ImportReport",
+    "Player",
     "PlayerNotFoundError",
     "SessionDoc",
     "SessionStatus",

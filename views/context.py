@@ -13,6 +13,10 @@ from companion.services import AppServices
 from companion.settings import Settings
 from views.seat import Seat
 
+FOLLOWS_SETTINGS = "follows-settings"
+"""The ``data`` of a screen that follows settings changes itself (its components re-render): the shell keeps it on a
+settings change instead of building it again, so it keeps its scroll position."""
+
 
 @dataclass(eq=False)
 class PageState:

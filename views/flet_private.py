@@ -1,4 +1,4 @@
-"""The two places where the app reaches into Flet's private API, kept in this one module.
+"""The places where the app reaches into Flet's private API, kept in this one module.
 
 Checked against Flet 1.0.5 (the version pinned in pyproject.toml), reading its source:
 
@@ -8,14 +8,24 @@ Checked against Flet 1.0.5 (the version pinned in pyproject.toml), reading its s
 - ``flet/controls/base_control.py``: ``is_isolated()`` reads the private attribute ``_isolated``, which Flet sets
   only per class (``@ft.control(isolated=True)``); the table marks single controls isolated, and opens them for one
   update. It is set with ``object.__setattr__``, around Flet's change tracking.
+- ``flet/components/component.py`` and ``flet/controls/page.py``: ``page.render`` makes a component's node with
+  ``Renderer().render(component, ...)`` (``Renderer`` is not exported by ``flet``) and starts the session's
+  scheduler of component updates (``page.session.start_updates_scheduler()``), which runs the re-renders that
+  ``@ft.observable`` state and ``ft.use_state`` ask for, and ``ft.use_effect``. The app's screens are built the
+  imperative way (``page.views``), with components inside some of them: :func:`component_node` and
+  :func:`run_component_updates` do those two steps for them.
 
-When Flet is upgraded, read those two files again and update :data:`FLET_CHECKED` (``tests/views/test_flet_private.py``
+When Flet is upgraded, read those files again and update :data:`FLET_CHECKED` (``tests/views/test_flet_private.py``
 fails until then).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
+from flet.components.component import Renderer
 from flet.controls.context import _update_behavior_context_var
 
 FLET_CHECKED = "1.0.5"
@@ -32,4 +42,24 @@ def set_isolated(control: ft.BaseControl, isolated: bool) -> None:
     object.__setattr__(control, "_isolated", isolated)
 
 
-__all__ = ["FLET_CHECKED", "in_page_event", "set_isolated"]
+def run_component_updates(page: ft.Page) -> None:
+    """Start the page's scheduler of component re-renders and effects (from the page's event loop, once: Flet starts
+    it only once). A page without a Flet session (a screen built in a unit test) has none to start."""
+    start = getattr(getattr(page, "session", None), "start_updates_scheduler", None)
+    if callable(start):
+        start()
+
+
+def component_node(component: Callable[..., Any], *args: Any) -> ft.Control:
+    """The node of the ``@ft.component`` ``component`` called with ``args`` (in an isolated container), to place
+    among a screen's controls; its body is rendered when the page first sends it, and again whenever its observable
+    arguments or its state change."""
+    node = ft.Container(content=Renderer().render(component, *args))
+    # Isolated, so that an update of the page (or of a control around it) does not reach into the component: Flet
+    # would render its body again outside its own update, and leave the new controls out of the session's index
+    # (their events then find no control). The component updates itself (``Component.update``).
+    set_isolated(node, True)
+    return node
+
+
+__all__ = ["FLET_CHECKED", "component_node", "in_page_event", "run_component_updates", "set_isolated"]

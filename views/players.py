@@ -1,19 +1,24 @@
 """Players: everyone in the roster with their record; a profile per player with rename, merge, statistics per game
 and head-to-head. Renaming and merging keep every game (see :mod:`companion.players`).
+
+Both screens are ``@ft.component``s over ``@ft.observable`` state (:class:`RosterState`, :class:`PlayerState`): typing
+and choosing change the state, the component renders again in place; a saved change also reads the roster again.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
 from companion.players import PlayerDirectory, Profile
 from companion.ratings import ALL
 from companion.stats import format_rate
-from companion.storage_types import PlayerNotFoundError, StorageError
+from companion.storage_types import Player, PlayerNotFoundError, StorageError
 from scoring import GAMES
 from views.context import ViewContext
+from views.flet_private import component_node
 from views.ratings import player_ratings
 from views.stats import game_line_text, head_to_head_text, player_summary
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
@@ -37,38 +42,50 @@ def profile_subtitle(profile: Profile) -> str:
 
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/players``: every player, and a field to add one."""
-    players: PlayerDirectory = ctx.services.players
-    problem = ft.Text("", size=15, color=ft.Colors.ERROR)
-    name = ft.TextField(
-        label="New player's name", tooltip="New player's name", on_change=lambda _: check(), expand=True
-    )
-    add = ft.FilledButton(content="Add", icon=ft.Icons.PERSON_ADD, on_click=lambda _: add_player(), height=TAP)
-    add.disabled = True
+    return screen(ctx, "Players", [component_node(player_list, RosterState(), ctx)])
 
-    def check() -> None:
-        text = name.value or ""
+
+@ft.observable
+@dataclass
+class RosterState:
+    """The Players list: the name being typed for a new player, the last refusal, and a count of the roster's
+    changes (the list is read again after each)."""
+
+    name: str = ""
+    problem: str = ""
+    changes: int = 0
+
+
+@ft.component
+def player_list(state: RosterState, ctx: ViewContext) -> ft.Control:
+    """The Statistics link, the field that adds a player, and a tile per player."""
+    players: PlayerDirectory = ctx.services.players
+    profiles = ft.use_memo(players.profiles, [state.changes])
+    problem, can_add = state.problem, False
+    if not problem:
         try:
-            players.verify_add(text)
+            players.verify_add(state.name)
         except PLAYER_ERRORS as exc:
-            problem.value = str(exc) if text.strip() else ""
-            add.disabled = True
+            problem = str(exc) if state.name.strip() else ""
         else:
-            problem.value = ""
-            add.disabled = False
-        problem.update()
-        add.update()
+            can_add = True
 
     def add_player() -> None:
         try:
-            players.add(name.value or "")
+            players.add(state.name)
         except PLAYER_ERRORS as exc:
-            problem.value = str(exc)
-            problem.update()
+            state.problem = str(exc)
             return
-        ctx.page.views[-1] = build_list(ctx, params)
-        ctx.page.update()
+        state.name, state.changes = "", state.changes + 1
 
-    profiles = players.profiles()
+    def typed(text: str) -> None:
+        state.name, state.problem = text, ""
+
+    name = ft.TextField(label="New player's name", value=state.name, tooltip="New player's name", expand=True)
+    name.on_change = lambda _: typed(name.value or "")
+    add = ft.FilledButton(
+        content="Add", icon=ft.Icons.PERSON_ADD, on_click=lambda _: add_player(), height=TAP, disabled=not can_add
+    )
     tiles: list[ft.Control] = [
         ft.ListTile(
             title=ft.Text(p.name, size=18),
@@ -80,18 +97,15 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             min_height=TAP + 8,
         )
         for p in profiles
-    ]
-    if not tiles:
-        tiles = [empty_state("No players yet", "Everyone you seat at a game will be listed here.")]
-    return screen(
-        ctx,
-        "Players",
+    ] or [empty_state("No players yet", "Everyone you seat at a game will be listed here.")]
+    return ft.Column(
         [
             ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
             ft.Row([name, add], vertical_alignment=ft.CrossAxisAlignment.START),
-            problem,
+            ft.Text(problem, size=15, color=ft.Colors.ERROR),
             *tiles,
         ],
+        spacing=12,
     )
 
 
@@ -111,129 +125,145 @@ def rating_figures(ctx: ViewContext, player_id: str) -> list[ft.Control]:
 
 def build_player(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/players/<id>``: one player's profile, rename, merge, statistics and head-to-head."""
-    players: PlayerDirectory = ctx.services.players
     try:
-        player = players.get(params["id"])
+        player = ctx.services.players.get(params["id"])
     except PlayerNotFoundError as exc:
         raise ValueError(str(exc)) from None
-    profile = next(p for p in players.profiles() if p.id == player.id)
-    message = ft.Text("", size=15, color=ft.Colors.ERROR)
+    state = PlayerState(player.id, player.name, player.name)
+    view = screen(ctx, player.name, [component_node(player_profile, state, ctx)])
+    if view.appbar is not None:  # the title follows a rename
+        view.appbar.title = component_node(player_title, state)
+    return view
 
-    def redraw() -> None:
-        ctx.page.views[-1] = build_player(ctx, params)
-        ctx.page.update()
 
-    # --- rename
-    new_name = ft.TextField(label="New name", value=player.name, tooltip="New name", expand=True)
-    rename = ft.FilledButton(content="Rename", icon=ft.Icons.EDIT, height=TAP, disabled=True)
+@ft.observable
+@dataclass
+class PlayerState:
+    """One player's page: their id and name, the new name being typed, the other player chosen for a merge, the last
+    refusal, and a count of the changes made here (the figures are read again after each)."""
 
-    def check_rename(_: Any) -> None:
-        text = new_name.value or ""
+    player_id: str
+    name: str
+    new_name: str
+    other: str = ""
+    problem: str = ""
+    changes: int = 0
+
+    def done(self, player: Player) -> None:
+        """A rename or merge was saved: show the player as they are now."""
+        self.name, self.new_name, self.other, self.problem = player.name, player.name, "", ""
+        self.changes += 1
+
+
+@ft.component
+def player_title(state: PlayerState) -> ft.Control:
+    """The app bar's title: the player's name."""
+    return ft.Text(state.name, semantics_label=state.name)
+
+
+@ft.component
+def player_profile(state: PlayerState, ctx: ViewContext) -> ft.Control:
+    """The profile line, earlier names, statistics and ratings, then rename, merge and the player's games."""
+    players: PlayerDirectory = ctx.services.players
+    name = state.name
+    profile = ft.use_memo(lambda: next(p for p in players.profiles() if p.id == state.player_id), [state.changes])
+    figures = ft.use_memo(lambda: player_figures(ctx, state.player_id, name), [state.changes])
+    earlier = f"Also played as {', '.join(profile.earlier_names)}." if profile.earlier_names else "No earlier names."
+    return ft.Column(
+        [
+            ft.Text(profile_subtitle(profile), size=16),
+            paragraph(earlier),
+            heading("Statistics"),
+            *figures,
+            *_rename_and_merge(state, players),
+            ft.Row(
+                [
+                    big_button(
+                        f"{name}'s games", lambda _: ctx.navigate(f"/history?player={name}"), icon=ft.Icons.HISTORY
+                    )
+                ]
+            ),
+        ],
+        spacing=12,
+    )
+
+
+def player_figures(ctx: ViewContext, player_id: str, name: str) -> list[ft.Control]:
+    """The player's statistics, head-to-head and ratings."""
+    stats = ctx.services.stats.statistics(ctx.services.archive, aliases=ctx.services.players.aliases())
+    figures: list[ft.Control] = []
+    try:
+        mine = stats.player(name)
+    except KeyError:
+        figures.append(paragraph("No finished games yet."))
+    else:
+        figures.append(ft.Text(player_summary(mine), size=16, semantics_label=f"{name}: {player_summary(mine)}"))
+        figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all")]
+        versus = stats.versus(name)
+        if versus:
+            figures.append(heading("Head-to-head"))
+            figures += [ft.Text(head_to_head_text(h), size=15) for h in versus]
+    return figures + rating_figures(ctx, player_id)
+
+
+def _rename_and_merge(state: PlayerState, players: PlayerDirectory) -> list[ft.Control]:
+    """Rename (checked as it is typed) and merge with another name of the player (checked when chosen)."""
+    name, problem = state.name, state.problem
+    can_rename = can_merge = False
+    merge_tip = "Merge"
+    if state.new_name != name and not problem:
         try:
-            players.verify_rename(player.id, text)
+            players.verify_rename(state.player_id, state.new_name)
         except PLAYER_ERRORS as exc:
-            message.value = str(exc)
-            rename.disabled = True
+            problem = str(exc)
         else:
-            message.value = ""
-            rename.disabled = " ".join(text.split()) == player.name
-        message.update()
-        rename.update()
-
-    def do_rename(_: Any) -> None:
+            can_rename = " ".join(state.new_name.split()) != name
+    if state.other and not problem:
         try:
-            players.rename(player.id, new_name.value or "")
+            players.verify_merge(state.player_id, state.other)
         except PLAYER_ERRORS as exc:
-            message.value = str(exc)
-            message.update()
-            return
-        redraw()
+            problem = str(exc)
+        else:
+            can_merge, merge_tip = True, f"Merge {players.get(state.other).name} into {name}"
 
-    new_name.on_change = check_rename
-    rename.on_click = do_rename
+    def save(change: Callable[[], Player]) -> None:
+        try:
+            state.done(change())
+        except PLAYER_ERRORS as exc:
+            state.problem = str(exc)
 
-    # --- merge
-    others = [p for p in players.players() if p.id != player.id]
+    def typed(text: str) -> None:
+        state.new_name, state.problem = text, ""
+
+    def chosen(other_id: str) -> None:
+        state.other, state.problem = other_id, ""
+
+    new_name = ft.TextField(label="New name", value=state.new_name, tooltip="New name", expand=True)
+    new_name.on_change = lambda _: typed(new_name.value or "")
+    rename = ft.FilledButton(content="Rename", icon=ft.Icons.EDIT, height=TAP, disabled=not can_rename)
+    rename.on_click = lambda _: save(lambda: players.rename(state.player_id, state.new_name))
+    others = [p for p in players.players() if p.id != state.player_id]
     other = ft.Dropdown(
-        label=f"Another name of {player.name}",
+        label=f"Another name of {name}",
+        value=state.other or None,
         options=[ft.DropdownOption(key=p.id, text=p.name) for p in others],
         tooltip="Another name of this player",
         expand=True,
     )
-    merge = ft.FilledButton(content="Merge", icon=ft.Icons.MERGE, height=TAP, disabled=True)
-
-    def check_merge(_: Any) -> None:
-        if not other.value:
-            return
-        try:
-            players.verify_merge(player.id, other.value)
-        except PLAYER_ERRORS as exc:
-            message.value = str(exc)
-            merge.disabled = True
-        else:
-            dropped = players.get(other.value).name
-            message.value = ""
-            merge.disabled = False
-            merge.tooltip = f"Merge {dropped} into {player.name}"
-        message.update()
-        merge.update()
-
-    def do_merge(_: Any) -> None:
-        if not other.value:
-            return
-        try:
-            players.merge(player.id, other.value)
-        except PLAYER_ERRORS as exc:
-            message.value = str(exc)
-            message.update()
-            return
-        redraw()
-
-    other.on_select = check_merge
-    merge.on_click = do_merge
-
-    # --- statistics
-    stats = ctx.services.stats.statistics(ctx.services.archive, aliases=players.aliases())
-    figures: list[ft.Control] = []
-    try:
-        mine = stats.player(player.name)
-    except KeyError:
-        figures.append(paragraph("No finished games yet."))
-    else:
-        figures.append(ft.Text(player_summary(mine), size=16, semantics_label=f"{player.name}: {player_summary(mine)}"))
-        figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all")]
-        versus = stats.versus(player.name)
-        if versus:
-            figures.append(heading("Head-to-head"))
-            figures += [ft.Text(head_to_head_text(h), size=15) for h in versus]
-
-    figures += rating_figures(ctx, player.id)
-    earlier = f"Also played as {', '.join(profile.earlier_names)}." if profile.earlier_names else "No earlier names."
-    controls: list[ft.Control] = [
-        ft.Text(profile_subtitle(profile), size=16),
-        paragraph(earlier),
-        heading("Statistics"),
-        *figures,
+    other.on_select = lambda _: chosen(other.value or "")
+    merge = ft.FilledButton(content="Merge", icon=ft.Icons.MERGE, height=TAP, disabled=not can_merge, tooltip=merge_tip)
+    merge.on_click = lambda _: save(lambda: players.merge(state.player_id, state.other))
+    return [
         heading("Rename"),
         paragraph("Games played under the old name stay with this player."),
         ft.Row([new_name, rename], vertical_alignment=ft.CrossAxisAlignment.START),
         heading("Merge"),
         paragraph(
-            f"If someone else in the list is {player.name} under another name, choose them: their games join "
-            f"{player.name}'s and the other name is kept as an earlier name."
+            f"If someone else in the list is {name} under another name, choose them: their games join "
+            f"{name}'s and the other name is kept as an earlier name."
         ),
         ft.Row([other, merge], vertical_alignment=ft.CrossAxisAlignment.START)
         if others
         else paragraph("There is nobody else to merge."),
-        message,
-        ft.Row(
-            [
-                big_button(
-                    f"{player.name}'s games",
-                    lambda _: ctx.navigate(f"/history?player={player.name}"),
-                    icon=ft.Icons.HISTORY,
-                )
-            ]
-        ),
+        ft.Text(problem, size=15, color=ft.Colors.ERROR),
     ]
-    return screen(ctx, player.name, controls)

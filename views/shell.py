@@ -28,7 +28,8 @@ import flet as ft
 from companion.config import APP_TITLE
 from companion.services import AppServices
 from companion.settings import Settings, Theme
-from views.context import PageState, ViewContext
+from views.context import FOLLOWS_SETTINGS, PageState, ViewContext
+from views.flet_private import run_component_updates
 from views.keep_awake import KeepAwake
 from views.not_found import build_not_found
 from views.routes import ROUTES
@@ -98,12 +99,14 @@ class Shell:
         page.on_disconnect = self._on_disconnect
         page.on_close = self._on_close
         self._unsubscribe = self.services.settings.subscribe(self._on_settings)
+        run_component_updates(page)  # the screens made of components (Settings, Players, Rules, History)
         self.render()
 
     def views_for(self, route: str, settings: Settings, keep: Mapping[str, ft.View] | None = None) -> list[ft.View]:
         """The stack of screens for ``route``: its ancestors first.
 
-        An ancestor whose path is in ``keep`` is that screen, not a new one (the top screen is always built).
+        An ancestor whose path is in ``keep`` is that screen, not a new one (the top screen is built, unless it
+        follows the settings itself: :data:`~views.context.FOLLOWS_SETTINGS`).
         A path the app does not have ends the stack with a "Not found" screen saying why; its Back button goes to
         the last screen that does exist.
         """
@@ -123,6 +126,8 @@ class Shell:
         self.built = built
         for step in stack_paths(path):
             kept = keep.get(step) if keep is not None and step != path else None
+            if step == path and keep is not None and getattr(keep.get(step), "data", None) == FOLLOWS_SETTINGS:
+                kept = keep.get(step)  # e.g. Settings: it shows the change itself and keeps its scroll position
             if kept is not None:
                 views.append(kept)
                 built[step] = kept
@@ -157,7 +162,8 @@ class Shell:
             settings = self.services.settings.current()
             data = self.services.data_version()
             same = not anew and self.drawn is not None and self.drawn[0] == settings
-            views = self.views_for(self.page.route or "/", settings, self.built if same else None)
+            keep = self.built if same else {path: v for path, v in self.built.items() if v.data == FOLLOWS_SETTINGS}
+            views = self.views_for(self.page.route or "/", settings, keep)
             self.drawn = (settings, data)
             self.drawings += 1
             self.page.views.clear()

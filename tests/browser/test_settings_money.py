@@ -37,7 +37,7 @@ def test_choose_decimal_comma_euro_and_code(page: Any, app_server: AppServer) ->
 
     currency = reveal(page, page.get_by_role("button", name=re.compile("Currency: USD — US Dollar")))
     currency.click()
-    option = page.get_by_role("button", name="EUR — Euro", exact=True)  # the open menu's entries
+    option = page.get_by_role("menuitem", name="EUR — Euro", exact=True)  # the open menu's entries
     option.wait_for()
     option.click()
     example(page, "Example: €1.234,56")

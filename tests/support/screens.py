@@ -4,6 +4,7 @@ control by its label, tap it, and check what a player would see (greyed out, lab
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -47,16 +48,36 @@ def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
     if isinstance(control, ft.Semantics) and control.label:
         labelled = True
     yield control, labelled
+    if isinstance(control, ft.Component):  # rendered from its state now, as the page's next update would
+        yield from walk_body(rendered(control), labelled)
+        return
     if not dataclasses.is_dataclass(control):
         return
     for field in dataclasses.fields(control):
         if field.name.startswith("_") or field.name in ("parent", "page"):
             continue
         value = getattr(control, field.name, None)
-        children = value if isinstance(value, list) else [value]
-        for child in children:
-            if isinstance(child, ft.BaseControl):
-                yield from walk(child, labelled)
+        yield from walk_body(value, labelled)
+
+
+def walk_body(value: Any, labelled: bool) -> Iterator[tuple[Any, bool]]:
+    for child in value if isinstance(value, list) else [value]:
+        if isinstance(child, ft.BaseControl):
+            yield from walk(child, labelled)
+
+
+_RENDERED: weakref.WeakKeyDictionary[ft.Component, tuple[int, ...]] = weakref.WeakKeyDictionary()
+
+
+def rendered(component: ft.Component) -> Any:
+    """The body of ``component`` as its arguments and state are now. On a page Flet renders a component again when
+    one of its observable arguments changes; a unit test has no page to do it, so it is done here, once per change
+    (a body not rendered again keeps its controls, which the tests find and tap)."""
+    versions = tuple(arg.__version__ for arg in component.args if isinstance(arg, ft.Observable))
+    if ft.unwrap_component(component) is None or _RENDERED.get(component) != versions:
+        component.before_update()
+        _RENDERED[component] = versions
+    return ft.unwrap_component(component)
 
 
 def greyed(root: Any, target: Any) -> bool:
@@ -72,6 +93,13 @@ def greyed(root: Any, target: Any) -> bool:
             return None
         if isinstance(control, ft.Stack):
             off = off or any(isinstance(c, Veil) and not c.ignore_interactions for c in control.controls)
+        if isinstance(control, ft.Component):
+            body = rendered(control)
+            for child in body if isinstance(body, list) else [body]:
+                found = look(child, off)
+                if found is not None:
+                    return found
+            return None
         for field in dataclasses.fields(control):
             if field.name.startswith("_") or field.name in ("parent", "page"):
                 continue
