@@ -1138,6 +1138,7 @@ def _winners_of(totals: Mapping[str, int], eligible: Iterable[str], target: int)
     )
 
 
+# long: the ending rules 6–7 and BB-13 case by case, each case's verdict with its notes beside it
 def verdict_of(
     totals: Mapping[str, int], eligible: Iterable[str], target: int, removed: Iterable[str] = ()
 ) -> Verdict | None:

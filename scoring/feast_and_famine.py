@@ -692,6 +692,7 @@ def outright_verdict(totals: Mapping[str, int], winner: str) -> Verdict:
     )
 
 
+# long: one sentence per tie-break outcome of FF-11 to FF-13, each a note with its values, read top to bottom
 def tiebreak_verdict(
     points: Mapping[str, int],
     status: Mapping[str, str],

@@ -1095,6 +1095,7 @@ def _ace_note(rest: Sequence[Card], options: Options) -> Note:
     }[options.ace_in_straights]
 
 
+# long: rules 8–9 card role by card role, each role's note beside the test that gives it
 def _pile_notes(name: str, pile: PileScore, options: Options) -> list[Note]:
     """Every decision about one pile (rules 8–9)."""
     if not pile.roles:

@@ -455,6 +455,7 @@ def _side_note(table: str, sides: Mapping[str, Side], names: Sequence[str]) -> N
     )
 
 
+# long: the hand's rules in their order (OO-1 to OO-4, the three-of-a-kind house rule), each decision with its note
 def _score_hand(
     table: str,
     numbers: Mapping[str, str],
