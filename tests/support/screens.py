@@ -37,6 +37,10 @@ class FakePage:
     def update(self) -> None:
         self.updates += 1
 
+    def run_thread(self, handler: Any, *args: Any) -> None:
+        """Flet runs ``handler`` on a thread of the page's; here at once, so a test sees what it did."""
+        handler(*args)
+
 
 def shell_for(services: AppServices, route: str) -> tuple[Shell, FakePage]:
     page = FakePage(route)
