@@ -16,9 +16,9 @@ from scoring.bargain_bin import settle_up
 from tests.support.browser import (
     AppServer,
     button,
+    click_free,
     fill,
     quick_hand,
-    reveal,
     score_saved,
     screenshot,
     seat,
@@ -81,7 +81,7 @@ def set_up(
         (joker, "Add one Joker worth plus or minus 20"),
     ):
         if on:
-            reveal(page, page.get_by_role("switch", name=label)).click()
+            click_free(page, page.get_by_role("switch", name=label))
             page.wait_for_function(SWITCH_ON, arg=label, timeout=5000)
     if target is not None:
         fill(page, "Game points to win", target, rf"^House rules changed: .*Game points to win {target}\b")
