@@ -131,6 +131,66 @@ def language(code: str, *, english_ranks: bool = False) -> Language:
     return Language(gettext=catalogue.gettext, ranks={} if english_ranks else RANKS.get(code, {}))
 
 
+class Words:
+    """The words of one language, for the screens, the command line and the recaps: mark a string where it is
+    written with ``_ = words.gettext`` and ``_("Confirm")`` (or ``N_("…")`` for a module-level constant, translated
+    where it is shown with ``words.gettext(CONSTANT)``), so that ``make catalogues`` extracts it. Placeholders are
+    ``str.format`` names, filled after translation: ``_("{name} deals").format(name=name)``.
+
+    >>> Words.of("de").gettext("Joker"), Words.of("en").gettext("Joker")
+    ('Joker', 'Joker')
+    >>> Words.of("sv").ngettext("{n} game", "{n} games", 2).format(n=2)
+    '2 games'
+    >>> Words.of("en-XA").locale, Words.of("sv").locale
+    (Locale('en'), Locale('sv'))
+    """
+
+    __slots__ = ("_catalogue", "_language", "code", "english_ranks")
+
+    def __init__(self, code: str, *, english_ranks: bool = False) -> None:
+        self.code = code
+        """The language: ``en``, ``sv``, ``de`` or the pseudo-language ``en-XA``."""
+        self.english_ranks = english_ranks
+        self._catalogue = translations(code)
+        self._language = language(code, english_ranks=english_ranks)
+
+    @classmethod
+    @functools.cache
+    def of(cls, code: str, *, english_ranks: bool = False) -> Words:
+        """The words of ``code`` (made once per language and letters setting)."""
+        return cls(code, english_ranks=english_ranks)
+
+    @property
+    def locale(self) -> Locale:
+        """Babel's locale for numbers, dates and money (English for the pseudo-language)."""
+        return Locale.parse("en" if self.code == PSEUDO else self.code)
+
+    def gettext(self, message: str) -> str:
+        """``message`` in this language (the English when it has no translation)."""
+        return self._catalogue.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The singular or plural form of a message for ``n``, in this language."""
+        return self._catalogue.ngettext(singular, plural, n)
+
+    def note(self, note: Note) -> str:
+        """A note of scoring (:class:`scoring.why.Note`) in this language, with its card letters."""
+        return render(note, self._language)
+
+    def __repr__(self) -> str:
+        return f"Words({self.code!r}, english_ranks={self.english_ranks})"
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined (a module-level constant) and leave it as it is; it is
+    translated where it is shown, with :meth:`Words.gettext`.
+
+    >>> N_("Confirm")
+    'Confirm'
+    """
+    return message
+
+
 def render_in(note: Note, code: str, *, english_ranks: bool = False) -> str:
     """One note in a language (English for ``en`` is exactly the contract's ``notes``)."""
     return render(note, language(code, english_ranks=english_ranks))
@@ -177,8 +237,10 @@ def result_in(result: Any, code: str, *, english_ranks: bool = False) -> dict[st
 __all__ = [
     "LANGUAGES",
     "LOCALES",
+    "N_",
     "PSEUDO",
     "SYSTEM",
+    "Words",
     "device_language",
     "known",
     "language",

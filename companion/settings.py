@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import SYSTEM as SYSTEM_LANGUAGE
+from companion.i18n import Words
 from companion.i18n import known as known_language
 from companion.i18n import normalize as normalize_language
 from companion.i18n import resolve as resolve_language
@@ -127,6 +128,15 @@ class Settings:
         'de'
         """
         return resolve_language(self.language)
+
+    @property
+    def words(self) -> Words:
+        """The words of the language in use, with the card letters as set.
+
+        >>> Settings(language="sv", english_card_letters=True).words
+        Words('sv', english_ranks=True)
+        """
+        return Words.of(self.spoken, english_ranks=self.english_card_letters)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

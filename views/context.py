@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
+from companion.i18n import Words
 from companion.services import AppServices
 from companion.settings import Settings
 from views.seat import Seat
@@ -58,6 +59,11 @@ class ViewContext:
     """Where Back goes, when not simply one level up (a "Not found" screen goes to the last screen that exists)."""
     state: PageState | None = None
     """This page's own state (``None`` for a screen built outside a shell, e.g. in a unit test)."""
+
+    @property
+    def words(self) -> Words:
+        """The words of the table's language: ``_ = ctx.words.gettext`` marks and translates a screen's strings."""
+        return self.settings.words
 
     def navigate(self, route: str) -> None:
         """Go to ``route`` (from a synchronous handler); the shell rebuilds the screens."""
