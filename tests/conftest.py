@@ -86,26 +86,47 @@ def services(tmp_path: Path) -> Iterator[AppServices]:
 
 
 BROWSER_TESTS = "tests/browser/"
-"""Where the browser tests are: under pytest-xdist they all run on one worker (:func:`pytest_xdist_make_scheduler`)."""
+"""Where the browser tests are: under pytest-xdist at most :func:`browser_workers` workers run them
+(:func:`pytest_xdist_make_scheduler`)."""
+BROWSER_WORKERS_ENV = "CTC_BROWSER_WORKERS"
+
+
+def browser_workers() -> int:
+    """How many pytest-xdist workers may run browser files, each with its own Chromium (``CTC_BROWSER_WORKERS``,
+    default 2; ``1``: one Chromium at a time). A browser test mostly waits for the page (about a quarter of a core
+    on average, measured: 22 CPU-seconds, Chromium and the app server included, for a test that takes 84 s), so
+    two of them and the other files fit on two cores."""
+    return max(1, int(os.environ.get(BROWSER_WORKERS_ENV, "") or 2))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadfile`` (``make test`` runs ``-n 2``) with the browser tests as one unit: each file's tests run
-    together on one worker (its module fixtures, a copied clone or a served app, are set up once), and every file
-    under :data:`BROWSER_TESTS` on the same worker, one test after another in file order as in a serial run, so two
-    Chromiums and two app servers never compete for the page's time. The other files run beside them on the other
-    worker(s). Any other ``--dist`` is pytest-xdist's own."""
+    """``--dist loadfile`` (``make test`` runs it) with the browser files first: each file's tests run together on
+    one worker (its module fixtures, a copied clone or a served app, are set up once). The first
+    :func:`browser_workers` workers take the browser files (the longest), one file at a time in file order, then the
+    other files; the remaining workers take only the other files, so no more Chromiums than that ever run at once.
+    Any other ``--dist`` is pytest-xdist's own."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserTestsTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return BROWSER_TESTS if path.startswith(BROWSER_TESTS) else path
+    cap = browser_workers()
 
-    return BrowserTestsTogether(config, log)
+    class BrowserFilesFirst(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid.split("::", 1)[0]
+
+        def _assign_work_unit(self, node: Any) -> None:
+            may_browse = list(self.nodes).index(node) < cap
+            scopes = [scope for scope in self.workqueue if scope.startswith(BROWSER_TESTS) == may_browse]
+            if not may_browse or scopes:
+                if not scopes:  # only browser files are left: not for this worker
+                    node.shutdown()
+                    return
+                self.workqueue.move_to_end(scopes[0], last=False)
+            super()._assign_work_unit(node)
+
+    return BrowserFilesFirst(config, log)
 
 
 _RERUN_REASONS: list[tuple[str, str]] = []
