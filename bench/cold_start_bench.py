@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.pagewatch import CHROMIUM, Served, app_server, find_free_port, launch, trivial_server, watched_page  # noqa: E402
+from bench.pagewatch import app_server, launch, trivial_server, watched_page  # noqa: E402
+from tests.support.browser import CHROMIUM, Served, find_free_port  # noqa: E402
 
 TARGET_RATIO = 1.2
 APP_IMPORTS = "import app.main, app.cli, app.serve, app.web, companion.services, views.shell"

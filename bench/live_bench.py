@@ -62,6 +62,8 @@ from app.serve import ASSETS_DIR  # noqa: E402
 from companion.services import AppServices  # noqa: E402
 from companion.session import TableSession  # noqa: E402
 from companion.sharing import HOST, Access, Edit, Role, ShareAddress  # noqa: E402
+from tests.support.browser import CHROMIUM  # noqa: E402
+from tests.support.browser import CHROMIUM_ARGS as BROWSER_TEST_ARGS  # noqa: E402
 from tests.support.generators.financial_crisis import random_hand  # noqa: E402
 from views.standings import row_labels  # noqa: E402
 
@@ -70,15 +72,9 @@ TARGET_P95_MS = 300.0
 """A host's confirm reaches every viewer within this, at p95 (issue 29)."""
 TARGET_HOST_RATIO = 1.2
 """Twenty viewers cost the host's own Confirm at most this much more than none (issue 29)."""
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    *BROWSER_TEST_ARGS,
+    # many viewer pages at once, all of them in the background: none may be slowed down
     "--disable-renderer-backgrounding",
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",

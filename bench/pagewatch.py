@@ -17,12 +17,8 @@ beforehand, so the driver adds nothing inside the measured span.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -31,17 +27,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path(os.environ.get("CTC_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
+if str(ROOT) not in sys.path:  # run as a script: the project's packages and its test helpers
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, Served  # noqa: E402
+
 START_TIMEOUT_S = 60.0
 WAIT_TIMEOUT_MS = 60_000
 QUIET_LIMIT_S = 5.0
@@ -138,67 +128,19 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
-def find_free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Served:
-    """A server in a subprocess of its own process group on 127.0.0.1; :meth:`stop` ends exactly that group."""
-
-    def __init__(self, command: Sequence[str], port: int, log: Path) -> None:
-        self.command = list(command)
-        self.port = port
-        self.log = log
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Served:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                self.command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.command[0]} exited with {self.process.returncode}: {self.log.read_text()}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                return self
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"nothing answered on port {self.port} within {START_TIMEOUT_S:.0f} s")
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-    def __enter__(self) -> Served:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
 def app_server(port: int, data_dir: Path, log: Path) -> Served:
     """The real app: ``python -m app --port P --data-dir D --no-browser`` (the ``companion`` command)."""
     return Served(
-        [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"], port, log
+        [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"],
+        port,
+        log,
+        START_TIMEOUT_S,
     )
 
 
 def trivial_server(port: int, log: Path) -> Served:
     """The trivial app of :mod:`bench.trivial_app`."""
-    return Served([sys.executable, "-m", "bench.trivial_app", "--port", str(port)], port, log)
+    return Served([sys.executable, "-m", "bench.trivial_app", "--port", str(port)], port, log, START_TIMEOUT_S)
 
 
 def launch(playwright: Any) -> Any:
@@ -228,13 +170,7 @@ def tap_drawn(page: Any, xy: tuple[float, float], quiet_ms: int = 120) -> Sample
     page.wait_for_function(
         "() => __bench.down !== null && __bench.drawn.some(([at]) => at >= __bench.down)", timeout=WAIT_TIMEOUT_MS
     )
-    last, deadline = -1, time.monotonic() + QUIET_LIMIT_S
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(quiet_ms)
-        now = counters(page)["rxFrames"]
-        if now == last:
-            break
-        last = now
+    wait_quiet(page, quiet_ms)
     got = page.evaluate(
         "() => ({down: __bench.down, drawn: __bench.drawn.splice(0), frames: __bench.frames.splice(0)})"
     )
@@ -276,6 +212,18 @@ class Sample:
     layout, paint)."""
 
 
+def wait_quiet(page: Any, quiet_ms: int) -> None:
+    """Wait until no WebSocket frame arrived for ``quiet_ms`` (at most :data:`QUIET_LIMIT_S`): the rest of an answer
+    (a second redraw) is counted with the tap that caused it."""
+    last, deadline = -1, time.monotonic() + QUIET_LIMIT_S
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(quiet_ms)
+        now = counters(page)["rxFrames"]
+        if now == last:
+            break
+        last = now
+
+
 def counters(page: Any) -> dict[str, int]:
     result: dict[str, int] = page.evaluate(
         "() => ({rx: __bench.rx, rxFrames: __bench.rxFrames, tx: __bench.tx, txFrames: __bench.txFrames})"
@@ -297,13 +245,7 @@ def settled(page: Any, before: dict[str, int], *, since: str = "down", quiet_ms:
     ``since`` is ``"down"`` (the last pointerdown) or ``"load"`` (the page's navigation start, time 0)."""
     page.wait_for_function("() => __bench.painted !== null", timeout=WAIT_TIMEOUT_MS)
     # the rest of the answer may still be arriving (a second redraw): count it with this tap
-    last, deadline = -1, time.monotonic() + QUIET_LIMIT_S
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(quiet_ms)
-        now = counters(page)["rxFrames"]
-        if now == last:
-            break
-        last = now
+    wait_quiet(page, quiet_ms)
     got = page.evaluate(
         "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label,"
         " frames: __bench.frames.splice(0)})"

@@ -41,7 +41,6 @@ from bench.pagewatch import (  # noqa: E402
     app_server,
     arm,
     centre,
-    find_free_port,
     launch,
     median,
     percentile,
@@ -53,6 +52,7 @@ from bench.pagewatch import (  # noqa: E402
     watched_page,
 )
 from bench.trivial_app import BUTTON, TEXT_PREFIX  # noqa: E402
+from tests.support.browser import find_free_port  # noqa: E402
 
 RUNS = 5
 TAP_TARGET_MS = 300.0

@@ -44,7 +44,6 @@ from bench.pagewatch import (  # noqa: E402
     Sample,
     app_server,
     buttons,
-    find_free_port,
     labels,
     launch,
     median,
@@ -58,6 +57,7 @@ from bench.pagewatch import (  # noqa: E402
     watched_page,
 )
 from bench.trivial_app import BUTTON, TEXT_PREFIX  # noqa: E402
+from tests.support.browser import find_free_port  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 1400}
 """A tall desktop window: the table's two columns (entry and scoreboard) are on screen without scrolling, so a tap

@@ -90,39 +90,44 @@ def companion_command() -> list[str]:
     return [sys.executable, "-m", "app"]
 
 
-class AppServer:
-    """The real app in a subprocess: ``companion --port P --data-dir D --no-browser``."""
+class Served:
+    """A server in a subprocess of its own process group, answering on 127.0.0.1:``port`` and writing its output
+    to ``log_file``; :meth:`stop` ends exactly that group. Shared by the browser tests and the benchmarks."""
 
-    def __init__(self, port: int, data_dir: Path, log_dir: Path) -> None:
+    def __init__(self, command: list[str], port: int, log_file: Path, start_timeout: float = START_TIMEOUT) -> None:
+        self.command = command
         self.port = port
-        self.data_dir = data_dir
-        self.log_dir = log_dir
+        self.log_file = log_file
+        self.start_timeout = start_timeout
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
-        self._starts = 0
 
-    def start(self) -> None:
+    def start(self) -> Served:
+        """Start the command and wait until its port answers (:class:`RuntimeError` with its output if it exits
+        first or stays silent for ``start_timeout`` s)."""
         if self.process is not None:
-            raise RuntimeError("the app server is already running")
-        self._starts += 1
-        log = (self.log_dir / f"server-{self._starts}.log").open("wb")
-        self.process = subprocess.Popen(
-            [*companion_command(), "--port", str(self.port), "--data-dir", str(self.data_dir), "--no-browser"],
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so stop() ends exactly this server
-        )
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
+            raise RuntimeError(f"{self.command[0]} is already running")
+        with self.log_file.open("ab") as log:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group, so stop() ends exactly this server
+            )
+        deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the app exited with {self.process.returncode}:\n{self.log()}")
+                raise RuntimeError(f"{self.command[0]} exited with {self.process.returncode}:\n{self.output()}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                return
+                return self
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"the app did not answer on port {self.port} within {START_TIMEOUT} s:\n{self.log()}")
+        raise RuntimeError(f"nothing answered on port {self.port} within {self.start_timeout:.0f} s:\n{self.output()}")
+
+    def output(self) -> str:
+        """What the server wrote."""
+        return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
 
     def stop(self) -> None:
         process, self.process = self.process, None
@@ -137,15 +142,51 @@ class AppServer:
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
 
+    def __enter__(self) -> Served:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class AppServer(Served):
+    """The real app in a subprocess: ``companion --port P --data-dir D --no-browser``, its output in
+    ``log_dir/server-N.log`` (N counts the starts)."""
+
+    def __init__(self, port: int, data_dir: Path, log_dir: Path) -> None:
+        super().__init__([], port, log_dir / "server-1.log")
+        self.data_dir = data_dir
+        self.log_dir = log_dir
+        self._starts = 0
+
+    def start(self) -> Served:
+        if self.process is not None:
+            raise RuntimeError("the app server is already running")
+        self._starts += 1
+        self.command = [
+            *companion_command(),
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--no-browser",
+        ]
+        self.log_file = self.log_dir / f"server-{self._starts}.log"
+        return super().start()
+
     def restart(self) -> None:
         """Stop the server and start it again with the same port and data folder."""
         self.stop()
         self.start()
 
-    def log(self) -> str:
+    def output(self) -> str:
+        """What every start of the server wrote."""
         return "\n".join(
             path.read_text(errors="replace") for path in sorted(self.log_dir.glob("server-*.log")) if path.exists()
         )
+
+    def log(self) -> str:
+        return self.output()
 
 
 def close_context(context: Any) -> None:
