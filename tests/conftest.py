@@ -101,10 +101,11 @@ def browser_workers() -> int:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadfile`` (``make test`` runs it) with the browser files first: each file's tests run together on
-    one worker (its module fixtures, a copied clone or a served app, are set up once). The first
-    :func:`browser_workers` workers take the browser files (the longest), one file at a time in file order, then the
-    other files; the remaining workers take only the other files, so no more Chromiums than that ever run at once.
+    """``--dist loadfile`` (``make test`` runs it) with the browser tests first: each other file's tests run
+    together on one worker (its module fixtures, a copied clone or a served app, are set up once); each browser test
+    is a unit of its own. The first :func:`browser_workers` workers take the browser tests (the longest), one at a
+    time in file order, then the other files; the remaining workers take only the other files, so no more Chromiums
+    than that ever run at once.
     Any other ``--dist`` is pytest-xdist's own."""
     if config.getvalue("dist") != "loadfile":
         return None
@@ -114,7 +115,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class BrowserFilesFirst(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid.split("::", 1)[0]
+            path = nodeid.split("::", 1)[0]
+            # a browser test sets up all it needs for itself (its own app server, data folder and page: no
+            # module-scoped fixture there), so each is a unit: the ten phone-size games go to both workers
+            return nodeid if path.startswith(BROWSER_TESTS) else path
 
         def _assign_work_unit(self, node: Any) -> None:
             may_browse = list(self.nodes).index(node) < cap
