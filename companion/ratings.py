@@ -72,7 +72,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.stats import Outcome, OutcomeCache, game_name
 from scoring import ScoringError, find_game
@@ -229,9 +229,9 @@ def rated_games(outcomes: Iterable[Outcome], who: Callable[[str], tuple[str, str
 # --- rating ----------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One player's rating before and after one game."""
+class Change(NamedTuple):
+    """One player's rating before and after one game (a named tuple: 10,000 games make 50,000 of them, built at a
+    fraction of a frozen dataclass's cost)."""
 
     id: str
     place: int
