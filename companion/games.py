@@ -1,8 +1,8 @@
 """The games the companion knows: one list, :data:`ENTRIES`, of each ``companion/entry_<game>.py``'s
 :class:`~companion.entry.GameEntry` (its entry state, draft shape, card check and Rules-screen guide).
 
-Adding a game is one module (``companion/entry_<game>.py``, ending with ``ENTRY = GameEntry(...)``) and one line in
-:data:`ENTRIES`, in the order of :data:`scoring.GAMES`.
+Adding a game is one module (``companion/entry_<game>.py``, ending with ``ENTRY = GameEntry(...)``) and one line (its
+name) in :data:`ENTRIES`, in the order of :data:`scoring.GAMES`.
 
 >>> [entry.key for entry in ENTRIES]
 ['bargain-bin', 'financial-crisis', 'feast-and-famine', '1111-9999', 'jokers-kill']
@@ -17,21 +17,19 @@ Adding a game is one module (``companion/entry_<game>.py``, ending with ``ENTRY 
 from __future__ import annotations
 
 from companion.entry import GameEntry
-from companion.entry_bargain_bin import ENTRY as BARGAIN_BIN
-from companion.entry_feast_and_famine import ENTRY as FEAST_AND_FAMINE
-from companion.entry_financial_crisis import ENTRY as FINANCIAL_CRISIS
-from companion.entry_jokers_kill import ENTRY as JOKERS_KILL
-from companion.entry_ones_to_nines import ENTRY as ONES_TO_NINES
 from companion.guides import GameGuide
+from scoring.listed import Listed
 
-ENTRIES: tuple[GameEntry, ...] = (
-    BARGAIN_BIN,
-    FINANCIAL_CRISIS,
-    FEAST_AND_FAMINE,
-    ONES_TO_NINES,
-    JOKERS_KILL,
+ENTRIES: Listed[GameEntry] = Listed(
+    "ENTRY",
+    "companion.entry_bargain_bin",
+    "companion.entry_financial_crisis",
+    "companion.entry_feast_and_famine",
+    "companion.entry_ones_to_nines",
+    "companion.entry_jokers_kill",
 )
-"""Every game's :class:`~companion.entry.GameEntry`, in the order the app lists the games."""
+"""Every game's :class:`~companion.entry.GameEntry`, in the order the app lists the games (the modules are imported
+on first use)."""
 
 
 class UnknownGameError(ValueError):

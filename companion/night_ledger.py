@@ -31,7 +31,6 @@ from typing import Any
 from companion.money import MoneyFormat, format_money
 from companion.night_model import LedgerEntry, Night
 from scoring import ScoringError, find_game
-from scoring.bargain_bin import BargainBinResult, settle_up
 from scoring.base import Result, join_names
 
 TITLE = "Who pays whom tonight"
@@ -137,6 +136,8 @@ def _game_money(played: Played) -> GameMoney:
     result = played.result
     if result is None:
         return replace(base, status=MoneyStatus.UNREADABLE, note=played.problem)
+    from scoring.bargain_bin import BargainBinResult  # here: a night's screen, not the app's start, needs the game
+
     if not isinstance(result, BargainBinResult) or result.payments is None:  # only Bargain Bin plays for money
         return base
     payments: dict[str, int] = dict(result.payments)
@@ -228,6 +229,8 @@ def settle(night: Night, book: Ledger) -> Settlement:
     :func:`scoring.bargain_bin.settle_up`, which is exact (the fewest transfers is the number of players with a
     balance minus the most groups whose balances sum to zero) for up to 12 players with a balance.
     """
+    from scoring.bargain_bin import settle_up  # here: a night's screen, not the app's start, needs the game
+
     balance = dict(book.net)
     for payment in night.paid:
         for name in (payment.payer, payment.receiver):

@@ -77,7 +77,7 @@ def check_name(name: str, index: int) -> None:
 class Model(BaseModel):
     """Base of every record part: frozen, unknown keys are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class RecordBase(Model):
@@ -172,7 +172,7 @@ class _Output(BaseModel):
     """A result model: typed fields only (``extra="forbid"``); :attr:`OMIT_NONE` fields are left out of the JSON
     while they are ``None`` (``records.md``: ``pot`` only with Vegas, ``playoff_wins`` once a play-off is due)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     OMIT_NONE: ClassVar[frozenset[str]] = frozenset()
     RULING_PREFIX: ClassVar[str] = ""

@@ -1,7 +1,7 @@
 """The games the app keeps score for: one list, :data:`GAMES`, of each game module's :class:`~scoring.game.Game`.
 
-Adding a game is one module (``scoring/<game>.py``, ending with ``GAME = Game(...)``) and one line in
-:data:`GAMES`.
+Adding a game is one module (``scoring/<game>.py``, ending with ``GAME = Game(...)``) and one line (the module's
+name) in :data:`GAMES`.
 
 >>> [game.key for game in GAMES]
 ['bargain-bin', 'financial-crisis', 'feast-and-famine', '1111-9999', 'jokers-kill']
@@ -13,23 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.bargain_bin import GAME as BARGAIN_BIN
 from scoring.base import RecordBase, Result
 from scoring.errors import InvalidRecordError, UnknownGameError
-from scoring.feast_and_famine import GAME as FEAST_AND_FAMINE
-from scoring.financial_crisis import GAME as FINANCIAL_CRISIS
 from scoring.game import Game, collector_paused
-from scoring.jokers_kill import GAME as JOKERS_KILL
-from scoring.ones_to_nines import GAME as ONES_TO_NINES
+from scoring.listed import Listed
 
-GAMES: tuple[Game, ...] = (
-    BARGAIN_BIN,
-    FINANCIAL_CRISIS,
-    FEAST_AND_FAMINE,
-    ONES_TO_NINES,
-    JOKERS_KILL,
+GAMES: Listed[Game] = Listed(
+    "GAME",
+    "scoring.bargain_bin",
+    "scoring.financial_crisis",
+    "scoring.feast_and_famine",
+    "scoring.ones_to_nines",
+    "scoring.jokers_kill",
 )
-"""Every game, in the order the app lists them.
+"""Every game, in the order the app lists them (each module's ``GAME``; the modules are imported on first use, so
+that starting the app does not build every game's record models).
 
 >>> [(game.name, game.min_players, game.max_players, game.hand_word) for game in GAMES][:2]
 [('Bargain Bin', 4, 10, 'hand'), ('Financial Crisis', 2, 9, 'round')]

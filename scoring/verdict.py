@@ -69,7 +69,7 @@ class Verdict(BaseModel):
 'headline_why': None, 'reasons_why': {}}
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     decider: Decider
     rulings: list[str] = Field(default_factory=list)

@@ -44,3 +44,27 @@ def test_every_route_finds_its_screen_function() -> None:
         screen = resolve(route.builder)
         assert callable(screen) and screen.__module__.startswith("views."), route.pattern
         assert not hasattr(screen, "__wrapped_screen__"), f"{route.pattern} resolves to a screen, not a wrapper"
+
+
+GAME_MODULES_NOT_AT_START = (
+    *(f"scoring.{name}" for name in ("bargain_bin", "financial_crisis", "feast_and_famine", "ones_to_nines")),
+    "scoring.jokers_kill",
+    *(f"companion.entry_{name}" for name in ("bargain_bin", "financial_crisis", "jokers_kill")),
+    *(f"views.table.games.{name}" for name in ("bargain_bin", "jokers_kill")),
+    "openskill",
+)
+"""Each game's rules, entry state and panel, and the ratings' model: the per-game lists import them when first read."""
+
+
+def test_the_app_starts_without_importing_any_game_until_a_list_is_read() -> None:
+    code = (
+        "import sys, app.main, app.serve, app.web, companion.services, views.shell, views.routes\n"
+        f"print(','.join(m for m in {GAME_MODULES_NOT_AT_START!r} if m in sys.modules))\n"
+        "from scoring import find_game\n"
+        "print(find_game('jokers-kill').name, 'scoring.bargain_bin' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    ).stdout.split("\n")
+    assert out[0] == "", f"imported at start: {out[0]}"
+    assert out[1] == "Jokers Kill True"  # the first look-up reads the list: every game is there

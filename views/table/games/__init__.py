@@ -1,8 +1,8 @@
 """One module per game with its hand-entry panel: each ends with ``PANEL``, a :class:`views.table.entry.TableUI`,
 listed once in :data:`PANELS`.
 
-Adding a game's entry screen is one module here and one line in :data:`PANELS`; the table screen, the live view
-and the New-game screen find it with :func:`find_panel`.
+Adding a game's entry screen is one module here and one line (its name) in :data:`PANELS`; the table screen, the
+live view and the New-game screen find it with :func:`find_panel`.
 
 >>> [panel.key for panel in PANELS]
 ['bargain-bin', 'financial-crisis', 'feast-and-famine', '1111-9999', 'jokers-kill']
@@ -10,21 +10,18 @@ and the New-game screen find it with :func:`find_panel`.
 
 from __future__ import annotations
 
+from scoring.listed import Listed
 from views.table.entry import TableUI
-from views.table.games.bargain_bin import PANEL as BARGAIN_BIN
-from views.table.games.feast_and_famine import PANEL as FEAST_AND_FAMINE
-from views.table.games.financial_crisis import PANEL as FINANCIAL_CRISIS
-from views.table.games.jokers_kill import PANEL as JOKERS_KILL
-from views.table.games.ones_to_nines import PANEL as ONES_TO_NINES
 
-PANELS: tuple[TableUI, ...] = (
-    BARGAIN_BIN,
-    FINANCIAL_CRISIS,
-    FEAST_AND_FAMINE,
-    ONES_TO_NINES,
-    JOKERS_KILL,
+PANELS: Listed[TableUI] = Listed(
+    "PANEL",
+    "views.table.games.bargain_bin",
+    "views.table.games.financial_crisis",
+    "views.table.games.feast_and_famine",
+    "views.table.games.ones_to_nines",
+    "views.table.games.jokers_kill",
 )
-"""Every game's panel, in the order the app lists the games."""
+"""Every game's panel, in the order the app lists the games (the modules are imported on first use)."""
 
 
 def find_panel(key: str) -> TableUI | None:
