@@ -80,7 +80,8 @@ def _follow(state: SettingsState, service: SettingsService, page: ft.Page) -> Ca
             state.settings = settings
 
         with contextlib.suppress(Exception):  # the page is gone: the effect's clean-up stops following soon
-            page.run_task(show)
+            if page.session.connection is not None:  # else Flet would make ``show()`` and drop it unawaited: a
+                page.run_task(show)  # three-line "never awaited" warning in the terminal for a closed tab
 
     return service.subscribe(heard)
 
