@@ -26,10 +26,9 @@ PACKAGE_INSTALL = echo "make test: installing $(PACKAGE_VENV) with $(PACKAGE_PYT
   $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]' && touch $(PACKAGE_STAMP)
 # pytest-xdist: the suite on PYTEST_WORKERS processes (0: one, as plain pytest). --dist loadfile as tests/conftest.py
 # extends it: each file's tests on one worker, but each browser test a unit of its own; the browser tests first (the
-# longest), on at most two workers at once (CTC_BROWSER_WORKERS, each worker one Chromium), the other files on the
-# third worker and then on all. A browser test mostly waits for the page (about a quarter of a core), so three
-# workers keep two cores busy.
-PYTEST_WORKERS ?= 3
+# longest), on one worker at a time (CTC_BROWSER_WORKERS=2 lets two workers run them, each with its own Chromium),
+# the other files on the other worker and then on all.
+PYTEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
