@@ -56,8 +56,15 @@ def number(value: int, words: Words) -> str:
 
 
 def decimal(value: float, words: Words, *, digits: int = 1) -> str:
-    """A number with up to ``digits`` decimals and the language's decimal mark (``2.5`` / ``2,5``)."""
-    return str(format_decimal(round(value, digits), format=f"#,##0.{'#' * digits}", locale=words.locale))
+    """A number with ``digits`` decimals and the language's decimal mark (``2.5`` / ``2,5``), as a rating or an
+    average is written (English exactly as ``f"{value:.1f}"``).
+
+    >>> decimal(12.0, Words.of("en")), decimal(-3.25, Words.of("de"), digits=2)
+    ('12.0', '-3,25')
+    """
+    if _english(words):
+        return f"{value:.{digits}f}"
+    return str(format_decimal(round(value, digits), format=f"0.{'0' * digits}", locale=words.locale))
 
 
 def percent(rate: float, words: Words) -> str:

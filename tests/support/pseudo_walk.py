@@ -24,7 +24,9 @@ _CARD = re.compile(r"^(10|[2-9AJQKEDB]|Kn)[♠♥♦♣]$|^JK[+-]?$")
 
 def _leftover(text: str, allowed: Iterable[str]) -> str:
     """What of ``text`` is outside the brackets and not an allowed name or a card (``""``: nothing)."""
-    rest = _WRAPPED.sub(" ", text)
+    rest = text
+    while _WRAPPED.search(rest):  # a message inside a message: the innermost first
+        rest = _WRAPPED.sub(" ", rest)
     for name in sorted(allowed, key=len, reverse=True):
         rest = rest.replace(name, " ")
     words = [word for word in re.split(r"[\s,.:;()/·•—–\-+=×]+", rest) if word and not _CARD.match(word)]

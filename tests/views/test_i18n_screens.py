@@ -91,6 +91,10 @@ SCREENS = {
     "/rules": "Regeln",
     "/rules/jokers-kill": "Hausregeln",
     "/no-such-page": "Nicht gefunden",
+    "/new": "Welches Spiel spielt ihr?",
+    "/new/jokers-kill": "Spieler, im Uhrzeigersinn",
+    "/players": "Noch keine Spieler",
+    "/history": "Noch keine Partien",
 }
 
 
@@ -111,7 +115,10 @@ NOT_TRANSLATED = (
 )
 
 
-@pytest.mark.parametrize("route", ["/", "/settings", "/continue", "/rules", "/no-such-page"])
+@pytest.mark.parametrize(
+    "route",
+    ["/", "/settings", "/continue", "/rules", "/no-such-page", "/new", "/new/jokers-kill", "/players", "/history"],
+)
 def test_no_text_is_left_unmarked_in_the_pseudo_language(services: AppServices, route: str) -> None:
     services.settings.use_language("en-XA")
     shell, page = shell_for(services, route)
