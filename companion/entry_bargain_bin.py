@@ -918,42 +918,50 @@ GUIDE = GameGuide(
         Section(
             N_("Card values"),
             (
-                "Black cards (♠ ♣) count plus, red cards (♥ ♦) count minus.",
-                "Ace 1, 2 to 10 at face value, Jack 11, Queen 12, King 12 (13 as a house rule).",
-                "With the Joker option, the Joker is worth 20, plus or minus as the player who plays it decides.",
+                N_("Black cards (♠ ♣) count plus, red cards (♥ ♦) count minus."),
+                N_("Ace 1, 2 to 10 at face value, Jack 11, Queen 12, King 12 (13 as a house rule)."),
+                N_("With the Joker option, the Joker is worth 20, plus or minus as the player who plays it decides."),
             ),
         ),
         Section(
             N_("A hand"),
             (
-                "Everyone gets 5 cards. In turn, each player lays one card face up in front of any player "
-                "(anyone but themselves under the Selfless option) until all cards are played.",
-                "Your hand score is the total of the cards lying in front of you. It can be negative.",
+                N_(
+                    "Everyone gets 5 cards. In turn, each player lays one card face up in front of any player "
+                    "(anyone but themselves under the Selfless option) until all cards are played."
+                ),
+                N_("Your hand score is the total of the cards lying in front of you. It can be negative."),
             ),
         ),
         Section(
             N_("Game points"),
             (
-                "The highest and second-highest hand scores get 1 game point each.",
-                "Two players tied for highest: both get a point. Three or more tied for highest: nobody does.",
-                "A tie for second place: only the highest player gets a point.",
+                N_("The highest and second-highest hand scores get 1 game point each."),
+                N_("Two players tied for highest: both get a point. Three or more tied for highest: nobody does."),
+                N_("A tie for second place: only the highest player gets a point."),
             ),
         ),
         Section(
             N_("End of the game"),
             (
-                "The game ends after the hand in which someone reaches 10 game points.",
-                "That player and the player with the next-highest total both win; if that next total is "
-                "shared, only the top player wins. Two players reaching 10 together both win.",
+                N_("The game ends after the hand in which someone reaches 10 game points."),
+                N_(
+                    "That player and the player with the next-highest total both win; if that next total is "
+                    "shared, only the top player wins. Two players reaching 10 together both win."
+                ),
             ),
         ),
         Section(
             N_("Vegas Rules and penalties"),
             (
-                "Vegas Rules: after every hand each player pays the gap between the top hand score and their "
-                "own, times the agreed stake, into the pot. The winner takes the pot; two winners share it.",
-                "Bad conduct: the first offence loses the rest of your hand, the second removes you from the "
-                "game. Three removals (two in a four-player game) cancel the game and everyone is refunded.",
+                N_(
+                    "Vegas Rules: after every hand each player pays the gap between the top hand score and their "
+                    "own, times the agreed stake, into the pot. The winner takes the pot; two winners share it."
+                ),
+                N_(
+                    "Bad conduct: the first offence loses the rest of your hand, the second removes you from the "
+                    "game. Three removals (two in a four-player game) cancel the game and everyone is refunded."
+                ),
             ),
         ),
     ),

@@ -1065,24 +1065,30 @@ GUIDE = GameGuide(
     sections=(
         Section(
             N_("Card values"),
-            ("2 to 10 at face value, J, Q and K 10, Ace 1. The Jokers (2 in the deck) are never scored.",),
+            (N_("2 to 10 at face value, J, Q and K 10, Ace 1. The Jokers (2 in the deck) are never scored."),),
         ),
         Section(
             N_("A round"),
             (
-                "Everyone gets one card face up (a Joker is put aside and replaced).",
-                "In turn each player still in either takes a card from the dealer or refuses. Refusing freezes "
-                "you: you keep your cards and stop.",
-                "If a taken card is a Joker, the round ends and everyone not frozen is knocked out and scores 0. "
-                "Frozen players score the total of their cards, first card included.",
+                N_("Everyone gets one card face up (a Joker is put aside and replaced)."),
+                N_(
+                    "In turn each player still in either takes a card from the dealer or refuses. Refusing freezes "
+                    "you: you keep your cards and stop."
+                ),
+                N_(
+                    "If a taken card is a Joker, the round ends and everyone not frozen is knocked out and scores 0. "
+                    "Frozen players score the total of their cards, first card included."
+                ),
             ),
         ),
         Section(
             N_("End of the game"),
             (
-                "Every player deals once per circuit: 3 circuits for 2–3 players, 2 for 4, 1 for 5 or more.",
-                "Highest total wins. Tied leaders play one tie-break round against a Ghost who always takes; "
-                "if all of them are knocked out, the next-highest player wins.",
+                N_("Every player deals once per circuit: 3 circuits for 2–3 players, 2 for 4, 1 for 5 or more."),
+                N_(
+                    "Highest total wins. Tied leaders play one tie-break round against a Ghost who always takes; "
+                    "if all of them are knocked out, the next-highest player wins."
+                ),
             ),
         ),
     ),

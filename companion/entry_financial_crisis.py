@@ -832,34 +832,42 @@ GUIDE = GameGuide(
         Section(
             N_("Set-up and play"),
             (
-                "Five banks of 5 cards each: one face down under four face up. The other 27 cards are laid out "
-                "three at a time; you take one and pass two to the next player.",
-                "A card captures every top bank card of the same rank, and keeps capturing while the card "
-                "beneath has that rank too. Everything you take, get or capture goes into your pile.",
+                N_(
+                    "Five banks of 5 cards each: one face down under four face up. The other 27 cards are laid out "
+                    "three at a time; you take one and pass two to the next player."
+                ),
+                N_(
+                    "A card captures every top bank card of the same rank, and keeps capturing while the card "
+                    "beneath has that rank too. Everything you take, get or capture goes into your pile."
+                ),
             ),
         ),
         Section(
             N_("The banks decide"),
             (
-                "At the end of the round the five face-down bank cards are turned over.",
-                "Loss suit: the suit that shows most (clubs never lose). A tie for most reverses the order: "
-                "the suit that shows least loses instead; if no other suit is there, all tied suits lose.",
-                "Ranked cards (J, Q, K, A) are valuable when two or more of the face-down cards are ranked.",
+                N_("At the end of the round the five face-down bank cards are turned over."),
+                N_(
+                    "Loss suit: the suit that shows most (clubs never lose). A tie for most reverses the order: "
+                    "the suit that shows least loses instead; if no other suit is there, all tied suits lose."
+                ),
+                N_("Ranked cards (J, Q, K, A) are valuable when two or more of the face-down cards are ranked."),
             ),
         ),
         Section(
             N_("Scoring your pile"),
             (
-                "Clubs: 1 point each, 2 for a ranked club.",
-                "Loss suit: minus 1 per card; a ranked card of a loss suit scores 0.",
-                "Other ranked cards: 3 points each when ranked cards are valuable, otherwise 0.",
-                "The rest (cards that scored nothing): each straight of 3 or more ranks scores its length "
-                "minus 2, and the one player with the most cards in the rest gets 1 more point.",
+                N_("Clubs: 1 point each, 2 for a ranked club."),
+                N_("Loss suit: minus 1 per card; a ranked card of a loss suit scores 0."),
+                N_("Other ranked cards: 3 points each when ranked cards are valuable, otherwise 0."),
+                N_(
+                    "The rest (cards that scored nothing): each straight of 3 or more ranks scores its length "
+                    "minus 2, and the one player with the most cards in the rest gets 1 more point."
+                ),
             ),
         ),
         Section(
             N_("End of the game"),
-            ("One round per player unless agreed otherwise. Highest total wins; equal totals win jointly.",),
+            (N_("One round per player unless agreed otherwise. Highest total wins; equal totals win jointly."),),
         ),
     ),
     options=(

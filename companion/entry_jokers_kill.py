@@ -400,33 +400,39 @@ GUIDE = GameGuide(
         Section(
             N_("A hand"),
             (
-                "Everyone gets one card face down and one card is turned face up.",
-                "Your Ace is the lowest card; an Ace turned up is above everything.",
+                N_("Everyone gets one card face down and one card is turned face up."),
+                N_("Your Ace is the lowest card; an Ace turned up is above everything."),
             ),
         ),
         Section(
             N_("Who wins the hand"),
             (
-                "One player matches the up-card's rank: 3 points.",
-                "Nobody matches: the lowest card wins 2 points if it is below the up-card, 1 if above.",
-                "Two or more match, or tie for lowest: they each get another card until one is lowest; "
-                "that player gets 3 points.",
-                "The winner collects all the cards of the hand into their prize pile.",
+                N_("One player matches the up-card's rank: 3 points."),
+                N_("Nobody matches: the lowest card wins 2 points if it is below the up-card, 1 if above."),
+                N_(
+                    "Two or more match, or tie for lowest: they each get another card until one is lowest; "
+                    "that player gets 3 points."
+                ),
+                N_("The winner collects all the cards of the hand into their prize pile."),
             ),
         ),
         Section(
             N_("Jokers"),
             (
-                "Playing with Jokers: anyone dealt a Joker kills the hand. Nobody scores; the Joker goes into "
-                "its receiver's prize pile, the other cards are discarded.",
+                N_(
+                    "Playing with Jokers: anyone dealt a Joker kills the hand. Nobody scores; the Joker goes into "
+                    "its receiver's prize pile, the other cards are discarded."
+                ),
             ),
         ),
         Section(
             N_("End of the game"),
             (
-                "Play until the deck cannot give everyone a card plus an up-card.",
-                "Score your points, plus 2 for the K♥ and 1 each for the J♠ and J♥ in your prize pile, minus "
-                "1 per Joker. Most points wins; tied players play off, first to win 3 hands.",
+                N_("Play until the deck cannot give everyone a card plus an up-card."),
+                N_(
+                    "Score your points, plus 2 for the K♥ and 1 each for the J♠ and J♥ in your prize pile, minus "
+                    "1 per Joker. Most points wins; tied players play off, first to win 3 hands."
+                ),
             ),
         ),
     ),

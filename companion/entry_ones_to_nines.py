@@ -480,26 +480,34 @@ GUIDE = GameGuide(
         Section(
             N_("Deck and seats"),
             (
-                "36 cards: Ace (the digit 1) to 9 in four suits.",
-                "Four cards lie in a row on the table. Players on one side read them left to right, players on "
-                "the other side read them the other way round: 4 2 3 9 is 4239 from one side, 9324 from the other.",
+                N_("36 cards: Ace (the digit 1) to 9 in four suits."),
+                N_(
+                    "Four cards lie in a row on the table. Players on one side read them left to right, players on "
+                    "the other side read them the other way round: 4 2 3 9 is 4239 from one side, 9324 from the other."
+                ),
             ),
         ),
         Section(
             N_("A hand"),
             (
-                "Arrange your four cards into a number. Your score is the gap between it and your table "
-                "number. Low is good.",
-                "Three or four of a kind: the first player to set one down scores 0; every other player holding "
-                "one adds 250 to their gap.",
+                N_(
+                    "Arrange your four cards into a number. Your score is the gap between it and your table "
+                    "number. Low is good."
+                ),
+                N_(
+                    "Three or four of a kind: the first player to set one down scores 0; every other player holding "
+                    "one adds 250 to their gap."
+                ),
             ),
         ),
         Section(
             N_("End of the game"),
             (
-                "The game ends after the hand in which someone reaches the target: 7,500 for 2 players, 7,000 "
-                "for 3–4, 6,500 for 5–6, 6,000 for 7–8.",
-                "Lowest total wins. Tied players play sudden death with three cards each until one is lowest.",
+                N_(
+                    "The game ends after the hand in which someone reaches the target: 7,500 for 2 players, 7,000 "
+                    "for 3–4, 6,500 for 5–6, 6,000 for 7–8."
+                ),
+                N_("Lowest total wins. Tied players play sudden death with three cards each until one is lowest."),
             ),
         ),
     ),
