@@ -48,6 +48,7 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 from companion.bargain_bin_money import as_bin_result
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from companion.money import MoneyFormat, format_money
 from scoring import InvalidRecordError, Result
 from scoring import bargain_bin as bb
@@ -911,61 +912,69 @@ def _cards_are_cards(draft: Mapping[str, Any]) -> None:
 GUIDE = GameGuide(
     key="bargain-bin",
     name="Bargain Bin",
-    players="4 to 10 players",
-    summary="Give black cards to yourself, red cards to your rivals: the two best hands score a point each.",
+    players=N_("4 to 10 players"),
+    summary=N_("Give black cards to yourself, red cards to your rivals: the two best hands score a point each."),
     sections=(
         Section(
-            "Card values",
+            N_("Card values"),
             (
-                "Black cards (♠ ♣) count plus, red cards (♥ ♦) count minus.",
-                "Ace 1, 2 to 10 at face value, Jack 11, Queen 12, King 12 (13 as a house rule).",
-                "With the Joker option, the Joker is worth 20, plus or minus as the player who plays it decides.",
+                N_("Black cards (♠ ♣) count plus, red cards (♥ ♦) count minus."),
+                N_("Ace 1, 2 to 10 at face value, Jack 11, Queen 12, King 12 (13 as a house rule)."),
+                N_("With the Joker option, the Joker is worth 20, plus or minus as the player who plays it decides."),
             ),
         ),
         Section(
-            "A hand",
+            N_("A hand"),
             (
-                "Everyone gets 5 cards. In turn, each player lays one card face up in front of any player "
-                "(anyone but themselves under the Selfless option) until all cards are played.",
-                "Your hand score is the total of the cards lying in front of you. It can be negative.",
+                N_(
+                    "Everyone gets 5 cards. In turn, each player lays one card face up in front of any player "
+                    "(anyone but themselves under the Selfless option) until all cards are played."
+                ),
+                N_("Your hand score is the total of the cards lying in front of you. It can be negative."),
             ),
         ),
         Section(
-            "Game points",
+            N_("Game points"),
             (
-                "The highest and second-highest hand scores get 1 game point each.",
-                "Two players tied for highest: both get a point. Three or more tied for highest: nobody does.",
-                "A tie for second place: only the highest player gets a point.",
+                N_("The highest and second-highest hand scores get 1 game point each."),
+                N_("Two players tied for highest: both get a point. Three or more tied for highest: nobody does."),
+                N_("A tie for second place: only the highest player gets a point."),
             ),
         ),
         Section(
-            "End of the game",
+            N_("End of the game"),
             (
-                "The game ends after the hand in which someone reaches 10 game points.",
-                "That player and the player with the next-highest total both win; if that next total is "
-                "shared, only the top player wins. Two players reaching 10 together both win.",
+                N_("The game ends after the hand in which someone reaches 10 game points."),
+                N_(
+                    "That player and the player with the next-highest total both win; if that next total is "
+                    "shared, only the top player wins. Two players reaching 10 together both win."
+                ),
             ),
         ),
         Section(
-            "Vegas Rules and penalties",
+            N_("Vegas Rules and penalties"),
             (
-                "Vegas Rules: after every hand each player pays the gap between the top hand score and their "
-                "own, times the agreed stake, into the pot. The winner takes the pot; two winners share it.",
-                "Bad conduct: the first offence loses the rest of your hand, the second removes you from the "
-                "game. Three removals (two in a four-player game) cancel the game and everyone is refunded.",
+                N_(
+                    "Vegas Rules: after every hand each player pays the gap between the top hand score and their "
+                    "own, times the agreed stake, into the pot. The winner takes the pot; two winners share it."
+                ),
+                N_(
+                    "Bad conduct: the first offence loses the rest of your hand, the second removes you from the "
+                    "game. Three removals (two in a four-player game) cancel the game and everyone is refunded."
+                ),
             ),
         ),
     ),
     options=(
-        HouseRule("king", "Value of a King", "12", "13", "BB-1", ((12, "12"), (13, "13"))),
-        HouseRule("target", "Game points to win", "10", "any number from 1", "BB-5"),
-        HouseRule("selfless", "Selfless: never play a card in front of yourself", "off", "on", "BB-7"),
-        HouseRule("joker", "Add one Joker worth plus or minus 20", "off", "on", "BB-7"),
+        HouseRule("king", N_("Value of a King"), N_("12"), N_("13"), "BB-1", ((12, N_("12")), (13, N_("13")))),
+        HouseRule("target", N_("Game points to win"), N_("10"), N_("any number from 1"), "BB-5"),
+        HouseRule("selfless", N_("Selfless: never play a card in front of yourself"), N_("off"), N_("on"), "BB-7"),
+        HouseRule("joker", N_("Add one Joker worth plus or minus 20"), N_("off"), N_("on"), "BB-7"),
         HouseRule(
             "vegas_unit_cents",
-            "Vegas Rules stake per point",
-            "off",
-            "a stake per point, such as 0.25 or 25¢",
+            N_("Vegas Rules stake per point"),
+            N_("off"),
+            N_("a stake per point, such as 0.25 or 25¢"),
             "BB-8",
         ),
     ),

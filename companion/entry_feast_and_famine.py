@@ -36,6 +36,7 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 
 from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -1059,43 +1060,51 @@ class _FeastAndFamineDraft(TypedDict):
 GUIDE = GameGuide(
     key="feast-and-famine",
     name="Feast and Famine",
-    players="2 to 6 players (more as a house rule)",
-    summary="Push your luck: take another card or freeze, but a Joker knocks out everyone still in.",
+    players=N_("2 to 6 players (more as a house rule)"),
+    summary=N_("Push your luck: take another card or freeze, but a Joker knocks out everyone still in."),
     sections=(
         Section(
-            "Card values",
-            ("2 to 10 at face value, J, Q and K 10, Ace 1. The Jokers (2 in the deck) are never scored.",),
+            N_("Card values"),
+            (N_("2 to 10 at face value, J, Q and K 10, Ace 1. The Jokers (2 in the deck) are never scored."),),
         ),
         Section(
-            "A round",
+            N_("A round"),
             (
-                "Everyone gets one card face up (a Joker is put aside and replaced).",
-                "In turn each player still in either takes a card from the dealer or refuses. Refusing freezes "
-                "you: you keep your cards and stop.",
-                "If a taken card is a Joker, the round ends and everyone not frozen is knocked out and scores 0. "
-                "Frozen players score the total of their cards, first card included.",
+                N_("Everyone gets one card face up (a Joker is put aside and replaced)."),
+                N_(
+                    "In turn each player still in either takes a card from the dealer or refuses. Refusing freezes "
+                    "you: you keep your cards and stop."
+                ),
+                N_(
+                    "If a taken card is a Joker, the round ends and everyone not frozen is knocked out and scores 0. "
+                    "Frozen players score the total of their cards, first card included."
+                ),
             ),
         ),
         Section(
-            "End of the game",
+            N_("End of the game"),
             (
-                "Every player deals once per circuit: 3 circuits for 2–3 players, 2 for 4, 1 for 5 or more.",
-                "Highest total wins. Tied leaders play one tie-break round against a Ghost who always takes; "
-                "if all of them are knocked out, the next-highest player wins.",
+                N_("Every player deals once per circuit: 3 circuits for 2–3 players, 2 for 4, 1 for 5 or more."),
+                N_(
+                    "Highest total wins. Tied leaders play one tie-break round against a Ghost who always takes; "
+                    "if all of them are knocked out, the next-highest player wins."
+                ),
             ),
         ),
     ),
     options=(
-        HouseRule("jokers", "Jokers in the deck", "2", "1 to 4", "FF-1"),
-        HouseRule("circuits", "Circuits", "3 (2–3 players), 2 (4), 1 (5 or more)", "any number from 1", "FF-5"),
-        HouseRule("opening_card_counts", "The first face-up card counts", "yes", "no", "FF-2"),
+        HouseRule("jokers", N_("Jokers in the deck"), N_("2"), N_("1 to 4"), "FF-1"),
+        HouseRule(
+            "circuits", N_("Circuits"), N_("3 (2–3 players), 2 (4), 1 (5 or more)"), N_("any number from 1"), "FF-5"
+        ),
+        HouseRule("opening_card_counts", N_("The first face-up card counts"), N_("yes"), N_("no"), "FF-2"),
         HouseRule(
             "all_out_nobody_left",
-            "Tie-break: everyone knocked out and nobody else to win",
-            "replay",
-            "joint winners",
+            N_("Tie-break: everyone knocked out and nobody else to win"),
+            N_("replay"),
+            N_("joint winners"),
             "FF-10",
-            (("replay", "Replay the tie-break round"), ("joint", "Joint winners")),
+            (("replay", N_("Replay the tie-break round")), ("joint", N_("Joint winners"))),
         ),
     ),
 )

@@ -43,6 +43,7 @@ from typing_extensions import TypedDict
 
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import Card, ScoringError, find_game
 from scoring import financial_crisis as fc
 from scoring.base import validation_error
@@ -825,106 +826,114 @@ class _FinancialCrisisDraft(TypedDict):
 GUIDE = GameGuide(
     key="financial-crisis",
     name="Financial Crisis",
-    players="2 to 4 players (up to 9 as a house rule)",
-    summary="Capture cards from five banks; the hidden bank cards decide which suits are losses.",
+    players=N_("2 to 4 players (up to 9 as a house rule)"),
+    summary=N_("Capture cards from five banks; the hidden bank cards decide which suits are losses."),
     sections=(
         Section(
-            "Set-up and play",
+            N_("Set-up and play"),
             (
-                "Five banks of 5 cards each: one face down under four face up. The other 27 cards are laid out "
-                "three at a time; you take one and pass two to the next player.",
-                "A card captures every top bank card of the same rank, and keeps capturing while the card "
-                "beneath has that rank too. Everything you take, get or capture goes into your pile.",
+                N_(
+                    "Five banks of 5 cards each: one face down under four face up. The other 27 cards are laid out "
+                    "three at a time; you take one and pass two to the next player."
+                ),
+                N_(
+                    "A card captures every top bank card of the same rank, and keeps capturing while the card "
+                    "beneath has that rank too. Everything you take, get or capture goes into your pile."
+                ),
             ),
         ),
         Section(
-            "The banks decide",
+            N_("The banks decide"),
             (
-                "At the end of the round the five face-down bank cards are turned over.",
-                "Loss suit: the suit that shows most (clubs never lose). A tie for most reverses the order: "
-                "the suit that shows least loses instead; if no other suit is there, all tied suits lose.",
-                "Ranked cards (J, Q, K, A) are valuable when two or more of the face-down cards are ranked.",
+                N_("At the end of the round the five face-down bank cards are turned over."),
+                N_(
+                    "Loss suit: the suit that shows most (clubs never lose). A tie for most reverses the order: "
+                    "the suit that shows least loses instead; if no other suit is there, all tied suits lose."
+                ),
+                N_("Ranked cards (J, Q, K, A) are valuable when two or more of the face-down cards are ranked."),
             ),
         ),
         Section(
-            "Scoring your pile",
+            N_("Scoring your pile"),
             (
-                "Clubs: 1 point each, 2 for a ranked club.",
-                "Loss suit: minus 1 per card; a ranked card of a loss suit scores 0.",
-                "Other ranked cards: 3 points each when ranked cards are valuable, otherwise 0.",
-                "The rest (cards that scored nothing): each straight of 3 or more ranks scores its length "
-                "minus 2, and the one player with the most cards in the rest gets 1 more point.",
+                N_("Clubs: 1 point each, 2 for a ranked club."),
+                N_("Loss suit: minus 1 per card; a ranked card of a loss suit scores 0."),
+                N_("Other ranked cards: 3 points each when ranked cards are valuable, otherwise 0."),
+                N_(
+                    "The rest (cards that scored nothing): each straight of 3 or more ranks scores its length "
+                    "minus 2, and the one player with the most cards in the rest gets 1 more point."
+                ),
             ),
         ),
         Section(
-            "End of the game",
-            ("One round per player unless agreed otherwise. Highest total wins; equal totals win jointly.",),
+            N_("End of the game"),
+            (N_("One round per player unless agreed otherwise. Highest total wins; equal totals win jointly."),),
         ),
     ),
     options=(
-        HouseRule("rounds", "Number of rounds", "one per player", "any number from 1", "BK-14"),
+        HouseRule("rounds", N_("Number of rounds"), N_("one per player"), N_("any number from 1"), "BK-14"),
         HouseRule(
             "ace",
-            "The Ace",
-            "a ranked card above the King",
-            "a plain 1",
+            N_("The Ace"),
+            N_("a ranked card above the King"),
+            N_("a plain 1"),
             "BK-1",
-            (("high", "A ranked card above the King"), ("one", "A plain 1, not ranked")),
+            (("high", N_("A ranked card above the King")), ("one", N_("A plain 1, not ranked"))),
         ),
         HouseRule(
             "straights",
-            "Repeated ranks in straights",
-            "best split into separate straights",
-            "repeats ignored",
+            N_("Repeated ranks in straights"),
+            N_("best split into separate straights"),
+            N_("repeats ignored"),
             "BK-8",
-            (("disjoint", "Best split into separate straights"), ("distinct", "Repeated ranks ignored")),
+            (("disjoint", N_("Best split into separate straights")), ("distinct", N_("Repeated ranks ignored"))),
         ),
         HouseRule(
             "ace_in_straights",
-            "The Ace in straights",
-            "high (Q-K-A)",
-            "low (A-2-3) or both",
+            N_("The Ace in straights"),
+            N_("high (Q-K-A)"),
+            N_("low (A-2-3) or both"),
             "BK-9",
             (
-                ("high", "High (Q-K-A)"),
-                ("low", "Low (A-2-3)"),
-                ("both", "Both ways (Q-K-A and A-2-3, never K-A-2)"),
+                ("high", N_("High (Q-K-A)")),
+                ("low", N_("Low (A-2-3)")),
+                ("both", N_("Both ways (Q-K-A and A-2-3, never K-A-2)")),
             ),
         ),
-        HouseRule("worthless_ranked_in_rest", "Worthless ranked cards join the rest", "yes", "no", "BK-5"),
+        HouseRule("worthless_ranked_in_rest", N_("Worthless ranked cards join the rest"), N_("yes"), N_("no"), "BK-5"),
         HouseRule(
             "ranked_loss_when_not_valuable",
-            "Ranked loss-suit card when ranked cards are worthless",
-            "0, into the rest",
-            "minus 1",
+            N_("Ranked loss-suit card when ranked cards are worthless"),
+            N_("0, into the rest"),
+            N_("minus 1"),
             "BK-4",
-            ((0, "0, into the rest"), (-1, "Minus 1, not in the rest")),
+            ((0, N_("0, into the rest")), (-1, N_("Minus 1, not in the rest"))),
         ),
         HouseRule(
             "most_rest_tie",
-            "Tie for most cards in the rest",
-            "nobody scores",
-            "all tied score 1",
+            N_("Tie for most cards in the rest"),
+            N_("nobody scores"),
+            N_("all tied score 1"),
             "BK-11",
-            (("nobody", "Nobody scores"), ("all", "All tied score 1")),
+            (("nobody", N_("Nobody scores")), ("all", N_("All tied score 1"))),
         ),
         HouseRule(
             "clubs_tie_for_most",
-            "Banks show 2♣, 2 of one suit, 1 of another",
-            "the 2-card suit loses",
-            "the 1-card suit loses",
+            N_("Banks show 2♣, 2 of one suit, 1 of another"),
+            N_("the 2-card suit loses"),
+            N_("the 1-card suit loses"),
             "BK-12",
-            (("set-aside", "The 2-card suit loses"), ("reverse", "The 1-card suit loses")),
+            (("set-aside", N_("The 2-card suit loses")), ("reverse", N_("The 1-card suit loses"))),
         ),
         HouseRule(
             "one_club_two_two",
-            "Banks show 1♣ and two pairs",
-            "both pair suits lose",
-            "the missing suit loses",
+            N_("Banks show 1♣ and two pairs"),
+            N_("both pair suits lose"),
+            N_("the missing suit loses"),
             "BK-12",
-            (("both", "Both pair suits lose"), ("absent", "The missing suit loses")),
+            (("both", N_("Both pair suits lose")), ("absent", N_("The missing suit loses"))),
         ),
-        HouseRule("max_players", "Most players allowed", "4", "up to 9", "BK-15"),
+        HouseRule("max_players", N_("Most players allowed"), N_("4"), N_("up to 9"), "BK-15"),
     ),
 )
 """Financial Crisis in the app's own words: the Rules page (and ``docs/rules/financial-crisis.md``)."""

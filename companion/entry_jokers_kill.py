@@ -34,6 +34,7 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import Card, Result, ScoringError, find_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
@@ -393,70 +394,76 @@ class _JokersKillDraft(TypedDict):
 GUIDE = GameGuide(
     key="jokers-kill",
     name="Jokers Kill",
-    players="2 or more players",
-    summary="One card each against an up-card: match it, or hold the lowest card.",
+    players=N_("2 or more players"),
+    summary=N_("One card each against an up-card: match it, or hold the lowest card."),
     sections=(
         Section(
-            "A hand",
+            N_("A hand"),
             (
-                "Everyone gets one card face down and one card is turned face up.",
-                "Your Ace is the lowest card; an Ace turned up is above everything.",
+                N_("Everyone gets one card face down and one card is turned face up."),
+                N_("Your Ace is the lowest card; an Ace turned up is above everything."),
             ),
         ),
         Section(
-            "Who wins the hand",
+            N_("Who wins the hand"),
             (
-                "One player matches the up-card's rank: 3 points.",
-                "Nobody matches: the lowest card wins 2 points if it is below the up-card, 1 if above.",
-                "Two or more match, or tie for lowest: they each get another card until one is lowest; "
-                "that player gets 3 points.",
-                "The winner collects all the cards of the hand into their prize pile.",
+                N_("One player matches the up-card's rank: 3 points."),
+                N_("Nobody matches: the lowest card wins 2 points if it is below the up-card, 1 if above."),
+                N_(
+                    "Two or more match, or tie for lowest: they each get another card until one is lowest; "
+                    "that player gets 3 points."
+                ),
+                N_("The winner collects all the cards of the hand into their prize pile."),
             ),
         ),
         Section(
-            "Jokers",
+            N_("Jokers"),
             (
-                "Playing with Jokers: anyone dealt a Joker kills the hand. Nobody scores; the Joker goes into "
-                "its receiver's prize pile, the other cards are discarded.",
+                N_(
+                    "Playing with Jokers: anyone dealt a Joker kills the hand. Nobody scores; the Joker goes into "
+                    "its receiver's prize pile, the other cards are discarded."
+                ),
             ),
         ),
         Section(
-            "End of the game",
+            N_("End of the game"),
             (
-                "Play until the deck cannot give everyone a card plus an up-card.",
-                "Score your points, plus 2 for the K♥ and 1 each for the J♠ and J♥ in your prize pile, minus "
-                "1 per Joker. Most points wins; tied players play off, first to win 3 hands.",
+                N_("Play until the deck cannot give everyone a card plus an up-card."),
+                N_(
+                    "Score your points, plus 2 for the K♥ and 1 each for the J♠ and J♥ in your prize pile, minus "
+                    "1 per Joker. Most points wins; tied players play off, first to win 3 hands."
+                ),
             ),
         ),
     ),
     options=(
         HouseRule(
             "jokers",
-            "Jokers in the deck",
-            "no Jokers",
-            "2 or 4 Jokers",
+            N_("Jokers in the deck"),
+            N_("no Jokers"),
+            N_("2 or 4 Jokers"),
             "JK-11",
-            ((0, "No Jokers"), (2, "2 Jokers"), (4, "4 Jokers")),
+            ((0, N_("No Jokers")), (2, N_("2 Jokers")), (4, N_("4 Jokers"))),
         ),
-        HouseRule("upcard_to_prize", "The up-card goes to the winner's prize pile", "yes", "no", "JK-2"),
-        HouseRule("ace_upcard_matches_ace", "A player's Ace matches an Ace up-card", "yes", "no", "JK-1"),
+        HouseRule("upcard_to_prize", N_("The up-card goes to the winner's prize pile"), N_("yes"), N_("no"), "JK-2"),
+        HouseRule("ace_upcard_matches_ace", N_("A player's Ace matches an Ace up-card"), N_("yes"), N_("no"), "JK-1"),
         HouseRule(
             "joker_in_tiebreak",
-            "A Joker dealt in a tie-break",
-            "kills the hand",
-            "only that player drops out",
+            N_("A Joker dealt in a tie-break"),
+            N_("kills the hand"),
+            N_("only that player drops out"),
             "JK-8",
-            (("dead", "Kills the hand"), ("drop", "Only that player drops out")),
+            (("dead", N_("Kills the hand")), ("drop", N_("Only that player drops out"))),
         ),
         HouseRule(
             "joker_upcard",
-            "A Joker turned up",
-            "kills the hand",
-            "bury it and turn another",
+            N_("A Joker turned up"),
+            N_("kills the hand"),
+            N_("bury it and turn another"),
             "JK-9",
-            (("dead", "Kills the hand"), ("redraw", "Bury it and turn another")),
+            (("dead", N_("Kills the hand")), ("redraw", N_("Bury it and turn another"))),
         ),
-        HouseRule("playoff_wins", "Hands to win a play-off", "3", "any number from 1", "JK-12"),
+        HouseRule("playoff_wins", N_("Hands to win a play-off"), N_("3"), N_("any number from 1"), "JK-12"),
     ),
 )
 """Jokers Kill in the app's own words: the Rules page (and ``docs/rules/jokers-kill.md``)."""

@@ -32,6 +32,7 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
@@ -473,47 +474,65 @@ class _OnesToNinesDraft(TypedDict):
 GUIDE = GameGuide(
     key="1111-9999",
     name="1111-9999",
-    players="2 to 8 players",
-    summary="Arrange your four cards into a number as close as you can to the number on the table.",
+    players=N_("2 to 8 players"),
+    summary=N_("Arrange your four cards into a number as close as you can to the number on the table."),
     sections=(
         Section(
-            "Deck and seats",
+            N_("Deck and seats"),
             (
-                "36 cards: Ace (the digit 1) to 9 in four suits.",
-                "Four cards lie in a row on the table. Players on one side read them left to right, players on "
-                "the other side read them the other way round: 4 2 3 9 is 4239 from one side, 9324 from the other.",
+                N_("36 cards: Ace (the digit 1) to 9 in four suits."),
+                N_(
+                    "Four cards lie in a row on the table. Players on one side read them left to right, players on "
+                    "the other side read them the other way round: 4 2 3 9 is 4239 from one side, 9324 from the other."
+                ),
             ),
         ),
         Section(
-            "A hand",
+            N_("A hand"),
             (
-                "Arrange your four cards into a number. Your score is the gap between it and your table "
-                "number. Low is good.",
-                "Three or four of a kind: the first player to set one down scores 0; every other player holding "
-                "one adds 250 to their gap.",
+                N_(
+                    "Arrange your four cards into a number. Your score is the gap between it and your table "
+                    "number. Low is good."
+                ),
+                N_(
+                    "Three or four of a kind: the first player to set one down scores 0; every other player holding "
+                    "one adds 250 to their gap."
+                ),
             ),
         ),
         Section(
-            "End of the game",
+            N_("End of the game"),
             (
-                "The game ends after the hand in which someone reaches the target: 7,500 for 2 players, 7,000 "
-                "for 3–4, 6,500 for 5–6, 6,000 for 7–8.",
-                "Lowest total wins. Tied players play sudden death with three cards each until one is lowest.",
+                N_(
+                    "The game ends after the hand in which someone reaches the target: 7,500 for 2 players, 7,000 "
+                    "for 3–4, 6,500 for 5–6, 6,000 for 7–8."
+                ),
+                N_("Lowest total wins. Tied players play sudden death with three cards each until one is lowest."),
             ),
         ),
     ),
     options=(
-        HouseRule("target", "Target total", "7,500 / 7,000 / 6,500 / 6,000 by players", "any number from 1", "OO-11"),
+        HouseRule(
+            "target",
+            N_("Target total"),
+            N_("7,500 / 7,000 / 6,500 / 6,000 by players"),
+            N_("any number from 1"),
+            "OO-11",
+        ),
         HouseRule(
             "score",
-            "Which number is scored",
-            "the number set down",
-            "each player's best arrangement",
+            N_("Which number is scored"),
+            N_("the number set down"),
+            N_("each player's best arrangement"),
             "OO-3",
-            (("as-declared", "The number set down"), ("best", "Each player's best arrangement")),
+            (("as-declared", N_("The number set down")), ("best", N_("Each player's best arrangement"))),
         ),
-        HouseRule("triple_penalty", "Penalty for a late three of a kind", "250", "any number from 0", "OO-6"),
-        HouseRule("triple_rule_in_sudden_death", "Three of a kind rule in sudden death", "on", "off", "OO-15"),
+        HouseRule(
+            "triple_penalty", N_("Penalty for a late three of a kind"), N_("250"), N_("any number from 0"), "OO-6"
+        ),
+        HouseRule(
+            "triple_rule_in_sudden_death", N_("Three of a kind rule in sudden death"), N_("on"), N_("off"), "OO-15"
+        ),
     ),
 )
 """1111-9999 in the app's own words: the Rules page (and ``docs/rules/1111-9999.md``)."""

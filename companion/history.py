@@ -25,7 +25,9 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path as FsPath
 from typing import Any
 
+from companion import formats
 from companion.entry import EntryTarget
+from companion.i18n import N_, Words
 from companion.players import Resolver
 from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
@@ -41,11 +43,19 @@ PAGE_SIZE = 25
 A screen then sends the same few rows whether the archive holds 10 sessions or 10,000."""
 
 STATUS_LABELS = {
-    SessionStatus.IN_PROGRESS: "in progress",
-    SessionStatus.PENDING: "tie to settle",
-    SessionStatus.FINISHED: "finished",
-    SessionStatus.CANCELLED: "cancelled",
+    SessionStatus.IN_PROGRESS: N_("in progress"),
+    SessionStatus.PENDING: N_("tie to settle"),
+    SessionStatus.FINISHED: N_("finished"),
+    SessionStatus.CANCELLED: N_("cancelled"),
 }
+"""Each state in English (what a search matches); a screen shows ``words.gettext(label)``."""
+TO_PLAY = {
+    Part.PLAYOFF: N_("play-off to play"),
+    Part.TIEBREAK: N_("tie-break to play"),
+    Part.SUDDEN_DEATH: N_("sudden death to play"),
+}
+"""What an unfinished game waits for, by the extra part its rules prescribe for a tie."""
+ENGLISH = Words.of("en")
 
 
 class DateRangeError(ValueError):
@@ -70,15 +80,17 @@ def local_time(stamp: str, tz: tzinfo | None = None) -> datetime:
     return moment.astimezone(tz) if tz is not None else moment.astimezone()
 
 
-def when_text(stamp: str, tz: tzinfo | None = None) -> str:
-    """``Fri 27 Nov 2026, 20:07``.
+def when_text(stamp: str, tz: tzinfo | None = None, words: Words = ENGLISH) -> str:
+    """``Fri 27 Nov 2026, 20:07`` (in English; Babel's way in another language: :func:`companion.formats.when`).
 
     >>> from datetime import UTC
     >>> when_text("2026-11-27T20:07:05.123Z", UTC)
     'Fri 27 Nov 2026, 20:07'
     """
     moment = local_time(stamp, tz)
-    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M}"
+    if words.locale.language == "en":
+        return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M}"
+    return formats.when(moment, words)
 
 
 def parse_date(text: str) -> date | None:
@@ -132,36 +144,63 @@ class SessionRow:
     status_label: str
     winners: tuple[str, ...]
     hands: int
+    words: Words = ENGLISH
+    """The language of :attr:`when`, :attr:`status_label` and :attr:`subtitle`."""
 
     @property
     def subtitle(self) -> str:
         """``Fri 27 Nov 2026, 20:07 · Ann, Ben, Cat · won by Ben``."""
+        _ = self.words.gettext
         if self.status is SessionStatus.FINISHED:
-            end = f"won by {', '.join(self.winners)}" if self.winners else "finished"
+            end = _("won by {names}").format(names=", ".join(self.winners)) if self.winners else _("finished")
         else:
             end = self.status_label
         return f"{self.when} · {', '.join(self.players)} · {end}"
 
 
-def row_of(summary: SessionSummary, tz: tzinfo | None = None) -> SessionRow:
+def row_of(summary: SessionSummary, tz: tzinfo | None = None, words: Words = ENGLISH) -> SessionRow:
+    """The History row of a session, in ``words``' language.
+
+    >>> summary = SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.FINISHED, ("Ben",),
+    ...                          "2026-11-27T20:00:00Z", "2026-11-27T20:07:00Z", 12, "f")
+    >>> from datetime import UTC
+    >>> row_of(summary, UTC).subtitle
+    'Fri 27 Nov 2026, 20:07 · Ann, Ben · won by Ben'
+    >>> row_of(summary, UTC, Words.of("de")).subtitle
+    'Fr., 27. Nov. 2026, 20:07 · Ann, Ben · gewonnen von Ben'
+    """
     name = game_name(summary.game)
     return SessionRow(
         id=summary.id,
         title=summary.title or name,
         game=summary.game,
         game_name=name,
-        when=when_text(summary.updated_at, tz),
+        when=when_text(summary.updated_at, tz, words),
         players=summary.players,
         status=summary.status,
-        status_label=STATUS_LABELS[summary.status],
+        status_label=words.gettext(STATUS_LABELS[summary.status]),
         winners=summary.winners,
         hands=summary.hands,
+        words=words,
     )
 
 
-def count_text(total: int, shown: int, noun: str, first: str = "newest") -> str:
+def _counted(total: int, noun: str, words: Words) -> str:
+    n = formats.count(total, words)
+    if noun == "session":
+        return words.ngettext("{n} session", "{n} sessions", total).format(n=n)
+    if noun == "unfinished game":
+        return words.ngettext("{n} unfinished game", "{n} unfinished games", total).format(n=n)
+    if noun == "player":
+        return words.ngettext("{n} player", "{n} players", total).format(n=n)
+    if noun == "pairing":
+        return words.ngettext("{n} pairing", "{n} pairings", total).format(n=n)
+    return f"{n} {noun}{'s' if total != 1 else ''}"  # a list no screen shows yet: English
+
+
+def count_text(total: int, shown: int, noun: str, first: str = "newest", words: Words = ENGLISH) -> str:
     """How many rows a list has, and how many it shows when that is fewer (``noun`` is singular; ``first`` says
-    which rows come first).
+    which rows come first), in ``words``' language.
 
     >>> count_text(2, 2, "session"), count_text(1, 1, "session"), count_text(0, 0, "session")
     ('2 sessions', '1 session', '0 sessions')
@@ -169,9 +208,17 @@ def count_text(total: int, shown: int, noun: str, first: str = "newest") -> str:
     '4390 unfinished games, showing the newest 25'
     >>> count_text(40, 25, "player", "first")
     '40 players, showing the first 25'
+    >>> count_text(4390, 25, "unfinished game", words=Words.of("de"))
+    '4.390 unfertige Spiele, die neuesten 25 werden gezeigt'
     """
-    counted = f"{total} {noun}{'s' if total != 1 else ''}"
-    return counted + (f", showing the {first} {shown}" if total > shown else "")
+    counted = _counted(total, noun, words)
+    if total <= shown:
+        return counted
+    if first == "first":
+        showing = words.gettext("{counted}, showing the first {shown}")
+    else:
+        showing = words.gettext("{counted}, showing the newest {shown}")
+    return showing.format(counted=counted, shown=formats.count(shown, words))
 
 
 def page_end(total: int, shown: int, size: int = PAGE_SIZE) -> int:
@@ -183,8 +230,8 @@ def page_end(total: int, shown: int, size: int = PAGE_SIZE) -> int:
     return min(total, max(0, shown) + size)
 
 
-def unfinished_row(summary: SessionSummary) -> tuple[str, str]:
-    """Title and subtitle of an unfinished session's row on the Continue screen.
+def unfinished_row(summary: SessionSummary, words: Words = ENGLISH) -> tuple[str, str]:
+    """Title and subtitle of an unfinished session's row on the Continue screen, in ``words``' language.
 
     >>> unfinished_row(SessionSummary("abc", "jokers-kill", None, ("Ann", "Ben"), SessionStatus.PENDING, (),
     ...                               "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 12, "f"))
@@ -196,7 +243,11 @@ def unfinished_row(summary: SessionSummary) -> tuple[str, str]:
     >>> unfinished_row(SessionSummary("abe", "1111-9999", "Sat", ("Ann", "Ben"), SessionStatus.PENDING, (),
     ...                               "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 3, "f"))[1]
     '3 hands · sudden death to play · last change 2026-01-02 10:30'
+    >>> unfinished_row(SessionSummary("abe", "1111-9999", "Sat", ("Ann", "Ben"), SessionStatus.PENDING, (),
+    ...                               "2026-01-02T10:00:00Z", "2026-01-02T10:30:00Z", 3, "f"), Words.of("sv"))[1]
+    '3 givar · sudden death återstår · senast ändrad 2026-01-02 10:30'
     """
+    _ = words.gettext
     try:
         game = find_game(summary.game)
     except ScoringError:
@@ -204,12 +255,12 @@ def unfinished_row(summary: SessionSummary) -> tuple[str, str]:
     else:
         name, extra = game.name, game.extra_part
     title = summary.title or f"{name}: {', '.join(summary.players)}"
-    state = "in progress"
+    state = _(STATUS_LABELS[SessionStatus.IN_PROGRESS])
     if summary.status is SessionStatus.PENDING:  # the extra part the game's rules prescribe for a tie
-        state = f"{extra.whole if extra is not None else 'tie-break'} to play"
+        state = _(TO_PLAY.get(extra if extra is not None else Part.TIEBREAK, TO_PLAY[Part.TIEBREAK]))
     when = summary.updated_at.replace("T", " ")[:16]
-    hands = f"{summary.hands} hand{'s' if summary.hands != 1 else ''}"
-    return title, f"{hands} · {state} · last change {when}"
+    hands = words.ngettext("{n} hand", "{n} hands", summary.hands).format(n=formats.count(summary.hands, words))
+    return title, _("{hands} · {state} · last change {when}").format(hands=hands, state=state, when=when)
 
 
 _MEMO_LIMIT = 50_000

@@ -84,16 +84,17 @@ def currencies() -> frozenset[str]:
     return frozenset(list_currencies())
 
 
-def currency_name(code: str) -> str:
-    """The currency's plain English name, from Babel's locale data (the code itself if Babel has none).
+def currency_name(code: str, locale: Locale | str = "en") -> str:
+    """The currency's plain name in a language (English by default), from Babel's locale data (the code itself if
+    Babel has none).
 
-    >>> currency_name("USD"), currency_name("chf")
-    ('US Dollar', 'Swiss Franc')
+    >>> currency_name("USD"), currency_name("chf"), currency_name("EUR", "de")
+    ('US Dollar', 'Swiss Franc', 'Euro')
     """
-    return str(get_currency_name(code.upper(), locale="en"))
+    return str(get_currency_name(code.upper(), locale=locale))
 
 
-def currency_choices(current: str) -> list[tuple[str, str]]:
+def currency_choices(current: str, locale: Locale | str = "en") -> list[tuple[str, str]]:
     """The currencies to choose from, as ``(code, "CODE — name")``: :data:`COMMON_CURRENCIES`, and ``current``
     first when it is not one of them.
 
@@ -101,11 +102,13 @@ def currency_choices(current: str) -> list[tuple[str, str]]:
     [('USD', 'USD — US Dollar'), ('EUR', 'EUR — Euro')]
     >>> currency_choices("INR")[0], len(currency_choices("INR")) == len(COMMON_CURRENCIES) + 1
     (('INR', 'INR — Indian Rupee'), True)
+    >>> currency_choices("USD", "sv")[0]
+    ('USD', 'USD — amerikansk dollar')
     """
     codes = list(COMMON_CURRENCIES)
     if current.upper() not in codes:
         codes.insert(0, current.upper())
-    return [(code, f"{code} — {currency_name(code)}") for code in codes]
+    return [(code, f"{code} — {currency_name(code, locale)}") for code in codes]
 
 
 @lru_cache(maxsize=64)

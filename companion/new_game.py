@@ -43,11 +43,14 @@ from pydantic import BaseModel, ValidationError
 
 from companion.entry_ones_to_nines import default_sides
 from companion.games import get_guide
+from companion.i18n import N_, Words
 from companion.money import MoneyError, MoneyFormat, format_money, format_plain, parse_money
 from scoring import find_game
 from scoring.base import MAX_NAME
 from scoring.jokers_kill import Options as JokersKillOptions
 from scoring.jokers_kill import deck_size
+
+ENGLISH = Words.of("en")
 
 
 def options_model(game: str) -> type[BaseModel]:
@@ -56,22 +59,22 @@ def options_model(game: str) -> type[BaseModel]:
     return model
 
 
-def labels(game: str) -> dict[str, str]:
-    """Each house rule's record key → its label on the screen.
+def labels(game: str, words: Words = ENGLISH) -> dict[str, str]:
+    """Each house rule's record key → its label on the screen (in ``words``' language).
 
-    >>> labels("jokers-kill")["playoff_wins"]
-    'Hands to win a play-off'
+    >>> labels("jokers-kill")["playoff_wins"], labels("jokers-kill", Words.of("de"))["jokers"]
+    ('Hands to win a play-off', 'Joker im Kartenspiel')
     """
-    return {rule.key: rule.label for rule in get_guide(game).options}
+    return {rule.key: words.gettext(rule.label) for rule in get_guide(game).options}
 
 
-def in_words(text: str, game: str) -> str:
+def in_words(text: str, game: str, words: Words = ENGLISH) -> str:
     """``text`` with every house-rule record key of ``game`` replaced by the rule's label, in quotes.
 
     >>> in_words("the max_players house rule allows up to 9", "financial-crisis")
     'the “Most players allowed” house rule allows up to 9'
     """
-    names = labels(game)
+    names = labels(game, words)
     if not names:
         return text
     keys = "|".join(re.escape(key) for key in sorted(names, key=len, reverse=True))
@@ -100,16 +103,23 @@ class PlayerLimit:
     """The house rule (its label) that can allow more players, and the most it allows."""
     open_ended: bool = False
     """The rules set no most (Jokers Kill): ``high`` is what the cards allow, said in ``why``, not in the span."""
+    words: Words = field(default=ENGLISH, repr=False, compare=False)
+    """The language of :attr:`text` and :meth:`problem`."""
 
     @property
     def span(self) -> str:
         """
         >>> PlayerLimit("Jokers Kill", 2, None).span, PlayerLimit("Bargain Bin", 4, 10).span
         ('2 or more players', '4 to 10 players')
+        >>> PlayerLimit("Bargain Bin", 4, 10, words=Words.of("sv")).span
+        '4 till 10 spelare'
         """
+        _ = self.words.gettext
         if self.high is None or self.open_ended:
-            return f"{self.low} or more players"
-        return f"{self.low} players" if self.high == self.low else f"{self.low} to {self.high} players"
+            return _("{low} or more players").format(low=self.low)
+        if self.high == self.low:
+            return self.words.ngettext("{n} player", "{n} players", self.low).format(n=self.low)
+        return _("{low} to {high} players").format(low=self.low, high=self.high)
 
     @property
     def text(self) -> str:
@@ -118,7 +128,10 @@ class PlayerLimit:
         >>> PlayerLimit("Bargain Bin", 4, 10).text
         'Bargain Bin is for 4 to 10 players.'
         """
-        return f"{self.name} is for {self.span}" + (f": {self.why}" if self.why else "") + "."
+        _ = self.words.gettext
+        if self.why:
+            return _("{name} is for {span}: {why}.").format(name=self.name, span=self.span, why=self.why)
+        return _("{name} is for {span}.").format(name=self.name, span=self.span)
 
     def problem(self, count: int) -> str | None:
         """Why ``count`` seated players cannot start (no full stop), or ``None`` when they can.
@@ -130,19 +143,26 @@ class PlayerLimit:
         >>> PlayerLimit("Bargain Bin", 4, 10).problem(4) is None
         True
         """
-        seated = f"{count} {'is' if count == 1 else 'are'} seated"
+        _ = self.words.gettext
+        seated = self.words.ngettext("{n} is seated", "{n} are seated", count).format(n=count)
         if count < self.low:
-            return f"{self.name} needs at least {self.low} players and {seated}: seat {self.low - count} more"
+            return _("{name} needs at least {low} players and {seated}: seat {more} more").format(
+                name=self.name, low=self.low, seated=seated, more=self.low - count
+            )
         if self.high is not None and count > self.high:
-            head = f"{self.name} takes at most {self.high} players and {seated}"
+            head = _("{name} takes at most {high} players and {seated}").format(
+                name=self.name, high=self.high, seated=seated
+            )
             if self.raise_to is not None and count <= self.raise_to[1]:
                 label, ceiling = self.raise_to
-                return f"{head}: set “{label}” to {count} (up to {ceiling}) or remove a player"
-            return f"{head}: remove {count - self.high}"
+                return _("{head}: set “{label}” to {count} (up to {ceiling}) or remove a player").format(
+                    head=head, label=label, count=count, ceiling=ceiling
+                )
+            return _("{head}: remove {extra}").format(head=head, extra=count - self.high)
         return None
 
 
-def player_limit(game: str, options: Mapping[str, Any]) -> PlayerLimit:
+def player_limit(game: str, options: Mapping[str, Any], words: Words = ENGLISH) -> PlayerLimit:
     """The players ``game`` takes with these house rules (the record's ``options``; invalid ones count as their
     defaults): the registry's range, narrowed by a house rule that limits it. Financial Crisis allows 4 unless its
     "Most players allowed" rule says up to 9 (BK-15); Jokers Kill deals one card a player plus the up-card from one
@@ -159,25 +179,31 @@ def player_limit(game: str, options: Mapping[str, Any]) -> PlayerLimit:
         chosen: Any = model.model_validate(dict(options))
     except ValidationError:
         chosen = model()
-    names = labels(game)
+    _ = words.gettext
+    names = labels(game, words)
     fields = model.model_fields
     if "max_players" in fields:
         high = int(chosen.max_players)
         ceiling = info.max_players
-        more = f" (it goes up to {ceiling})" if ceiling is not None and high < ceiling else ""
         label = names["max_players"]
+        if ceiling is not None and high < ceiling:
+            why = _("the house rule “{label}” is {high} (it goes up to {ceiling})").format(
+                label=label, high=high, ceiling=ceiling
+            )
+        else:
+            why = _("the house rule “{label}” is {high}").format(label=label, high=high)
         raise_to = (label, ceiling) if ceiling is not None and high < ceiling else None
-        return PlayerLimit(info.name, info.min_players, high, f"the house rule “{label}” is {high}{more}", raise_to)
+        return PlayerLimit(info.name, info.min_players, high, why, raise_to, words=words)
     if isinstance(chosen, JokersKillOptions):
         deck = deck_size(chosen)
         rule = next(rule for rule in get_guide(game).options if rule.key == "jokers")
         high = deck - 1 if info.max_players is None else min(info.max_players, deck - 1)
-        why = (
-            f"a hand takes a card for each player and the up-card from one deck of {deck} cards "
-            f"(“{rule.label}”: {_lower_first(rule.word(chosen.jokers))}), so {high} at most"
-        )
-        return PlayerLimit(info.name, info.min_players, high, why, open_ended=info.max_players is None)
-    return PlayerLimit(info.name, info.min_players, info.max_players)
+        why = _(
+            "a hand takes a card for each player and the up-card from one deck of {deck} cards "
+            "(“{label}”: {choice}), so {high} at most"
+        ).format(deck=deck, label=_(rule.label), choice=_lower_first(_(rule.word(chosen.jokers))), high=high)
+        return PlayerLimit(info.name, info.min_players, high, why, open_ended=info.max_players is None, words=words)
+    return PlayerLimit(info.name, info.min_players, info.max_players, words=words)
 
 
 # --- house rules checked before Start ----------------------------------------------------------------------------
@@ -232,7 +258,7 @@ class MoneyFeedback:
 
 
 def money_feedback(
-    text: Any, fmt: MoneyFormat | None = None, *, per: str = "a point", empty: str = ""
+    text: Any, fmt: MoneyFormat | None = None, *, empty: str = "", words: Words = ENGLISH
 ) -> MoneyFeedback:
     """Read a stake as the player typed it (``0.25``, ``$0.25``, ``25¢``; BB-8) and say what was stored.
 
@@ -251,7 +277,7 @@ def money_feedback(
         cents = parse_money(shown, fmt)
     except MoneyError as exc:
         return MoneyFeedback(None, empty, str(exc))
-    return MoneyFeedback(cents, f"Stored as {format_money(cents, fmt)} {per}")
+    return MoneyFeedback(cents, words.gettext("Stored as {amount} a point").format(amount=format_money(cents, fmt)))
 
 
 # --- 1111-9999: the sides of the table row ---------------------------------------------------------------------
@@ -305,17 +331,24 @@ class Seating:
     """The players at the table, clockwise from the first seat."""
 
     names: list[str] = field(default_factory=list)
+    words: Words = field(default=ENGLISH, repr=False, compare=False)
+    """The language of the refusals."""
 
     def verify_add(self, name: str) -> str:
         """The trimmed name, or :class:`SeatingError` saying why it cannot be seated."""
+        _ = self.words.gettext
         clean = " ".join(str(name).split())
         if not clean:
-            raise SeatingError("type a name first")
+            raise SeatingError(_("type a name first"))
         if len(clean) > MAX_NAME:
-            raise SeatingError(f"a name has at most {MAX_NAME} characters ({clean[:12]}… has {len(clean)})")
+            raise SeatingError(
+                _("a name has at most {most} characters ({start}… has {length})").format(
+                    most=MAX_NAME, start=clean[:12], length=len(clean)
+                )
+            )
         for seated in self.names:
             if seated.casefold() == clean.casefold():
-                raise SeatingError(f"{seated} is already seated")
+                raise SeatingError(_("{name} is already seated").format(name=seated))
         return clean
 
     def can_add(self, name: str) -> bool:
@@ -339,16 +372,18 @@ class Seating:
     def move(self, index: int, step: int) -> Seating:
         """Move seat ``index`` one place up (``-1``) or down (``+1``)."""
         if not self.can_move(index, step):
-            raise SeatingError("that player cannot move further")
+            raise SeatingError(self.words.gettext("that player cannot move further"))
         names = self.names
         names[index], names[index + step] = names[index + step], names[index]
         return self
 
 
-def verify_player_count(game: str, count: int, options: Mapping[str, Any] | None = None) -> None:
+def verify_player_count(
+    game: str, count: int, options: Mapping[str, Any] | None = None, words: Words = ENGLISH
+) -> None:
     """:class:`SeatingError` unless ``count`` players can play ``game`` with these house rules (see
     :func:`companion.new_game.player_limit`: Financial Crisis's "Most players allowed", BK-15)."""
-    problem = player_limit(game, options or {}).problem(count)
+    problem = player_limit(game, options or {}, words).problem(count)
     if problem is not None:
         raise SeatingError(problem)
 
@@ -399,7 +434,7 @@ def _plain(value: Any) -> Any:
     return value.value if isinstance(value, enum.Enum) else value
 
 
-def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionField]:
+def option_fields(game: str, money: MoneyFormat | None = None, words: Words = ENGLISH) -> list[OptionField]:
     """Every house rule of ``game``, with its label and one-line explanation from the rules guide.
 
     A choice's explanation uses the words its drop-down shows, a switch's says "on" or "off" like the switch:
@@ -408,7 +443,10 @@ def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionFie
     ['Default: no Jokers. Or: 2 Jokers or 4 Jokers (JK-11).', 'Default: on (JK-2).']
     >>> [f.words for f in option_fields("1111-9999") if f.key == "score"]
     [('The number set down', "Each player's best arrangement")]
+    >>> [f.explanation for f in option_fields("jokers-kill", words=Words.of("de"))][1]
+    'Standard: an (JK-2).'
     """
+    _ = words.gettext
     model = find_game(game).record_model.model_fields["options"].annotation
     guide = {rule.key: rule for rule in get_guide(game).options}
     out: list[OptionField] = []
@@ -416,9 +454,15 @@ def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionFie
         annotation = info.annotation
         default = _plain(info.default)
         rule = guide.get(key)
-        label = rule.label if rule is not None else key.replace("_", " ").capitalize()
+        label = _(rule.label) if rule is not None else key.replace("_", " ").capitalize()
         ruling = f" ({rule.ruling})" if rule is not None else ""
-        explanation = f"Default: {rule.default}. Or: {rule.alternatives}{ruling}." if rule is not None else ""
+        explanation = (
+            _("Default: {default}. Or: {alternatives}{ruling}.").format(
+                default=_(rule.default), alternatives=_(rule.alternatives), ruling=ruling
+            )
+            if rule is not None
+            else ""
+        )
         origin = typing.get_origin(annotation)
         choices: tuple[Any, ...] | None = None
         if origin is typing.Literal:
@@ -426,26 +470,32 @@ def option_fields(game: str, money: MoneyFormat | None = None) -> list[OptionFie
         elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
             choices = tuple(member.value for member in annotation)
         if choices is not None:
-            words = tuple(rule.word(c) if rule is not None else str(c) for c in choices)
-            said = dict(zip(choices, words, strict=True))
-            others = " or ".join(_lower_first(said[c]) for c in choices if c != default)
-            explanation = f"Default: {_lower_first(said[default])}. Or: {others}{ruling}."
-            out.append(OptionField(key, label, explanation, OptionKind.CHOICE, default, choices, words))
+            shown = tuple(_(rule.word(c)) if rule is not None else str(c) for c in choices)
+            said = dict(zip(choices, shown, strict=True))
+            others = _(" or ").join(_lower_first(said[c]) for c in choices if c != default)
+            explanation = _("Default: {default}. Or: {alternatives}{ruling}.").format(
+                default=_lower_first(said[default]), alternatives=others, ruling=ruling
+            )
+            out.append(OptionField(key, label, explanation, OptionKind.CHOICE, default, choices, shown))
         elif annotation is bool:
-            explanation = f"Default: {_word(bool(default))}{ruling}."
+            explanation = _("Default: {default}{ruling}.").format(default=_(_word(bool(default))), ruling=ruling)
             out.append(OptionField(key, label, explanation, OptionKind.SWITCH, default))
         elif annotation is int or origin in (typing.Union, types.UnionType):
             kind = OptionKind.MONEY if key.endswith("_cents") else OptionKind.NUMBER
-            hint = f"Empty: {rule.default}" if rule is not None and default is None else ""
+            hint = _("Empty: {default}").format(default=_(rule.default)) if rule is not None and default is None else ""
             if kind is OptionKind.MONEY:
                 fmt = money or MoneyFormat()
-                examples = f"{format_plain(25, fmt)}, {format_money(25, fmt)}" + (" or 25¢" if fmt.cent_sign else "")
-                explanation = f"Default: off. Or: a stake per point, such as {examples}{ruling}."
+                examples = f"{format_plain(25, fmt)}, {format_money(25, fmt)}"
+                if fmt.cent_sign:
+                    examples = _("{amounts} or {cents}").format(amounts=examples, cents="25¢")
+                explanation = _("Default: off. Or: a stake per point, such as {examples}{ruling}.").format(
+                    examples=examples, ruling=ruling
+                )
             out.append(OptionField(key, label, explanation, kind, default, hint=hint))
     return out
 
 
-def parse_option(option: OptionField, value: Any, money: MoneyFormat | None = None) -> Any:
+def parse_option(option: OptionField, value: Any, money: MoneyFormat | None = None, words: Words = ENGLISH) -> Any:
     """The record value for what the screen holds (a choice's key, a switch's bool, a number's or amount's text).
 
     >>> stake = next(f for f in option_fields("bargain-bin") if f.kind is OptionKind.MONEY)
@@ -462,36 +512,46 @@ def parse_option(option: OptionField, value: Any, money: MoneyFormat | None = No
         for choice in option.choices:
             if str(choice) == str(value):
                 return choice
-        raise OptionInputError(f"{option.label}: choose one of {', '.join(option.words or map(str, option.choices))}")
+        raise OptionInputError(
+            words.gettext("{label}: choose one of {choices}").format(
+                label=option.label, choices=", ".join(option.words or map(str, option.choices))
+            )
+        )
     text = str(value if value is not None else "").strip()
     if not text:
         return option.default
     if option.kind is OptionKind.MONEY:
-        feedback = money_feedback(text, money)
+        feedback = money_feedback(text, money, words=words)
         if feedback.error is not None:
             raise OptionInputError(f"{option.label}: {feedback.error}")
         return feedback.cents
     try:
         return int(text)
     except ValueError:
-        raise OptionInputError(f"{option.label}: '{text}' is not a whole number") from None
+        raise OptionInputError(
+            words.gettext("{label}: '{text}' is not a whole number").format(label=option.label, text=text)
+        ) from None
 
 
 def chosen_options(
-    fields: list[OptionField], values: Mapping[str, Any], money: MoneyFormat | None = None
+    fields: list[OptionField], values: Mapping[str, Any], money: MoneyFormat | None = None, words: Words = ENGLISH
 ) -> dict[str, Any]:
     """The record's ``options``: only the rules changed from their default."""
     out: dict[str, Any] = {}
     for option in fields:
         if option.key in values:
-            value = parse_option(option, values[option.key], money)
+            value = parse_option(option, values[option.key], money, words)
             if value != option.default:
                 out[option.key] = value
     return out
 
 
 def option_errors(
-    game: str, fields: list[OptionField], values: Mapping[str, Any], money: MoneyFormat | None = None
+    game: str,
+    fields: list[OptionField],
+    values: Mapping[str, Any],
+    money: MoneyFormat | None = None,
+    words: Words = ENGLISH,
 ) -> dict[str, str]:
     """Each house rule whose field holds what the game refuses → the line to show (naming it by its label).
 
@@ -506,7 +566,7 @@ def option_errors(
         if option.key not in values:
             continue
         try:
-            parsed[option.key] = parse_option(option, values[option.key], money)
+            parsed[option.key] = parse_option(option, values[option.key], money, words)
         except OptionInputError as exc:
             out[option.key] = str(exc)
     labels = {option.key: option.label for option in fields}
@@ -515,7 +575,9 @@ def option_errors(
     return out
 
 
-def describe_options(fields: list[OptionField], options: Mapping[str, Any], money: MoneyFormat | None = None) -> str:
+def describe_options(
+    fields: list[OptionField], options: Mapping[str, Any], money: MoneyFormat | None = None, words: Words = ENGLISH
+) -> str:
     """One line saying which house rules differ from the defaults.
 
     >>> describe_options(option_fields("jokers-kill"), {"playoff_wins": 2, "joker_upcard": "redraw"})
@@ -533,12 +595,14 @@ def describe_options(fields: list[OptionField], options: Mapping[str, Any], mone
         elif f.kind is OptionKind.MONEY and isinstance(value, int):
             changed.append(f"{f.label} {format_money(value, money)}")
         else:
-            changed.append(f"{f.label} {_word(value)}")
-    return f"House rules changed: {'; '.join(changed)}." if changed else "All house rules at their defaults."
+            changed.append(f"{f.label} {words.gettext(_word(value))}")
+    if not changed:
+        return words.gettext("All house rules at their defaults.")
+    return words.gettext("House rules changed: {changes}.").format(changes="; ".join(changed))
 
 
 def _word(value: Any) -> str:
-    return {True: "on", False: "off"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+    return {True: N_("on"), False: N_("off")}.get(value, str(value)) if isinstance(value, bool) else str(value)
 
 
 # --- screens ---------------------------------------------------------------------------------------------------

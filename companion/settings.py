@@ -29,8 +29,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import N_, Words
 from companion.i18n import SYSTEM as SYSTEM_LANGUAGE
-from companion.i18n import Words
 from companion.i18n import known as known_language
 from companion.i18n import normalize as normalize_language
 from companion.i18n import resolve as resolve_language
@@ -69,8 +69,8 @@ class Theme(StrEnum):
 
     @property
     def label(self) -> str:
-        """The name shown in Settings."""
-        return {"light": "Light", "dark": "Dark", "system": "System"}[self.value]
+        """The name shown in Settings (in English: translated where it is shown, ``words.gettext(theme.label)``)."""
+        return {"light": N_("Light"), "dark": N_("Dark"), "system": N_("System")}[self.value]
 
 
 class SuitColour(StrEnum):
@@ -137,6 +137,25 @@ class Settings:
         Words('sv', english_ranks=True)
         """
         return Words.of(self.spoken, english_ranks=self.english_card_letters)
+
+    @property
+    def money_shown(self) -> MoneyFormat:
+        """The money format as the screens write amounts: the language's own pattern (Babel's, where the symbol
+        goes and how it is spaced) with the currency, its symbol or code and the marks chosen in :attr:`money`.
+        English, or a format set for a locale of its own, is :attr:`money` as it is.
+
+        >>> from companion.money import format_money
+        >>> swedish = Settings(language="sv", money=MoneyFormat(currency="SEK", decimal=",", group="."))
+        >>> format_money(123456, swedish.money_shown).replace("\\xa0", " ")
+        '1.234,56 kr'
+        >>> english, german = Settings(language="en"), Settings(language="de")
+        >>> format_money(123456, english.money_shown), format_money(123456, german.money_shown)
+        ('$1,234.56', '1,234.56\xa0$')
+        """
+        locale = self.words.locale
+        if locale.language == "en" or self.money.locale != MoneyFormat().locale:
+            return self.money
+        return replace(self.money, locale=str(locale))
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Settings:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import flet as ft
 import flet_charts as fch
 
-from companion.history import Replay
+from companion import formats
+from companion.history import ENGLISH, Replay
+from companion.i18n import Words
 
 PALETTE = (
     ft.Colors.BLUE_400,
@@ -140,16 +142,17 @@ def legend(names: Sequence[str]) -> ft.Control:
     return _legend(names)
 
 
-def progression_chart(rep: Replay) -> ft.Control:
-    """A line per player: their total after each hand."""
+def progression_chart(rep: Replay, words: Words = ENGLISH) -> ft.Control:
+    """A line per player: their total after each hand (its words in ``words``' language)."""
+    _ = words.gettext
     series = progression_series(rep)
     hands = max((len(points) for points in series.values()), default=1) - 1
     values = [v for points in series.values() for v in points] or [0]
     low, high = min(values), max(values)
     y = axis_scale(low, high, PLOT_HEIGHT)
     x = axis_scale(0, max(hands, 1), PLOT_WIDTH, headroom=False)
-    words = "; ".join(
-        f"{name}: {', '.join(str(v) for v in points[1:]) or 'no hands'}" for name, points in series.items()
+    said = "; ".join(
+        f"{name}: {', '.join(str(v) for v in points[1:]) or _('no hands')}" for name, points in series.items()
     )
     chart = fch.LineChart(
         data_series=[
@@ -169,7 +172,7 @@ def progression_chart(rep: Replay) -> ft.Control:
             label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
         ),
         bottom_axis=fch.ChartAxis(
-            title=ft.Text("Hand", size=12),
+            title=ft.Text(_("Hand"), size=12),
             labels=_axis_labels(x, upto=max(hands, 1)),
             label_spacing=x.step,
             label_size=24,
@@ -181,7 +184,7 @@ def progression_chart(rep: Replay) -> ft.Control:
         expand=True,
     )
     return ft.Semantics(
-        label=f"Score progression chart, totals after each hand. {words}",
+        label=_("Score progression chart, totals after each hand. {totals}").format(totals=said),
         container=True,
         content=ft.Column(
             [ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)), _legend(list(series))]
@@ -189,12 +192,13 @@ def progression_chart(rep: Replay) -> ft.Control:
     )
 
 
-def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Control:
-    """A bar per player (the ``limit`` with most wins): their wins."""
+def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12, words: Words = ENGLISH) -> ft.Control:
+    """A bar per player (the ``limit`` with most wins): their wins (its words in ``words``' language)."""
+    _ = words.gettext
     shown = list(wins)[:limit]
     top = max((w for _, w in shown), default=0)
     scale = axis_scale(0, top, PLOT_HEIGHT)
-    words = "; ".join(f"{name} {count}" for name, count in shown) or "no finished games"
+    said = "; ".join(f"{name} {count}" for name, count in shown) or _("no finished games")
     chart = fch.BarChart(
         groups=[
             fch.BarChartGroup(
@@ -226,7 +230,7 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
         expand=True,
     )
     return ft.Semantics(
-        label=f"Wins per player chart: {words}",
+        label=_("Wins per player chart: {wins}").format(wins=said),
         container=True,
         content=ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)),
     )
@@ -249,20 +253,28 @@ def sampled(count: int, most: int = RATING_POINTS) -> list[int]:
     return [round(i * (count - 1) / (most - 1)) for i in range(most)]
 
 
-def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
-    """A line of one player's conservative rating (μ − 3σ) after each of their games, from their first."""
+def rating_chart(name: str, ordinals: Sequence[float], words: Words = ENGLISH) -> ft.Control:
+    """A line of one player's conservative rating (μ − 3σ) after each of their games, from their first (its words
+    in ``words``' language)."""
+    _ = words.gettext
     values = [round(v, 1) for v in ordinals] or [0.0]
     picked = sampled(len(values))
     low, high = int(min(0.0, min(values)) // 1), int(max(values) // 1 + 1)
     y = axis_scale(low, high, PLOT_HEIGHT)
     games = max(len(values), 1)
     x = axis_scale(1, games, PLOT_WIDTH, headroom=False)
-    words = ", ".join(f"{v:.1f}" for v in values[-12:])
+    said = ", ".join(formats.decimal(v, words) for v in values[-12:])
     chart = fch.LineChart(
         data_series=[
             fch.LineChartData(
                 points=[
-                    fch.LineChartDataPoint(x=n + 1, y=values[n], tooltip=f"{name} after game {n + 1}: {values[n]:.1f}")
+                    fch.LineChartDataPoint(
+                        x=n + 1,
+                        y=values[n],
+                        tooltip=_("{name} after game {n}: {rating}").format(
+                            name=name, n=n + 1, rating=formats.decimal(values[n], words)
+                        ),
+                    )
                     for n in picked
                 ],
                 color=colour(0),
@@ -278,7 +290,7 @@ def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
             label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
         ),
         bottom_axis=fch.ChartAxis(
-            title=ft.Text("Game", size=12),
+            title=ft.Text(_("Game"), size=12),
             labels=_axis_labels(x, upto=games),
             label_spacing=x.step,
             label_size=24,
@@ -290,7 +302,9 @@ def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
         expand=True,
     )
     return ft.Semantics(
-        label=f"Rating chart of {name}: the rating after each of {len(ordinals)} games; the last: {words}",
+        label=_("Rating chart of {name}: the rating after each of {count} games; the last: {ratings}").format(
+            name=name, count=len(ordinals), ratings=said
+        ),
         container=True,
         content=ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)),
     )

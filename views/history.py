@@ -18,6 +18,7 @@ import flet as ft
 
 from companion.entry import EntryTarget
 from companion.history import (
+    ENGLISH,
     PAGE_SIZE,
     DateRangeError,
     HistoryFilter,
@@ -31,6 +32,7 @@ from companion.history import (
     row_of,
     when_text,
 )
+from companion.i18n import Words
 from companion.stats import game_name
 from companion.storage_types import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from scoring import GAMES, ScoringError
@@ -78,6 +80,7 @@ def history_controls(
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history``: the sessions, newest first, with filters over the whole archive; the first page of the
     result is shown, "Show more" adds the next."""
+    _ = ctx.words.gettext
     archive: Archive = ctx.services.archive
     aliases = ctx.services.players.aliases()
     problem = _error_text()
@@ -88,13 +91,13 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     def nothing() -> list[ft.Control]:
         return [
             empty_state(
-                "No sessions match" if len(archive) else "No sessions yet",
-                "Change the filters or the search." if len(archive) else "Games you play will be listed here.",
+                _("No sessions match") if len(archive) else _("No sessions yet"),
+                _("Change the filters or the search.") if len(archive) else _("Games you play will be listed here."),
             )
         ]
 
     listing: Paged[SessionSummary] = Paged(
-        lambda s: session_tile(row_of(s), open_session), noun="session", empty=nothing
+        lambda s: session_tile(row_of(s, words=ctx.words), open_session), noun="session", empty=nothing, words=ctx.words
     )
     filters = _Filters.build(ctx, lambda: fill(True))
 
@@ -115,7 +118,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     fill(False)
     ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
     ctx.services.ratings.warm_up()  # and its ratings
-    return screen(ctx, "History", [_links(ctx), *filters.rows(), problem, *listing.controls])
+    return screen(ctx, _("History"), [_links(ctx), *filters.rows(), problem, *listing.controls])
 
 
 @dataclass(frozen=True)
@@ -133,10 +136,11 @@ class _Filters:
     @classmethod
     def build(cls, ctx: ViewContext, changed: Callable[[], None]) -> _Filters:
         """The filter fields; ``changed`` runs on every change of one."""
+        _ = ctx.words.gettext
         game = ft.Dropdown(
-            label="Game",
+            label=_("Game"),
             value=ALL,
-            options=[ft.DropdownOption(key=ALL, text="All games")]
+            options=[ft.DropdownOption(key=ALL, text=_("All games"))]
             + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
             on_select=lambda _: changed(),
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
@@ -144,24 +148,24 @@ class _Filters:
         wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
         roster = [p.name for p in ctx.services.players.players()]
         player = ft.Dropdown(
-            label="Player",
+            label=_("Player"),
             value=wanted if wanted in roster else ALL,
-            options=[ft.DropdownOption(key=ALL, text="Everyone")]
+            options=[ft.DropdownOption(key=ALL, text=_("Everyone"))]
             + [ft.DropdownOption(key=name, text=name) for name in roster],
             on_select=lambda _: changed(),
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
         since = ft.TextField(
-            label="From", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="From date", expand=True
+            label=_("From"), hint_text="2026-11-27", on_change=lambda _: changed(), tooltip=_("From date"), expand=True
         )
         until = ft.TextField(
-            label="To", hint_text="2026-11-27", on_change=lambda _: changed(), tooltip="To date", expand=True
+            label=_("To"), hint_text="2026-11-27", on_change=lambda _: changed(), tooltip=_("To date"), expand=True
         )
         search = ft.TextField(
-            label="Search",
+            label=_("Search"),
             prefix_icon=ft.Icons.SEARCH,
             on_change=lambda _: changed(),
-            tooltip="Search",
+            tooltip=_("Search"),
             expand=True,
         )
         seasons = ctx.services.seasons.seasons.all()
@@ -176,9 +180,9 @@ class _Filters:
             changed()
 
         season = ft.Dropdown(
-            label="Season",
+            label=_("Season"),
             value=ALL,
-            options=[ft.DropdownOption(key=ALL, text="All time")]
+            options=[ft.DropdownOption(key=ALL, text=_("All time"))]
             + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
             on_select=lambda _: pick_season(),
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
@@ -210,14 +214,17 @@ class _Filters:
 
 def _links(ctx: ViewContext) -> ft.Column:
     """The History screen's links: Statistics, the game nights, export and backup."""
+    _ = ctx.words.gettext
     return ft.Column(
         [
-            ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
-            ft.Row([big_button("By game night", lambda _: ctx.navigate("/history/nights"), icon=ft.Icons.NIGHTLIFE)]),
+            ft.Row([big_button(_("Statistics"), lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
+            ft.Row(
+                [big_button(_("By game night"), lambda _: ctx.navigate("/history/nights"), icon=ft.Icons.NIGHTLIFE)]
+            ),
             ft.Row(
                 [
                     big_button(
-                        "Export and backup", lambda _: ctx.navigate("/history/transfer"), icon=ft.Icons.IMPORT_EXPORT
+                        _("Export and backup"), lambda _: ctx.navigate("/history/transfer"), icon=ft.Icons.IMPORT_EXPORT
                     )
                 ]
             ),
@@ -240,38 +247,42 @@ def _points_text(points: dict[str, int]) -> str:
     return ", ".join(f"{name} {'+' if value > 0 else ''}{value}" for name, value in points.items())
 
 
-def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None) -> ft.Control:
+def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None, words: Words = ENGLISH) -> ft.Control:
     """One hand of the replay: what was entered, the points, the standings after it and the "why"."""
+    _ = words.gettext
     rows: list[ft.Control] = [
         ft.Text(step.label, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=step.label),
     ]
     if step.entered:
-        rows.append(ft.Text(f"Entered: {step.entered}", size=15))
-    rows.append(ft.Text(f"Points: {_points_text(step.points)}", size=15))
+        rows.append(ft.Text(_("Entered: {entered}").format(entered=step.entered), size=15))
+    rows.append(ft.Text(_("Points: {points}").format(points=_points_text(step.points)), size=15))
     if step.standings:
-        rows.append(ft.Text(f"After {step.label.lower()}: {standings_text(step.standings)}", size=15))
+        after = _("After {hand}: {standings}").format(hand=step.label.lower(), standings=standings_text(step.standings))
+        rows.append(ft.Text(after, size=15))
     for note in step.notes:
-        rows.append(ft.Text(f"Why: {note}", size=14, italic=True))
+        rows.append(ft.Text(_("Why: {note}").format(note=note), size=14, italic=True))
     if on_correct is not None and step.entry is not None:
         target = step.entry
-        label = f"Correct {target.label}"
+        label = _("Correct {entry}").format(entry=target.label)
         rows.append(ft.Row([big_button(label, lambda _: on_correct(target), icon=ft.Icons.EDIT, tooltip=None)]))
     return panel(ft.Column(rows, spacing=4))
 
 
-def _final(rep: Replay) -> list[ft.Control]:
+def _final(rep: Replay, words: Words = ENGLISH) -> list[ft.Control]:
     """The verdict (a headline and one sentence per winner), then the standings with shared places, then the
     game's own notes."""
+    _ = words.gettext
     out: list[ft.Control] = []
     if rep.error is None and rep.verdict is not None:
         out.append(verdict_banner(rep.verdict.headline, list(rep.verdict.reasons.values())))
-    out.append(heading("Standings"))
+    out.append(heading(_("Standings")))
     if rep.error is not None:
-        out.append(ft.Text(f"This session cannot be replayed: {rep.error}", color=ft.Colors.ERROR, size=16))
+        cannot = _("This session cannot be replayed: {error}").format(error=rep.error)
+        out.append(ft.Text(cannot, color=ft.Colors.ERROR, size=16))
         return out
     out += final_standings(rep.final)
     for note in rep.notes:
-        out.append(ft.Text(f"Why: {note}", size=14, italic=True))
+        out.append(ft.Text(_("Why: {note}").format(note=note), size=14, italic=True))
     return out
 
 
@@ -289,6 +300,7 @@ def _log_row(text: str, correction: bool) -> ft.Control:
 
 def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history/<id>``: the read-only replay of one session, its chart and its edit log."""
+    _ = ctx.words.gettext
     doc = _load(ctx, params["id"])
     rep = replay(doc.record)
     title = doc.title or game_name(doc.game)
@@ -297,41 +309,49 @@ def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     def correct(target: EntryTarget) -> None:
         ctx.navigate(f"/history/{doc.id}/{target.slug}")
 
+    result = _("Result: {outcome}").format(outcome=rep.outcome_text)
     controls: list[ft.Control] = [
-        ft.Text(f"{game_name(doc.game)} · {when_text(doc.updated_at)}", size=16),
-        ft.Text(f"Result: {rep.outcome_text}", size=18, semantics_label=f"Result: {rep.outcome_text}"),
-        *_final(rep),
+        ft.Text(f"{game_name(doc.game)} · {when_text(doc.updated_at, words=ctx.words)}", size=16),
+        ft.Text(result, size=18, semantics_label=result),
+        *_final(rep, ctx.words),
     ]
     if rep.steps:
-        controls += [heading("Score by hand"), progression_chart(rep)]
+        controls += [heading(_("Score by hand")), progression_chart(rep, ctx.words)]
     log = edit_log(doc.log)
     corrected = [line for line in log if line.correction]
-    controls.append(heading("Edit log"))
+    controls.append(heading(_("Edit log")))
     if corrected:
         controls.append(
-            paragraph(f"{len(corrected)} correction{'s' if len(corrected) != 1 else ''} after the hands were entered:")
+            paragraph(
+                ctx.words.ngettext(
+                    "{n} correction after the hands were entered:",
+                    "{n} corrections after the hands were entered:",
+                    len(corrected),
+                ).format(n=len(corrected))
+            )
         )
         controls += [_log_row(line.text, True) for line in corrected]
     else:
-        controls.append(paragraph("No corrections: every hand stands as it was entered."))
+        controls.append(paragraph(_("No corrections: every hand stands as it was entered.")))
+    every = _("Every change ({n})").format(n=len(log))
     controls.append(
         ft.ExpansionTile(
-            title=ft.Text(f"Every change ({len(log)})", size=16),
+            title=ft.Text(every, size=16),
             controls=[_log_row(line.text, line.correction) for line in log],
             min_tile_height=TAP,
-            tooltip=f"Every change ({len(log)})",
+            tooltip=every,
         )
     )
-    controls.append(heading("Hand by hand"))
+    controls.append(heading(_("Hand by hand")))
     if not rep.steps:
-        controls.append(paragraph("No hands were entered."))
-    controls += [step_card(step, correct if writable else None) for step in rep.steps]
+        controls.append(paragraph(_("No hands were entered.")))
+    controls += [step_card(step, correct if writable else None, ctx.words) for step in rep.steps]
     if doc.status in (SessionStatus.IN_PROGRESS, SessionStatus.PENDING):
         controls.append(
             ft.Row(
                 [
                     big_button(
-                        "Continue at the table",
+                        _("Continue at the table"),
                         lambda _: ctx.navigate(f"/continue/{doc.id}"),
                         icon=ft.Icons.PLAY_ARROW,
                         primary=True,
@@ -357,9 +377,13 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     target = EntryTarget.of_slug(params["entry"])  # an UnknownPartError (a ValueError) is shown as "Not found"
     entries = session.part(target.part)
     if target.index is None or target.index >= len(entries):
-        raise ValueError(f"This session has no {target.label}.")
+        raise ValueError(ctx.words.gettext("This session has no {entry}.").format(entry=target.label))
     entered = entries[target.index]
     said = describe_entry(entered) if isinstance(entered, dict) else str(entered)
     title = session.doc.title or game_name(session.game)
-    note = paragraph(f"{title}: {target.label_for(session.game)} as it was entered: {said}")
+    note = paragraph(
+        ctx.words.gettext("{title}: {entry} as it was entered: {entered}").format(
+            title=title, entry=target.label_for(session.game), entered=said
+        )
+    )
     return TableView(ctx, session, target, note).view()

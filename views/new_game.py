@@ -13,6 +13,7 @@ from typing import Any
 import flet as ft
 
 from companion.games import UnknownGameError, get_guide
+from companion.i18n import N_
 from companion.money import MoneyFormat
 from companion.new_game import (
     OptionField,
@@ -42,14 +43,15 @@ from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen
 
 def build_pick(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/new``: choose the game."""
-    tiles: list[ft.Control] = [paragraph("Which game are you playing?")]
+    _ = ctx.words.gettext
+    tiles: list[ft.Control] = [paragraph(_("Which game are you playing?"))]
     for game in GAMES:
         guide = get_guide(game.key)
-        tiles.append(nav_tile(ctx, game.name, f"{guide.players}. {guide.summary}", f"/new/{game.key}"))
-    return screen(ctx, "New game", tiles)
+        tiles.append(nav_tile(ctx, game.name, f"{_(guide.players)}. {_(guide.summary)}", f"/new/{game.key}"))
+    return screen(ctx, _("New game"), tiles)
 
 
-SWITCH_GROUP = "Rules you switch on or off"
+SWITCH_GROUP = N_("Rules you switch on or off")
 """The heading over a run of on/off house rules (each switch carries its rule's label)."""
 
 
@@ -58,10 +60,12 @@ class SetUp:
 
     def __init__(self, ctx: ViewContext, game: str) -> None:
         self.ctx = ctx
+        self.words = ctx.words
+        _ = self.words.gettext
         self.game = game
         self.info = find_game(game)
         self.money = _money_format(ctx)
-        self.seats = Seating()
+        self.seats = Seating(words=self.words)
         self.night = ctx.services.nights.current()
         """The open game night, which this game will join; its players are seated to begin with."""
         if self.night is not None:
@@ -69,14 +73,14 @@ class SetUp:
             for name in self.night.players[:limit]:
                 if self.seats.can_add(name):
                     self.seats.add(name)
-        self.fields = option_fields(game, self.money)
+        self.fields = option_fields(game, self.money, self.words)
         self.values: dict[str, Any] = {f.key: f.default for f in self.fields}
         self.inputs: dict[str, ft.TextField] = {}
         """The text fields of the number and money rules (their error and helper lines follow what is typed)."""
         self.seat_list = ft.Column(spacing=4)
         self.roster_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
         self.name_field = ft.TextField(
-            label="New player name",
+            label=_("New player name"),
             on_submit=self.add_typed,
             on_change=self._typed,
             expand=True,
@@ -85,13 +89,13 @@ class SetUp:
         )
         self.typed = ""
         self.seat_button = ft.OutlinedButton(
-            content="Seat player", tooltip="Seat player", height=TAP, on_click=self.add_typed, disabled=True
+            content=_("Seat player"), tooltip=_("Seat player"), height=TAP, on_click=self.add_typed, disabled=True
         )
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
         self.start_button = ft.FilledButton(
-            content="Start game",
+            content=_("Start game"),
             icon=ft.Icons.PLAY_ARROW,
-            tooltip="Start game",
+            tooltip=_("Start game"),
             height=TAP,
             expand=True,
             on_click=self.start,
@@ -101,7 +105,7 @@ class SetUp:
         """Why Start is greyed out (the seated count outside the game's limit, a house rule to fix), or the count."""
         self.limit_text = paragraph("")
         """The game's player-count limit under the house rules as they stand, shown before Start."""
-        self.rules_summary = ft.Text(describe_options(self.fields, {}, self.money), size=15)
+        self.rules_summary = ft.Text(describe_options(self.fields, {}, self.money, self.words), size=15)
         ui = find_panel(game)
         self.setup_hook = ui.setup if ui is not None else None
         """The game's own set-up (1111-9999's sides), filling ``self.extra``: the record's extra top-level keys."""
@@ -111,15 +115,17 @@ class SetUp:
         """Default sides (first half A, second half B), recomputed as players are seated until set by hand."""
 
     def view(self) -> ft.View:
+        _ = self.words.gettext
         rules = self._option_rows()
         self.redraw()
+        joins = _("This game joins tonight's night, {night}.").format(night=self.night.name) if self.night else ""
         return screen(
             self.ctx,
-            f"New game: {self.info.name}",
+            _("New game: {game}").format(game=self.info.name),
             [
-                heading("Players, clockwise"),
+                heading(_("Players, clockwise")),
                 self.limit_text,
-                *([paragraph(f"This game joins tonight's night, {self.night.name}.")] if self.night else []),
+                *([paragraph(joins)] if self.night else []),
                 self.seat_list,
                 ft.Row(
                     [
@@ -129,8 +135,8 @@ class SetUp:
                     vertical_alignment=ft.CrossAxisAlignment.START,
                 ),
                 self.roster_row,
-                *([heading("Seats at the table"), self.setup_box] if self.setup_hook is not None else []),
-                heading("House rules"),
+                *([heading(_("Seats at the table")), self.setup_box] if self.setup_hook is not None else []),
+                heading(_("House rules")),
                 *rules,
                 self.rules_summary,
                 self.count_hint,
@@ -155,9 +161,9 @@ class SetUp:
             rows.append(self._switch_group(group))
         return rows
 
-    @staticmethod
-    def _switch_group(rows: list[ft.Control]) -> ft.Control:
-        title = ft.Text(SWITCH_GROUP, size=16, weight=ft.FontWeight.BOLD, semantics_label=SWITCH_GROUP)
+    def _switch_group(self, rows: list[ft.Control]) -> ft.Control:
+        said = self.words.gettext(SWITCH_GROUP)
+        title = ft.Text(said, size=16, weight=ft.FontWeight.BOLD, semantics_label=said)
         return ft.Column([title, *rows], spacing=4)
 
     def _option_row(self, option: OptionField) -> ft.Control:
@@ -211,7 +217,7 @@ class SetUp:
         out: dict[str, Any] = {}
         for option in self.fields:
             try:
-                value = parse_option(option, self.values.get(option.key), self.money)
+                value = parse_option(option, self.values.get(option.key), self.money, self.words)
             except OptionInputError:
                 continue
             if value != option.default:
@@ -221,7 +227,8 @@ class SetUp:
     def check(self) -> list[str]:
         """Show what each field stored or why it is refused, the player limit, and whether Start can be pressed;
         returns the reasons it cannot (in words, each naming what to change)."""
-        errors = option_errors(self.game, self.fields, self.values, self.money)
+        _ = self.words.gettext
+        errors = option_errors(self.game, self.fields, self.values, self.money, self.words)
         for option in self.fields:
             field_ = self.inputs.get(option.key)
             if field_ is None:
@@ -229,23 +236,26 @@ class SetUp:
             problem = errors.get(option.key)
             field_.error = problem.removeprefix(f"{option.label}: ") if problem else None
             if option.kind is OptionKind.MONEY:
-                said = money_feedback(self.values.get(option.key), self.money, empty=option.hint)
+                said = money_feedback(self.values.get(option.key), self.money, empty=option.hint, words=self.words)
                 field_.helper = said.helper or None
         options = self.options()
-        limit = player_limit(self.game, options)
-        self.limit_text.value = f"{limit.text} Seat them in the order they sit, clockwise."
+        limit = player_limit(self.game, options, self.words)
+        self.limit_text.value = _("{limit} Seat them in the order they sit, clockwise.").format(limit=limit.text)
         if errors:
             unread = ", ".join(f"“{option.label}”" for option in self.fields if option.key in errors)
-            self.rules_summary.value = f"Not read yet: {unread} (the red line under it says why)."
+            self.rules_summary.value = _("Not read yet: {rules} (the red line under it says why).").format(rules=unread)
         else:
-            self.rules_summary.value = describe_options(self.fields, options, self.money)
+            self.rules_summary.value = describe_options(self.fields, options, self.money, self.words)
         blockers = [problem for problem in (limit.problem(len(self.seats.names)),) if problem is not None]
-        blockers += [f"fix {problem}" for problem in errors.values()]
+        blockers += [_("fix {problem}").format(problem=problem) for problem in errors.values()]
         self.start_button.disabled = bool(blockers)
         if blockers:
-            self.count_hint.value = f"Start is greyed out: {'; '.join(blockers)}."
+            self.count_hint.value = _("Start is greyed out: {reasons}.").format(reasons="; ".join(blockers))
         else:
-            self.count_hint.value = f"{len(self.seats.names)} players seated."
+            seated = len(self.seats.names)
+            self.count_hint.value = self.words.ngettext("{n} players seated.", "{n} players seated.", seated).format(
+                n=seated
+            )
         return blockers
 
     def _refresh_start(self) -> None:
@@ -253,30 +263,41 @@ class SetUp:
             refresh(control)
 
     def redraw(self) -> None:
+        _ = self.words.gettext
         rows: list[ft.Control] = []
         last = len(self.seats.names) - 1
         for i, name in enumerate(self.seats.names):
-            up = icon_button(ft.Icons.ARROW_UPWARD, f"Move {name} up", self._mover(i, -1))
-            down = icon_button(ft.Icons.ARROW_DOWNWARD, f"Move {name} down", self._mover(i, 1))
+            up = icon_button(ft.Icons.ARROW_UPWARD, _("Move {name} up").format(name=name), self._mover(i, -1))
+            down = icon_button(ft.Icons.ARROW_DOWNWARD, _("Move {name} down").format(name=name), self._mover(i, 1))
             for holder, allowed in ((up, i > 0), (down, i < last)):
                 if isinstance(holder, ft.Semantics) and isinstance(holder.content, ft.IconButton):
                     holder.content.disabled = not allowed
             rows.append(
                 ft.Row(
                     [
-                        ft.Text(f"{i + 1}. {name}", size=18, expand=True, semantics_label=f"Seat {i + 1}: {name}"),
+                        ft.Text(
+                            f"{i + 1}. {name}",
+                            size=18,
+                            expand=True,
+                            semantics_label=_("Seat {n}: {name}").format(n=i + 1, name=name),
+                        ),
                         up,
                         down,
-                        icon_button(ft.Icons.CLOSE, f"Remove {name}", self._remover(i)),
+                        icon_button(ft.Icons.CLOSE, _("Remove {name}").format(name=name), self._remover(i)),
                     ]
                 )
             )
         if not rows:
-            rows.append(ft.Text("Nobody seated yet.", size=16))
+            rows.append(ft.Text(_("Nobody seated yet."), size=16))
         self.seat_list.controls = rows
         roster = [p.name for p in self.ctx.services.players.players()]
         self.roster_row.controls = [
-            ft.OutlinedButton(content=name, tooltip=f"Seat {name}", height=TAP, on_click=lambda _, n=name: self.add(n))
+            ft.OutlinedButton(
+                content=name,
+                tooltip=_("Seat {name}").format(name=name),
+                height=TAP,
+                on_click=lambda _, n=name: self.add(n),
+            )
             for name in roster
             if self.seats.can_add(name)
         ]
@@ -333,17 +354,21 @@ class SetUp:
     def start(self, _: Any = None) -> None:
         blockers = self.check()
         if blockers:
-            self.say(f"Cannot start yet: {'; '.join(blockers)}.")
+            self.say(self.words.gettext("Cannot start yet: {reasons}.").format(reasons="; ".join(blockers)))
             self._refresh_start()
             return
         try:
-            options = chosen_options(self.fields, self.values, self.money)
-            verify_player_count(self.game, len(self.seats.names), options)
+            options = chosen_options(self.fields, self.values, self.money, self.words)
+            verify_player_count(self.game, len(self.seats.names), options, self.words)
             session = self.ctx.services.sessions.start(
                 self.game, list(self.seats.names), options, extra=self.extra or None
             )
         except (SeatingError, OptionInputError, ScoringError, StorageError) as exc:
-            self.say(f"Cannot start: {in_words(str(exc), self.game)}. Nothing was lost; change it and try again.")
+            self.say(
+                self.words.gettext("Cannot start: {problem}. Nothing was lost; change it and try again.").format(
+                    problem=in_words(str(exc), self.game, self.words)
+                )
+            )
             self._refresh_start()
             return
         self.ctx.navigate(f"/continue/{session.id}")
@@ -360,5 +385,7 @@ def build_setup(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         get_guide(params["game"])
         find_game(params["game"])
     except (UnknownGameError, ScoringError):
-        raise ValueError(f"The app has no game called '{params['game']}'.") from None
+        raise ValueError(
+            ctx.words.gettext("The app has no game called '{game}'.").format(game=params["game"])
+        ) from None
     return SetUp(ctx, params["game"]).view()

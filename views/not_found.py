@@ -10,11 +10,12 @@ from views.widgets import big_button, empty_state, screen
 
 def build_not_found(ctx: ViewContext, message: str) -> ft.View:
     """Shown for an address the app does not have, with the reason and a way home."""
+    _ = ctx.words.gettext
     return screen(
         ctx,
-        "Not found",
+        _("Not found"),
         [
-            empty_state("This page does not exist", message),
-            ft.Row([big_button("Home", lambda _: ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)]),
+            empty_state(_("This page does not exist"), message),
+            ft.Row([big_button(_("Home"), lambda _: ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)]),
         ],
     )

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from companion.history import ENGLISH
+from companion.i18n import Words
 from companion.players import PlayerDirectory, Profile
 from companion.ratings import ALL
 from companion.stats import format_rate
@@ -27,22 +29,24 @@ PLAYER_ERRORS = (StorageError, ValueError)
 """What adding, renaming or merging can refuse with (each with a message for people)."""
 
 
-def profile_subtitle(profile: Profile) -> str:
+def profile_subtitle(profile: Profile, words: Words = ENGLISH) -> str:
     """``3 games finished · 2 wins (67%) · once Ann``."""
     parts = [
-        f"{profile.finished} game{'s' if profile.finished != 1 else ''} finished",
-        f"{profile.wins} win{'s' if profile.wins != 1 else ''} ({format_rate(profile.win_rate)})",
+        words.ngettext("{n} game finished", "{n} games finished", profile.finished).format(n=profile.finished),
+        words.ngettext("{n} win ({rate})", "{n} wins ({rate})", profile.wins).format(
+            n=profile.wins, rate=format_rate(profile.win_rate)
+        ),
     ]
     if profile.sessions > profile.finished:
-        parts.append(f"{profile.sessions - profile.finished} not finished")
+        parts.append(words.gettext("{n} not finished").format(n=profile.sessions - profile.finished))
     if profile.earlier_names:
-        parts.append("once " + ", ".join(profile.earlier_names))
+        parts.append(words.gettext("once {names}").format(names=", ".join(profile.earlier_names)))
     return " · ".join(parts)
 
 
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/players``: every player, and a field to add one."""
-    return screen(ctx, "Players", [component_node(player_list, RosterState(), ctx)])
+    return screen(ctx, ctx.words.gettext("Players"), [component_node(player_list, RosterState(), ctx)])
 
 
 @ft.observable
@@ -59,6 +63,7 @@ class RosterState:
 @ft.component
 def player_list(state: RosterState, ctx: ViewContext) -> ft.Control:
     """The Statistics link, the field that adds a player, and a tile per player."""
+    _ = ctx.words.gettext
     players: PlayerDirectory = ctx.services.players
     profiles = ft.use_memo(players.profiles, [state.changes])
     problem, can_add = state.problem, False
@@ -81,15 +86,15 @@ def player_list(state: RosterState, ctx: ViewContext) -> ft.Control:
     def typed(text: str) -> None:
         state.name, state.problem = text, ""
 
-    name = ft.TextField(label="New player's name", value=state.name, tooltip="New player's name", expand=True)
+    name = ft.TextField(label=_("New player's name"), value=state.name, tooltip=_("New player's name"), expand=True)
     name.on_change = lambda _: typed(name.value or "")
     add = ft.FilledButton(
-        content="Add", icon=ft.Icons.PERSON_ADD, on_click=lambda _: add_player(), height=TAP, disabled=not can_add
+        content=_("Add"), icon=ft.Icons.PERSON_ADD, on_click=lambda _: add_player(), height=TAP, disabled=not can_add
     )
     tiles: list[ft.Control] = [
         ft.ListTile(
             title=ft.Text(p.name, size=18),
-            subtitle=ft.Text(profile_subtitle(p)),
+            subtitle=ft.Text(profile_subtitle(p, ctx.words)),
             leading=ft.Icon(ft.Icons.PERSON),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=lambda _, pid=p.id: ctx.navigate(f"/players/{pid}"),
@@ -97,10 +102,10 @@ def player_list(state: RosterState, ctx: ViewContext) -> ft.Control:
             min_height=TAP + 8,
         )
         for p in profiles
-    ] or [empty_state("No players yet", "Everyone you seat at a game will be listed here.")]
+    ] or [empty_state(_("No players yet"), _("Everyone you seat at a game will be listed here."))]
     return ft.Column(
         [
-            ft.Row([big_button("Statistics", lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
+            ft.Row([big_button(_("Statistics"), lambda _: ctx.navigate("/stats"), icon=ft.Icons.BAR_CHART)]),
             ft.Row([name, add], vertical_alignment=ft.CrossAxisAlignment.START),
             ft.Text(problem, size=15, color=ft.Colors.ERROR),
             *tiles,
@@ -164,22 +169,29 @@ def player_title(state: PlayerState) -> ft.Control:
 @ft.component
 def player_profile(state: PlayerState, ctx: ViewContext) -> ft.Control:
     """The profile line, earlier names, statistics and ratings, then rename, merge and the player's games."""
+    _ = ctx.words.gettext
     players: PlayerDirectory = ctx.services.players
     name = state.name
     profile = ft.use_memo(lambda: next(p for p in players.profiles() if p.id == state.player_id), [state.changes])
     figures = ft.use_memo(lambda: player_figures(ctx, state.player_id, name), [state.changes])
-    earlier = f"Also played as {', '.join(profile.earlier_names)}." if profile.earlier_names else "No earlier names."
+    earlier = (
+        _("Also played as {names}.").format(names=", ".join(profile.earlier_names))
+        if profile.earlier_names
+        else _("No earlier names.")
+    )
     return ft.Column(
         [
-            ft.Text(profile_subtitle(profile), size=16),
+            ft.Text(profile_subtitle(profile, ctx.words), size=16),
             paragraph(earlier),
-            heading("Statistics"),
+            heading(_("Statistics")),
             *figures,
-            *_rename_and_merge(state, players),
+            *_rename_and_merge(state, players, ctx.words),
             ft.Row(
                 [
                     big_button(
-                        f"{name}'s games", lambda _: ctx.navigate(f"/history?player={name}"), icon=ft.Icons.HISTORY
+                        _("{name}'s games").format(name=name),
+                        lambda _: ctx.navigate(f"/history?player={name}"),
+                        icon=ft.Icons.HISTORY,
                     )
                 ]
             ),
@@ -195,22 +207,23 @@ def player_figures(ctx: ViewContext, player_id: str, name: str) -> list[ft.Contr
     try:
         mine = stats.player(name)
     except KeyError:
-        figures.append(paragraph("No finished games yet."))
+        figures.append(paragraph(ctx.words.gettext("No finished games yet.")))
     else:
         figures.append(ft.Text(player_summary(mine), size=16, semantics_label=f"{name}: {player_summary(mine)}"))
         figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all")]
         versus = stats.versus(name)
         if versus:
-            figures.append(heading("Head-to-head"))
+            figures.append(heading(ctx.words.gettext("Head-to-head")))
             figures += [ft.Text(head_to_head_text(h), size=15) for h in versus]
     return figures + rating_figures(ctx, player_id)
 
 
-def _rename_and_merge(state: PlayerState, players: PlayerDirectory) -> list[ft.Control]:
+def _rename_and_merge(state: PlayerState, players: PlayerDirectory, words: Words = ENGLISH) -> list[ft.Control]:
     """Rename (checked as it is typed) and merge with another name of the player (checked when chosen)."""
+    _ = words.gettext
     name, problem = state.name, state.problem
     can_rename = can_merge = False
-    merge_tip = "Merge"
+    merge_tip = _("Merge")
     if state.new_name != name and not problem:
         try:
             players.verify_rename(state.player_id, state.new_name)
@@ -224,7 +237,8 @@ def _rename_and_merge(state: PlayerState, players: PlayerDirectory) -> list[ft.C
         except PLAYER_ERRORS as exc:
             problem = str(exc)
         else:
-            can_merge, merge_tip = True, f"Merge {players.get(state.other).name} into {name}"
+            can_merge = True
+            merge_tip = _("Merge {other} into {name}").format(other=players.get(state.other).name, name=name)
 
     def save(change: Callable[[], Player]) -> None:
         try:
@@ -238,32 +252,36 @@ def _rename_and_merge(state: PlayerState, players: PlayerDirectory) -> list[ft.C
     def chosen(other_id: str) -> None:
         state.other, state.problem = other_id, ""
 
-    new_name = ft.TextField(label="New name", value=state.new_name, tooltip="New name", expand=True)
+    new_name = ft.TextField(label=_("New name"), value=state.new_name, tooltip=_("New name"), expand=True)
     new_name.on_change = lambda _: typed(new_name.value or "")
-    rename = ft.FilledButton(content="Rename", icon=ft.Icons.EDIT, height=TAP, disabled=not can_rename)
+    rename = ft.FilledButton(content=_("Rename"), icon=ft.Icons.EDIT, height=TAP, disabled=not can_rename)
     rename.on_click = lambda _: save(lambda: players.rename(state.player_id, state.new_name))
     others = [p for p in players.players() if p.id != state.player_id]
     other = ft.Dropdown(
-        label=f"Another name of {name}",
+        label=_("Another name of {name}").format(name=name),
         value=state.other or None,
         options=[ft.DropdownOption(key=p.id, text=p.name) for p in others],
-        tooltip="Another name of this player",
+        tooltip=_("Another name of this player"),
         expand=True,
     )
     other.on_select = lambda _: chosen(other.value or "")
-    merge = ft.FilledButton(content="Merge", icon=ft.Icons.MERGE, height=TAP, disabled=not can_merge, tooltip=merge_tip)
+    merge = ft.FilledButton(
+        content=_("Merge"), icon=ft.Icons.MERGE, height=TAP, disabled=not can_merge, tooltip=merge_tip
+    )
     merge.on_click = lambda _: save(lambda: players.merge(state.player_id, state.other))
     return [
-        heading("Rename"),
-        paragraph("Games played under the old name stay with this player."),
+        heading(_("Rename")),
+        paragraph(_("Games played under the old name stay with this player.")),
         ft.Row([new_name, rename], vertical_alignment=ft.CrossAxisAlignment.START),
-        heading("Merge"),
+        heading(_("Merge")),
         paragraph(
-            f"If someone else in the list is {name} under another name, choose them: their games join "
-            f"{name}'s and the other name is kept as an earlier name."
+            _(
+                "If someone else in the list is {name} under another name, choose them: their games join "
+                "{name}'s and the other name is kept as an earlier name."
+            ).format(name=name)
         ),
         ft.Row([other, merge], vertical_alignment=ft.CrossAxisAlignment.START)
         if others
-        else paragraph("There is nobody else to merge."),
+        else paragraph(_("There is nobody else to merge.")),
         ft.Text(problem, size=15, color=ft.Colors.ERROR),
     ]

@@ -60,7 +60,8 @@ def resolve(builder: Builder) -> Builder:
 
 @dataclass(frozen=True)
 class Route:
-    """One screen of the app: its path pattern (``/rules/:game``), its builder and a title for the back label."""
+    """One screen of the app: its path pattern (``/rules/:game``), its builder and a title for the back label (in
+    English, marked for translation: ``words.gettext(route.title)`` where it is shown)."""
 
     pattern: str
     builder: Builder

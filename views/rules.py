@@ -1,7 +1,8 @@
 """Rules: a list of the five games, and one page per game with its rules and house-rule options.
 
 Each screen is an ``@ft.component`` (:func:`rules_index`, :func:`rules_page`); they have no state of their own (the
-guides are fixed texts), so they render once.
+guides are fixed texts), so they render once. The guides are written in English and marked for translation where
+they are declared; they are shown in the table's language (a text without a translation stays English).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import flet as ft
 
 from companion.games import all_guides, get_guide
 from companion.guides import GameGuide
+from companion.i18n import Words
 from views.context import ViewContext
 from views.flet_private import component_node
 from views.widgets import heading, nav_tile, paragraph, screen
@@ -17,15 +19,16 @@ from views.widgets import heading, nav_tile, paragraph, screen
 
 def build_index(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """The list of games."""
-    return screen(ctx, "Rules", [component_node(rules_index, ctx)])
+    return screen(ctx, ctx.words.gettext("Rules"), [component_node(rules_index, ctx)])
 
 
 @ft.component
 def rules_index(ctx: ViewContext) -> ft.Control:
     """A tile per game, opening its rules."""
+    _ = ctx.words.gettext
     return ft.Column(
         [
-            nav_tile(ctx, guide.name, f"{guide.players}. {guide.summary}", guide.route, icon=ft.Icons.STYLE)
+            nav_tile(ctx, guide.name, f"{_(guide.players)}. {_(guide.summary)}", guide.route, icon=ft.Icons.STYLE)
             for guide in all_guides()
         ],
         spacing=12,
@@ -39,17 +42,23 @@ def _bullet(text: str) -> ft.Control:
     )
 
 
-def _option_card(guide: GameGuide) -> list[ft.Control]:
+def _option_card(guide: GameGuide, words: Words) -> list[ft.Control]:
+    _ = words.gettext
     if not guide.options:
-        return [paragraph("This game has no house-rule options.")]
+        return [paragraph(_("This game has no house-rule options."))]
     rows: list[ft.Control] = []
     for option in guide.options:
         rows.append(
             ft.Container(
                 content=ft.Column(
                     [
-                        ft.Text(option.label, size=16, weight=ft.FontWeight.BOLD),
-                        ft.Text(f"Default: {option.default}. Or: {option.alternatives}.", size=15),
+                        ft.Text(_(option.label), size=16, weight=ft.FontWeight.BOLD),
+                        ft.Text(
+                            _("Default: {default}. Or: {alternatives}.").format(
+                                default=_(option.default), alternatives=_(option.alternatives)
+                            ),
+                            size=15,
+                        ),
                     ],
                     spacing=2,
                 ),
@@ -62,20 +71,23 @@ def _option_card(guide: GameGuide) -> list[ft.Control]:
 def build_game(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """One game's rules (raises :class:`~companion.games.UnknownGameError` for a game the app does not know)."""
     guide = get_guide(params["game"])  # raised here, before anything is drawn: the shell shows "Not found"
-    return screen(ctx, guide.name, [component_node(rules_page, guide)])
+    return screen(ctx, guide.name, [component_node(rules_page, guide, ctx.words)])
 
 
 @ft.component
-def rules_page(guide: GameGuide) -> ft.Control:
+def rules_page(guide: GameGuide, words: Words) -> ft.Control:
     """The game's players, summary, rules by section and house-rule options."""
+    _ = words.gettext
     controls: list[ft.Control] = [
-        ft.Text(guide.players, size=16, italic=True),
-        paragraph(guide.summary),
+        ft.Text(_(guide.players), size=16, italic=True),
+        paragraph(_(guide.summary)),
     ]
     for section in guide.sections:
-        controls.append(heading(section.heading))
-        controls.extend(_bullet(text) for text in section.paragraphs)
-    controls.append(heading("House rules"))
-    controls.append(paragraph("Agree these before the game; the app scores with the defaults unless you change them."))
-    controls.extend(_option_card(guide))
+        controls.append(heading(_(section.heading)))
+        controls.extend(_bullet(_(text)) for text in section.paragraphs)
+    controls.append(heading(_("House rules")))
+    controls.append(
+        paragraph(_("Agree these before the game; the app scores with the defaults unless you change them."))
+    )
+    controls.extend(_option_card(guide, words))
     return ft.Column(controls, spacing=12)

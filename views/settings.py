@@ -1,5 +1,5 @@
-"""Settings: the theme (light, dark or system), four-colour suits, keeping the screen on during a game, and the
-money format. Changes are saved at once.
+"""Settings: the table's language, the theme (light, dark or system), four-colour suits, keeping the screen on
+during a game, and the money format. Changes are saved at once; a new language redraws every open tab in it.
 
 The money format is the currency (a drop-down of common ISO codes with their names, plus the current one), whether
 amounts carry its symbol or its code, and the decimal mark; a live example shows the result. Stakes stay whole
@@ -19,13 +19,15 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from companion.i18n import LANGUAGES, N_, PSEUDO, SYSTEM, Words, device_language
 from companion.money import MoneyError, MoneyFormat, Show, currency_choices, example
 from companion.settings import Settings, SettingsError, SettingsService, Theme
 from views.context import FOLLOWS_SETTINGS, ViewContext
 from views.flet_private import component_node
 from views.widgets import TAP, heading, paragraph, screen, suits_sample
 
-KEEP_AWAKE = "Keep the screen on during a game"
+KEEP_AWAKE = N_("Keep the screen on during a game")
+ENGLISH_LETTERS = N_("Keep English card letters (J Q K A)")
 
 Save = Callable[[Callable[[], Settings]], None]
 """Runs one change of the settings service and shows its result (or its refusal)."""
@@ -43,7 +45,9 @@ class SettingsState:
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """The settings screen."""
     state = SettingsState(ctx.services.settings.current())
-    view = screen(ctx, "Settings", [component_node(settings_form, state, ctx.services.settings, ctx.page)])
+    view = screen(
+        ctx, ctx.words.gettext("Settings"), [component_node(settings_form, state, ctx.services.settings, ctx.page)]
+    )
     view.data = FOLLOWS_SETTINGS
     return view
 
@@ -64,8 +68,9 @@ def settings_form(state: SettingsState, service: SettingsService, page: ft.Page)
     settings = state.settings
     return ft.Column(
         [
+            *_language(settings, service, save),
             *_theme_and_cards(settings, service, save),
-            *_money(settings.money, service, save),
+            *_money(settings, service, save),
             ft.Text(state.problem, size=14, color=ft.Colors.ERROR),
         ],
         spacing=12,
@@ -98,76 +103,141 @@ def _choices(value: str, on_change: Callable[[str], None], labels: list[tuple[st
     )
 
 
-def _theme_and_cards(settings: Settings, service: SettingsService, save: Save) -> list[ft.Control]:
-    """The theme, four-colour suits and keeping the screen on."""
+def language_choices(words: Words, current: str) -> list[tuple[str, str]]:
+    """``(setting, label)`` of each language the Settings screen offers: the device's own first (the default),
+    then each language by its own name; the pseudo-language only while it is in use (``companion --lang en-XA``).
 
+    >>> language_choices(Words.of("en"), "system")[1:]
+    [('en', 'English'), ('sv', 'Svenska'), ('de', 'Deutsch')]
+    """
+    device = words.gettext("The device's language ({language})").format(language=LANGUAGES[device_language()])
+    choices = [(SYSTEM, device), *LANGUAGES.items()]
+    if current == PSEUDO:
+        choices.append((PSEUDO, PSEUDO))
+    return choices
+
+
+def _language(settings: Settings, service: SettingsService, save: Save) -> list[ft.Control]:
+    """The table's language, and whether cards keep their English letters."""
+    _ = settings.words.gettext
+    letters = _(ENGLISH_LETTERS)
     return [
-        heading("Theme"),
+        heading(_("Language")),
         _choices(
-            settings.theme.value,
-            lambda value: save(lambda: service.set_theme(value)),
-            [(theme.value, theme.label) for theme in Theme],
+            settings.language,
+            lambda value: save(lambda: service.set_language(value)),
+            language_choices(settings.words, settings.language),
         ),
-        heading("Cards"),
         ft.Switch(
-            label="Four-colour suits",
-            value=settings.four_colour_suits,
-            on_change=lambda event: save(lambda: service.set_four_colour_suits(bool(event.control.value))),
-            tooltip="Four-colour suits",
+            label=letters,
+            value=settings.english_card_letters,
+            on_change=lambda event: save(lambda: service.set_english_card_letters(bool(event.control.value))),
+            tooltip=letters,
             height=TAP,
         ),
-        paragraph("Draws diamonds blue and clubs green, so that all four suits are easy to tell apart."),
-        suits_sample(settings.four_colour_suits),
-        heading("At the table"),
-        ft.Switch(
-            label=KEEP_AWAKE,
-            value=settings.keep_awake,
-            on_change=lambda event: save(lambda: service.set_keep_awake(bool(event.control.value))),
-            tooltip=KEEP_AWAKE,
-            height=TAP,
-        ),
-        paragraph("While a game is at the table the screen does not go dark, even during a long hand."),
+        paragraph(_("Off: the cards show the language's own letters (Swedish Kn D K E, German B D K A).")),
     ]
 
 
-def _money(money: MoneyFormat, service: SettingsService, save: Save) -> list[ft.Control]:
-    """The currency, symbol or code, and the decimal mark, with the live example."""
+def _theme_and_cards(settings: Settings, service: SettingsService, save: Save) -> list[ft.Control]:
+    """The theme, four-colour suits and keeping the screen on."""
+    _ = settings.words.gettext
+    four = _("Four-colour suits")
+    awake = _(KEEP_AWAKE)
+    return [
+        heading(_("Theme")),
+        _choices(
+            settings.theme.value,
+            lambda value: save(lambda: service.set_theme(value)),
+            [(theme.value, _(theme.label)) for theme in Theme],
+        ),
+        heading(_("Cards")),
+        ft.Switch(
+            label=four,
+            value=settings.four_colour_suits,
+            on_change=lambda event: save(lambda: service.set_four_colour_suits(bool(event.control.value))),
+            tooltip=four,
+            height=TAP,
+        ),
+        paragraph(_("Draws diamonds blue and clubs green, so that all four suits are easy to tell apart.")),
+        _suits(settings),
+        heading(_("At the table")),
+        ft.Switch(
+            label=awake,
+            value=settings.keep_awake,
+            on_change=lambda event: save(lambda: service.set_keep_awake(bool(event.control.value))),
+            tooltip=awake,
+            height=TAP,
+        ),
+        paragraph(_("While a game is at the table the screen does not go dark, even during a long hand.")),
+    ]
+
+
+SHOW_LABELS = {Show.SYMBOL: N_("Show the symbol ({symbol})"), Show.CODE: N_("Show the code ({symbol})")}
+DECIMAL_LABELS = {".": N_("Decimal point ({example})"), ",": N_("Decimal comma ({example})")}
+
+
+def _suits(settings: Settings) -> ft.Text:
+    """The four suits in the colours chosen, named for a screen reader in the table's language."""
+    _ = settings.words.gettext
+    sample = suits_sample(settings.four_colour_suits)
+    if settings.four_colour_suits:
+        sample.semantics_label = _("Suits in four-colour: spades, hearts, diamonds, clubs")
+    else:
+        sample.semantics_label = _("Suits in two-colour: spades, hearts, diamonds, clubs")
+    return sample
+
+
+def _money(settings: Settings, service: SettingsService, save: Save) -> list[ft.Control]:
+    """The currency, symbol or code, and the decimal mark, with the live example (written as the language writes
+    amounts: :attr:`~companion.settings.Settings.money_shown`)."""
+    _ = settings.words.gettext
+    money = settings.money
 
     def set_money(**change: str) -> None:
         save(lambda: service.set_money(service.verify_money(service.current().money.changed(**change))))
 
-    sample = f"Example: {example(money)}"
+    def shown(fmt: MoneyFormat) -> MoneyFormat:
+        return Settings(language=settings.spoken, money=fmt).money_shown
+
+    sample = _("Example: {amount}").format(amount=example(shown(money)))
+    show_as, mark = _("Currency shown as"), _("Decimal mark")
     return [
-        heading("Money"),
+        heading(_("Money")),
         paragraph(
-            "How stakes and the game nights' money are written and read. "
-            "Amounts are kept as whole cents (or the currency's smallest unit)."
+            _(
+                "How stakes and the game nights' money are written and read. "
+                "Amounts are kept as whole cents (or the currency's smallest unit)."
+            )
         ),
-        _currency(money, lambda code: set_money(currency=code)),
-        ft.Text("Currency shown as", size=16, weight=ft.FontWeight.BOLD, semantics_label="Currency shown as"),
+        _currency(money, lambda code: set_money(currency=code), settings.words),
+        ft.Text(show_as, size=16, weight=ft.FontWeight.BOLD, semantics_label=show_as),
         _choices(
             money.show.value,
             lambda value: set_money(show=value),
-            [(choice.value, f"Show the {choice.value} ({money.changed(show=choice).symbol})") for choice in Show],
+            [
+                (choice.value, _(SHOW_LABELS[choice]).format(symbol=money.changed(show=choice).symbol))
+                for choice in Show
+            ],
         ),
-        ft.Text("Decimal mark", size=16, weight=ft.FontWeight.BOLD, semantics_label="Decimal mark"),
+        ft.Text(mark, size=16, weight=ft.FontWeight.BOLD, semantics_label=mark),
         _choices(
             money.decimal,
             lambda value: set_money(decimal=value),
             [
-                (mark, f"Decimal {name} ({example(money.changed(decimal=mark))})")
-                for mark, name in ((".", "point"), (",", "comma"))
+                (key, _(label).format(example=example(shown(money.changed(decimal=key)))))
+                for key, label in DECIMAL_LABELS.items()
             ],
         ),
         ft.Text(sample, size=18, semantics_label=sample),
     ]
 
 
-def _currency(money: MoneyFormat, choose: Callable[[str], None]) -> ft.Control:
+def _currency(money: MoneyFormat, choose: Callable[[str], None], words: Words) -> ft.Control:
     """The currency drop-down: one button node, named with the chosen currency, that opens the list when tapped or
     activated (Material's classic drop-down button: the newer drop-down menu's node is a text field, and the named
     node around it took no activation)."""
-    choices = currency_choices(money.currency)
+    choices = currency_choices(money.currency, words.locale)
     field = ft.DropdownM2(
         value=money.currency,
         options=[
@@ -175,8 +245,9 @@ def _currency(money: MoneyFormat, choose: Callable[[str], None]) -> ft.Control:
         ],
         on_change=lambda event: choose(event.control.value or ""),
         text_size=18,
-        label="Currency",
+        label=words.gettext("Currency"),
         item_height=TAP,
     )
     # One node: the label names the chosen currency, the drop-down's tap (which opens the list) is merged into it.
-    return ft.MergeSemantics(content=ft.Semantics(label=f"Currency: {dict(choices)[money.currency]}", content=field))
+    named = words.gettext("Currency: {currency}").format(currency=dict(choices)[money.currency])
+    return ft.MergeSemantics(content=ft.Semantics(label=named, content=field))

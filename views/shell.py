@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 import flet as ft
 
 from companion.config import APP_TITLE
+from companion.i18n import LANGUAGES
 from companion.services import AppServices
 from companion.settings import Settings, Theme
 from views.context import FOLLOWS_SETTINGS, PageState, ViewContext
@@ -56,6 +57,22 @@ def apply_theme(page: ft.Page, settings: Settings) -> None:
     page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
     page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
     page.theme_mode = THEME_MODES[settings.theme]
+    page.locale_configuration = locale_configuration(settings)
+
+
+LOCALES = tuple(ft.Locale(code) for code in LANGUAGES)
+"""The locales Flet's own widgets (date pickers, text-field menus, tooltips) are told the app speaks, English first:
+the fallback."""
+
+
+def locale_configuration(settings: Settings) -> ft.LocaleConfiguration:
+    """The locale of Flet's own widgets: the table's language (English for the pseudo-language).
+
+    >>> locale_configuration(Settings(language="sv")).current_locale
+    Locale(language_code='sv', country_code=None, script_code=None)
+    """
+    code = settings.words.locale.language
+    return ft.LocaleConfiguration(supported_locales=list(LOCALES), current_locale=ft.Locale(code))
 
 
 class Shell:
@@ -134,7 +151,7 @@ class Shell:
                 continue
             ctx = ViewContext(page=self.page, services=self.services, settings=settings, path=step, state=self.state)
             found = find_route(self.routes, step)
-            problem = f"The app has no page at {path}."
+            problem = settings.words.gettext("The app has no page at {path}.").format(path=path)
             if found is not None:
                 route_entry, params = found
                 try:
@@ -162,7 +179,12 @@ class Shell:
             settings = self.services.settings.current()
             data = self.services.data_version()
             same = not anew and self.drawn is not None and self.drawn[0] == settings
-            keep = self.built if same else {path: v for path, v in self.built.items() if v.data == FOLLOWS_SETTINGS}
+            if same:
+                keep = self.built
+            elif self.drawn is not None and self.drawn[0].words is not settings.words:
+                keep = {}  # another language: every word on every screen changes, the app bar's too
+            else:
+                keep = {path: v for path, v in self.built.items() if v.data == FOLLOWS_SETTINGS}
             views = self.views_for(self.page.route or "/", settings, keep)
             self.drawn = (settings, data)
             self.drawings += 1

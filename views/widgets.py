@@ -214,7 +214,7 @@ def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *
 def back_button(ctx: ViewContext) -> ft.Control:
     """The app bar's back arrow (labelled "Back"): goes to the parent screen."""
     target = ctx.back_to if ctx.back_to is not None else parent_path(ctx.path)
-    return icon_button(ft.Icons.ARROW_BACK, "Back", lambda _: ctx.navigate(target))
+    return icon_button(ft.Icons.ARROW_BACK, ctx.words.gettext("Back"), lambda _: ctx.navigate(target))
 
 
 TITLE_SIZE = 20

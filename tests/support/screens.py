@@ -30,6 +30,7 @@ class FakePage:
         self.theme: ft.Theme | None = None
         self.dark_theme: ft.Theme | None = None
         self.theme_mode: ft.ThemeMode | None = None
+        self.locale_configuration: ft.LocaleConfiguration | None = None
 
     def navigate(self, route: str) -> None:
         self.navigated.append(route)

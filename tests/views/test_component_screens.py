@@ -34,13 +34,22 @@ def components(view: ft.View) -> list[ft.Component]:
     return [c for c, _ in walk(view) if isinstance(c, ft.Component)]
 
 
+def theme_group(view: ft.View) -> ft.RadioGroup:
+    """The theme's radio buttons (the language's are above them, also set to "system" at first)."""
+    return next(
+        c
+        for c, _ in walk(view)
+        if isinstance(c, ft.RadioGroup) and any(isinstance(r, ft.Radio) and r.value == "dark" for r, _ in walk(c))
+    )
+
+
 def test_settings_stays_on_a_settings_change_and_shows_it(services: AppServices) -> None:
     shell, page = shell_for(services, "/settings")
     shell.start()
     home, settings = page.views
     (form,) = components(settings)
     (state,) = [a for a in form.args if isinstance(a, ft.Observable)]
-    theme = next(c for c, _ in walk(settings) if isinstance(c, ft.RadioGroup) and c.value == "system")
+    theme = theme_group(settings)
     theme.value = "dark"
     theme.on_change(SimpleNamespace(control=theme))  # type: ignore[misc]
     assert services.settings.current().theme is Theme.DARK
@@ -53,7 +62,7 @@ def test_settings_stays_on_a_settings_change_and_shows_it(services: AppServices)
 def test_a_refused_theme_is_said_and_nothing_changes(services: AppServices) -> None:
     shell, page = shell_for(services, "/settings")
     shell.render()
-    theme = next(c for c, _ in walk(page.views[-1]) if isinstance(c, ft.RadioGroup) and c.value == "system")
+    theme = theme_group(page.views[-1])
     theme.value = "neon"
     theme.on_change(SimpleNamespace(control=theme))  # type: ignore[misc]
     errors: list[Any] = [c.value for c, _ in walk(page.views[-1]) if isinstance(c, ft.Text) and c.value and c.color]
