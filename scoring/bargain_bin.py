@@ -65,7 +65,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
-from scoring.why import Items, Names, Note, render
+from scoring.why import Cards, Items, Names, Note, render
 
 RULING_PREFIX = "BB"
 """The prefix of Bargain Bin's ruling ids (``BB-3``) in ``shared/rules/bargain-bin.md``."""
@@ -593,9 +593,9 @@ def verify_play(card: BinCard | Card | str, played: Iterable[BinCard | Card | st
     """
     physical = _physical(card)
     if physical.is_joker and not options.joker:
-        raise InvalidCardError("the Joker is not in this game: the Joker rule is off (rule 1)")
+        raise InvalidCardError(Note.of("the Joker is not in this game: the Joker rule is off (rule 1)"))
     if physical in {_physical(c) for c in played}:
-        raise DuplicateCardError(f"{physical.label} has already been played in this hand")
+        raise DuplicateCardError(Note.of("{card} has already been played in this hand", card=Cards.of([physical])))
 
 
 def can_play(card: BinCard | Card | str, played: Iterable[BinCard | Card | str | Play], options: Options) -> bool:

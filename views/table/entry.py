@@ -22,9 +22,11 @@ from companion.entry import (
     EntryState,
     EntryTarget,
 )
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.parts import Part
+from scoring.why import Note
 from views.context import ViewContext
 from views.flet_private import in_page_event, set_isolated
 
@@ -37,6 +39,7 @@ __all__ = [
     "docked",
     "draft_store",
     "refresh",
+    "said",
     "send_changes",
     "send_each",
     "sent_by_hand",
@@ -74,6 +77,13 @@ class EntryContext:
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
     which keeps redraws after each hand small)."""
+
+
+def said(words: Words, exc: BaseException) -> str:
+    """What went wrong, in the table's language: an error that carries its words as data (``why``, a
+    :class:`scoring.why.Note`) is worded in ``words``; any other says its own (English) message."""
+    note = getattr(exc, "why", None)
+    return words.note(note) if isinstance(note, Note) else str(exc)
 
 
 S = TypeVar("S", bound=EntryState)
