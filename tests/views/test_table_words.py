@@ -1,0 +1,84 @@
+"""The table in the table's language: each game's table screen built in German shows German words (and the card
+letters of German: B D K A), and built in the pseudo-language ``en-XA`` shows no text that was never marked for
+translation (every text a player sees or hears is ``⟦…⟧``, apart from names, cards and numbers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+import pytest
+
+from companion.services import AppServices
+from scoring import find_game
+from tests.support.pseudo_walk import unwrapped_texts
+from tests.support.screens import buttons, render, tap, texts
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+GAMES: dict[str, dict[str, Any]] = {
+    "jokers-kill": {},
+}
+"""The games whose table is checked, with what starts one."""
+
+
+def _table(services: AppServices, game: str, language: str) -> tuple[Any, ft.View]:
+    services.settings.set_language(language)
+    setup = GAMES[game]
+    session = services.sessions.start(game, PLAYERS, setup.get("options"), setup.get("extra"))
+    page, view = render(services, f"/continue/{session.id}")
+    return page, view
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_table_of_each_game_speaks_german(services: AppServices, game: str) -> None:
+    _, view = _table(services, game, "de")
+    shown = texts(view)
+    assert "Spieler" in shown and "Gesamt" in shown, "the scoreboard's header"
+    assert "Rückgängig" in buttons(view), "the app bar's Undo"
+    assert "Undo" not in buttons(view) and "Player" not in shown
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_table_of_each_game_shows_no_unwrapped_text_in_the_pseudo_language(
+    services: AppServices, game: str
+) -> None:
+    _, view = _table(services, game, "en-XA")
+    assert unwrapped_texts(view, [*PLAYERS, find_game(game).name]) == []
+
+
+def test_jokers_kill_in_german_deals_with_german_letters_and_refuses_in_german(services: AppServices) -> None:
+    _, view = _table(services, "jokers-kill", "de")
+    keys = buttons(view)
+    assert {"B♠", "D♥", "K♦", "A♣"} <= set(keys) and "J♠" not in keys and "Q♥" not in keys
+    assert "Die aufgedeckte Karte umdrehen" in texts(view)
+    tap(view, "D♥")
+    assert "Aufgedeckte Karte: D♥" in buttons(view), "the hand's place, in German and with the German letter"
+    assert "Karte von Ann" in texts(view)
+    for card in ("2♠", "3♠", "4♠", "5♠"):
+        tap(view, card)
+    assert "Spiel bestätigen" in buttons(view)
+    keys["7♦"].on_click(None)  # the hand is complete: refused, in German
+    assert any("das spiel ist vollständig" in text.lower() for text in texts(view)), texts(view)
+
+
+def test_jokers_kill_keeps_the_english_letters_when_the_setting_says_so(services: AppServices) -> None:
+    services.settings.set_english_card_letters(True)
+    _, view = _table(services, "jokers-kill", "sv")
+    keys = buttons(view)
+    assert {"J♠", "Q♥", "A♣"} <= set(keys) and "Kn♠" not in keys
+    assert "Ångra" in keys
+
+
+def test_jokers_kill_in_swedish_says_the_standings_and_the_notes_in_swedish(services: AppServices) -> None:
+    services.settings.set_language("sv")
+    session = services.sessions.start("jokers-kill", PLAYERS)
+    _, view = render(services, f"/continue/{session.id}")
+    for card in ("9S", "4H", "7D", "QC", "2C"):
+        tap(view, {"9S": "9♠", "4H": "4♥", "7D": "7♦", "QC": "D♣", "2C": "2♣"}[card])
+    tap(view, "Bekräfta given")
+    _, view = render(services, f"/continue/{session.id}")
+    shown = texts(view)
+    assert any(text.startswith("Giv 1:") for text in shown), shown
+    assert any("Uppkort 9♠" in text for text in shown), "the hand's why, in Swedish"
+    assert any("poäng" in text for text in shown)
+    assert session.record["hands"][0]["cards"]["Cat"] == "QC", "the record keeps the English letters"
