@@ -36,6 +36,7 @@ from companion.guides import GameGuide
 from companion.i18n import N_, Words
 from scoring.parts import Part, parse_entry_slug
 from scoring.registry import find_game
+from scoring.why import Note, render
 
 # --- what an entry panel fills in (the parts of a record are :class:`scoring.parts.Part`) -----------------------
 
@@ -61,6 +62,23 @@ def entry_title(game: str, part: Part, index: int) -> str:
     """
     word = entry_word(game, part)
     return f"{word[0].upper()}{word[1:]} {index + 1}"
+
+
+class WordedError(ValueError):
+    """A refusal of the hand being entered whose words are data: made from a :class:`~scoring.why.Note` (its
+    English text marked with ``N_``), the message is the note in English and ``why`` keeps the note, which the
+    table words in its language; made from a string, it is that string.
+
+    >>> error = WordedError(Note.of(N_("{name} has no cards left"), name="Ann"))
+    >>> str(error), error.why.text
+    ('Ann has no cards left', '{name} has no cards left')
+    """
+
+    def __init__(self, message: str | Note) -> None:
+        note = message if isinstance(message, Note) else None
+        super().__init__(render(message) if isinstance(message, Note) else message)
+        self.why = note
+        """The message as data, when it was made from a note."""
 
 
 _NEXT = {

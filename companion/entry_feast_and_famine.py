@@ -34,12 +34,14 @@ from typing import Any, Literal, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
 from scoring.parts import Part
+from scoring.why import Note
 
 GHOST = "\x00ghost"
 """The Ghost's place in the offer order of a tie-break round (it is nobody's name)."""
@@ -51,7 +53,7 @@ Action = str
 """One tap: ``"take"``, ``"refuse"`` or a card code (``"7C"``, ``"JK"``)."""
 
 
-class EntryError(ValueError):
+class EntryError(WordedError):
     """A tap or a form value the round cannot take; the message names the problem."""
 
 
@@ -179,7 +181,7 @@ class RoundEntry:
         if tiebreak:
             context.verify_ghost(dealer)
         elif dealer is None:
-            raise NoDealerError("choose the dealer first")
+            raise NoDealerError(Note.of(N_("choose the dealer first")))
         else:
             _verify_dealer(parsed, dealer)
         entry = cls(players, who, dealer, tiebreak, parsed.options)
@@ -206,7 +208,7 @@ class RoundEntry:
         """Raise unless the player whose turn it is may Take now."""
         state = self.state
         if state.phase is Phase.DONE:
-            raise RoundOverError("the round is over: confirm it, or undo the last tap")
+            raise RoundOverError(Note.of(N_("the round is over: confirm it, or undo the last tap")))
         if state.phase is not Phase.DECIDE:
             raise NotNowError(f"{self._need_text(state)} first")
 
@@ -228,7 +230,7 @@ class RoundEntry:
         except ValueError as exc:
             raise CardError(str(exc)) from None
         if state.phase is Phase.DONE:
-            raise RoundOverError("the round is over: confirm it, or undo the last tap")
+            raise RoundOverError(Note.of(N_("the round is over: confirm it, or undo the last tap")))
         if card.is_joker:
             if state.phase is Phase.OPENING and state.set_aside >= self.options.jokers:
                 raise CardError(
@@ -488,7 +490,11 @@ def verify_ghost(record: Mapping[str, Any], ghost: str | None) -> None:
     if ghost is None and choices:
         raise NoDealerError(f"choose the Ghost's seat first: {' or '.join(choices)}")
     if ghost is not None and ghost not in choices:
-        raise NoDealerError(f"{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)")
+        raise NoDealerError(
+            Note.of(
+                N_("{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)"), ghost=ghost
+            )
+        )
 
 
 def can_ghost(record: Mapping[str, Any], ghost: str | None) -> bool:
@@ -533,7 +539,12 @@ class RoundContext:
         if ghost is None and self.choices:
             raise NoDealerError(f"choose the Ghost's seat first: {' or '.join(self.choices)}")
         if ghost is not None and ghost not in self.choices:
-            raise NoDealerError(f"{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)")
+            raise NoDealerError(
+                Note.of(
+                    N_("{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)"),
+                    ghost=ghost,
+                )
+            )
 
 
 def dealer_choices(record: Mapping[str, Any] | ff.Record) -> list[str]:
@@ -633,7 +644,7 @@ def parse_outcome(name: str, text: str) -> int | Literal["out"]:
     """
     clean = " ".join(str(text).split()).lower()
     if not clean:
-        raise OutcomeError(f"{name}: enter a Frozen total or tap Out")
+        raise OutcomeError(Note.of(N_("{name}: enter a Frozen total or tap Out"), name=name))
     if clean in OUT_WORDS:
         return "out"
     try:
@@ -641,9 +652,16 @@ def parse_outcome(name: str, text: str) -> int | Literal["out"]:
     except ValueError:
         raise OutcomeError(f'{name}: {text.strip()!r} is not a Frozen total (a whole number) or "out"') from None
     if value < 0:
-        raise OutcomeError(f"{name}: a Frozen total cannot be negative ({value})")
+        raise OutcomeError(Note.of(N_("{name}: a Frozen total cannot be negative ({value})"), name=name, value=value))
     if value > ff.DECK_VALUE:
-        raise OutcomeError(f"{name}: {value} is more than the whole deck is worth ({ff.DECK_VALUE})")
+        raise OutcomeError(
+            Note.of(
+                N_("{name}: {value} is more than the whole deck is worth ({DECK_VALUE})"),
+                name=name,
+                value=value,
+                DECK_VALUE=ff.DECK_VALUE,
+            )
+        )
     return value
 
 
@@ -673,7 +691,7 @@ def quick_hand(
         who = list(context.tied)
     else:
         if dealer is None:
-            raise NoDealerError("choose the dealer first")
+            raise NoDealerError(Note.of(N_("choose the dealer first")))
         _verify_dealer(parsed, dealer)
         who = list(parsed.players)
     outcome = {name: parse_outcome(name, values.get(name, "")) for name in who}
@@ -740,7 +758,7 @@ def actions_of(entry: RoundEntry, hand: Mapping[str, Any]) -> list[Action] | Non
 def _ghost_card(entry: RoundEntry) -> str:
     legal = [code for code in entry.legal_cards() if code != "JK"]
     if not legal:
-        raise CardError("no card left for the Ghost")
+        raise CardError(Note.of(N_("no card left for the Ghost")))
     return legal[0]
 
 
@@ -944,7 +962,7 @@ class FeastState:
         values = draft.get("values") or {}
         actions = draft.get("actions") or []
         if mode not in (WALK, QUICK) or not isinstance(values, Mapping) or not isinstance(actions, list):
-            raise EntryError("the round kept from before cannot be read")
+            raise EntryError(Note.of(N_("the round kept from before cannot be read")))
         fresh = cls.start(record, target, context=context)
         state = replace(fresh, mode=mode, values={str(k): str(v) for k, v in values.items()})
         dealer = draft.get("dealer")
@@ -981,8 +999,9 @@ class FeastState:
         actions = list(self.entry.actions) if self.entry is not None else []
         new = self.begin(name, actions)
         if new.dealer != name:
-            what = "the Ghost" if self.tiebreak else "the dealer"
-            raise NoDealerError(f"{name} cannot be {what} of this round")
+            if self.tiebreak:
+                raise NoDealerError(Note.of(N_("{name} cannot be the Ghost of this round"), name=name))
+            raise NoDealerError(Note.of(N_("{name} cannot be the dealer of this round"), name=name))
         return new
 
     def set_mode(self, mode: str) -> FeastState:

@@ -43,11 +43,13 @@ from typing_extensions import TypedDict
 
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import Card, ScoringError, find_game
 from scoring import financial_crisis as fc
 from scoring.base import validation_error
 from scoring.cards import Suit
 from scoring.errors import IllegalHandError, IncompleteError, InvalidRecordError, UnknownPlayerError
+from scoring.why import Note
 
 __all__ = [
     "ENTRY",
@@ -145,7 +147,7 @@ class RoundDraft:
             raise InvalidRecordError("a round has a list 'bank' and an object 'piles'")
         for name in given:
             if name not in players:
-                raise UnknownPlayerError(f"{name} is not a player in this game", f"piles.{name}")
+                raise UnknownPlayerError(Note.of(N_("{name} is not a player in this game"), name=name), f"piles.{name}")
         draft = cls.empty(record)
         for card in bank:
             draft = _add(record, draft, card, None)
@@ -187,7 +189,7 @@ class RoundDraft:
         for player, cards in self.piles:
             if player == name:
                 return cards
-        raise UnknownPlayerError(f"{name} is not a player in this game", f"piles.{name}")
+        raise UnknownPlayerError(Note.of(N_("{name} is not a player in this game"), name=name), f"piles.{name}")
 
     @property
     def bank_complete(self) -> bool:
@@ -347,7 +349,7 @@ def remove_last(draft: RoundDraft) -> RoundDraft:
 def select(record: RecordLike, draft: RoundDraft, target: str | None) -> RoundDraft:
     """The draft with the next cards going to ``target`` (a player's pile, or ``None`` for the bank)."""
     if target is not None and target not in _players(record):
-        raise UnknownPlayerError(f"{target} is not a player in this game", f"piles.{target}")
+        raise UnknownPlayerError(Note.of(N_("{name} is not a player in this game"), name=target), f"piles.{target}")
     return replace(draft, target=target)
 
 
@@ -382,7 +384,10 @@ def verify_next_pile(draft: RoundDraft) -> str:
         )
     following = next_target(draft)
     if following is None:
-        raise IllegalHandError(f"{draft.target}'s pile is the last one: tap its cards, then confirm the round", "piles")
+        raise IllegalHandError(
+            Note.of(N_("{target}'s pile is the last one: tap its cards, then confirm the round"), target=draft.target),
+            "piles",
+        )
     return following
 
 

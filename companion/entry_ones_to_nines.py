@@ -30,18 +30,20 @@ from typing import Any, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import EntryTarget, GameEntry
+from companion.entry import EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
+from companion.i18n import N_
 from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
 from scoring.parts import Part
+from scoring.why import Note
 
 TABLE = "table"
 """The field of the table row (every other field is a player's name)."""
 
 
-class EntryError(ValueError):
+class EntryError(WordedError):
     """A tap the hand cannot take; the message names the problem."""
 
 
@@ -238,7 +240,7 @@ class HandEntry:
 
     def with_focus(self, name: str) -> HandEntry:
         if name not in self.fields:
-            raise EntryError(f"{name} does not play this hand")
+            raise EntryError(Note.of(N_("{name} does not play this hand"), name=name))
         return replace(self, focus=name)
 
     def _others(self, name: str) -> list[str]:
@@ -253,8 +255,9 @@ class HandEntry:
         name = self.focus
         typed = self.value(name) + digit
         if len(typed) > self.length:
-            what = "the table row" if name == TABLE else f"{name}'s number"
-            raise DigitError(f"{what} already has {self.length} digits")
+            if name == TABLE:
+                raise DigitError(Note.of(N_("the table row already has {length} digits"), length=self.length))
+            raise DigitError(Note.of(N_("{name}'s number already has {length} digits"), name=name, length=self.length))
         try:
             if name == TABLE:
                 oo.verify_number(typed, "", self._others(name), length=self.length, complete=False)
@@ -305,9 +308,9 @@ class HandEntry:
     def verify_first_triple(self, name: str) -> None:
         """Raise unless ``name`` can be recorded as the first to set down three of a kind (rule 5.1, OO-10)."""
         if name not in self.players:
-            raise TripleError(f"{name} does not play this hand")
+            raise TripleError(Note.of(N_("{name} does not play this hand"), name=name))
         if not self.triple_rule:
-            raise TripleError("the three-of-a-kind rule is off in sudden death (house rule, OO-15)")
+            raise TripleError(Note.of(N_("the three-of-a-kind rule is off in sudden death (house rule, OO-15)")))
         number = self.numbers.get(name, "")
         if len(number) == self.length:
             try:
@@ -417,7 +420,7 @@ class OnesToNinesState:
     def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> OnesToNinesState:
         """What :meth:`to_draft` kept (digits that no longer fit the deck are left out)."""
         if not isinstance(draft.get("numbers", {}), Mapping):
-            raise EntryError("the hand kept from before cannot be read")
+            raise EntryError(Note.of(N_("the hand kept from before cannot be read")))
         return cls.from_hand(record, target, draft)
 
     def to_draft(self) -> dict[str, Any]:

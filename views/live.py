@@ -221,7 +221,11 @@ class LiveScreen:
             verdict = verdict_panel(result, words)
             if verdict is not None:
                 parts.append(verdict)
-            parts.append(standings_panel(result, model.extras, words))
+            extras = model.extras
+            ui = find_panel(session.game)
+            if words.code != "en" and ui is not None and ui.extras is not None:
+                extras = tuple(ui.extras(session, None, words))
+            parts.append(standings_panel(result, extras, words))
             parts.extend(self._access_parts(session))
             parts.append(self.message)
             parts.append(self._hands(model))

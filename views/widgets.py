@@ -14,7 +14,7 @@ import flet as ft
 
 from companion.i18n import N_, Words
 from companion.settings import SUITS, SuitColour, suit_colour
-from scoring.why import Cards, Note
+from scoring.why import Cards, Note, Rank
 from views.context import ViewContext
 from views.flet_private import set_isolated
 from views.routing import parent_path
@@ -368,3 +368,12 @@ def card_label(words: Words, code: str) -> str:
     ('D♥', 'Q♥')
     """
     return words.note(Note.of("{card}", card=Cards.of([code])))
+
+
+def rank_label(words: Words, rank: str) -> str:
+    """A rank alone (a value key: ``Q``) in the table's letters (Swedish ``D``, German ``D``; English when set).
+
+    >>> rank_label(Words.of("sv"), "J"), rank_label(Words.of("de"), "A"), rank_label(Words.of("de"), "10")
+    ('Kn', 'A', '10')
+    """
+    return words.note(Note.of("{rank}", rank=Rank(rank=rank)))

@@ -20,7 +20,9 @@ from tests.support.screens import walk
 SHOWN = ("value", "semantics_label", "tooltip", "label", "content", "title", "hint_text", "helper_text", "text")
 """The attributes of a control whose string a player sees or a screen reader says."""
 _WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
-_CARD = re.compile(r"(?<![A-Za-z])(?:10|[2-9]|[JQKA]|Kn|[BDE])[♠♥♦♣](?![A-Za-z])")
+_CARD = re.compile(r"(?<![A-Za-z])(?:10|[2-9]|[JQKA]|Kn|[BDE])[♠♥♦♣]+(?![A-Za-z])")
+_RANK = re.compile(r"\s*(?:10|[2-9]|[JQKA]|Kn|[BDE])\s*")
+"""A rank alone (a value key of a pad): a card label too."""
 
 
 def shown_texts(control: Any) -> list[str]:
@@ -42,6 +44,8 @@ def shown_texts(control: Any) -> list[str]:
 def unwrapped(text: str, names: Iterable[str] = ()) -> str:
     """What is left of ``text`` once the wrapped messages, the names and the card labels are taken out; ``""``
     when only numbers and signs are left."""
+    if _RANK.fullmatch(text):
+        return ""
     rest = text
     while _WRAPPED.search(rest):
         rest = _WRAPPED.sub(" ", rest)

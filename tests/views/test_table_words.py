@@ -17,6 +17,7 @@ from tests.support.screens import buttons, render, tap, texts
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 GAMES: dict[str, dict[str, Any]] = {
     "jokers-kill": {},
+    "bargain-bin": {"options": {"vegas_unit_cents": 10}},
 }
 """The games whose table is checked, with what starts one."""
 
@@ -82,3 +83,14 @@ def test_jokers_kill_in_swedish_says_the_standings_and_the_notes_in_swedish(serv
     assert any("Uppkort 9♠" in text for text in shown), "the hand's why, in Swedish"
     assert any("poäng" in text for text in shown)
     assert session.record["hands"][0]["cards"]["Cat"] == "QC", "the record keeps the English letters"
+
+
+def test_bargain_bin_in_german_has_german_value_keys_and_prompts(services: AppServices) -> None:
+    _, view = _table(services, "bargain-bin", "de")
+    shown = texts(view)
+    assert "Ann spielt: wer bekommt die Karte?" in shown
+    keys = buttons(view)
+    assert {"B♠♣", "D♥♦", "A♠♣"} <= set(keys) and "J♠♣" not in keys, "the value keys in the German letters"
+    assert any(text.startswith("Schwarze Karten plus, rote minus; A = 1, B = 11, D = 12, K = 12") for text in shown)
+    keys["B♠♣"].on_click(None)  # no receiver chosen yet: refused, in German
+    assert any("Tippe zuerst an, wer die Karte von Ann bekommt." in text for text in texts(view)), texts(view)

@@ -134,15 +134,20 @@ EntryBuilder = Callable[[EntryContext], ft.Control]
 
 class ExtrasHook(Protocol):
     """Scoreboard extras: (label, value) pairs such as ("Cards left", "40"); money in ``money``, the app's money
-    setting (US dollars when not given)."""
+    setting (US dollars when not given); words in ``words``, the table's language (English when not given; a
+    label marked with ``N_`` and left in English is translated by the scoreboard)."""
 
-    def __call__(self, session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]: ...
+    def __call__(
+        self, session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+    ) -> list[tuple[str, str]]: ...
 
 
 class EndHook(Protocol):
     """The end-of-game panel of a game, or ``None`` when it has nothing to add; money as :class:`ExtrasHook`."""
 
-    def __call__(self, session: TableSession, money: MoneyFormat | None = None) -> ft.Control | None: ...
+    def __call__(
+        self, session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+    ) -> ft.Control | None: ...
 
 
 SetupHook = Callable[[Sequence[str], dict[str, Any]], ft.Control]

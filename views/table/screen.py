@@ -255,13 +255,14 @@ class TableView:
         session = self.session
         result = session.result
         money = self.ctx.settings.money
-        extras = self.ui.extras(session, money) if self.ui is not None and self.ui.extras is not None else []
+        ui = self.ui
+        extras = ui.extras(session, money, self.words) if ui is not None and ui.extras is not None else []
         self.strip.show(result)
         self.board.show(result, extras)
         self.banner.show(result)
         step = session.step
         if step is Step.FINISHED:
-            end = self.ui.end(session, money) if self.ui is not None and self.ui.end is not None else None
+            end = ui.end(session, money, self.words) if ui is not None and ui.end is not None else None
             self._set(self.entry_area, [*self._night_note(end), end] if end is not None else [])
             self._set(
                 self.dock,

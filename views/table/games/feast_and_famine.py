@@ -17,6 +17,7 @@ import flet as ft
 
 from companion import entry_feast_and_famine as entry_ff
 from companion.entry_feast_and_famine import GHOST, QUICK, WALK, EntryError, FeastState, Phase, RoundEntry, Seat
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
@@ -42,7 +43,9 @@ def card_codes() -> list[str]:
     return [f"{rank}{suit.value}" for rank in RANKS for suit in SUITS] + ["JK"]
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """Rounds, circuits and the next dealer under the standings."""
     try:
         info = entry_ff.deal_info(session.current)  # read, never changed: no copy of the game

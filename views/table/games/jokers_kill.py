@@ -14,6 +14,7 @@ import flet as ft
 
 from companion import entry_jokers_kill as entry_jk
 from companion.entry_jokers_kill import JokersKillState, Slot, card_codes, prompt
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
@@ -22,7 +23,9 @@ from views.table.entry import EntryContext, TableUI, controller, docked, said
 from views.widgets import MIN_TAP, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """Cards and hands left (rule 7); play-off wins once a play-off is on."""
     return entry_jk.extras(session.result)
 

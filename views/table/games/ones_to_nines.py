@@ -17,6 +17,7 @@ import flet as ft
 
 from companion import entry_ones_to_nines as entry_oo
 from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry, OnesToNinesState
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.base import join_names
@@ -47,7 +48,9 @@ CHOSEN = ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY)
 """The chosen first three-of-a-kind declarer (or Nobody)."""
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """The target (lowest total wins) and, after a hand, everyone's best arrangement of it."""
     result = session.result
     assert isinstance(result, OnesToNinesResult)
