@@ -18,6 +18,7 @@ PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 GAMES: dict[str, dict[str, Any]] = {
     "jokers-kill": {},
     "bargain-bin": {"options": {"vegas_unit_cents": 10}},
+    "financial-crisis": {},
 }
 """The games whose table is checked, with what starts one."""
 
@@ -94,3 +95,16 @@ def test_bargain_bin_in_german_has_german_value_keys_and_prompts(services: AppSe
     assert any(text.startswith("Schwarze Karten plus, rote minus; A = 1, B = 11, D = 12, K = 12") for text in shown)
     keys["B♠♣"].on_click(None)  # no receiver chosen yet: refused, in German
     assert any("Tippe zuerst an, wer die Karte von Ann bekommt." in text for text in texts(view)), texts(view)
+
+
+def test_financial_crisis_in_german_reads_the_bank_and_the_piles_in_german(services: AppServices) -> None:
+    _, view = _table(services, "financial-crisis", "de")
+    assert "Tippe die 5 verdeckten Bankkarten an (0 von 5)" in texts(view)
+    for card in ("3♠", "7♠", "4♥", "9♥", "6♦"):
+        tap(view, card)
+    shown = texts(view)
+    assert "Die Lesart der Bank" in shown and "Verliert: ♦" in shown, shown
+    assert "Rangkarten: nicht wertvoll" in shown
+    assert any(text.startswith("2♠ 2♥ 1♦") and "♦ verliert" in text for text in shown), "the reason, in German"
+    tap(view, "D♣")  # the German letter of the Queen
+    assert "In dem Stapel von Ann: D♣" in texts(view)

@@ -43,6 +43,7 @@ __all__ = [
     "send_changes",
     "send_each",
     "sent_by_hand",
+    "words_of",
 ]
 
 
@@ -77,6 +78,12 @@ class EntryContext:
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
     which keeps redraws after each hand small)."""
+
+
+def words_of(ectx: EntryContext) -> Words:
+    """The table's words for an entry panel (English when its view has none: a stand-in view in a test)."""
+    words = getattr(ectx.view, "words", None)
+    return words if isinstance(words, Words) else Words.of("en")
 
 
 def said(words: Words, exc: BaseException) -> str:

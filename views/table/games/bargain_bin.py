@@ -28,7 +28,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, controller, docked, said
+from views.table.entry import EntryContext, TableUI, controller, docked, said, words_of
 from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
@@ -182,7 +182,7 @@ class BinPanel:
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
-        self.words = words = ectx.view.words
+        self.words = words = words_of(ectx)
         _ = words.gettext
         self._lock = threading.Lock()
         self.four_colour = ectx.view.settings.four_colour_suits

@@ -19,7 +19,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, controller, docked, said
+from views.table.entry import EntryContext, TableUI, controller, docked, said, words_of
 from views.widgets import MIN_TAP, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
 
 
@@ -46,7 +46,7 @@ class CardPicker:
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
-        self.words = words = ectx.view.words
+        self.words = words = words_of(ectx)
         _ = words.gettext
         self._lock = threading.RLock()
         """Taps are handled one at a time (Flet may run handlers of quick taps at once)."""
