@@ -36,7 +36,7 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 
 from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
@@ -289,10 +289,11 @@ class RoundEntry:
 
     # --- reading -------------------------------------------------------------------------------------------------
 
-    def name_of(self, seat: str | None) -> str:
+    def name_of(self, seat: str | None, words: Words | None = None) -> str:
+        _ = (words or Words.of("en")).gettext
         if seat == GHOST:
-            return "the Ghost" if self.dealer is None else f"the Ghost ({self.dealer}'s seat)"
-        return seat or "nobody"
+            return _("the Ghost") if self.dealer is None else _("the Ghost ({name}'s seat)").format(name=self.dealer)
+        return seat or _("nobody")
 
     def _need_text(self, state: RoundState) -> str:
         if state.phase is Phase.OPENING:
@@ -301,7 +302,7 @@ class RoundEntry:
             return f"{self.name_of(state.turn)}: Take or Refuse"
         return f"turn the card {self.name_of(state.turn)} takes"
 
-    def prompt(self) -> str:
+    def prompt(self, words: Words | None = None) -> str:
         """What the table does next, in words.
 
         >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
@@ -311,17 +312,19 @@ class RoundEntry:
         'Ann: Take (tap the card turned) or Refuse?'
         """
         state = self.state
-        who = self.name_of(state.turn)
+        _ = (words or Words.of("en")).gettext
+        who = self.name_of(state.turn, words)
         if state.phase is Phase.OPENING:
-            return f"Deal {who}'s opening card (a Joker is put aside and replaced)"
+            return _("Deal {who}'s opening card (a Joker is put aside and replaced)").format(who=who)
         if state.phase is Phase.DECIDE:
-            return f"{who}: Take (tap the card turned) or Refuse?"
+            return _("{who}: Take (tap the card turned) or Refuse?").format(who=who)
         if state.phase is Phase.TURN:
-            what = "always Takes: turn its card" if state.turn == GHOST else "Takes: turn the card"
-            return f"{who[0].upper()}{who[1:]} {what}"
+            said = _("{who} always Takes: turn its card") if state.turn == GHOST else _("{who} Takes: turn the card")
+            said = said.format(who=who)
+            return f"{said[0].upper()}{said[1:]}"
         if state.ended_by_joker:
-            return "A Joker: everyone not Frozen is Knocked Out. Confirm the round"
-        return "Everyone is Frozen. Confirm the round"
+            return _("A Joker: everyone not Frozen is Knocked Out. Confirm the round")
+        return _("Everyone is Frozen. Confirm the round")
 
     def total(self, name: str) -> int:
         """The value of what ``name`` holds now (rule 1, FF-2)."""
@@ -332,9 +335,9 @@ class RoundEntry:
         in the deck)."""
         return ff.joker_chance(self.state.seen(), self.options)
 
-    def chance_text(self) -> str:
+    def chance_text(self, words: Words | None = None) -> str:
         """:meth:`chance` for people: ``2 in 45 (4.4%)``."""
-        return chance_text(self.chance())
+        return chance_text(self.chance(), words)
 
     def legal_cards(self) -> list[str]:
         """The card codes that can be tapped now (the Joker included when it can come up): the opening cards, and
@@ -440,15 +443,17 @@ def _step(entry: RoundEntry, state: RoundState, action: Action) -> RoundState:
     return replace(state, cards=cards, phase=phase, turn=nxt)
 
 
-def chance_text(chance: Fraction) -> str:
+def chance_text(chance: Fraction, words: Words | None = None) -> str:
     """A chance for people.
 
     >>> chance_text(Fraction(2, 51)), chance_text(Fraction(0))
     ('2 in 51 (3.9%)', 'none (0%)')
     """
+    _ = (words or Words.of("en")).gettext
     if chance == 0:
-        return "none (0%)"
-    return f"{chance.numerator} in {chance.denominator} ({float(chance) * 100:.1f}%)"
+        return _("none (0%)")
+    said = _("{k} in {n} ({percent}%)")
+    return said.format(k=chance.numerator, n=chance.denominator, percent=f"{float(chance) * 100:.1f}")
 
 
 # --- the record around a round ------------------------------------------------------------------------------------
@@ -574,22 +579,24 @@ class DealInfo:
         """
         return self.text_with(None)
 
-    def text_with(self, chosen: str | None) -> str:
+    def text_with(self, chosen: str | None, words: Words | None = None) -> str:
         """:attr:`text` once the table has chosen ``chosen`` to deal (the first round of a circuit, rule 4).
 
         >>> DealInfo(4, 9, 2, 3, 6, None).text_with("Cat")
         'Round 4 of 9 · circuit 2 of 3 · Cat deals (chosen by the table)'
         """
+        _ = (words or Words.of("en")).gettext
         if self.dealer:
-            who = f"{self.dealer} deals (the deal passes left)"
+            who = _("{name} deals (the deal passes left)").format(name=self.dealer)
         elif chosen:
-            who = f"{chosen} deals (chosen by the table)"
+            who = _("{name} deals (chosen by the table)").format(name=chosen)
         else:
-            who = "the table chooses the dealer (rule 4)"
-        return f"Round {self.round} of {self.rounds} · circuit {self.circuit} of {self.circuits} · {who}"
+            who = _("the table chooses the dealer (rule 4)")
+        said = _("Round {round} of {rounds} · circuit {circuit} of {circuits} · {who}")
+        return said.format(round=self.round, rounds=self.rounds, circuit=self.circuit, circuits=self.circuits, who=who)
 
 
-def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None) -> str | None:
+def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None, words: Words | None = None) -> str | None:
     """Who deals the next round, for the line under the standings: the rotation's dealer, else the one the table
     chose for the round being entered (``draft``, as :meth:`FeastState.to_draft` keeps it), else ``None`` (the
     entry panel asks "Who deals?": nothing on the table says otherwise meanwhile).
@@ -603,7 +610,9 @@ def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None) -> str | None:
     if info.dealer:
         return info.dealer
     chosen = (draft or {}).get("dealer")
-    return f"{chosen} (chosen by the table)" if isinstance(chosen, str) and chosen else None
+    if not isinstance(chosen, str) or not chosen:
+        return None
+    return (words or Words.of("en")).gettext("{name} (chosen by the table)").format(name=chosen)
 
 
 def deal_info(record: Mapping[str, Any] | ff.Record) -> DealInfo:

@@ -19,6 +19,7 @@ GAMES: dict[str, dict[str, Any]] = {
     "jokers-kill": {},
     "bargain-bin": {"options": {"vegas_unit_cents": 10}},
     "financial-crisis": {},
+    "feast-and-famine": {"options": {"circuits": 1}},
 }
 """The games whose table is checked, with what starts one."""
 
@@ -108,3 +109,13 @@ def test_financial_crisis_in_german_reads_the_bank_and_the_piles_in_german(servi
     assert any(text.startswith("2♠ 2♥ 1♦") and "♦ verliert" in text for text in shown), "the reason, in German"
     tap(view, "D♣")  # the German letter of the Queen
     assert "In dem Stapel von Ann: D♣" in texts(view)
+
+
+def test_feast_and_famine_in_german_walks_the_round_in_german(services: AppServices) -> None:
+    _, view = _table(services, "feast-and-famine", "de")
+    shown = texts(view)
+    assert "Wer gibt?" in shown
+    assert any(text.startswith("Runde 1 von 4 · Durchgang 1 von 1") for text in shown), shown
+    tap(view, "Geber: Dan")
+    assert "Gib Ann die erste Karte (ein Joker wird beiseitegelegt und ersetzt)" in texts(view)
+    assert {"Ablehnen", "Runde durchgehen", "Schnellformular"} <= set(buttons(view))
