@@ -32,7 +32,7 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 
 from companion.entry import EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
@@ -121,13 +121,27 @@ class ReviewRow:
         >>> ReviewRow("Ben", "B", "9324", "8631", 693, "8631", 693).text
         'Ben (side B, target 9324): 8631, gap 693, the best arrangement'
         """
-        head = f"{self.name} (side {self.side}, target {self.target})"
+        return self.text_in(Words.of("en"))
+
+    def text_in(self, words: Words, *, short: bool = False) -> str:
+        """:attr:`text` (or with ``short``, :attr:`short`) in the table's language."""
+        _ = words.gettext
+        who = self.name if short else _("{name} (side {side}, target {target})")
+        who = who.format(name=self.name, side=self.side, target=self.target)
         if self.number is None:
-            return f"{head}: set down three of a kind first, 0"
-        first = " (first three of a kind: 0)" if self.first_triple else ""
+            return _("{who}: set down three of a kind first, 0").format(who=who)
+        first = " " + _("(first three of a kind: 0)") if self.first_triple else ""
         if self.best == self.number:
-            return f"{head}: {self.number}, gap {self.gap}, the best arrangement{first}"
-        return f"{head}: {self.number}, gap {self.gap}; best {self.best}, gap {self.best_score}{first}"
+            said = (
+                _("{who}: {number}, gap {gap}, the best{first}")
+                if short
+                else _("{who}: {number}, gap {gap}, the best arrangement{first}")
+            )
+            return said.format(who=who, number=self.number, gap=self.gap, first=first)
+        said = _("{who}: {number}, gap {gap}; best {best}, gap {best_score}{first}")
+        return said.format(
+            who=who, number=self.number, gap=self.gap, best=self.best, best_score=self.best_score, first=first
+        )
 
     @property
     def short(self) -> str:
@@ -139,12 +153,7 @@ class ReviewRow:
         >>> ReviewRow("Ben", "B", "9324", "8631", 693, "8631", 693, first_triple=True).short
         'Ben: 8631, gap 693, the best (first three of a kind: 0)'
         """
-        if self.number is None:
-            return f"{self.name}: set down three of a kind first, 0"
-        first = " (first three of a kind: 0)" if self.first_triple else ""
-        if self.best == self.number:
-            return f"{self.name}: {self.number}, gap {self.gap}, the best{first}"
-        return f"{self.name}: {self.number}, gap {self.gap}; best {self.best}, gap {self.best_score}{first}"
+        return self.text_in(Words.of("en"), short=True)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ GAMES: dict[str, dict[str, Any]] = {
     "bargain-bin": {"options": {"vegas_unit_cents": 10}},
     "financial-crisis": {},
     "feast-and-famine": {"options": {"circuits": 1}},
+    "1111-9999": {"extra": {"sides": {"Ann": "A", "Ben": "A", "Cat": "B", "Dan": "B"}}},
 }
 """The games whose table is checked, with what starts one."""
 
@@ -119,3 +120,14 @@ def test_feast_and_famine_in_german_walks_the_round_in_german(services: AppServi
     tap(view, "Geber: Dan")
     assert "Gib Ann die erste Karte (ein Joker wird beiseitegelegt und ersetzt)" in texts(view)
     assert {"Ablehnen", "Runde durchgehen", "Schnellformular"} <= set(buttons(view))
+
+
+def test_ones_to_nines_in_german_types_the_table_row_in_german(services: AppServices) -> None:
+    _, view = _table(services, "1111-9999", "de")
+    shown = texts(view)
+    assert "Eingabe der Tischreihe" in shown
+    assert "Spiel 1: einmal die Tischreihe, dann jede Zahl" in shown
+    assert {"Ziffer löschen", "Spiel leeren", "Spiel bestätigen"} <= set(buttons(view))
+    for digit in "4239":
+        tap(view, digit)
+    assert "Eingabe der Zahl von Ann" in texts(view)
