@@ -158,6 +158,7 @@ class LiveScreen:
             # was entered (it is offered again on the new state: nothing is lost).
             on_stale=lambda: self._later(force=True),
             can_make=self._can_apply,
+            words=words,
         )
         """Every change this page asks for goes through here, as on the host's table screen."""
 

@@ -9,10 +9,14 @@ from typing import Any
 import flet as ft
 import pytest
 
+from companion.i18n import Words
 from companion.services import AppServices
+from companion.session import Edit, NothingToUndoError
 from scoring import find_game
+from scoring.why import Note
 from tests.support.pseudo_walk import unwrapped_texts
 from tests.support.screens import buttons, render, tap, texts
+from views.edit_host import EditHost
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 GAMES: dict[str, dict[str, Any]] = {
@@ -131,3 +135,15 @@ def test_ones_to_nines_in_german_types_the_table_row_in_german(services: AppServ
     for digit in "4239":
         tap(view, digit)
     assert "Eingabe der Zahl von Ann" in texts(view)
+
+
+def test_a_refused_edit_is_said_in_the_tables_language() -> None:
+    said: list[str | None] = []
+
+    def refuse(edit: Edit) -> None:
+        raise NothingToUndoError(Note.of("there is nothing to undo"))
+
+    assert not EditHost(refuse, report=said.append, words=Words.of("de")).submit(Edit.undo())
+    assert said == ["es gibt nichts rückgängig zu machen. Nichts wurde geändert."]
+    assert not EditHost(refuse, report=said.append).submit(Edit.undo())
+    assert said[-1] == "there is nothing to undo. Nothing was changed.", "English as before"

@@ -132,7 +132,9 @@ class TableView:
         self._showing = False
         self._opened: list[ft.Control] = []
         """What the entry panel changed while :meth:`show` redraws (sent with the rest of the redraw)."""
-        self.edits = EditHost(self.session.make, report=self.report, on_made=self._made, can_make=session.can_make)
+        self.edits = EditHost(
+            self.session.make, report=self.report, on_made=self._made, can_make=session.can_make, words=words
+        )
         """Every change this screen asks for (a hand, a correction, undo, redo) goes through here."""
         self.undo_button = icon_button(ft.Icons.UNDO, _("Undo"), self.undo, size=APPBAR_TAP)
         self.redo_button = icon_button(ft.Icons.REDO, _("Redo"), self.redo, size=APPBAR_TAP)
