@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.i18n import Words
 from companion.money import MoneyFormat, format_money, money_in_text
 from scoring import Result, ScoringError
 from scoring import bargain_bin as bb
+
+EN = Words.of("en")
+"""English, when a caller gives no words (the command line, the tests)."""
 
 
 def as_bin_result(result: Result) -> bb.BargainBinResult:
@@ -20,7 +24,7 @@ def as_bin_result(result: Result) -> bb.BargainBinResult:
     return result
 
 
-def pot_lines(result: Result, fmt: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def pot_lines(result: Result, fmt: MoneyFormat | None = None, words: Words | None = None) -> list[tuple[str, str]]:
     """Scoreboard extras under Vegas: the pot and the last hand's payments in the app's money format (``fmt``),
     and the players removed so far ([] without Vegas and removals).
 
@@ -29,16 +33,17 @@ def pot_lines(result: Result, fmt: MoneyFormat | None = None) -> list[tuple[str,
     >>> pot_lines(bb.GAME.score(rec))
     [('Pot', '$2.10'), ('Last hand paid', 'B $0.60, C $1.50')]
     """
+    _ = (words or EN).gettext
     bin_result = as_bin_result(result)
     out: list[tuple[str, str]] = []
     if bin_result.pot is not None:
-        out.append(("Pot", format_money(bin_result.pot, fmt)))
+        out.append((_("Pot"), format_money(bin_result.pot, fmt)))
         if bin_result.hands:
             payments = bin_result.hands[-1].payments or {}
             paid = [f"{name} {format_money(cents, fmt)}" for name, cents in payments.items() if cents]
-            out.append(("Last hand paid", ", ".join(paid) if paid else "nobody"))
+            out.append((_("Last hand paid"), ", ".join(paid) if paid else _("nobody")))
     if bin_result.removed:
-        out.append(("Removed", ", ".join(bin_result.removed)))
+        out.append((_("Removed"), ", ".join(bin_result.removed)))
     return out
 
 
@@ -54,9 +59,14 @@ class MoneyLine:
 
     @property
     def text(self) -> str:
+        return self.text_in(EN)
+
+    def text_in(self, words: Words) -> str:
+        """:attr:`text` in the table's language."""
         fmt = self.fmt
         paid, taken, net = (format_money(cents, fmt) for cents in (self.paid, self.taken, self.net))
-        return f"{self.name}: paid {paid}, takes {taken}, net {net}"
+        said = words.gettext("{name}: paid {paid}, takes {taken}, net {net}")
+        return said.format(name=self.name, paid=paid, taken=taken, net=net)
 
 
 def money_lines(result: Result, fmt: MoneyFormat | None = None) -> list[MoneyLine]:
@@ -72,7 +82,7 @@ def money_lines(result: Result, fmt: MoneyFormat | None = None) -> list[MoneyLin
     ]
 
 
-def end_headline(result: Result, fmt: MoneyFormat | None = None) -> str:
+def end_headline(result: Result, fmt: MoneyFormat | None = None, words: Words | None = None) -> str:
     """One line on the pot at the end (payouts, or refunds when cancelled).
 
     >>> rec = {"game": "bargain-bin", "players": ["A", "B", "C", "D"], "options": {"vegas_unit_cents": 10, "target": 1},
@@ -84,11 +94,12 @@ def end_headline(result: Result, fmt: MoneyFormat | None = None) -> str:
     pot = bin_result.pot or 0
     payouts = bin_result.payouts or {}
     taken = [f"{name} {format_money(cents, fmt)}" for name, cents in payouts.items() if cents]
+    _ = (words or EN).gettext
     if bin_result.cancelled:
-        return f"The game is cancelled: the pot of {format_money(pot, fmt)} is refunded: " + (
-            ", ".join(taken) or "nobody paid"
-        )
-    return f"The pot of {format_money(pot, fmt)} is paid out: " + (", ".join(taken) or "nothing to pay")
+        said = _("The game is cancelled: the pot of {pot} is refunded: {who}")
+        return said.format(pot=format_money(pot, fmt), who=", ".join(taken) or _("nobody paid"))
+    said = _("The pot of {pot} is paid out: {who}")
+    return said.format(pot=format_money(pot, fmt), who=", ".join(taken) or _("nothing to pay"))
 
 
 DECIDING = ("BB-R6", "BB-R7", "BB-R9.3", "BB-10", "BB-11")
@@ -113,7 +124,7 @@ are equal (BB-10)
     return [money_in_text(note, fmt) for note in result.hands[-1].noted(*DECIDING)]
 
 
-def transfers(result: Result, fmt: MoneyFormat | None = None) -> list[str]:
+def transfers(result: Result, fmt: MoneyFormat | None = None, words: Words | None = None) -> list[str]:
     """Settle-up for a table that kept the pot in the app: who pays whom, the fewest transfers (settle_up).
 
     >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"],
@@ -129,7 +140,8 @@ def transfers(result: Result, fmt: MoneyFormat | None = None) -> list[str]:
         moves = bb.settle_up(dict(net))
     except ScoringError:
         return []
-    return [f"{payer} pays {payee} {format_money(cents, fmt)}" for payer, payee, cents in moves]
+    said = (words or EN).gettext("{payer} pays {payee} {amount}")
+    return [said.format(payer=payer, payee=payee, amount=format_money(cents, fmt)) for payer, payee, cents in moves]
 
 
 __all__ = [

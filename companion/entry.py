@@ -33,8 +33,10 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 from pydantic import TypeAdapter
 
 from companion.guides import GameGuide
+from companion.i18n import N_, Words
 from scoring.parts import Part, parse_entry_slug
 from scoring.registry import find_game
+from scoring.why import Note, render
 
 # --- what an entry panel fills in (the parts of a record are :class:`scoring.parts.Part`) -----------------------
 
@@ -60,6 +62,60 @@ def entry_title(game: str, part: Part, index: int) -> str:
     """
     word = entry_word(game, part)
     return f"{word[0].upper()}{word[1:]} {index + 1}"
+
+
+class WordedError(ValueError):
+    """A refusal of the hand being entered whose words are data: made from a :class:`~scoring.why.Note` (its
+    English text marked with ``N_``), the message is the note in English and ``why`` keeps the note, which the
+    table words in its language; made from a string, it is that string.
+
+    >>> error = WordedError(Note.of(N_("{name} has no cards left"), name="Ann"))
+    >>> str(error), error.why.text
+    ('Ann has no cards left', '{name} has no cards left')
+    """
+
+    def __init__(self, message: str | Note) -> None:
+        note = message if isinstance(message, Note) else None
+        super().__init__(render(message) if isinstance(message, Note) else message)
+        self.why = note
+        """The message as data, when it was made from a note."""
+
+
+_NEXT = {
+    "hand": N_("next hand"),
+    "round": N_("next round"),
+    "play-off hand": N_("next play-off hand"),
+    "tie-break round": N_("next tie-break round"),
+    "sudden-death hand": N_("next sudden-death hand"),
+}
+_NUMBERED = {
+    "hand": N_("hand {n}"),
+    "round": N_("round {n}"),
+    "play-off hand": N_("play-off hand {n}"),
+    "tie-break round": N_("tie-break round {n}"),
+    "sudden-death hand": N_("sudden-death hand {n}"),
+}
+
+
+def entry_label(words: Words, word: str, index: int | None) -> str:
+    """``next hand`` or ``hand 3`` (``word``: an entry's word, :func:`entry_word`) in the table's language.
+
+    >>> entry_label(Words.of("en"), "round", None), entry_label(Words.of("de"), "hand", 2)
+    ('next round', 'Spiel 3')
+    """
+    if index is None:
+        return words.gettext(_NEXT[word]) if word in _NEXT else f"next {word}"
+    return words.gettext(_NUMBERED[word]).format(n=index + 1) if word in _NUMBERED else f"{word} {index + 1}"
+
+
+def worded_entry_title(words: Words, game: str, part: Part, index: int) -> str:
+    """:func:`entry_title` in the table's language (``Hand 3``; German ``Spiel 3``, Swedish ``Giv 3``).
+
+    >>> worded_entry_title(Words.of("en"), "financial-crisis", Part.HANDS, 2)
+    'Round 3'
+    """
+    text = entry_label(words, entry_word(game, part), index)
+    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)
@@ -116,6 +172,11 @@ sudden-death-1, ...)
         """
         word = entry_word(game, self.part)
         return f"next {word}" if self.index is None else f"{word} {self.index + 1}"
+
+    def label_in(self, words: Words, game: str | None = None) -> str:
+        """:attr:`label` (or, with ``game``, :meth:`label_for`) in the table's language."""
+        word = self.word if game is None else entry_word(game, self.part)
+        return entry_label(words, word, self.index)
 
     @property
     def slug(self) -> str:

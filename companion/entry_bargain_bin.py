@@ -46,21 +46,22 @@ from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
 from companion.bargain_bin_money import as_bin_result
-from companion.entry import EntryTarget, GameEntry
+from companion.entry import EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat, format_money
 from scoring import InvalidRecordError, Result
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
 from scoring.cards import RANKS
 from scoring.errors import IncompleteError
+from scoring.why import Note, Rank, render
 
 # --------------------------------------------------------------------------------------------------------------
 # Errors
 
 
-class EntryError(ValueError):
+class EntryError(WordedError):
     """Something the table tried that this hand does not allow (the message names the problem)."""
 
 
@@ -152,7 +153,7 @@ class PadKey:
         """Card points (rule 2, BB-1; the Joker ±20 by its key's sign, BB-7)."""
         if self.is_joker:
             if self.sign is None:
-                raise JokerSignError("the Joker is +20 or −20 as its player chooses: choose the sign")
+                raise JokerSignError(Note.of(N_("the Joker is +20 or −20 as its player chooses: choose the sign")))
             return JOKER_VALUE if self.sign is Sign.PLUS else -JOKER_VALUE
         value = king if self.rank == "K" else RANKS.index(self.rank) + 1
         return -value if self.red else value
@@ -306,10 +307,10 @@ class BinEntry:
                 joker_waiting=bool(draft.get("joker_waiting", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise EntryError(f"the hand kept from before cannot be read ({exc})") from None
+            raise EntryError(Note.of(N_("the hand kept from before cannot be read ({exc})"), exc=exc)) from None
         for name in [p.by for p in result.plays] + [p.to for p in result.plays] + [c[0] for c in result.conduct]:
             if name not in result.players:
-                raise EntryError(f"{name} is not a player in this game")
+                raise EntryError(Note.of(N_("{name} is not a player in this game"), name=name))
         result._replay()
         return result
 
@@ -319,13 +320,13 @@ class BinEntry:
         for play in self.plays:
             key = PadKey.of(play.card)
             if key.is_joker and key.sign is None:
-                raise JokerSignError("a Joker played without its sign")
+                raise JokerSignError(Note.of(N_("a Joker played without its sign")))
             again = again.choose_giver(play.by).choose_receiver(play.to).choose_value(key)
             again = replace(again, plays=(*again.plays[:-1], play))
         for name, action in self.conduct:
             again = again.give_conduct(name, action)
         if self.joker_waiting and (self.receiver is None or not self.can_value(JOKER_KEY)):
-            raise JokerSignError("no Joker is waiting for its sign")
+            raise JokerSignError(Note.of(N_("no Joker is waiting for its sign")))
         if self.receiver is not None and self.giver is not None:
             self.verify_receive(self.receiver)
 
@@ -425,16 +426,16 @@ class BinEntry:
     def verify_giver(self, name: str) -> None:
         """Raise unless ``name`` can play the next card (seated, in the game, cards left)."""
         if name not in self.players:
-            raise NotYourTurnError(f"{name} is not a player in this game")
+            raise NotYourTurnError(Note.of(N_("{name} is not a player in this game"), name=name))
         if name not in self.active:
-            raise NotYourTurnError(f"{name} has been removed from the game (BB-13)")
+            raise NotYourTurnError(Note.of(N_("{name} has been removed from the game (BB-13)"), name=name))
         if self.cards_left(name) == 0:
             why = (
-                "their hand was taken away this hand (rule 9)"
+                Note.of(N_("their hand was taken away this hand (rule 9)"))
                 if self.conduct_of(name) is not None
-                else f"they have played all {HAND_SIZE} cards"
+                else Note.of(N_("they have played all {n} cards"), n=HAND_SIZE)
             )
-            raise NotYourTurnError(f"{name} has no cards left: {why}")
+            raise NotYourTurnError(Note.of(N_("{name} has no cards left: {why}"), name=name, why=why))
 
     def can_give(self, name: str) -> bool:
         try:
@@ -464,7 +465,7 @@ class BinEntry:
         """Raise unless the next card may go in front of ``to`` (Selfless, BB-7; removed players, BB-13)."""
         giver = self.giver
         if giver is None:
-            raise ReceiverError("every card of this hand has been played: confirm the hand")
+            raise ReceiverError(Note.of(N_("every card of this hand has been played: confirm the hand")))
         problem = self._receive_problem(giver, to)
         if problem is not None:
             raise ReceiverError(problem)
@@ -503,10 +504,11 @@ class BinEntry:
     def verify_value(self, key: PadKey) -> None:
         """Raise unless a card of ``key`` can still be played in this hand (no card twice, BB-7 for the Joker)."""
         if key.is_joker and not self.options.joker:
-            raise ValueUsedError("the Joker is not in this game: the Joker rule is off (rule 1)")
+            raise ValueUsedError(Note.of(N_("the Joker is not in this game: the Joker rule is off (rule 1)")))
         if self.keys_left(key) == 0:
-            what = "the Joker has" if key.is_joker else f"both {key.label} cards have"
-            raise ValueUsedError(f"{what} already been played in this hand")
+            if key.is_joker:
+                raise ValueUsedError(Note.of(N_("the Joker has already been played in this hand")))
+            raise ValueUsedError(Note.of(N_("both {key} cards have already been played in this hand"), key=key.label))
 
     def can_value(self, key: PadKey) -> bool:
         try:
@@ -519,12 +521,12 @@ class BinEntry:
         """Play a card of ``key`` from the player whose turn it is to the chosen receiver: a Joker key plays the
         Joker with its sign (BB-7); :data:`JOKER_KEY`, without one, waits for it (:meth:`choose_sign`)."""
         if self.joker_waiting:
-            raise JokerSignError("the Joker is waiting for its sign: + 20 or − 20")
+            raise JokerSignError(Note.of(N_("the Joker is waiting for its sign: + 20 or − 20")))
         giver = self.giver
         if giver is None:
-            raise BargainBinIncompleteError("every card of this hand has been played: confirm the hand")
+            raise BargainBinIncompleteError(Note.of(N_("every card of this hand has been played: confirm the hand")))
         if self.receiver is None:
-            raise ReceiverError(f"tap who {giver}'s card goes to first")
+            raise ReceiverError(Note.of(N_("tap who {giver}'s card goes to first"), giver=giver))
         self.verify_value(key)
         if key.is_joker and key.sign is None:
             return replace(self, joker_waiting=True)
@@ -539,7 +541,7 @@ class BinEntry:
         """The Joker's player chose its sign (BB-7): the Joker is played."""
         giver = self.giver
         if not self.joker_waiting or giver is None or self.receiver is None:
-            raise JokerSignError("no Joker is waiting for its sign")
+            raise JokerSignError(Note.of(N_("no Joker is waiting for its sign")))
         return self._played(Played(giver, self.receiver, f"JK{sign.value}"))
 
     def cancel_joker(self) -> BinEntry:
@@ -553,7 +555,7 @@ class BinEntry:
         if self.joker_waiting:
             return replace(self, joker_waiting=False)
         if not self.plays:
-            raise EntryError("no card has been played in this hand yet")
+            raise EntryError(Note.of(N_("no card has been played in this hand yet")))
         return replace(self, plays=self.plays[:-1], receiver=None, chosen_giver=None)
 
     def running_points(self) -> dict[str, int]:
@@ -569,16 +571,16 @@ class BinEntry:
     def verify_conduct(self, name: str, action: Action) -> None:
         """Raise unless ``name`` can be warned / removed in this hand."""
         if name not in self.players:
-            raise ConductError(f"{name} is not a player in this game")
+            raise ConductError(Note.of(N_("{name} is not a player in this game"), name=name))
         if name not in self.active:
-            raise ConductError(f"{name} has already been removed from the game (BB-13)")
+            raise ConductError(Note.of(N_("{name} has already been removed from the game (BB-13)"), name=name))
         now = self.conduct_of(name)
         if now is Action.REMOVE:
-            raise ConductError(f"{name} is already removed in this hand")
+            raise ConductError(Note.of(N_("{name} is already removed in this hand"), name=name))
         if action is Action.WARN and now is Action.WARN:
-            raise ConductError(f"{name} is already warned in this hand")
+            raise ConductError(Note.of(N_("{name} is already warned in this hand"), name=name))
         if action is Action.REMOVE and self.cancels():
-            raise ConductError("the removals of this hand already cancel the game")
+            raise ConductError(Note.of(N_("the removals of this hand already cancel the game")))
 
     def can_conduct(self, name: str, action: Action) -> bool:
         try:
@@ -587,7 +589,7 @@ class BinEntry:
             return False
         return True
 
-    def conduct_text(self, name: str, action: Action) -> str:
+    def conduct_text(self, name: str, action: Action, words: Words | None = None) -> str:
         """What warning or removing ``name`` now means, for the confirm dialog (rule 9, BB-12…BB-14).
 
         >>> rec = {"game": "bargain-bin", "players": ["Ann", "Ben", "Cat", "Dan"], "options": {"vegas_unit_cents": 5}}
@@ -603,43 +605,56 @@ the game (rule 9.2).
 win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has paid stays in the pot (BB-13).
         """
         self.verify_conduct(name, action)
-        cards = self._discarded(name)
+        words = words or Words.of("en")
+        _ = words.gettext
+        cards = words.note(self._discarded(name))
         if action is Action.WARN:
-            pay = " and still pays into the bin" if self.options.vegas else ""
-            text = (
-                f"Warn {name}: {cards}. {name} plays no more cards this hand but keeps the cards in front of them, "
-                f"stays in the ranking{pay} (rule 9.1, BB-12)."
-            )
+            if self.options.vegas:
+                text = _(
+                    "Warn {name}: {cards}. {name} plays no more cards this hand but keeps the cards in front of them, "
+                    "stays in the ranking and still pays into the bin (rule 9.1, BB-12)."
+                )
+            else:
+                text = _(
+                    "Warn {name}: {cards}. {name} plays no more cards this hand but keeps the cards in front of them, "
+                    "stays in the ranking (rule 9.1, BB-12)."
+                )
+            text = text.format(name=name, cards=cards)
             earlier = self.warned_in(name)
             if earlier is not None:
-                return (
-                    text + f" {name} was already warned in hand {earlier}: the rules call for removal now (rule 9.2)."
-                )
-            return text + f" A second offence removes {name} from the game (rule 9.2)."
+                more = _("{name} was already warned in hand {earlier}: the rules call for removal now (rule 9.2).")
+                return f"{text} {more.format(name=name, earlier=earlier)}"
+            more = _("A second offence removes {name} from the game (rule 9.2).")
+            return f"{text} {more.format(name=name)}"
+        earlier = None
         if self.conduct_of(name) is Action.WARN:
-            why = f"{name} was warned earlier in this hand: this second offence removes {name} (rule 9.2)."
+            why = _("{name} was warned earlier in this hand: this second offence removes {name} (rule 9.2).")
         elif (earlier := self.warned_in(name)) is not None:
-            why = f"{name} was warned in hand {earlier}: this second offence removes {name} (rule 9.2)."
+            why = _("{name} was warned in hand {earlier}: this second offence removes {name} (rule 9.2).")
         else:
-            why = f"{name} has not been warned before: the rules remove a player at the second offence (rule 9.2)."
+            why = _("{name} has not been warned before: the rules remove a player at the second offence (rule 9.2).")
+        why = why.format(name=name, earlier=earlier)
         removals = [{"player": who, "action": "remove"} for who in self.removed_now]
         probe = dict(self.record)
         probe["hands"] = [*(self.record.get("hands") or []), {"scores": {}, "conduct": removals}]
         consequence = bb.removal_consequence(probe, name)
-        text = f"Remove {name}: {cards}. {why} {consequence.text}"
+        told = words.note(consequence.why) if consequence.why is not None else consequence.text
+        text = _("Remove {name}: {cards}.").format(name=name, cards=cards) + f" {why} {told}"
         if self.options.vegas and not consequence.cancels:
-            text += f" What {name} has paid stays in the pot (BB-13)."
+            text += " " + _("What {name} has paid stays in the pot (BB-13).").format(name=name)
         return text
 
-    def _discarded(self, name: str) -> str:
+    def _discarded(self, name: str) -> Note:
         """What happens to ``name``'s cards now (BB-12): the unplayed ones are discarded. The quick form records no
         cards, so it cannot say how many."""
         if self.mode is EntryMode.QUICK:
-            return f"{name}'s unplayed cards are discarded"
+            return Note.of(N_("{name}'s unplayed cards are discarded"), name=name)
         left = self.cards_left(name)
+        if left == 1:
+            return Note.of(N_("{name}'s 1 unplayed card is discarded"), name=name)
         if left:
-            return f"{name}'s {left} unplayed card{'s are' if left != 1 else ' is'} discarded"
-        return f"{name} has no unplayed cards in this hand, so nothing is discarded"
+            return Note.of(N_("{name}'s {n} unplayed cards are discarded"), name=name, n=left)
+        return Note.of(N_("{name} has no unplayed cards in this hand, so nothing is discarded"), name=name)
 
     def removal_cancels(self, name: str) -> bool:
         """Whether removing ``name`` now cancels the game (rule 9.3, BB-14)."""
@@ -662,7 +677,7 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
     def take_back_conduct(self, name: str) -> BinEntry:
         """Withdraw this hand's warning or removal of ``name``."""
         if self.conduct_of(name) is None:
-            raise ConductError(f"{name} has no warning or removal in this hand")
+            raise ConductError(Note.of(N_("{name} has no warning or removal in this hand"), name=name))
         return replace(self, conduct=tuple(c for c in self.conduct if c[0] != name))
 
     # --- quick form -----------------------------------------------------------------------------------------
@@ -674,7 +689,7 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
     def set_score(self, name: str, text: str) -> BinEntry:
         """What was typed for ``name``'s card points (checked on :meth:`verify_complete`)."""
         if name not in self.players:
-            raise ScoreInputError(f"{name} is not a player in this game")
+            raise ScoreInputError(Note.of(N_("{name} is not a player in this game"), name=name))
         scores = dict(self.scores)
         scores[name] = str(text)
         return replace(self, scores=tuple(scores.items()))
@@ -695,7 +710,7 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
             if not text:
                 if self.conduct_of(name) is Action.REMOVE:
                     continue
-                raise ScoreInputError(f"{name}'s card points are missing")
+                raise ScoreInputError(Note.of(N_("{name}'s card points are missing"), name=name))
             try:
                 out[name] = int(text)
             except ValueError:
@@ -728,20 +743,28 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
 
     def missing(self) -> str:
         """What is still to be entered, in words ('' when the hand is complete)."""
+        note = self.missing_note()
+        return "" if note is None else render(note)
+
+    def missing_note(self) -> Note | None:
+        """:meth:`missing` as data, for the table's language (``None`` when the hand is complete)."""
         if self.mode is EntryMode.QUICK:
             try:
                 self.parsed_scores()
             except ScoreInputError as exc:
-                return str(exc)
-            return ""
+                return exc.why if exc.why is not None else Note.of("{text}", text=str(exc))
+            return None
         if self.joker_waiting:
-            return "the Joker's sign"
+            return Note.of(N_("the Joker's sign"))
         waiting = [(name, self.cards_left(name)) for name in self.active if self.cards_left(name)]
         if not waiting:
-            return ""
+            return None
         first, count = waiting[0]
-        text = f"{first} has {count} card{'s' if count != 1 else ''} left to play"
-        return text + "".join(f", {name} {left}" for name, left in waiting[1:])
+        if count == 1:
+            head = Note.of(N_("{name} has 1 card left to play"), name=first)
+        else:
+            head = Note.of(N_("{name} has {n} cards left to play"), name=first, n=count)
+        return Note.of("{head}{rest}", head=head, rest="".join(f", {name} {left}" for name, left in waiting[1:]))
 
     def to_hand(self) -> dict[str, Any]:
         """The hand as the record keeps it (raises :class:`BargainBinIncompleteError` if it is not complete)."""
@@ -757,9 +780,9 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
 
     def verify_complete(self) -> None:
         """Raise :class:`BargainBinIncompleteError` naming what is missing."""
-        gap = self.missing()
-        if gap:
-            raise BargainBinIncompleteError(f"the hand is not complete: {gap}")
+        gap = self.missing_note()
+        if gap is not None:
+            raise BargainBinIncompleteError(Note.of(N_("the hand is not complete: {gap}"), gap=gap))
 
     def can_confirm(self) -> bool:
         return not self.missing()
@@ -865,11 +888,19 @@ class BargainBinState:
         return replace(self, entry=entry)
 
 
-def explain_keys(keys: Sequence[PadKey], king: int) -> str:
-    """A one-line reminder of the card values (rule 2, BB-1)."""
-    return f"Black cards plus, red minus; A = 1, J = 11, Q = 12, K = {king}" + (
-        f", Joker ±{JOKER_VALUE}" if any(k.is_joker for k in keys) else ""
-    )
+def explain_keys(keys: Sequence[PadKey], king: int, words: Words | None = None) -> str:
+    """A one-line reminder of the card values (rule 2, BB-1), in the table's language and card letters.
+
+    >>> explain_keys([], 12, Words.of("de"))
+    'Schwarze Karten plus, rote minus; A = 1, B = 11, D = 12, K = 12'
+    """
+    words = words or Words.of("en")
+    letters = {rank: words.note(Note.of("{rank}", rank=Rank(rank=rank))) for rank in ("A", "J", "Q", "K")}
+    if any(k.is_joker for k in keys):
+        said = words.gettext("Black cards plus, red minus; {a} = 1, {j} = 11, {q} = 12, {k} = {king}, Joker ±{joker}")
+    else:
+        said = words.gettext("Black cards plus, red minus; {a} = 1, {j} = 11, {q} = 12, {k} = {king}")
+    return said.format(a=letters["A"], j=letters["J"], q=letters["Q"], k=letters["K"], king=king, joker=JOKER_VALUE)
 
 
 # --- what the app declares of Bargain Bin: its draft, its Rules page, its entry (companion.games.ENTRIES) ----------

@@ -34,13 +34,14 @@ from typing import Any, Literal, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
 from scoring.cards import Card
 from scoring.parts import Part
+from scoring.why import Note
 
 GHOST = "\x00ghost"
 """The Ghost's place in the offer order of a tie-break round (it is nobody's name)."""
@@ -52,7 +53,7 @@ Action = str
 """One tap: ``"take"``, ``"refuse"`` or a card code (``"7C"``, ``"JK"``)."""
 
 
-class EntryError(ValueError):
+class EntryError(WordedError):
     """A tap or a form value the round cannot take; the message names the problem."""
 
 
@@ -180,7 +181,7 @@ class RoundEntry:
         if tiebreak:
             context.verify_ghost(dealer)
         elif dealer is None:
-            raise NoDealerError("choose the dealer first")
+            raise NoDealerError(Note.of(N_("choose the dealer first")))
         else:
             _verify_dealer(parsed, dealer)
         entry = cls(players, who, dealer, tiebreak, parsed.options)
@@ -207,7 +208,7 @@ class RoundEntry:
         """Raise unless the player whose turn it is may Take now."""
         state = self.state
         if state.phase is Phase.DONE:
-            raise RoundOverError("the round is over: confirm it, or undo the last tap")
+            raise RoundOverError(Note.of(N_("the round is over: confirm it, or undo the last tap")))
         if state.phase is not Phase.DECIDE:
             raise NotNowError(f"{self._need_text(state)} first")
 
@@ -229,7 +230,7 @@ class RoundEntry:
         except ValueError as exc:
             raise CardError(str(exc)) from None
         if state.phase is Phase.DONE:
-            raise RoundOverError("the round is over: confirm it, or undo the last tap")
+            raise RoundOverError(Note.of(N_("the round is over: confirm it, or undo the last tap")))
         if card.is_joker:
             if state.phase is Phase.OPENING and state.set_aside >= self.options.jokers:
                 raise CardError(
@@ -288,10 +289,11 @@ class RoundEntry:
 
     # --- reading -------------------------------------------------------------------------------------------------
 
-    def name_of(self, seat: str | None) -> str:
+    def name_of(self, seat: str | None, words: Words | None = None) -> str:
+        _ = (words or Words.of("en")).gettext
         if seat == GHOST:
-            return "the Ghost" if self.dealer is None else f"the Ghost ({self.dealer}'s seat)"
-        return seat or "nobody"
+            return _("the Ghost") if self.dealer is None else _("the Ghost ({name}'s seat)").format(name=self.dealer)
+        return seat or _("nobody")
 
     def _need_text(self, state: RoundState) -> str:
         if state.phase is Phase.OPENING:
@@ -300,7 +302,7 @@ class RoundEntry:
             return f"{self.name_of(state.turn)}: Take or Refuse"
         return f"turn the card {self.name_of(state.turn)} takes"
 
-    def prompt(self) -> str:
+    def prompt(self, words: Words | None = None) -> str:
         """What the table does next, in words.
 
         >>> record = {"game": "feast-and-famine", "players": ["Ann", "Ben"], "hands": []}
@@ -310,17 +312,19 @@ class RoundEntry:
         'Ann: Take (tap the card turned) or Refuse?'
         """
         state = self.state
-        who = self.name_of(state.turn)
+        _ = (words or Words.of("en")).gettext
+        who = self.name_of(state.turn, words)
         if state.phase is Phase.OPENING:
-            return f"Deal {who}'s opening card (a Joker is put aside and replaced)"
+            return _("Deal {who}'s opening card (a Joker is put aside and replaced)").format(who=who)
         if state.phase is Phase.DECIDE:
-            return f"{who}: Take (tap the card turned) or Refuse?"
+            return _("{who}: Take (tap the card turned) or Refuse?").format(who=who)
         if state.phase is Phase.TURN:
-            what = "always Takes: turn its card" if state.turn == GHOST else "Takes: turn the card"
-            return f"{who[0].upper()}{who[1:]} {what}"
+            said = _("{who} always Takes: turn its card") if state.turn == GHOST else _("{who} Takes: turn the card")
+            said = said.format(who=who)
+            return f"{said[0].upper()}{said[1:]}"
         if state.ended_by_joker:
-            return "A Joker: everyone not Frozen is Knocked Out. Confirm the round"
-        return "Everyone is Frozen. Confirm the round"
+            return _("A Joker: everyone not Frozen is Knocked Out. Confirm the round")
+        return _("Everyone is Frozen. Confirm the round")
 
     def total(self, name: str) -> int:
         """The value of what ``name`` holds now (rule 1, FF-2)."""
@@ -331,9 +335,9 @@ class RoundEntry:
         in the deck)."""
         return ff.joker_chance(self.state.seen(), self.options)
 
-    def chance_text(self) -> str:
+    def chance_text(self, words: Words | None = None) -> str:
         """:meth:`chance` for people: ``2 in 45 (4.4%)``."""
-        return chance_text(self.chance())
+        return chance_text(self.chance(), words)
 
     def legal_cards(self) -> list[str]:
         """The card codes that can be tapped now (the Joker included when it can come up): the opening cards, and
@@ -439,15 +443,17 @@ def _step(entry: RoundEntry, state: RoundState, action: Action) -> RoundState:
     return replace(state, cards=cards, phase=phase, turn=nxt)
 
 
-def chance_text(chance: Fraction) -> str:
+def chance_text(chance: Fraction, words: Words | None = None) -> str:
     """A chance for people.
 
     >>> chance_text(Fraction(2, 51)), chance_text(Fraction(0))
     ('2 in 51 (3.9%)', 'none (0%)')
     """
+    _ = (words or Words.of("en")).gettext
     if chance == 0:
-        return "none (0%)"
-    return f"{chance.numerator} in {chance.denominator} ({float(chance) * 100:.1f}%)"
+        return _("none (0%)")
+    said = _("{k} in {n} ({percent}%)")
+    return said.format(k=chance.numerator, n=chance.denominator, percent=f"{float(chance) * 100:.1f}")
 
 
 # --- the record around a round ------------------------------------------------------------------------------------
@@ -489,7 +495,11 @@ def verify_ghost(record: Mapping[str, Any], ghost: str | None) -> None:
     if ghost is None and choices:
         raise NoDealerError(f"choose the Ghost's seat first: {' or '.join(choices)}")
     if ghost is not None and ghost not in choices:
-        raise NoDealerError(f"{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)")
+        raise NoDealerError(
+            Note.of(
+                N_("{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)"), ghost=ghost
+            )
+        )
 
 
 def can_ghost(record: Mapping[str, Any], ghost: str | None) -> bool:
@@ -534,7 +544,12 @@ class RoundContext:
         if ghost is None and self.choices:
             raise NoDealerError(f"choose the Ghost's seat first: {' or '.join(self.choices)}")
         if ghost is not None and ghost not in self.choices:
-            raise NoDealerError(f"{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)")
+            raise NoDealerError(
+                Note.of(
+                    N_("{ghost} cannot be the Ghost: the Ghost is a player who is not tied (rule 8.1, FF-9)"),
+                    ghost=ghost,
+                )
+            )
 
 
 def dealer_choices(record: Mapping[str, Any] | ff.Record) -> list[str]:
@@ -564,22 +579,24 @@ class DealInfo:
         """
         return self.text_with(None)
 
-    def text_with(self, chosen: str | None) -> str:
+    def text_with(self, chosen: str | None, words: Words | None = None) -> str:
         """:attr:`text` once the table has chosen ``chosen`` to deal (the first round of a circuit, rule 4).
 
         >>> DealInfo(4, 9, 2, 3, 6, None).text_with("Cat")
         'Round 4 of 9 · circuit 2 of 3 · Cat deals (chosen by the table)'
         """
+        _ = (words or Words.of("en")).gettext
         if self.dealer:
-            who = f"{self.dealer} deals (the deal passes left)"
+            who = _("{name} deals (the deal passes left)").format(name=self.dealer)
         elif chosen:
-            who = f"{chosen} deals (chosen by the table)"
+            who = _("{name} deals (chosen by the table)").format(name=chosen)
         else:
-            who = "the table chooses the dealer (rule 4)"
-        return f"Round {self.round} of {self.rounds} · circuit {self.circuit} of {self.circuits} · {who}"
+            who = _("the table chooses the dealer (rule 4)")
+        said = _("Round {round} of {rounds} · circuit {circuit} of {circuits} · {who}")
+        return said.format(round=self.round, rounds=self.rounds, circuit=self.circuit, circuits=self.circuits, who=who)
 
 
-def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None) -> str | None:
+def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None, words: Words | None = None) -> str | None:
     """Who deals the next round, for the line under the standings: the rotation's dealer, else the one the table
     chose for the round being entered (``draft``, as :meth:`FeastState.to_draft` keeps it), else ``None`` (the
     entry panel asks "Who deals?": nothing on the table says otherwise meanwhile).
@@ -593,7 +610,9 @@ def dealer_line(info: DealInfo, draft: Mapping[str, Any] | None) -> str | None:
     if info.dealer:
         return info.dealer
     chosen = (draft or {}).get("dealer")
-    return f"{chosen} (chosen by the table)" if isinstance(chosen, str) and chosen else None
+    if not isinstance(chosen, str) or not chosen:
+        return None
+    return (words or Words.of("en")).gettext("{name} (chosen by the table)").format(name=chosen)
 
 
 def deal_info(record: Mapping[str, Any] | ff.Record) -> DealInfo:
@@ -634,7 +653,7 @@ def parse_outcome(name: str, text: str) -> int | Literal["out"]:
     """
     clean = " ".join(str(text).split()).lower()
     if not clean:
-        raise OutcomeError(f"{name}: enter a Frozen total or tap Out")
+        raise OutcomeError(Note.of(N_("{name}: enter a Frozen total or tap Out"), name=name))
     if clean in OUT_WORDS:
         return "out"
     try:
@@ -642,9 +661,16 @@ def parse_outcome(name: str, text: str) -> int | Literal["out"]:
     except ValueError:
         raise OutcomeError(f'{name}: {text.strip()!r} is not a Frozen total (a whole number) or "out"') from None
     if value < 0:
-        raise OutcomeError(f"{name}: a Frozen total cannot be negative ({value})")
+        raise OutcomeError(Note.of(N_("{name}: a Frozen total cannot be negative ({value})"), name=name, value=value))
     if value > ff.DECK_VALUE:
-        raise OutcomeError(f"{name}: {value} is more than the whole deck is worth ({ff.DECK_VALUE})")
+        raise OutcomeError(
+            Note.of(
+                N_("{name}: {value} is more than the whole deck is worth ({DECK_VALUE})"),
+                name=name,
+                value=value,
+                DECK_VALUE=ff.DECK_VALUE,
+            )
+        )
     return value
 
 
@@ -674,7 +700,7 @@ def quick_hand(
         who = list(context.tied)
     else:
         if dealer is None:
-            raise NoDealerError("choose the dealer first")
+            raise NoDealerError(Note.of(N_("choose the dealer first")))
         _verify_dealer(parsed, dealer)
         who = list(parsed.players)
     outcome = {name: parse_outcome(name, values.get(name, "")) for name in who}
@@ -741,7 +767,7 @@ def actions_of(entry: RoundEntry, hand: Mapping[str, Any]) -> list[Action] | Non
 def _ghost_card(entry: RoundEntry) -> str:
     legal = [code for code in entry.legal_cards() if code != "JK"]
     if not legal:
-        raise CardError("no card left for the Ghost")
+        raise CardError(Note.of(N_("no card left for the Ghost")))
     return legal[0]
 
 
@@ -945,7 +971,7 @@ class FeastState:
         values = draft.get("values") or {}
         actions = draft.get("actions") or []
         if mode not in (WALK, QUICK) or not isinstance(values, Mapping) or not isinstance(actions, list):
-            raise EntryError("the round kept from before cannot be read")
+            raise EntryError(Note.of(N_("the round kept from before cannot be read")))
         fresh = cls.start(record, target, context=context)
         state = replace(fresh, mode=mode, values={str(k): str(v) for k, v in values.items()})
         dealer = draft.get("dealer")
@@ -982,8 +1008,9 @@ class FeastState:
         actions = list(self.entry.actions) if self.entry is not None else []
         new = self.begin(name, actions)
         if new.dealer != name:
-            what = "the Ghost" if self.tiebreak else "the dealer"
-            raise NoDealerError(f"{name} cannot be {what} of this round")
+            if self.tiebreak:
+                raise NoDealerError(Note.of(N_("{name} cannot be the Ghost of this round"), name=name))
+            raise NoDealerError(Note.of(N_("{name} cannot be the dealer of this round"), name=name))
         return new
 
     def set_mode(self, mode: str) -> FeastState:

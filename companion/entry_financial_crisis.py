@@ -43,12 +43,13 @@ from typing_extensions import TypedDict
 
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from scoring import Card, ScoringError, find_game
 from scoring import financial_crisis as fc
 from scoring.base import validation_error
 from scoring.cards import Suit
 from scoring.errors import IllegalHandError, IncompleteError, InvalidRecordError, UnknownPlayerError
+from scoring.why import Note
 
 __all__ = [
     "ENTRY",
@@ -93,6 +94,8 @@ __all__ = [
 LOSS_SUITS: tuple[Suit, ...] = fc.NON_CLUBS
 """The suits a table can say lose (clubs never do, BK-12), in the order S H D."""
 
+EN = Words.of("en")
+"""English, when a caller gives no words (the command line, the tests)."""
 BANK_SIZE = 5
 LAID_OUT = 27
 """Cards laid out in a round; every one of them ends in a pile (rule 4)."""
@@ -146,7 +149,7 @@ class RoundDraft:
             raise InvalidRecordError("a round has a list 'bank' and an object 'piles'")
         for name in given:
             if name not in players:
-                raise UnknownPlayerError(f"{name} is not a player in this game", f"piles.{name}")
+                raise UnknownPlayerError(Note.of(N_("{name} is not a player in this game"), name=name), f"piles.{name}")
         draft = cls.empty(record)
         for card in bank:
             draft = _add(record, draft, card, None)
@@ -188,7 +191,7 @@ class RoundDraft:
         for player, cards in self.piles:
             if player == name:
                 return cards
-        raise UnknownPlayerError(f"{name} is not a player in this game", f"piles.{name}")
+        raise UnknownPlayerError(Note.of(N_("{name} is not a player in this game"), name=name), f"piles.{name}")
 
     @property
     def bank_complete(self) -> bool:
@@ -250,19 +253,21 @@ def options_of(record: RecordLike) -> fc.Options:
         raise InvalidRecordError(f"the game's house rules cannot be read: {exc.errors()[0]['msg']}") from None
 
 
-def round_title(record: Mapping[str, Any], index: int | None = None) -> str:
+def round_title(record: Mapping[str, Any], index: int | None = None, words: Words | None = None) -> str:
     """``Round 2 of 3`` for the round at ``index`` (0-based; ``None``: the next round).
 
     >>> round_title({"players": ["Ann", "Ben", "Cat"], "hands": [{}]})
     'Round 2 of 3'
     """
     number = len(record.get("hands") or []) if index is None else index
-    return f"Round {number + 1} of {options_of(record).rounds_for(len(_players(record)))}"
+    said = (words or EN).gettext("Round {n} of {rounds}")
+    return said.format(n=number + 1, rounds=options_of(record).rounds_for(len(_players(record))))
 
 
-def target_name(target: str | None) -> str:
+def target_name(target: str | None, words: Words | None = None) -> str:
     """How a target is called on screen: ``the bank`` or ``Ann's pile``."""
-    return "the bank" if target is None else f"{target}'s pile"
+    _ = (words or EN).gettext
+    return _("the bank") if target is None else _("{name}'s pile").format(name=target)
 
 
 # --- cards -----------------------------------------------------------------------------------------------------
@@ -348,7 +353,7 @@ def remove_last(draft: RoundDraft) -> RoundDraft:
 def select(record: RecordLike, draft: RoundDraft, target: str | None) -> RoundDraft:
     """The draft with the next cards going to ``target`` (a player's pile, or ``None`` for the bank)."""
     if target is not None and target not in _players(record):
-        raise UnknownPlayerError(f"{target} is not a player in this game", f"piles.{target}")
+        raise UnknownPlayerError(Note.of(N_("{name} is not a player in this game"), name=target), f"piles.{target}")
     return replace(draft, target=target)
 
 
@@ -383,7 +388,10 @@ def verify_next_pile(draft: RoundDraft) -> str:
         )
     following = next_target(draft)
     if following is None:
-        raise IllegalHandError(f"{draft.target}'s pile is the last one: tap its cards, then confirm the round", "piles")
+        raise IllegalHandError(
+            Note.of(N_("{target}'s pile is the last one: tap its cards, then confirm the round"), target=draft.target),
+            "piles",
+        )
     return following
 
 
@@ -573,7 +581,7 @@ def piles(record: RecordLike, draft: RoundDraft) -> list[PileView]:
 # --- the round as a whole --------------------------------------------------------------------------------------
 
 
-def prompt(draft: RoundDraft) -> str:
+def prompt(draft: RoundDraft, words: Words | None = None) -> str:
     """What the table enters next, in words.
 
     >>> prompt(RoundDraft(bank=("2S",), piles=(("Ann", ()),)))
@@ -583,29 +591,35 @@ def prompt(draft: RoundDraft) -> str:
     >>> prompt(RoundDraft(bank=("2S", "3S", "4S", "5S", "6S"), piles=(("Ann", ()), ("Ben", ())), target="Ann"))
     "Tap each card of Ann's pile (0 so far); hold down the first card of Ben's pile"
     """
+    _ = (words or EN).gettext
     if draft.target is None:
         if draft.bank_complete:
-            return "The bank is complete: choose a pile"
-        return f"Tap the 5 face-down bank cards ({len(draft.bank)} of 5)"
+            return _("The bank is complete: choose a pile")
+        return _("Tap the 5 face-down bank cards ({n} of 5)").format(n=len(draft.bank))
     count = len(draft.pile(draft.target))
     following = next_target(draft)
-    then = f"; hold down the first card of {following}'s pile" if following is not None else ""
-    return f"Tap each card of {draft.target}'s pile ({count} so far){then}"
+    if following is None:
+        return _("Tap each card of {name}'s pile ({n} so far)").format(name=draft.target, n=count)
+    said = _("Tap each card of {name}'s pile ({n} so far); hold down the first card of {following}'s pile")
+    return said.format(name=draft.target, n=count, following=following)
 
 
-def progress(draft: RoundDraft) -> str:
+def progress(draft: RoundDraft, words: Words | None = None) -> str:
     """How many cards are where (BK-19: the 27 laid-out cards all end in piles, with the bank cards they captured).
 
     >>> progress(RoundDraft(bank=("2S", "3S", "4S", "5S", "6S"), piles=(("Ann", ("7S", "8S")), ("Ben", ()))))
     'Bank 5 of 5 · piles 2 cards · 45 not entered'
     """
     in_piles = sum(len(cards) for _, cards in draft.piles)
-    return f"Bank {len(draft.bank)} of 5 · piles {in_piles} card{'s' if in_piles != 1 else ''} · " + (
-        f"{52 - draft.cards_entered} not entered"
+    said = (words or EN).ngettext(
+        "Bank {bank} of 5 · piles {n} card · {left} not entered",
+        "Bank {bank} of 5 · piles {n} cards · {left} not entered",
+        in_piles,
     )
+    return said.format(bank=len(draft.bank), n=in_piles, left=52 - draft.cards_entered)
 
 
-def warnings(draft: RoundDraft) -> list[str]:
+def warnings(draft: RoundDraft, words: Words | None = None) -> list[str]:
     """Things worth a second look that the rules allow (pile sizes are not checked): empty piles, fewer pile cards
     than the 27 laid out.
 
@@ -614,13 +628,16 @@ def warnings(draft: RoundDraft) -> list[str]:
     """
     if not draft.bank_complete:
         return []
-    out = [f"{name}'s pile is empty." for name, cards in draft.piles if not cards]
+    words = words or EN
+    out = [words.gettext("{name}'s pile is empty.").format(name=name) for name, cards in draft.piles if not cards]
     in_piles = sum(len(cards) for _, cards in draft.piles)
     if in_piles < LAID_OUT:
-        out.append(
-            f"The piles hold {in_piles} card{'s' if in_piles != 1 else ''}; all {LAID_OUT} laid-out cards end in "
-            "piles (rule 4)."
+        said = words.ngettext(
+            "The piles hold {n} card; all {laid} laid-out cards end in piles (rule 4).",
+            "The piles hold {n} cards; all {laid} laid-out cards end in piles (rule 4).",
+            in_piles,
         )
+        out.append(said.format(n=in_piles, laid=LAID_OUT))
     return out
 
 

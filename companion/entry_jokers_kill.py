@@ -34,17 +34,28 @@ from typing_extensions import TypedDict  # pydantic reads typing_extensions Type
 
 from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from scoring import Card, Result, ScoringError, find_game
 from scoring import jokers_kill as jk
 from scoring.cards import RANKS, Suit
 from scoring.errors import IncompleteError
 from scoring.jokers_kill import DealNeed, JokersKillResult, Need
+from scoring.why import Cards, Note
 
 Draft = dict[str, Any]
 
 
 class HandCompleteError(ValueError):
+    @classmethod
+    def now(cls) -> HandCompleteError:
+        """The refusal, with its words as data (``why``) for the table's language."""
+        note = Note.of(N_("the hand is complete: confirm it, or remove a card first"))
+        error = cls(note.text)
+        error.why = note
+        return error
+
+    why: Note | None = None
+
     """A card tapped after the hand is already decided, dead or void."""
 
 
@@ -97,7 +108,7 @@ def place_card(record: Mapping[str, Any], draft: Draft, card: str, table: jk.Nex
     table = table or jk.NextHand.of(record)
     need = need_of(record, draft, table)
     if need.complete:
-        raise HandCompleteError("the hand is complete: confirm it, or remove a card first")
+        raise HandCompleteError.now()
     code = str(table.verify_card(card, partial(draft)))
     new = copy.deepcopy(draft)
     if need.need is Need.UP_CARD:
@@ -176,50 +187,78 @@ class Slot:
     title: str
     card: str | None
 
+    title_note: Note | None = None
+    """The place's title as data (the up-card, a buried Joker, a tie-break card), for the table's language."""
+
     @property
     def label(self) -> str:
         shown = Card.parse(self.card).label if self.card else "—"
         return f"{self.title}: {shown}"
 
+    def label_in(self, words: Words) -> str:
+        """:attr:`label` in the table's language and card letters."""
+        title = words.note(self.title_note) if self.title_note is not None else self.title
+        shown = words.note(Note.of("{card}", card=Cards.of([self.card]))) if self.card else "—"
+        return f"{title}: {shown}"
+
 
 def slots(record: Mapping[str, Any], draft: Draft, players: list[str] | None = None) -> list[Slot]:
     """Every card place of the hand so far, in dealing order; ``players``: :func:`hand_players` when known."""
-    out = [Slot(("buried", i), "Buried Joker", card) for i, card in enumerate(draft["buried"])]
-    out.append(Slot(("up",), "Up-card", draft["up"]))
+    buried, up = Note.of(N_("Buried Joker")), Note.of(N_("Up-card"))
+    out = [Slot(("buried", i), "Buried Joker", card, buried) for i, card in enumerate(draft["buried"])]
+    out.append(Slot(("up",), "Up-card", draft["up"], up))
     seats = players if players is not None else hand_players(record)
     out += [Slot(("cards", name), name, draft["cards"].get(name)) for name in seats]
     for k, deal in enumerate(draft["tiebreaks"]):
-        out += [Slot(("tiebreaks", k, name), f"Tie-break {k + 1}, {name}", card) for name, card in deal.items()]
+        out += [
+            Slot(
+                ("tiebreaks", k, name),
+                f"Tie-break {k + 1}, {name}",
+                card,
+                Note.of(N_("Tie-break {k}, {name}"), k=k + 1, name=name),
+            )
+            for name, card in deal.items()
+        ]
     return out
 
 
-def prompt(need: DealNeed) -> str:
-    """What the table does next, in words.
+def prompt(need: DealNeed, words: Words | None = None) -> str:
+    """What the table does next, in words (English unless ``words`` says otherwise).
 
     >>> prompt(DealNeed(Need.TIEBREAK, ("Ann", "Ben")))
     'Tie-break: deal a card to Ann'
+    >>> prompt(DealNeed(Need.UP_CARD), Words.of("de"))
+    'Die aufgedeckte Karte umdrehen'
     """
+    return (words or Words.of("en")).note(prompt_note(need))
+
+
+def prompt_note(need: DealNeed) -> Note:
+    """:func:`prompt` as data (a :class:`scoring.why.Note`), for the table's language."""
     if need.need is Need.UP_CARD:
-        return "Turn the up-card"
+        return Note.of(N_("Turn the up-card"))
     if need.need is Need.CARDS:
-        return f"{need.players[0]}'s card"
+        return Note.of(N_("{name}'s card"), name=need.players[0])
     if need.need is Need.TIEBREAK:
-        return f"Tie-break: deal a card to {need.players[0]}"
+        return Note.of(N_("Tie-break: deal a card to {name}"), name=need.players[0])
     if need.need is Need.DECIDED:
-        return f"{need.winner} wins {need.points} point{'s' if need.points != 1 else ''}: confirm the hand"
+        if need.points == 1:
+            return Note.of(N_("{name} wins 1 point: confirm the hand"), name=need.winner)
+        return Note.of(N_("{name} wins {points} points: confirm the hand"), name=need.winner, points=need.points)
     if need.need is Need.DEAD:
-        return "Dead hand (a Joker): confirm the hand"
-    return "Too few cards for the tie-break: mark the hand void"
+        return Note.of(N_("Dead hand (a Joker): confirm the hand"))
+    return Note.of(N_("Too few cards for the tie-break: mark the hand void"))
 
 
 def extras(result: Result) -> list[tuple[str, str]]:
-    """Cards and hands left (rule 7); play-off wins once a play-off is on."""
+    """Cards and hands left (rule 7); play-off wins once a play-off is on (each label marked for translation: the
+    scoreboard says it in the table's language)."""
     if not isinstance(result, JokersKillResult):
         raise TypeError(f"a Jokers Kill result is needed here, not one of {result.game}")
-    out = [("Cards left", str(result.cards_left)), ("Hands left", str(result.hands_left))]
+    out = [(N_("Cards left"), str(result.cards_left)), (N_("Hands left"), str(result.hands_left))]
     wins = result.playoff_wins
     if wins:
-        out.append(("Play-off wins", ", ".join(f"{name} {count}" for name, count in wins.items())))
+        out.append((N_("Play-off wins"), ", ".join(f"{name} {count}" for name, count in wins.items())))
     return out
 
 
@@ -324,7 +363,9 @@ class JokersKillState:
         """Raise :class:`IncompleteError` saying what the table deals next."""
         need = self.need()
         if not need.complete:
-            raise IncompleteError(f"the hand is not complete yet: {prompt(need).lower()}")
+            error = IncompleteError(f"the hand is not complete yet: {prompt(need).lower()}")
+            error.why = Note.of(N_("the hand is not complete yet: {what}"), what=prompt_note(need))
+            raise error
 
     def can_confirm(self) -> bool:
         try:

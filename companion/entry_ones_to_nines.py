@@ -30,19 +30,20 @@ from typing import Any, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import EntryTarget, GameEntry
+from companion.entry import EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
-from companion.i18n import N_
+from companion.i18n import N_, Words
 from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
 from scoring.ones_to_nines import DIGITS
 from scoring.parts import Part
+from scoring.why import Note
 
 TABLE = "table"
 """The field of the table row (every other field is a player's name)."""
 
 
-class EntryError(ValueError):
+class EntryError(WordedError):
     """A tap the hand cannot take; the message names the problem."""
 
 
@@ -120,13 +121,27 @@ class ReviewRow:
         >>> ReviewRow("Ben", "B", "9324", "8631", 693, "8631", 693).text
         'Ben (side B, target 9324): 8631, gap 693, the best arrangement'
         """
-        head = f"{self.name} (side {self.side}, target {self.target})"
+        return self.text_in(Words.of("en"))
+
+    def text_in(self, words: Words, *, short: bool = False) -> str:
+        """:attr:`text` (or with ``short``, :attr:`short`) in the table's language."""
+        _ = words.gettext
+        who = self.name if short else _("{name} (side {side}, target {target})")
+        who = who.format(name=self.name, side=self.side, target=self.target)
         if self.number is None:
-            return f"{head}: set down three of a kind first, 0"
-        first = " (first three of a kind: 0)" if self.first_triple else ""
+            return _("{who}: set down three of a kind first, 0").format(who=who)
+        first = " " + _("(first three of a kind: 0)") if self.first_triple else ""
         if self.best == self.number:
-            return f"{head}: {self.number}, gap {self.gap}, the best arrangement{first}"
-        return f"{head}: {self.number}, gap {self.gap}; best {self.best}, gap {self.best_score}{first}"
+            said = (
+                _("{who}: {number}, gap {gap}, the best{first}")
+                if short
+                else _("{who}: {number}, gap {gap}, the best arrangement{first}")
+            )
+            return said.format(who=who, number=self.number, gap=self.gap, first=first)
+        said = _("{who}: {number}, gap {gap}; best {best}, gap {best_score}{first}")
+        return said.format(
+            who=who, number=self.number, gap=self.gap, best=self.best, best_score=self.best_score, first=first
+        )
 
     @property
     def short(self) -> str:
@@ -138,12 +153,7 @@ class ReviewRow:
         >>> ReviewRow("Ben", "B", "9324", "8631", 693, "8631", 693, first_triple=True).short
         'Ben: 8631, gap 693, the best (first three of a kind: 0)'
         """
-        if self.number is None:
-            return f"{self.name}: set down three of a kind first, 0"
-        first = " (first three of a kind: 0)" if self.first_triple else ""
-        if self.best == self.number:
-            return f"{self.name}: {self.number}, gap {self.gap}, the best{first}"
-        return f"{self.name}: {self.number}, gap {self.gap}; best {self.best}, gap {self.best_score}{first}"
+        return self.text_in(Words.of("en"), short=True)
 
 
 @dataclass(frozen=True)
@@ -239,7 +249,7 @@ class HandEntry:
 
     def with_focus(self, name: str) -> HandEntry:
         if name not in self.fields:
-            raise EntryError(f"{name} does not play this hand")
+            raise EntryError(Note.of(N_("{name} does not play this hand"), name=name))
         return replace(self, focus=name)
 
     def _others(self, name: str) -> list[str]:
@@ -254,8 +264,9 @@ class HandEntry:
         name = self.focus
         typed = self.value(name) + digit
         if len(typed) > self.length:
-            what = "the table row" if name == TABLE else f"{name}'s number"
-            raise DigitError(f"{what} already has {self.length} digits")
+            if name == TABLE:
+                raise DigitError(Note.of(N_("the table row already has {length} digits"), length=self.length))
+            raise DigitError(Note.of(N_("{name}'s number already has {length} digits"), name=name, length=self.length))
         try:
             if name == TABLE:
                 oo.verify_number(typed, "", self._others(name), length=self.length, complete=False)
@@ -306,9 +317,9 @@ class HandEntry:
     def verify_first_triple(self, name: str) -> None:
         """Raise unless ``name`` can be recorded as the first to set down three of a kind (rule 5.1, OO-10)."""
         if name not in self.players:
-            raise TripleError(f"{name} does not play this hand")
+            raise TripleError(Note.of(N_("{name} does not play this hand"), name=name))
         if not self.triple_rule:
-            raise TripleError("the three-of-a-kind rule is off in sudden death (house rule, OO-15)")
+            raise TripleError(Note.of(N_("the three-of-a-kind rule is off in sudden death (house rule, OO-15)")))
         number = self.numbers.get(name, "")
         if len(number) == self.length:
             try:
@@ -418,7 +429,7 @@ class OnesToNinesState:
     def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> OnesToNinesState:
         """What :meth:`to_draft` kept (digits that no longer fit the deck are left out)."""
         if not isinstance(draft.get("numbers", {}), Mapping):
-            raise EntryError("the hand kept from before cannot be read")
+            raise EntryError(Note.of(N_("the hand kept from before cannot be read")))
         return cls.from_hand(record, target, draft)
 
     def to_draft(self) -> dict[str, Any]:

@@ -52,10 +52,13 @@ from enum import StrEnum
 from typing import Any
 
 from companion.drafts import draft_check
+from companion.entry import WordedError
+from companion.i18n import N_
 from companion.listeners import Listeners
 from scoring import Replay, Result, ScoringError, Step, find_game, next_step
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
+from scoring.why import Note
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
 from storage.core import MAX_DRAFT_DEVICES
 
@@ -65,11 +68,11 @@ Record = dict[str, Any]
 Listener = Callable[["TableSession"], None]
 
 
-class StaleEditError(ValueError):
+class StaleEditError(WordedError):
     """An edit made on an older version of the session than the one now saved (someone else changed it first)."""
 
 
-class NothingToUndoError(ValueError):
+class NothingToUndoError(WordedError):
     """Undo or redo with nothing to undo or redo."""
 
 
@@ -529,7 +532,8 @@ class TableSession:
         if kind is EditKind.UNDO or kind is EditKind.REDO:
             stack = self._undo if kind is EditKind.UNDO else self._redo
             if not stack:
-                raise NothingToUndoError(f"there is nothing to {kind.value}")
+                none = N_("there is nothing to undo") if kind.value == "undo" else N_("there is nothing to redo")
+                raise NothingToUndoError(Note.of(none))
             return stack[-1].record, f"{kind.value}: {stack[-1].description}"
         record = dict(self.current)
         part = edit.part
@@ -636,7 +640,9 @@ class TableSession:
     def _check_version(self, expected_version: int | None) -> None:
         if expected_version is not None and expected_version != self.version:
             raise StaleEditError(
-                "someone else changed this game a moment ago; the newest state is shown, please enter it again"
+                Note.of(
+                    N_("someone else changed this game a moment ago; the newest state is shown, please enter it again")
+                )
             )
 
     def _commit(self, record: Record, result: Result, description: str, *, bump: bool = True) -> bool:

@@ -65,7 +65,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
-from scoring.why import Items, Names, Note, render
+from scoring.why import Cards, Items, Names, Note, render
 
 RULING_PREFIX = "BB"
 """The prefix of Bargain Bin's ruling ids (``BB-3``) in ``shared/rules/bargain-bin.md``."""
@@ -593,9 +593,9 @@ def verify_play(card: BinCard | Card | str, played: Iterable[BinCard | Card | st
     """
     physical = _physical(card)
     if physical.is_joker and not options.joker:
-        raise InvalidCardError("the Joker is not in this game: the Joker rule is off (rule 1)")
+        raise InvalidCardError(Note.of("the Joker is not in this game: the Joker rule is off (rule 1)"))
     if physical in {_physical(c) for c in played}:
-        raise DuplicateCardError(f"{physical.label} has already been played in this hand")
+        raise DuplicateCardError(Note.of("{card} has already been played in this hand", card=Cards.of([physical])))
 
 
 def can_play(card: BinCard | Card | str, played: Iterable[BinCard | Card | str | Play], options: Options) -> bool:
@@ -641,6 +641,8 @@ class RemovalConsequence:
     removed_so_far: int
     threshold: int
     text: str
+    why: Note | None = None
+    """``text`` as data, for the table's language."""
 
 
 def removal_consequence(record: Record | Mapping[str, Any], player: str) -> RemovalConsequence:
@@ -664,19 +666,33 @@ and every payment is refunded (rule 9.3, BB-14).'
         raise IllegalHandError(f"{player} has already been removed from the game (BB-13)", "conduct")
     threshold = cancel_threshold(len(rec.players))
     count = len(removed) + 1
-    started = f"a game that started with {len(rec.players)} players"
+    seats = len(rec.players)
     if count >= threshold:
-        text = (
-            f"Removing {player} is removal {count} of {threshold} in {started}: the game is cancelled, nobody wins, "
-            "and every payment is refunded (rule 9.3, BB-14)."
+        why = Note.of(
+            "Removing {player} is removal {count} of {threshold} in a game that started with {seats} players: the "
+            "game is cancelled, nobody wins, and every payment is refunded (rule 9.3, BB-14).",
+            player=player,
+            count=count,
+            threshold=threshold,
+            seats=seats,
         )
     else:
         left = threshold - count
-        text = (
-            f"Removing {player} is removal {count} of {threshold} in {started}: {player} is out of the ranking and "
-            f"cannot win; {left} more removal{'s' if left > 1 else ''} would cancel the game (rule 9.3, BB-13, BB-14)."
+        why = Note.of(
+            "Removing {player} is removal {count} of {threshold} in a game that started with {seats} players: "
+            "{player} is out of the ranking and cannot win; {left} more removal would cancel the game "
+            "(rule 9.3, BB-13, BB-14)."
+            if left == 1
+            else "Removing {player} is removal {count} of {threshold} in a game that started with {seats} players: "
+            "{player} is out of the ranking and cannot win; {left} more removals would cancel the game "
+            "(rule 9.3, BB-13, BB-14).",
+            player=player,
+            count=count,
+            threshold=threshold,
+            seats=seats,
+            left=left,
         )
-    return RemovalConsequence(player, count >= threshold, len(removed), threshold, text)
+    return RemovalConsequence(player, count >= threshold, len(removed), threshold, render(why), why)
 
 
 def settle_up(net: Mapping[str, int]) -> list[tuple[str, str, int]]:

@@ -427,7 +427,7 @@ def check_players(names: Iterable[str], players: Iterable[str], path: str) -> No
     seated = set(players)
     for name in names:
         if name not in seated:
-            raise UnknownPlayerError(f"{name} is not a player in this game", f"{path}.{name}")
+            raise UnknownPlayerError(Note.of("{name} is not a player in this game", name=name), f"{path}.{name}")
 
 
 def check_no_duplicates(cards: Iterable[tuple[Any, str]], context: str) -> None:

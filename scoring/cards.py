@@ -20,6 +20,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
 from scoring.errors import InvalidCardError
+from scoring.why import Note
 
 
 class Suit(enum.Enum):
@@ -78,7 +79,7 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise InvalidCardError(f"{text!r} is not a card (write e.g. 10H, QS, AC or JK)")
+            raise InvalidCardError(Note.of("{text} is not a card (write e.g. 10H, QS, AC or JK)", text=repr(text)))
         raw = text.strip().upper()
         if raw in ("JK", "JOKER"):
             return JOKER
@@ -88,7 +89,7 @@ class Card:
                 rank = "10"
             if rank in RANKS:
                 return Card(rank, _SUIT_INPUT[raw[-1]])
-        raise InvalidCardError(f"{text!r} is not a card (write e.g. 10H, QS, AC or JK)")
+        raise InvalidCardError(Note.of("{text} is not a card (write e.g. 10H, QS, AC or JK)", text=repr(text)))
 
     @property
     def is_joker(self) -> bool:

@@ -8,18 +8,30 @@ player understands and a ``path`` into the record (``"hands[2].cards.Ann[1]"``).
 from __future__ import annotations
 
 from scoring.parts import Part
+from scoring.why import Note, render
 
 _PLACES = (Part.HANDS, Part.SUDDEN_DEATH, Part.PLAYOFF, Part.TIEBREAK)
 """The parts an error's path can point into (their words name the place, :attr:`Part.word`)."""
 
 
 class ScoringError(ValueError):
-    """A record that cannot be scored. ``message`` is for people, ``path`` points into the record."""
+    """A record that cannot be scored. ``message`` is for people, ``path`` points into the record. Made from a
+    :class:`~scoring.why.Note`, the message is the note in English and ``why`` keeps the note, so that a screen can
+    say it in the table's language.
 
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.message = message
+    >>> error = DuplicateCardError(Note.of("{card} is already in this hand", card="Q♥"))
+    >>> error.message, error.why.text
+    ('Q♥ is already in this hand', '{card} is already in this hand')
+    """
+
+    def __init__(self, message: str | Note, path: str = "") -> None:
+        why = message if isinstance(message, Note) else None
+        text = render(message) if isinstance(message, Note) else message
+        super().__init__(text)
+        self.message = text
         self.path = path
+        self.why = why
+        """The message as data (a :class:`~scoring.why.Note`), when it was made from one."""
 
     def at(self, path: str) -> ScoringError:
         """Return the same error with ``path`` set (keeps the subclass).
@@ -77,6 +89,11 @@ class IncompleteError(ValueError):
     ...
     scoring.errors.IncompleteError: the hand is not complete yet: deal Ann's second card
     """
+
+    def __init__(self, message: str | Note) -> None:
+        super().__init__(render(message) if isinstance(message, Note) else message)
+        self.why = message if isinstance(message, Note) else None
+        """The message as data, when it was made from a :class:`~scoring.why.Note`."""
 
 
 def path_of(loc: tuple[int | str, ...] | list[int | str]) -> str:

@@ -312,7 +312,7 @@ def verify_deal(record: Record, player: str) -> None:
     scoring.errors.IllegalHandError: Cat cannot deal round 2: the deal passes clockwise from Ann to Ben (rule 4)
     """
     if player not in record.players:
-        raise UnknownPlayerError(f"{player} is not a player in this game", "dealer")
+        raise UnknownPlayerError(Note.of("{name} is not a player in this game", name=player), "dealer")
     number = len(record.hands) + 1
     total = total_rounds(record)
     if number > total:
@@ -355,9 +355,9 @@ def verify_hold(card: Card, seen: Iterable[Card]) -> None:
     scoring.errors.DuplicateCardError: 7♣ is already in this round
     """
     if card.is_joker:
-        raise InvalidCardError("a Joker never stays in a hand: it is put aside, or it ends the round (rule 5)")
+        raise InvalidCardError(Note.of("a Joker never stays in a hand: it is put aside, or it ends the round (rule 5)"))
     if card in set(seen):
-        raise DuplicateCardError(f"{card.label} is already in this round")
+        raise DuplicateCardError(Note.of("{card} is already in this round", card=Cards.of([card])))
 
 
 def can_hold(card: Card, seen: Iterable[Card]) -> bool:

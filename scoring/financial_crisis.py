@@ -1495,12 +1495,12 @@ def verify_add_card(
     new = _parse_card(card)
     used = _hand_cards(hand_so_far)
     if to is not None and to not in game.players:
-        raise UnknownPlayerError(f"{to} is not a player in this game", f"piles.{to}")
+        raise UnknownPlayerError(Note.of("{name} is not a player in this game", name=to), f"piles.{to}")
     for old, where in used:
         if old == new:
             raise DuplicateCardError(f"{new.label} is already in {where}")
     if to is None and sum(1 for _, where in used if where == "the bank") >= 5:
-        raise IllegalHandError("the bank already has its five face-down cards", "bank")
+        raise IllegalHandError(Note.of("the bank already has its five face-down cards"), "bank")
     return new
 
 

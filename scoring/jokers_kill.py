@@ -1476,13 +1476,19 @@ class NextHand:
             raise IllegalHandError("the game is over: no more cards can be entered", "hands")
         if parsed.is_joker:
             if options.jokers == 0:
-                raise InvalidCardError("this game is played without Jokers (options.jokers is 0)", "")
-            raise DuplicateCardError(f"all {options.jokers} Jokers have been dealt already (JK-11)", "")
+                raise InvalidCardError(Note.of("this game is played without Jokers (options.jokers is 0)"), "")
+            raise DuplicateCardError(
+                Note.of("all {jokers} Jokers have been dealt already (JK-11)", jokers=options.jokers), ""
+            )
         if self.phase is Phase.MAIN and parsed in state.used:
             raise DuplicateCardError(
-                f"{parsed.label} was already dealt in this game (one deck for the whole game, rule 7)", ""
+                Note.of(
+                    "{card} was already dealt in this game (one deck for the whole game, rule 7)",
+                    card=Cards.of([parsed]),
+                ),
+                "",
             )
-        raise DuplicateCardError(f"{parsed.label} is already in this hand", "")
+        raise DuplicateCardError(Note.of("{card} is already in this hand", card=Cards.of([parsed])), "")
 
 
 def next_deal(record: Record | Mapping[str, Any], partial_hand: Mapping[str, Any] | Hand | None) -> DealNeed:

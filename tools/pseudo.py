@@ -50,7 +50,7 @@ def build(locales: Path) -> Path:
     )
     catalog.language_team = "pseudo-language en-XA (tools/pseudo.py)"
     for message in template:
-        if isinstance(message.id, (list, tuple)):  # a plural (``ngettext``): each form accented
+        if isinstance(message.id, tuple | list):  # a plural: each form in the pseudo-language
             forms = tuple(pseudo(str(form)) for form in message.id)
             catalog.add(message.id, forms, auto_comments=message.auto_comments)
         elif message.id:

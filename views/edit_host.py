@@ -28,8 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.i18n import Words
 from companion.session import EDIT_REFUSALS, Edit, EditKind, SaveFailedError, StaleEditError
 from companion.sharing import NotAllowedError, SharingError
+from scoring.why import Note
 
 Report = Callable[[str | None], None]
 REFUSED: tuple[type[Exception], ...] = (*EDIT_REFUSALS, SharingError)
@@ -51,7 +53,10 @@ class EditHost:
         on_made: Callable[[Edit], None] = _nothing,
         on_stale: Callable[[], None] = _nothing,
         can_make: Callable[[Edit], bool] | None = None,
+        words: Words | None = None,
     ) -> None:
+        self.words = words or Words.of("en")
+        """The table's language, for what is said."""
         self._make = make
         self._can_make = can_make
         self.report = report
@@ -65,11 +70,12 @@ class EditHost:
         except SaveFailedError:
             pass  # made, and kept in memory: the table screen's banner offers Retry save
         except (StaleEditError, NotAllowedError) as exc:
-            self.report(str(exc))
+            why = getattr(exc, "why", None)
+            self.report(self.words.note(why) if isinstance(why, Note) else str(exc))
             self.on_stale()
             return False
         except REFUSED as exc:
-            self.report(refusal(exc, edit))
+            self.report(refusal(exc, edit, self.words))
             return False
         self.report(None)
         self.on_made(edit)
@@ -80,14 +86,16 @@ class EditHost:
         return self._can_make(edit) if self._can_make is not None else True
 
 
-def refusal(error: Exception, edit: Edit) -> str:
+def refusal(error: Exception, edit: Edit, words: Words | None = None) -> str:
     """What a refused edit says: the reason, and that nothing changed (an entry is kept for another try).
 
     >>> from companion.session import Edit
     >>> refusal(ValueError("Ann's card is missing"), Edit.add({}))
     "Ann's card is missing. Nothing was changed; your entry is still here."
     """
-    reason = str(getattr(error, "message", None) or error).rstrip(".")
+    words = words or Words.of("en")
+    why = getattr(error, "why", None)
+    reason = (words.note(why) if isinstance(why, Note) else str(getattr(error, "message", None) or error)).rstrip(".")
     if edit.kind in (EditKind.ADD, EditKind.REPLACE):
-        return f"{reason}. Nothing was changed; your entry is still here."
-    return f"{reason}. Nothing was changed."
+        return words.gettext("{reason}. Nothing was changed; your entry is still here.").format(reason=reason)
+    return words.gettext("{reason}. Nothing was changed.").format(reason=reason)

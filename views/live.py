@@ -24,6 +24,7 @@ from typing import Any, cast
 
 import flet as ft
 
+from companion.i18n import Words
 from companion.session import TableSession
 from companion.sharing import (
     LIVE_PATH,
@@ -42,7 +43,7 @@ from views.edit_host import EditHost
 from views.routing import normalise
 from views.seat import Seat
 from views.standings import standings_panel, verdict_panel
-from views.table.entry import EntryContext, EntryTarget, refresh
+from views.table.entry import EntryContext, EntryTarget, refresh, said
 from views.table.games import find_panel
 from views.table.scoreboard import HandLine, hand_lines, line_count
 from views.widgets import app_bar_title, back_button, big_button, empty_state, icon_button, panel
@@ -80,10 +81,19 @@ def live_model(session: TableSession) -> LiveModel:
     result = session.result
     ui = find_panel(session.game)
     extras = ui.extras(session) if ui is not None and ui.extras is not None else []
-    played = len(result.hands)
-    status = f"{find_game(session.game).name}: {played} hand{'s' if played != 1 else ''} played"
+    status = live_status(session.game, len(result.hands))
     recent = tuple(reversed(hand_lines(result, newest=RECENT_HANDS)))
     return LiveModel(version, result, status, tuple(extras), recent, line_count(result))
+
+
+def live_status(game: str, played: int, words: Words | None = None) -> str:
+    """The live view's status line: ``Jokers Kill: 3 hands played``, in the table's language.
+
+    >>> live_status("jokers-kill", 1), live_status("jokers-kill", 2, Words.of("de"))
+    ('Jokers Kill: 1 hand played', 'Jokers Kill: 2 Spiele gespielt')
+    """
+    said = (words or Words.of("en")).ngettext("{game}: {n} hand played", "{game}: {n} hands played", played)
+    return said.format(game=find_game(game).name, n=played)
 
 
 def _go(page: ft.Page, route: str) -> None:
@@ -137,7 +147,8 @@ class LiveScreen:
         self._pin_field: ft.TextField | None = None
         self._all_hands = False
         self._tiles: dict[tuple[Any, ...], ft.Control] = {}
-        self._hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
+        self.words = words = ctx.words
+        self._hands_title = ft.Text(words.gettext("Hands"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self._hands_column = ft.Column(spacing=10)
         self.edits = EditHost(
             self._apply_as,
@@ -147,6 +158,7 @@ class LiveScreen:
             # was entered (it is offered again on the new state: nothing is lost).
             on_stale=lambda: self._later(force=True),
             can_make=self._can_apply,
+            words=words,
         )
         """Every change this page asks for goes through here, as on the host's table screen."""
 
@@ -158,7 +170,7 @@ class LiveScreen:
             previous.stop()
         self.rebuild()
         self.follow()
-        title = "Live scoreboard"
+        title = self.words.gettext("Live scoreboard")
         appbar = ft.AppBar(
             title=app_bar_title(title),
             leading=back_button(self.ctx) if self.back else None,
@@ -177,7 +189,7 @@ class LiveScreen:
         access = self.seat.access
         wanted = self.session_id if access.role is Role.HOST else None
         if access.role is not Role.HOST and self.session_id not in (None, self.seat.live.current_id):
-            self.message.value = "That game is not being shared; here is the game at the table."
+            self.message.value = self.words.gettext("That game is not being shared; here is the game at the table.")
             self.message.visible = True
         return self.seat.live.session_for(access, wanted)
 
@@ -190,23 +202,31 @@ class LiveScreen:
                 self._watch(None)
                 self.rendered = -1
                 self.shown_access = access
-                self.body.controls = [empty_state("No game to follow yet", str(exc)), *self._access_parts(None)]
+                self.body.controls = [
+                    empty_state(self.words.gettext("No game to follow yet"), said(self.words, exc)),
+                    *self._access_parts(None),
+                ]
                 return
             self._watch(session)
             model = cast(LiveModel, self.seat.live.shared_view(session, LIVE_MODEL, live_model))
             result = model.result
-            status = model.status
+            words = self.words
+            status = model.status if words.code == "en" else live_status(session.game, len(result.hands), words)
             parts: list[ft.Control] = [
                 ft.Text(
                     status,
                     theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-                    semantics_label=f"Live: {status}",
+                    semantics_label=words.gettext("Live: {status}").format(status=status),
                 )
             ]
-            verdict = verdict_panel(result)
+            verdict = verdict_panel(result, words)
             if verdict is not None:
                 parts.append(verdict)
-            parts.append(standings_panel(result, model.extras))
+            extras = model.extras
+            ui = find_panel(session.game)
+            if words.code != "en" and ui is not None and ui.extras is not None:
+                extras = tuple(ui.extras(session, None, words))
+            parts.append(standings_panel(result, extras, words))
             parts.extend(self._access_parts(session))
             parts.append(self.message)
             parts.append(self._hands(model))
@@ -218,8 +238,11 @@ class LiveScreen:
         """The hands, newest first, each with its points and why: the last :data:`RECENT_HANDS` unless this
         page asked for all. The column and the rows of hands that did not change are kept from one redraw to the
         next, so an update sends (and the phone draws) only what is new."""
+        words = self.words
         if self._all_hands and model.lines > len(model.recent):
-            shown: Sequence[HandLine] = list(reversed(hand_lines(model.result)))
+            shown: Sequence[HandLine] = list(reversed(hand_lines(model.result, words=words)))
+        elif words.code != "en":
+            shown = list(reversed(hand_lines(model.result, newest=RECENT_HANDS, words=words)))
         else:
             shown = model.recent
         tiles: list[ft.Control] = [self._hands_title]
@@ -239,9 +262,10 @@ class LiveScreen:
             tiles.append(tile)
         self._tiles = cache
         if not model.lines:
-            tiles.append(ft.Text("No hands yet.", size=16))
+            tiles.append(ft.Text(words.gettext("No hands yet."), size=16))
         if model.lines > len(shown):
-            tiles.append(ft.Row([big_button(f"Show all {model.lines} hands", self.show_all_hands)]))
+            more = words.gettext("Show all {n} hands").format(n=model.lines)
+            tiles.append(ft.Row([big_button(more, self.show_all_hands)]))
         self._hands_column.controls = tiles
         return self._hands_column
 
@@ -261,7 +285,12 @@ class LiveScreen:
             out.append(
                 ft.Row(
                     [
-                        ft.Text("You can enter hands (PIN)", size=16, expand=True, semantics_label="Editing with PIN"),
+                        ft.Text(
+                            self.words.gettext("You can enter hands (PIN)"),
+                            size=16,
+                            expand=True,
+                            semantics_label=self.words.gettext("Editing with PIN"),
+                        ),
                         self._undo_button(session),
                     ]
                 )
@@ -273,7 +302,7 @@ class LiveScreen:
 
     def _undo_button(self, session: TableSession) -> ft.Control:
         """Undo, greyed out when the live table would refuse it (nothing to undo, or no PIN any more)."""
-        button = icon_button(ft.Icons.UNDO, "Undo", self.undo)
+        button = icon_button(ft.Icons.UNDO, self.words.gettext("Undo"), self.undo)
         inner = button.content if isinstance(button, ft.Semantics) else None
         if isinstance(inner, ft.IconButton):
             inner.disabled = not self.edits.can_submit(Edit.undo(expected_version=session.version))
@@ -283,18 +312,21 @@ class LiveScreen:
         """Built once per screen, so what a viewer is typing survives the redraws of the scoreboard around it."""
         if self._pin_box is not None:
             return self._pin_box
-        field = ft.TextField(label="PIN", password=True, keyboard_type=ft.KeyboardType.NUMBER, max_length=6, width=180)
+        _ = self.words.gettext
+        field = ft.TextField(
+            label=_("PIN"), password=True, keyboard_type=ft.KeyboardType.NUMBER, max_length=6, width=180
+        )
 
         def submit(_: Any) -> None:
             self.submit_pin(field.value or "")
 
         field.on_submit = submit
-        enter = big_button("Edit with PIN", submit, icon=ft.Icons.KEY)
+        enter = big_button(_("Edit with PIN"), submit, icon=ft.Icons.KEY)
         self._pin_field = field
         self._pin_box = panel(
             ft.Column(
                 [
-                    ft.Text("Watching: read-only. To enter hands, type the PIN the host shows.", size=16),
+                    ft.Text(_("Watching: read-only. To enter hands, type the PIN the host shows."), size=16),
                     ft.Row([field, enter], vertical_alignment=ft.CrossAxisAlignment.START),
                 ],
                 spacing=8,
@@ -305,7 +337,10 @@ class LiveScreen:
     def _entry(self, session: TableSession, target: EntryTarget) -> ft.Control:
         ui = find_panel(session.game)
         if ui is None or (target.part is not Part.HANDS and target.part not in ui.parts):
-            return empty_state("Enter this on the host's screen", "This game's entry is not available on phones yet.")
+            _ = self.words.gettext
+            return empty_state(
+                _("Enter this on the host's screen"), _("This game's entry is not available on phones yet.")
+            )
         ectx = EntryContext(
             view=self.ctx,
             session=session,
@@ -320,7 +355,7 @@ class LiveScreen:
             # the panel's Confirm sits in its dock (the table screen's bottom bar); here it follows the panel
             return ft.Column([ui.entry(ectx), ectx.dock], spacing=12)
         except ScoringError as exc:
-            return empty_state("This hand cannot be entered here", str(exc))
+            return empty_state(self.words.gettext("This hand cannot be entered here"), said(self.words, exc))
 
     # -- actions (every change goes through LiveTable.apply_as, which checks the access) ----------------------
 
@@ -329,7 +364,7 @@ class LiveScreen:
             return  # no update(): Flet then sends the handler's own changes (an update() here would replace that)
         self.message.value = text or ""
         self.message.visible = bool(text)
-        self.message.semantics_label = f"Problem: {text}" if text else None
+        self.message.semantics_label = self.words.gettext("Problem: {text}").format(text=text) if text else None
         refresh(self.message)
 
     def submit_pin(self, text: str) -> None:
@@ -348,7 +383,7 @@ class LiveScreen:
         shown and the newest state drawn."""
         session = self.session
         if session is None:
-            self.report("There is no game to change.")
+            self.report(self.words.gettext("There is no game to change."))
             return False
         return self.edits.submit(edit)
 

@@ -22,9 +22,13 @@ from collections.abc import Mapping, Sequence
 
 import flet as ft
 
+from companion.i18n import N_, Words
 from scoring import Result, Standing, standings
-from scoring.base import join_names
+from scoring.why import Names, Note
 from views.widgets import panel
+
+EN = Words.of("en")
+"""The words when a caller gives none (English: the labels the browser tests find)."""
 
 
 def place_text(standing: Standing) -> str:
@@ -32,32 +36,42 @@ def place_text(standing: Standing) -> str:
     return f"={standing.place}" if standing.shared else str(standing.place)
 
 
-def _points(total: int) -> str:
-    return f"{total} {'point' if abs(total) == 1 else 'points'}"
+def _points(total: int, words: Words = EN) -> str:
+    return words.ngettext("{n} point", "{n} points", abs(total)).format(n=total)
 
 
-def row_label(standing: Standing, *, last: int | None) -> str:
+def _place(standing: Standing, words: Words) -> str:
+    """The place in words (``equal first``), in the table's language."""
+    return words.note(standing.place_note) if standing.place_note is not None else standing.spoken_place
+
+
+def _progress(standing: Standing, words: Words) -> str | None:
+    """The player's progress in an extra part (``2 play-off wins``), in the table's language."""
+    return words.note(standing.progress_note) if standing.progress_note is not None else standing.progress
+
+
+def row_label(standing: Standing, *, last: int | None, words: Words = EN) -> str:
     """What a screen reader (and a browser test) reads for one row of the live standings:
     ``1. Ann: 7 points (last hand +2)``; a shared place ends ``, equal first``; a player in the play-off, tie-break
     round or sudden death shows its progress instead of the last hand (``(2 play-off wins)``)."""
     if standing.progress is not None:
-        detail = f" ({standing.progress})"
+        detail = f" ({_progress(standing, words)})"
     else:
-        detail = "" if last is None else f" (last hand {last:+d})"
-    shared = f", {standing.spoken_place}" if standing.shared else ""
-    return f"{standing.place}. {standing.player}: {_points(standing.total)}{detail}{shared}"
+        detail = "" if last is None else " " + words.gettext("(last hand {points})").format(points=f"{last:+d}")
+    shared = f", {_place(standing, words)}" if standing.shared else ""
+    return f"{standing.place}. {standing.player}: {_points(standing.total, words)}{detail}{shared}"
 
 
-def final_label(standing: Standing) -> str:
+def final_label(standing: Standing, words: Words = EN) -> str:
     """One line of History's standings: ``1. Ben: 12``, or ``1. Ann: 10, equal first`` when shared."""
-    shared = f", {standing.spoken_place}" if standing.shared else ""
+    shared = f", {_place(standing, words)}" if standing.shared else ""
     return f"{standing.place}. {standing.player}: {standing.total}{shared}"
 
 
-def row_labels(result: Result) -> list[str]:
+def row_labels(result: Result, words: Words = EN) -> list[str]:
     """The labels of the live standings' rows, best first (:func:`row_label`)."""
     last = _last_points(result)
-    return [row_label(s, last=None if last is None else last.get(s.player)) for s in standings(result)]
+    return [row_label(s, last=None if last is None else last.get(s.player), words=words) for s in standings(result)]
 
 
 def _last_points(result: Result) -> Mapping[str, int] | None:
@@ -68,24 +82,40 @@ def _last_points(result: Result) -> Mapping[str, int] | None:
     return result.hands[-1].points
 
 
-def said(result: Result) -> tuple[str, list[str]] | None:
+_WHOLE = {
+    "main game": N_("Main game"),
+    "play-off": N_("Play-off"),
+    "tie-break": N_("Tie-break"),
+    "sudden death": N_("Sudden death"),
+}
+
+
+def said(result: Result, words: Words = EN) -> tuple[str, list[str]] | None:
     """The verdict in words: its headline and one sentence per winner (``result.verdict``), or, while a tie is
     being settled, the extra part and who plays it (``Play-off: Ann and Ben``); ``None`` mid-game."""
-    if result.verdict is not None:
-        return result.verdict.headline, list(result.verdict.reasons.values())
+    verdict = result.verdict
+    if verdict is not None:
+        if words.code == "en" or verdict.headline_why is None:
+            return verdict.headline, list(verdict.reasons.values())
+        reasons = [
+            words.note(verdict.reasons_why[name]) if name in verdict.reasons_why else reason
+            for name, reason in verdict.reasons.items()
+        ]
+        return words.note(verdict.headline_why), reasons
     if result.pending is not None:
         whole = result.pending.part.whole
-        return f"{whole[:1].upper()}{whole[1:]}: {join_names(result.pending.players)}", []
+        kind = words.gettext(_WHOLE[whole]) if whole in _WHOLE else f"{whole[:1].upper()}{whole[1:]}"
+        return f"{kind}: {words.note(Note.of('{names}', names=Names.of(result.pending.players)))}", []
     return None
 
 
 # --- Flet ------------------------------------------------------------------------------------------------------
 
 
-def verdict_panel(result: Result) -> ft.Control | None:
+def verdict_panel(result: Result, words: Words = EN) -> ft.Control | None:
     """The verdict (:func:`said`) as a banner: the headline, then one sentence per winner; ``None`` mid-game."""
-    words = said(result)
-    return verdict_banner(*words) if words is not None else None
+    told = said(result, words)
+    return verdict_banner(*told) if told is not None else None
 
 
 def verdict_banner(headline: str, reasons: Sequence[str]) -> ft.Control:
@@ -104,17 +134,18 @@ def verdict_banner(headline: str, reasons: Sequence[str]) -> ft.Control:
     )
 
 
-def standings_panel(result: Result, extras: Sequence[tuple[str, str]] = ()) -> ft.Control:
+def standings_panel(result: Result, extras: Sequence[tuple[str, str]] = (), words: Words = EN) -> ft.Control:
     """The live standings: place (``=1`` when shared), name, the last hand's points or the extra part's progress,
     and the total; each row is one node for a screen reader, labelled by :func:`row_label`."""
     last = _last_points(result)
     rows: list[ft.Control] = []
     for row in standings(result):
         points = None if last is None else last.get(row.player)
-        detail = row.progress if row.progress is not None else ("" if points is None else f"{points:+d}")
+        progress = _progress(row, words)
+        detail = progress if progress is not None else ("" if points is None else f"{points:+d}")
         rows.append(
             ft.Semantics(
-                label=row_label(row, last=points),
+                label=row_label(row, last=points, words=words),
                 container=True,
                 exclude_semantics=True,
                 content=ft.Row(
@@ -127,33 +158,35 @@ def standings_panel(result: Result, extras: Sequence[tuple[str, str]] = ()) -> f
                 ),
             )
         )
-    header = ft.Row([ft.Text("#", width=40), ft.Text("Player", expand=True), ft.Text("Total", width=72)])
+    _ = words.gettext
+    header = ft.Row([ft.Text("#", width=40), ft.Text(_("Player"), expand=True), ft.Text(_("Total"), width=72)])
     body: list[ft.Control] = [header, *rows]
     if extras:
-        text = " · ".join(f"{label}: {value}" for label, value in extras)
+        text = " · ".join(f"{_(label)}: {value}" for label, value in extras)
         body.append(ft.Text(text, size=16, semantics_label=text))
     return panel(ft.Column(body, spacing=6))
 
 
-def final_standings(rows: Sequence[Standing]) -> list[ft.Control]:
+def final_standings(rows: Sequence[Standing], words: Words = EN) -> list[ft.Control]:
     """History's standings, one line a player (:func:`final_label`), with the extra part's progress beside it."""
     out: list[ft.Control] = []
     for row in rows:
-        label = final_label(row)
+        label = final_label(row, words)
         shown = f"{place_text(row)}. {row.player}: {row.total}"
         line: list[ft.Control] = [
             ft.Text(shown, size=18, semantics_label=label, weight=ft.FontWeight.BOLD if row.winner else None)
         ]
-        if row.progress is not None:
-            line.append(ft.Text(row.progress, size=15, color=ft.Colors.ON_SURFACE_VARIANT))
+        progress = _progress(row, words)
+        if progress is not None:
+            line.append(ft.Text(progress, size=15, color=ft.Colors.ON_SURFACE_VARIANT))
         out.append(ft.Row(line, spacing=12, wrap=True))
     return out
 
 
-def standings_text(rows: Sequence[Standing]) -> str:
+def standings_text(rows: Sequence[Standing], words: Words = EN) -> str:
     """The standings on one line: ``1. Ben 12 (1 play-off win) · =2. Ann 8 · =2. Cat 8``."""
     return " · ".join(
-        f"{place_text(s)}. {s.player} {s.total}" + (f" ({s.progress})" if s.progress else "") for s in rows
+        f"{place_text(s)}. {s.player} {s.total}" + (f" ({_progress(s, words)})" if s.progress else "") for s in rows
     )
 
 

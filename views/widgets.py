@@ -12,7 +12,9 @@ from typing import Any, TypeVar
 
 import flet as ft
 
+from companion.i18n import N_, Words
 from companion.settings import SUITS, SuitColour, suit_colour
+from scoring.why import Cards, Note, Rank
 from views.context import ViewContext
 from views.flet_private import set_isolated
 from views.routing import parent_path
@@ -34,7 +36,7 @@ _SUIT_COLOURS = {
     SuitColour.BLUE: ft.Colors.BLUE_600,
     SuitColour.GREEN: ft.Colors.GREEN_600,
 }
-SUIT_NAMES = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+SUIT_NAMES = {"♠": N_("spades"), "♥": N_("hearts"), "♦": N_("diamonds"), "♣": N_("clubs")}
 
 C = TypeVar("C", bound=ft.Control)
 T = TypeVar("T")
@@ -320,15 +322,16 @@ def suit_colour_value(suit: str, four_colour: bool) -> str:
     return _SUIT_COLOURS[suit_colour(suit, four_colour)]
 
 
-def suits_sample(four_colour: bool, size: int = 32) -> ft.Text:
-    """The four suit symbols in their colours, labelled for screen readers."""
-    scheme = "four-colour" if four_colour else "two-colour"
+def suits_sample(four_colour: bool, size: int = 32, words: Words | None = None) -> ft.Text:
+    """The four suit symbols in their colours, labelled for screen readers (in ``words``' language)."""
+    _ = (words or Words.of("en")).gettext
+    label = _("Suits in four-colour: {suits}") if four_colour else _("Suits in two-colour: {suits}")
     return ft.Text(
         spans=[
             ft.TextSpan(f"{suit} ", style=ft.TextStyle(color=suit_colour_value(suit, four_colour), size=size))
             for suit in SUITS
         ],
-        semantics_label=f"Suits in {scheme}: " + ", ".join(SUIT_NAMES[s] for s in SUITS),
+        semantics_label=label.format(suits=", ".join(_(SUIT_NAMES[s]) for s in SUITS)),
     )
 
 
@@ -355,3 +358,22 @@ def empty_state(message: str, detail: str) -> ft.Control:
         ),
         padding=16,
     )
+
+
+def card_label(words: Words, code: str) -> str:
+    """A card's label as the table says it (``Q♥``; Swedish ``D♥``, German ``D♥``, unless the English letters are
+    set; the Joker in the table's language): the letters of :meth:`companion.i18n.Words.note`.
+
+    >>> card_label(Words.of("sv"), "QH"), card_label(Words.of("sv", english_ranks=True), "QH")
+    ('D♥', 'Q♥')
+    """
+    return words.note(Note.of("{card}", card=Cards.of([code])))
+
+
+def rank_label(words: Words, rank: str) -> str:
+    """A rank alone (a value key: ``Q``) in the table's letters (Swedish ``D``, German ``D``; English when set).
+
+    >>> rank_label(Words.of("sv"), "J"), rank_label(Words.of("de"), "A"), rank_label(Words.of("de"), "10")
+    ('Kn', 'A', '10')
+    """
+    return words.note(Note.of("{rank}", rank=Rank(rank=rank)))

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from pydantic import TypeAdapter
@@ -99,18 +101,20 @@ def _fields(text: str) -> list[tuple[str | None, str | None]]:
     return sorted((name, spec) for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
 
 
-def _forms(value: Any) -> tuple[str, ...]:
-    """A message's id or translation as its forms: one, or a plural's (``ngettext``) singular and plural."""
-    return tuple(str(form) for form in value) if isinstance(value, list | tuple) else (str(value),)
+def _key(message_id: Any) -> str:
+    """A message's id; a plural's by its singular (the plural is checked beside it)."""
+    return str(message_id if isinstance(message_id, str) else message_id[0])
 
 
-def _key(value: Any) -> str:
-    return _forms(value)[0]
+def _forms(value: Any) -> list[str]:
+    """A message's text, or each form of a plural's."""
+    return [str(value)] if isinstance(value, str) else [str(form) for form in value]
 
 
 TEMPLATE = _catalogue(LOCALES / "messages.pot")
 MESSAGES = [_key(message.id) for message in TEMPLATE if message.id]
 IDS = {_key(message.id): _forms(message.id) for message in TEMPLATE if message.id}
+"""Every message's English forms (one, or a plural's singular and plural)."""
 
 
 def test_the_template_holds_every_note_text_of_the_code() -> None:
@@ -118,7 +122,16 @@ def test_the_template_holds_every_note_text_of_the_code() -> None:
     for path in sorted((ROOT / "scoring").glob("*.py")):
         with path.open("rb") as handle:
             found |= {message for _, _, message, _ in extract_notes.extract(handle, [], [], {})}
-    assert found <= set(MESSAGES), "run `make catalogues`"  # the screens' own messages are there too
+    assert found <= set(MESSAGES), "run `make catalogues`"
+
+
+def test_the_template_holds_every_message_marked_in_the_code() -> None:
+    """What ``make catalogues`` extracts (babel.cfg: scoring's notes, and the marks in views, companion and app)
+    is the template, message for message."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    found = {_key(message) for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options_map) if message}
+    assert found == set(MESSAGES), "run `make catalogues`"
 
 
 def _texts(note: Note) -> set[str]:
@@ -151,19 +164,20 @@ def test_every_message_is_translated_none_fuzzy_placeholders_kept(code: str) -> 
     assert set(translated) == set(MESSAGES), "missing or obsolete messages: run `make catalogues`"
     for msgid in MESSAGES:
         message = translated[msgid]
-        forms = _forms(message.string)
-        assert all(forms), f"{code}: no translation of {msgid!r}"
+        assert all(_forms(message.string)), f"{code}: no translation of {msgid!r}"
         assert not message.fuzzy, f"{code}: fuzzy translation of {msgid!r}"
-        english = IDS[msgid][-1]  # a plural's translations hold the plural's placeholders
-        assert all(_fields(form) == _fields(english) for form in forms), f"{code}: placeholders differ in {msgid!r}"
+        english = {field for form in IDS[msgid] for field in _fields(form)}
+        for form in _forms(message.string):
+            assert set(_fields(form)) <= english, f"{code}: placeholders differ in {msgid!r}"
+        assert english == {field for form in _forms(message.string) for field in _fields(form)}, msgid
 
 
 def test_the_pseudo_language_wraps_every_message_and_is_longer() -> None:
     catalogue = _catalogue(LOCALES / "en_XA" / "LC_MESSAGES" / "messages.po")
-    translated = {_key(message.id): _forms(message.string) for message in catalogue if message.id}
+    translated = {_key(message.id): message for message in catalogue if message.id}
     assert set(translated) == set(MESSAGES)
-    for msgid, texts in translated.items():
-        for english, text in zip(IDS[msgid], texts, strict=True):
+    for msgid, message in translated.items():
+        for english, text in zip(IDS[msgid], _forms(message.string), strict=True):
             assert text.startswith("⟦") and text.endswith("⟧"), text
             assert len(text) - 2 >= 1.3 * len(english), text
             assert _fields(text) == _fields(english)

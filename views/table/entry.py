@@ -22,9 +22,11 @@ from companion.entry import (
     EntryState,
     EntryTarget,
 )
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.parts import Part
+from scoring.why import Note
 from views.context import ViewContext
 from views.flet_private import in_page_event, set_isolated
 
@@ -37,9 +39,11 @@ __all__ = [
     "docked",
     "draft_store",
     "refresh",
+    "said",
     "send_changes",
     "send_each",
     "sent_by_hand",
+    "words_of",
 ]
 
 
@@ -74,6 +78,19 @@ class EntryContext:
     """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
     target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
     which keeps redraws after each hand small)."""
+
+
+def words_of(ectx: EntryContext) -> Words:
+    """The table's words for an entry panel (English when its view has none: a stand-in view in a test)."""
+    words = getattr(ectx.view, "words", None)
+    return words if isinstance(words, Words) else Words.of("en")
+
+
+def said(words: Words, exc: BaseException) -> str:
+    """What went wrong, in the table's language: an error that carries its words as data (``why``, a
+    :class:`scoring.why.Note`) is worded in ``words``; any other says its own (English) message."""
+    note = getattr(exc, "why", None)
+    return words.note(note) if isinstance(note, Note) else str(exc)
 
 
 S = TypeVar("S", bound=EntryState)
@@ -124,15 +141,20 @@ EntryBuilder = Callable[[EntryContext], ft.Control]
 
 class ExtrasHook(Protocol):
     """Scoreboard extras: (label, value) pairs such as ("Cards left", "40"); money in ``money``, the app's money
-    setting (US dollars when not given)."""
+    setting (US dollars when not given); words in ``words``, the table's language (English when not given; a
+    label marked with ``N_`` and left in English is translated by the scoreboard)."""
 
-    def __call__(self, session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]: ...
+    def __call__(
+        self, session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+    ) -> list[tuple[str, str]]: ...
 
 
 class EndHook(Protocol):
     """The end-of-game panel of a game, or ``None`` when it has nothing to add; money as :class:`ExtrasHook`."""
 
-    def __call__(self, session: TableSession, money: MoneyFormat | None = None) -> ft.Control | None: ...
+    def __call__(
+        self, session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+    ) -> ft.Control | None: ...
 
 
 SetupHook = Callable[[Sequence[str], dict[str, Any]], ft.Control]

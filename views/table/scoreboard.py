@@ -20,13 +20,17 @@ from typing import Any
 
 import flet as ft
 
-from companion.entry import entry_title, entry_word
+from companion.entry import entry_word, worded_entry_title
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat, money_in_text
 from scoring import Result
 from scoring import standings as scoring_standings
-from scoring.base import join_names
 from scoring.parts import Part
+from scoring.why import Names, Note
 from views.widgets import TAP, isolated, panel
+
+EN = Words.of("en")
+"""The table's words when a caller gives none (English: the labels the browser tests find)."""
 
 
 @dataclass(frozen=True)
@@ -47,19 +51,28 @@ class Line:
     progress: str | None = None
     """The player's progress in a play-off, tie-break round or sudden death (``2 play-off wins``)."""
     winner: bool = False
+    words: Words = EN
+    """The table's language."""
 
     @property
     def label(self) -> str:
         """What a screen reader (and a browser test) reads: ``1. Ann: 7 points (last hand +2)``; a shared place adds
         its words (``... (equal first)``), a play-off its progress."""
-        last = "" if self.last is None else f" (last {self.word} {self.last:+d})"
-        points = "point" if abs(self.total) == 1 else "points"
+        _ = self.words
+        last = ""
+        if self.last is not None:
+            said = _LAST.get(self.word, _LAST["hand"])
+            last = " " + _.gettext(said).format(points=f"{self.last:+d}")
+        points = _.ngettext("{n} point", "{n} points", abs(self.total)).format(n=self.total)
         shared = f" ({self.spoken_place})" if self.place.startswith("=") else ""
         progress = f", {self.progress}" if self.progress else ""
-        return f"{self.place.lstrip('=')}. {self.name}: {self.total} {points}{last}{shared}{progress}"
+        return f"{self.place.lstrip('=')}. {self.name}: {points}{last}{shared}{progress}"
 
 
-def standings(result: Result) -> list[Line]:
+_LAST = {"hand": N_("(last hand {points})"), "round": N_("(last round {points})")}
+
+
+def standings(result: Result, words: Words = EN) -> list[Line]:
     """The standings as the table shows them: :func:`scoring.standings` with each player's last-hand points."""
     last = result.hands[-1].points if result.hands else None
     word = entry_word(result.game)
@@ -70,15 +83,24 @@ def standings(result: Result) -> list[Line]:
             row.total,
             None if last is None else last.get(row.player, 0),
             word,
-            row.spoken_place,
-            row.progress,
+            _said(words, row.place_note, row.spoken_place) or row.spoken_place,
+            _said(words, row.progress_note, row.progress),
             row.winner,
+            words,
         )
         for row in scoring_standings(result)
     ]
 
 
-def progress_text(result: Result) -> str:
+def _said(words: Words, note: Note | None, english: str | None) -> str | None:
+    """A note of scoring in the table's language, or its English text when it came without one."""
+    return words.note(note) if note is not None else english
+
+
+_KINDS = {"playoff": N_("Play-off"), "tiebreak": N_("Tie-break"), "sudden-death": N_("Sudden death")}
+
+
+def progress_text(result: Result, words: Words = EN) -> str:
     """The extra part's progress in one line (``Play-off: Ann 2 play-off wins, Ben 1 play-off win``), or ``""``.
 
     >>> from scoring import find_game
@@ -89,12 +111,12 @@ def progress_text(result: Result) -> str:
     if not progress:
         return ""
     kind = result.pending.kind if result.pending is not None else None
-    word = {"playoff": "Play-off", "tiebreak": "Tie-break", "sudden-death": "Sudden death"}.get(kind or "", "")
-    body = ", ".join(f"{name}: {entry.text}" for name, entry in progress.items())
+    word = words.gettext(_KINDS[kind]) if kind in _KINDS else ""
+    body = ", ".join(f"{name}: {words.note(entry.note)}" for name, entry in progress.items())
     return f"{word}: {body}" if word else body
 
 
-def verdict(result: Result) -> tuple[str, list[str]] | None:
+def verdict(result: Result, words: Words = EN) -> tuple[str, list[str]] | None:
     """The end or play-off banner: a title and the lines under it; ``None`` mid-game. At the end the lines are the
     verdict's headline and each winner's reason (:attr:`scoring.Result.verdict`, never notes picked by words).
 
@@ -111,20 +133,31 @@ def verdict(result: Result) -> tuple[str, list[str]] | None:
     D ...
     """
     said = result.verdict
+    _ = words.gettext
+    headline = reasons = None
+    if said is not None:
+        headline = words.note(said.headline_why) if said.headline_why is not None else said.headline
+        reasons = {
+            name: words.note(said.reasons_why[name]) if name in said.reasons_why else reason
+            for name, reason in said.reasons.items()
+        }
     if result.cancelled:
-        return "The game was called off", [said.headline] if said is not None else []
+        return _("The game was called off"), [headline] if headline is not None else []
     if result.finished:
-        winners = join_names(result.winners) if result.winners else "Nobody"
-        verb = "wins" if len(result.winners) == 1 else "win"
         lines: list[str] = []
-        if said is not None:
-            lines.append(said.headline)
-            lines += [said.reasons[name] for name in result.winners if name in said.reasons]
-        return f"{winners} {verb} the game", lines
+        if headline is not None and reasons is not None:
+            lines.append(headline)
+            lines += [reasons[name] for name in result.winners if name in reasons]
+        if not result.winners:
+            return _("Nobody wins the game"), lines
+        names = words.note(Note.of("{names}", names=Names.of(result.winners)))
+        won = words.ngettext("{names} wins the game", "{names} win the game", len(result.winners))
+        return won.format(names=names), lines
     if result.pending is not None:
-        kind = {"playoff": "Play-off", "tiebreak": "Tie-break", "sudden-death": "Sudden death"}[result.pending.kind]
-        progress = progress_text(result)
-        return f"{kind}: {join_names(result.pending.players)}", [progress] if progress else []
+        kind = _(_KINDS[result.pending.kind])
+        progress = progress_text(result, words)
+        players = words.note(Note.of("{names}", names=Names.of(result.pending.players)))
+        return f"{kind}: {players}", [progress] if progress else []
     return None
 
 
@@ -151,7 +184,9 @@ class HandLine:
         return f"{self.title}: {self.points}"
 
 
-def hand_lines(result: Result, money: MoneyFormat | None = None, newest: int | None = None) -> list[HandLine]:
+def hand_lines(
+    result: Result, money: MoneyFormat | None = None, newest: int | None = None, words: Words = EN
+) -> list[HandLine]:
     """Every hand, then every entry of the extra part a tie needed, newest last, with its points and notes; with
     ``newest``, only that many of the newest (what the hand list shows: a long game's older hands are not read).
 
@@ -166,15 +201,15 @@ def hand_lines(result: Result, money: MoneyFormat | None = None, newest: int | N
     >>> [line.slug for line in hand_lines(result, newest=2)], line_count(result)
     (['hand-2', 'tiebreak-1'], 3)
     """
-    extra = _extra_lines(result)
+    extra = _extra_lines(result, words)
     first = 0 if newest is None else max(0, len(result.hands) - max(0, newest - len(extra)))
     lines = [
         HandLine(
             Part.HANDS,
             i,
-            entry_title(result.game, Part.HANDS, i),
-            _points_text(hand.points),
-            tuple(money_in_text(note, money) for note in hand.notes),
+            worded_entry_title(words, result.game, Part.HANDS, i),
+            _points_text(hand.points, words),
+            tuple(money_in_text(note, money) for note in _notes(hand, words)),
         )
         for i, hand in enumerate(result.hands[first:], start=first)
     ]
@@ -187,7 +222,16 @@ def line_count(result: Result) -> int:
     return len(result.hands) + len(_extra_lines(result))
 
 
-def _extra_lines(result: Result) -> list[HandLine]:
+def _notes(hand: Any, words: Words, english: Sequence[str] | None = None) -> list[str]:
+    """A hand's notes in the table's language (its English ``notes`` when it has no notes as data)."""
+    why = getattr(hand, "why", None)
+    notes = list(english if english is not None else getattr(hand, "notes", None) or [])
+    if why and len(why) == len(notes) and words.code != "en":
+        return [words.note(note) for note in why]
+    return notes
+
+
+def _extra_lines(result: Result, words: Words = EN) -> list[HandLine]:
     """The entries of the extra part a tie needed (few: a tie-break, a play-off, sudden death)."""
     lines: list[HandLine] = []
     for i, hand in enumerate(getattr(result, "playoff", None) or []):
@@ -197,37 +241,41 @@ def _extra_lines(result: Result) -> list[HandLine]:
             HandLine(
                 Part.PLAYOFF,
                 i,
-                entry_title(result.game, Part.PLAYOFF, i),
-                f"{winner} wins" if winner else "nobody wins",
-                tuple(data.get("notes") or ()),
+                worded_entry_title(words, result.game, Part.PLAYOFF, i),
+                words.gettext("{name} wins").format(name=winner) if winner else words.gettext("nobody wins"),
+                tuple(_notes(hand, words, data.get("notes") or ())),
             )
         )
     notes = getattr(result, "tiebreak_notes", None) or []
+    worded = getattr(result, "tiebreak_why", None) or []
     for i, points in enumerate(getattr(result, "tiebreaks", None) or []):
         why = tuple(notes[i]) if i < len(notes) else ()
-        lines.append(HandLine(Part.TIEBREAK, i, entry_title(result.game, Part.TIEBREAK, i), _scores_text(points), why))
+        if words.code != "en" and i < len(worded) and len(worded[i]) == len(why):
+            why = tuple(words.note(note) for note in worded[i])
+        title = worded_entry_title(words, result.game, Part.TIEBREAK, i)
+        lines.append(HandLine(Part.TIEBREAK, i, title, _scores_text(points, words), why))
     for i, hand in enumerate(getattr(result, "sudden_death_hands", None) or []):
         data = hand if isinstance(hand, dict) else hand.model_dump()
         lines.append(
             HandLine(
                 Part.SUDDEN_DEATH,
                 i,
-                entry_title(result.game, Part.SUDDEN_DEATH, i),
-                _scores_text(data.get("points") or {}),
-                tuple(data.get("notes") or ()),
+                worded_entry_title(words, result.game, Part.SUDDEN_DEATH, i),
+                _scores_text(data.get("points") or {}, words),
+                tuple(_notes(hand, words, data.get("notes") or ())),
             )
         )
     return lines
 
 
-def _scores_text(points: Mapping[str, int]) -> str:
+def _scores_text(points: Mapping[str, int], words: Words = EN) -> str:
     """The scores of an extra-part entry, zeros included (they are not added to the totals)."""
-    return ", ".join(f"{name} {value}" for name, value in points.items()) or "no scores"
+    return ", ".join(f"{name} {value}" for name, value in points.items()) or words.gettext("no scores")
 
 
-def _points_text(points: dict[str, int]) -> str:
+def _points_text(points: dict[str, int], words: Words = EN) -> str:
     scored = [f"{name} {value:+d}" for name, value in points.items() if value]
-    return ", ".join(scored) if scored else "no points"
+    return ", ".join(scored) if scored else words.gettext("no points")
 
 
 # --- Flet ------------------------------------------------------------------------------------------------------
@@ -262,14 +310,16 @@ class Scoreboard:
     extras. Made once per screen and updated in place: a redraw changes the texts, never the controls, so a
     confirmed hand sends only what changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Words = EN) -> None:
+        self.words = words
+        _ = words.gettext
         self._rows: dict[str, tuple[ft.Semantics, list[ft.Text]]] = {}
         self.header = ft.Row(
             [
                 ft.Text("#", width=PLACE_WIDTH),
-                ft.Text("Player", expand=True),
-                ft.Text("Last", width=LAST_WIDTH, text_align=ft.TextAlign.END),
-                ft.Text("Total", width=TOTAL_WIDTH, text_align=ft.TextAlign.END),
+                ft.Text(_("Player"), expand=True),
+                ft.Text(_("Last"), width=LAST_WIDTH, text_align=ft.TextAlign.END),
+                ft.Text(_("Total"), width=TOTAL_WIDTH, text_align=ft.TextAlign.END),
             ],
             spacing=ROW_SPACING,
         )
@@ -300,7 +350,7 @@ class Scoreboard:
 
     def show(self, result: Result, extras: Sequence[tuple[str, str]]) -> None:
         controls: list[ft.Control] = []
-        for line in standings(result):
+        for line in standings(result, self.words):
             row, (place, who, last, total, progress) = self._row(line.name)
             row.label = line.label
             place.value = line.place
@@ -312,7 +362,7 @@ class Scoreboard:
             controls.append(row)
         if [id(c) for c in self.rows.controls] != [id(c) for c in controls]:
             self.rows.controls = controls
-        text = " · ".join(f"{label}: {value}" for label, value in extras)
+        text = " · ".join(f"{self.words.gettext(label)}: {value}" for label, value in extras)
         self.extras.value = text
         self.extras.semantics_label = text or None
         self.extras.visible = bool(text)
@@ -330,7 +380,8 @@ class StandingsStrip:
     two players a row on a phone, and the play-off's (tie-break's, sudden death's) progress under them. Updated in
     place."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], words: Words = EN) -> None:
+        self.words = words
         self._chips: dict[str, tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]] = {}
         self.grid = ft.ResponsiveRow(spacing=4, run_spacing=2)
         self.progress = ft.Text("", size=14, visible=False)
@@ -361,7 +412,7 @@ class StandingsStrip:
 
     def show(self, result: Result) -> None:
         controls: list[ft.Control] = []
-        for line in standings(result):
+        for line in standings(result, self.words):
             chip, place, who, total = self._chip(line.name)
             chip.label = line.label
             place.value = line.place
@@ -371,7 +422,7 @@ class StandingsStrip:
             controls.append(chip)
         if [id(c) for c in self.grid.controls] != [id(c) for c in controls]:
             self.grid.controls = controls
-        text = progress_text(result)
+        text = progress_text(result, self.words)
         self.progress.value = text
         self.progress.semantics_label = text or None
         self.progress.visible = bool(text)
@@ -380,7 +431,8 @@ class StandingsStrip:
 class VerdictBanner:
     """The end (or play-off) banner: the title, then the verdict's headline and each winner's reason."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Words = EN) -> None:
+        self.words = words
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.HEADLINE_SMALL)
         self.lines = ft.Column(spacing=6)
         self.control = ft.Container(
@@ -392,7 +444,7 @@ class VerdictBanner:
         )
 
     def show(self, result: Result) -> None:
-        said = verdict(result)
+        said = verdict(result, self.words)
         self.control.visible = said is not None
         if said is None:
             return
@@ -403,18 +455,18 @@ class VerdictBanner:
             self.lines.controls = [ft.Text(line, size=16, semantics_label=line) for line in lines]
 
 
-def standings_panel(result: Result, extras: Sequence[tuple[str, str]]) -> ft.Control:
+def standings_panel(result: Result, extras: Sequence[tuple[str, str]], words: Words = EN) -> ft.Control:
     """A standings panel drawn once (the live view)."""
-    board = Scoreboard()
+    board = Scoreboard(words)
     board.show(result, extras)
     return board.control
 
 
-def verdict_panel(result: Result) -> ft.Control | None:
+def verdict_panel(result: Result, words: Words = EN) -> ft.Control | None:
     """The end or play-off banner drawn once (the live view); ``None`` mid-game."""
-    if verdict(result) is None:
+    if verdict(result, words) is None:
         return None
-    banner = VerdictBanner()
+    banner = VerdictBanner(words)
     banner.show(result)
     return banner.control
 
@@ -425,6 +477,7 @@ def hand_list(
     cache: dict[Any, ft.Control] | None = None,
     money: MoneyFormat | None = None,
     newest: int | None = None,
+    words: Words = EN,
 ) -> ft.Column:
     """The hands (tie-break rounds, sudden-death hands...), newest first (only ``newest`` of them when given);
     tapping one opens it for correction (when ``open_hand`` is given; each tappable row is labelled ``Hand 2: Ann
@@ -432,7 +485,8 @@ def hand_list(
     rows to the page."""
     tiles: list[ft.Control] = []
     kept: dict[Any, ft.Control] = {}
-    for line in reversed(hand_lines(result, money, newest)):
+    _ = words.gettext
+    for line in reversed(hand_lines(result, money, newest, words)):
         key = (line, open_hand is not None)
         if cache is not None and key in cache:
             tiles.append(cache[key])
@@ -448,13 +502,17 @@ def hand_list(
             subtitle=ft.Text("\n".join(line.notes), size=14),
             trailing=ft.Icon(ft.Icons.EDIT) if open_hand is not None else None,
             on_click=opener if open_hand is not None else None,
-            tooltip=f"{line.label}. Tap to correct" if open_hand else line.title,
+            tooltip=_("{line}. Tap to correct").format(line=line.label) if open_hand else line.title,
             min_height=TAP,
             is_three_line=True,
         )
         row = (
             ft.Semantics(
-                label=f"{line.label}. Tap to correct", button=True, container=True, on_tap=opener, content=tile
+                label=_("{line}. Tap to correct").format(line=line.label),
+                button=True,
+                container=True,
+                on_tap=opener,
+                content=tile,
             )
             if open_hand is not None
             else tile
@@ -466,6 +524,10 @@ def hand_list(
         cache.update(kept)
     word = entry_word(result.game)
     if not tiles:
-        tiles.append(ft.Text(f"No {word}s yet.", size=16))
-    heading = f"{word.capitalize()}s"
+        tiles.append(ft.Text(_(_NONE_YET.get(word, _NONE_YET["hand"])), size=16))
+    heading = _(_HEADINGS.get(word, _HEADINGS["hand"]))
     return ft.Column([ft.Text(heading, theme_style=ft.TextThemeStyle.TITLE_MEDIUM), *tiles], spacing=4)
+
+
+_NONE_YET = {"hand": N_("No hands yet."), "round": N_("No rounds yet.")}
+_HEADINGS = {"hand": N_("Hands"), "round": N_("Rounds")}

@@ -24,6 +24,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.entry import entry_word
+from companion.i18n import N_
 from companion.session import HOST_DEVICE, Edit, SaveFailedError, TableSession
 from companion.storage_types import StorageError
 from scoring import Part, ScoringError, Step, find_game, part_for_step, record_before
@@ -33,6 +35,7 @@ from views.table.entry import (
     EntryContext,
     EntryTarget,
     refresh,
+    said,
     send_changes,
     sent_by_hand,
 )
@@ -52,7 +55,7 @@ from views.widgets import (
 
 _log = logging.getLogger(__name__)
 
-CORRECTION_HINT = (
+CORRECTION_HINT = N_(
     "This is what was entered. Change what was wrong and confirm: everything after it is worked out again."
 )
 HAND_ROWS = 12
@@ -86,18 +89,20 @@ class TableView:
         """``None`` on the table screen; the entry being corrected on a correction screen."""
         self.game = find_game(session.game)
         self.ui = find_panel(session.game)
+        self.words = words = ctx.words
+        _ = words.gettext
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
         self.draft_notice = ft.Text("", size=14, italic=True, visible=False)
         """One line while the hand being entered cannot be written to disk (a full disk): kept in memory only."""
         self.drafts_changed(session.draft_write_error)
         self.save_area = ft.Column(visible=False)
-        self.strip = StandingsStrip(session.players)
-        self.board = Scoreboard()
+        self.strip = StandingsStrip(session.players, words)
+        self.board = Scoreboard(words)
         isolated(self.strip.control)  # changed only by a change of the session: sent by show(), not by every tap
         isolated(self.board.control)
-        self.banner = VerdictBanner()
+        self.banner = VerdictBanner(words)
         self.hands = ft.Column(spacing=4)
-        self.hands_title = ft.Text("Hands", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
+        self.hands_title = ft.Text(_("Hands"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self.entry_area = ft.Column(spacing=12)
         self.dock = ft.Column(spacing=6)
         """The entry panel's actions (its Confirm): a bar at the bottom of the screen, outside the scrolling part."""
@@ -127,16 +132,22 @@ class TableView:
         self._showing = False
         self._opened: list[ft.Control] = []
         """What the entry panel changed while :meth:`show` redraws (sent with the rest of the redraw)."""
-        self.edits = EditHost(self.session.make, report=self.report, on_made=self._made, can_make=session.can_make)
+        self.edits = EditHost(
+            self.session.make, report=self.report, on_made=self._made, can_make=session.can_make, words=words
+        )
         """Every change this screen asks for (a hand, a correction, undo, redo) goes through here."""
-        self.undo_button = icon_button(ft.Icons.UNDO, "Undo", self.undo, size=APPBAR_TAP)
-        self.redo_button = icon_button(ft.Icons.REDO, "Redo", self.redo, size=APPBAR_TAP)
+        self.undo_button = icon_button(ft.Icons.UNDO, _("Undo"), self.undo, size=APPBAR_TAP)
+        self.redo_button = icon_button(ft.Icons.REDO, _("Redo"), self.redo, size=APPBAR_TAP)
         self._layout()
 
     # -- building -------------------------------------------------------------------------------------------
 
     def view(self) -> ft.View:
-        title = self.game.name if self.target is None else f"Correct {self.target.label_for(self.session.game)}"
+        title = (
+            self.game.name
+            if self.target is None
+            else self.words.gettext("Correct {what}").format(what=self.target.label_in(self.words, self.session.game))
+        )
         ctx = self.ctx
         appbar = ft.AppBar(
             title=app_bar_title(title, size=18),
@@ -159,18 +170,22 @@ class TableView:
     def _share_button(self) -> ft.Control:
         """Opens the Share screen (address, QR code, PIN) for this game: phones follow it at ``/live``."""
         return icon_button(
-            ft.Icons.SHARE, "Share", lambda _: self.ctx.navigate(f"{self.ctx.path}/share"), size=APPBAR_TAP
+            ft.Icons.SHARE,
+            self.words.gettext("Share"),
+            lambda _: self.ctx.navigate(f"{self.ctx.path}/share"),
+            size=APPBAR_TAP,
         )
 
     def _layout(self) -> None:
         """The screen's frame, made once: strip, scrolling part (panel, then scoreboard and hands; side by side
         when wide), message and the bottom bar."""
         board_key = "scoreboard"
+        _ = self.words.gettext
         self.board_button = ft.Semantics(  # narrow beside the strip: its room is the names'
             # the label is the icon's own, merged into the button's node (as in views.widgets.icon_button): the node
             # a screen reader names is the one that takes the tap
             content=ft.IconButton(
-                icon=ft.Icon(ft.Icons.LEADERBOARD, semantics_label="Scoreboard and hands"),
+                icon=ft.Icon(ft.Icons.LEADERBOARD, semantics_label=_("Scoreboard and hands")),
                 tooltip=None,
                 on_click=self._to_board,
                 width=40,
@@ -178,7 +193,7 @@ class TableView:
             ),
         )
         self.back_button = ft.TextButton(
-            content="Back to the hand", icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48
+            content=_("Back to the hand"), icon=ft.Icons.ARROW_UPWARD, on_click=self._to_entry, height=48
         )
         self.board_column = board_column = ft.Column(
             [self.back_button, self.board.control, self.hands],
@@ -234,23 +249,37 @@ class TableView:
             button = holder.content if isinstance(holder, ft.Semantics) else None
             if isinstance(button, ft.IconButton):
                 button.disabled = not allowed
-                button.tooltip = f"{'Undo' if holder is self.undo_button else 'Redo'}: {what}" if what else None
+                _ = self.words.gettext
+                told = _("Undo: {what}") if holder is self.undo_button else _("Redo: {what}")
+                button.tooltip = told.format(what=what) if what else None
 
     def _table_parts(self) -> None:
         session = self.session
         result = session.result
         money = self.ctx.settings.money
-        extras = self.ui.extras(session, money) if self.ui is not None and self.ui.extras is not None else []
+        ui = self.ui
+        extras = ui.extras(session, money, self.words) if ui is not None and ui.extras is not None else []
         self.strip.show(result)
         self.board.show(result, extras)
         self.banner.show(result)
         step = session.step
         if step is Step.FINISHED:
-            end = self.ui.end(session, money) if self.ui is not None and self.ui.end is not None else None
+            end = ui.end(session, money, self.words) if ui is not None and ui.end is not None else None
             self._set(self.entry_area, [*self._night_note(end), end] if end is not None else [])
             self._set(
                 self.dock,
-                [ft.Row([big_button("Home", lambda _: self.ctx.navigate("/"), icon=ft.Icons.HOME, primary=True)])],
+                [
+                    ft.Row(
+                        [
+                            big_button(
+                                self.words.gettext("Home"),
+                                lambda _: self.ctx.navigate("/"),
+                                icon=ft.Icons.HOME,
+                                primary=True,
+                            )
+                        ]
+                    )
+                ],
             )
             self._panels = {}
         else:
@@ -269,16 +298,17 @@ class TableView:
             return []
         if night is None or not night.is_open:
             return []
-        words = (
-            f"This game is part of {night.name}: its money is settled with the night's, netted with the other "
+        _ = self.words.gettext
+        words = _(
+            "This game is part of {night}: its money is settled with the night's, netted with the other "
             "games and the ledger. Pay nothing yet: the night's screen says who pays whom, once, at the end."
-        )
+        ).format(night=night.name)
         return [
             ft.Text(words, size=16, weight=ft.FontWeight.BOLD, semantics_label=words),
             ft.Row(
                 [
                     big_button(
-                        f"Open {night.name}",
+                        _("Open {night}").format(night=night.name),
                         lambda _: self.ctx.navigate(f"/nights/{night.id}"),
                         icon=ft.Icons.NIGHTLIFE,
                     )
@@ -290,7 +320,9 @@ class TableView:
         """The hand list: the newest :data:`HAND_ROWS` rows, or all of them after *Show all*."""
         money = self.ctx.settings.money
         newest = None if self._all_hands else HAND_ROWS  # the older rows are not even built
-        hands = hand_list(result, self.open_hand if self.ui is not None else None, self._tiles, money, newest)
+        hands = hand_list(
+            result, self.open_hand if self.ui is not None else None, self._tiles, money, newest, self.words
+        )
         # the rows straight into the kept column (a new column would send every row again: the hand list grows)
         heading = hands.controls[0]
         self.hands_title.value = heading.value if isinstance(heading, ft.Text) else self.hands_title.value
@@ -299,7 +331,8 @@ class TableView:
         hidden = total - len(rows) if not self._all_hands else 0
         self.more_hands.visible = hidden > 0
         if hidden > 0:
-            label = f"Show all {total} {str(self.hands_title.value).lower()} ({hidden} more)"
+            said = _SHOW_ALL_ROUNDS if entry_word(self.session.game) == "round" else _SHOW_ALL_HANDS
+            label = self.words.gettext(said).format(total=total, hidden=hidden)
             self.more_hands.content = self.more_hands.tooltip = label
             rows = [*rows, self.more_hands]
         self._set(self.hands, [self.hands_title, *rows])
@@ -313,23 +346,30 @@ class TableView:
     def _correction_parts(self, target: EntryTarget) -> None:
         entries = self.session.part(target.part)
         if target.index is None or target.index >= len(entries):
-            self._set(self.entry_area, [empty_state("There is no such hand", f"This game has no {target.label}.")])
+            _ = self.words.gettext
+            what = target.label_in(self.words)
+            self._set(
+                self.entry_area,
+                [empty_state(_("There is no such hand"), _("This game has no {what}.").format(what=what))],
+            )
             return
         # the panel first, where the table screen has it (its controls on screen on a small phone); what to do and
         # what was entered (a correction from History) under it
-        hint = ft.Text(CORRECTION_HINT, size=16, semantics_label=CORRECTION_HINT)
+        hint_text = self.words.gettext(CORRECTION_HINT)
+        hint = ft.Text(hint_text, size=16, semantics_label=hint_text)
         self._set(self.entry_area, [self._entry(target), hint, *([self.note] if self.note is not None else [])])
         self.back_button.visible = False
         self.board.control.visible = False
 
     def _entry(self, target: EntryTarget) -> ft.Control:
+        _ = self.words.gettext
         if self.ui is None:
             return empty_state(
-                "Hand entry is not available for this game yet",
-                "The scoreboard and the rules are; hand entry for this game comes in a later version.",
+                _("Hand entry is not available for this game yet"),
+                _("The scoreboard and the rules are; hand entry for this game comes in a later version."),
             )
         if target.part is not Part.HANDS and target.part not in self.ui.parts:
-            return empty_state("This part of the game cannot be entered here yet", target.label)
+            return empty_state(_("This part of the game cannot be entered here yet"), target.label_in(self.words))
         version = self.session.version  # first: the record read next is at least this new
         record = dict(self.session.current)  # read, never changed in place: no copy of the whole game
         cached = self._panels.get(target)
@@ -365,15 +405,18 @@ class TableView:
             self.panel_version = version
             return panel
         except ScoringError as exc:  # a saved record the panel cannot continue (should not happen): say so
-            return empty_state("This hand cannot be entered", str(exc))
+            return empty_state(_("This hand cannot be entered"), said(self.words, exc))
 
     def _save_banner(self, error: str) -> ft.Control:
-        text = f"Not saved: {error}. Your entries are kept in this app; nothing is lost while it stays open."
+        _ = self.words.gettext
+        text = _("Not saved: {error}. Your entries are kept in this app; nothing is lost while it stays open.").format(
+            error=error
+        )
         return ft.Container(
             content=ft.Column(
                 [
                     ft.Text(text, size=16, color=ft.Colors.ON_ERROR_CONTAINER, semantics_label=text),
-                    ft.Row([big_button("Retry save", self.retry_save, icon=ft.Icons.SAVE, primary=True)]),
+                    ft.Row([big_button(_("Retry save"), self.retry_save, icon=ft.Icons.SAVE, primary=True)]),
                 ]
             ),
             bgcolor=ft.Colors.ERROR_CONTAINER,
@@ -393,13 +436,14 @@ class TableView:
             return
         self.message.value = text or ""
         self.message.visible = bool(text)
-        self.message.semantics_label = f"Problem: {text}" if text else None
+        self.message.semantics_label = self.words.gettext("Problem: {text}").format(text=text) if text else None
         refresh(self.message)
 
     def drafts_changed(self, problem: str | None) -> None:
         """Writing the hand being entered failed (``problem``) or works again (``None``): the one-line notice says
         so (only that line is sent)."""
-        text = f"The hand being entered is kept in this app only (not on disk: {problem})." if problem else ""
+        said_now = self.words.gettext("The hand being entered is kept in this app only (not on disk: {problem}).")
+        text = said_now.format(problem=problem) if problem else ""
         self.draft_notice.value = text
         self.draft_notice.visible = bool(problem)
         self.draft_notice.semantics_label = text or None
@@ -436,7 +480,7 @@ class TableView:
         try:
             self.session.retry_save()
         except SaveFailedError as exc:
-            self.report(str(exc))
+            self.report(said(self.words, exc))
         self.show(force=True)
 
     def _show_all_hands(self, _: Any = None) -> None:
@@ -536,6 +580,10 @@ class TableView:
             self.ctx.state.follow(stop)
 
 
+_SHOW_ALL_HANDS = N_("Show all {total} hands ({hidden} more)")
+_SHOW_ALL_ROUNDS = N_("Show all {total} rounds ({hidden} more)")
+
+
 def parent_of(path: str) -> str:
     return path.rsplit("/", 1)[0] or "/"
 
@@ -556,7 +604,7 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     session = open_session(ctx, params["id"])
     target = EntryTarget.of_slug(params["entry"])  # an UnknownPartError (a ValueError) is shown as "Not found"
     if target.index is None or target.index >= len(session.part(target.part)):
-        raise ValueError(f"This game has no {target.label}.")
+        raise ValueError(ctx.words.gettext("This game has no {what}.").format(what=target.label_in(ctx.words)))
     table = TableView(ctx, session, target)
     view = table.view()
     if ctx.state is not None and _normal(ctx.page.route) == ctx.path:

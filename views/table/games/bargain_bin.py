@@ -23,12 +23,13 @@ from companion.entry_bargain_bin import (
     money,
     pad_keys,
 )
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, isolated, panel, suit_colour_value
+from views.table.entry import EntryContext, TableUI, controller, docked, said, words_of
+from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
 """A receiver's share of a row of 12: two a row on a portrait phone (ten players in five rows), more when wider."""
@@ -168,11 +169,21 @@ def _update(
     button.style = SELECTED if selected else PLAIN
 
 
+def joker_key_label(words: Words, key: PadKey) -> str:
+    """The Joker's key in the table's language: ``Joker +20``, ``Joker −20`` (``Joker`` before its sign)."""
+    if key.sign is None:
+        return words.gettext("Joker")
+    plus = key.sign is Sign.PLUS
+    return (words.gettext("Joker +{value}") if plus else words.gettext("Joker −{value}")).format(value=JOKER_VALUE)
+
+
 class BinPanel:
     """The entry panel of one hand (new or corrected)."""
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
+        self.words = words = words_of(ectx)
+        _ = words.gettext
         self._lock = threading.Lock()
         self.four_colour = ectx.view.settings.four_colour_suits
         self.money = ectx.view.settings.money
@@ -190,7 +201,7 @@ class BinPanel:
             padding=ft.Padding.all(8),
             border_radius=8,
         )
-        self.confirm_button = _button("Confirm hand", self.confirm, primary=True, expand=True, height=MIN_TAP)
+        self.confirm_button = _button(_("Confirm hand"), self.confirm, primary=True, expand=True, height=MIN_TAP)
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, no_wrap=True)
         self.mode_holder = ft.Container()
         self.header = ft.Row(
@@ -202,7 +213,7 @@ class BinPanel:
         line."""
         self._mode_rows: dict[bool, ft.Control] = {}
         """The Live play / Quick totals switch, one row a mode (made once each): the mode shown is the filled one."""
-        self.conduct_button = _button("Warn or remove a player", lambda _: self._toggle_conduct(), size=16)
+        self.conduct_button = _button(_("Warn or remove a player"), lambda _: self._toggle_conduct(), size=16)
         self._build_live()
         ectx.reuse = self.reuse
         self.control = panel(self.body, padding=8)
@@ -211,13 +222,14 @@ class BinPanel:
     def _build_live(self) -> None:
         """The live-play controls, made once and updated in place on every tap (a tap sends only what changed)."""
         entry = self.entry
+        _ = self.words.gettext
         self.large = len(entry.players) >= LARGE_TABLE
         self.prompt_text = ft.Text("", size=17, weight=ft.FontWeight.BOLD)
         self.points_text = ft.Text("", size=13 if self.large else 15)
         self.giver_text = ft.Text("", size=14, expand=True)
-        self.someone = _button("Someone else plays", lambda _: self._toggle_giver(), size=14, height=MIN_TAP)
+        self.someone = _button(_("Someone else plays"), lambda _: self._toggle_giver(), size=14, height=MIN_TAP)
         self.header.controls.insert(1, self.someone)
-        self.other_receiver = _outlined("Other receiver", self._unchoose, size=14, pad=6)
+        self.other_receiver = _outlined(_("Other receiver"), self._unchoose, size=14, pad=6)
         self.other_receiver.height = MIN_TAP
         self.other_receiver.visible = False
         """A large table, while the pad takes the receivers' place: back to the receivers."""
@@ -225,7 +237,10 @@ class BinPanel:
         """Whose card it is and how many are left (a large table, while the pad is shown: who gets it, and the
         way back to the receivers)."""
         self.receivers = {
-            name: isolated(_receiver(f"To {name} (0)", self._act("choose_receiver", name))) for name in entry.players
+            name: isolated(
+                _receiver(_("To {name} ({points})").format(name=name, points=0), self._act("choose_receiver", name))
+            )
+            for name in entry.players
         }
         self.receiver_row = ft.ResponsiveRow(list(self.receivers.values()), spacing=6, run_spacing=4)
         keys = pad_keys(entry.options)
@@ -241,19 +256,29 @@ class BinPanel:
         self.pad = ft.Column(
             [
                 self.veil.control,
-                ft.Text(explain_keys(keys, entry.options.king) + ".", size=13, visible=not self.large),
+                ft.Text(explain_keys(keys, entry.options.king, self.words) + ".", size=13, visible=not self.large),
             ],
             spacing=4,
         )
         self.sign_row = ft.Row(
             [
-                _button(f"Joker +{JOKER_VALUE}", self._act("choose_sign", Sign.PLUS), primary=True, width=150),
-                _button(f"Joker −{JOKER_VALUE}", self._act("choose_sign", Sign.MINUS), primary=True, width=150),
-                _button("Cancel the Joker", self._act("cancel_joker")),
+                _button(
+                    _("Joker +{value}").format(value=JOKER_VALUE),
+                    self._act("choose_sign", Sign.PLUS),
+                    primary=True,
+                    width=150,
+                ),
+                _button(
+                    _("Joker −{value}").format(value=JOKER_VALUE),
+                    self._act("choose_sign", Sign.MINUS),
+                    primary=True,
+                    width=150,
+                ),
+                _button(_("Cancel the Joker"), self._act("cancel_joker")),
             ],
             wrap=True,
         )
-        self.take_back = _outlined("Take back last card", self._act("undo_play"), size=15)
+        self.take_back = _outlined(_("Take back last card"), self._act("undo_play"), size=15)
         self.take_back.height = MIN_TAP
         self.actions = ft.Row([self.take_back, self.confirm_button], spacing=8)
         """The bottom bar: one row, so the panel keeps the height of a second one."""
@@ -323,7 +348,7 @@ class BinPanel:
             try:
                 self.ctl.change(lambda state: state.but(make()))
             except (EntryError, ScoringError) as exc:
-                self.ectx.report(f"{exc}.")
+                self.ectx.report(f"{said(self.words, exc)}.")
                 return
             self.ectx.report(None)
         if redraw:
@@ -343,15 +368,16 @@ class BinPanel:
         """The way of entering the hand: "Quick totals" during live play (beside "Someone else plays"); in the quick
         form "Live play" and the chosen "Quick totals" (made once each)."""
         row = self._mode_rows.get(live)
+        _ = self.words.gettext
         if row is None:
             quick = self._act("set_mode", EntryMode.QUICK)
             if live:
-                row = _button("Quick totals", quick, size=14, height=MIN_TAP)
+                row = _button(_("Quick totals"), quick, size=14, height=MIN_TAP)
             else:
                 row = ft.Row(
                     [
-                        _button("Live play", self._act("set_mode", EntryMode.LIVE), size=14, height=MIN_TAP),
-                        _button("Quick totals", quick, primary=True, size=14, height=MIN_TAP),
+                        _button(_("Live play"), self._act("set_mode", EntryMode.LIVE), size=14, height=MIN_TAP),
+                        _button(_("Quick totals"), quick, primary=True, size=14, height=MIN_TAP),
                     ],
                     spacing=6,
                 )
@@ -366,7 +392,9 @@ class BinPanel:
         before = [_look(control) for control in self._kept]
         entry = self.entry
         live = entry.mode is EntryMode.LIVE
-        self.title.value = f"Hand {entry.number}" if self.ectx.target.is_new else f"Correct hand {entry.number}"
+        _ = self.words.gettext
+        title = _("Hand {n}") if self.ectx.target.is_new else _("Correct hand {n}")
+        self.title.value = title.format(n=entry.number)
         mode_row = self._mode_row(live)
         switched = self.mode_holder.content is not mode_row
         self.mode_holder.content = mode_row
@@ -400,22 +428,26 @@ class BinPanel:
     def _prompt(self) -> str:
         entry = self.entry
         giver = entry.giver
+        _ = self.words.gettext
         if giver is None:
-            return "Every card is played: confirm the hand"
+            return _("Every card is played: confirm the hand")
         if entry.joker_waiting:
-            return f"Joker from {giver} to {entry.receiver}: plus or minus {JOKER_VALUE}?"
+            said_now = _("Joker from {giver} to {receiver}: plus or minus {value}?")
+            return said_now.format(giver=giver, receiver=entry.receiver, value=JOKER_VALUE)
         if entry.receiver is None:
-            return f"{giver} plays: who gets the card?"
-        return f"{giver} plays to {entry.receiver}: which card?"
+            return _("{giver} plays: who gets the card?").format(giver=giver)
+        return _("{giver} plays to {receiver}: which card?").format(giver=giver, receiver=entry.receiver)
 
     def _live_parts(self) -> list[ft.Control]:
         entry = self.entry
         prompt = self._prompt()
         giver = entry.giver
         self.prompt_text.value = prompt
-        self.prompt_text.semantics_label = f"Next: {prompt}"
+        _ = self.words.gettext
+        self.prompt_text.semantics_label = _("Next: {prompt}").format(prompt=prompt)
         points = entry.running_points()
-        summary = "Card points so far: " + ", ".join(f"{name} {value}" for name, value in points.items())
+        so_far = ", ".join(f"{name} {value}" for name, value in points.items())
+        summary = _("Card points so far: {points}").format(points=so_far)
         self.points_text.value = summary
         self.points_text.semantics_label = summary
         parts: list[ft.Control] = [self.prompt_text, self.giver_row, self.points_text]
@@ -423,7 +455,8 @@ class BinPanel:
         self.giver_text.visible = giver is not None
         if giver is not None:
             left = entry.cards_left(giver)
-            self.giver_text.value = f"{giver} has {left} card{'s' if left != 1 else ''} left."
+            left_text = self.words.ngettext("{name} has {n} card left.", "{name} has {n} cards left.", left)
+            self.giver_text.value = left_text.format(name=giver, n=left)
         choosing = entry.receiver is None or entry.joker_waiting
         # a large table: the receivers carry their card points (the line would take the pad's room)
         self.points_text.visible = not self.large
@@ -432,7 +465,7 @@ class BinPanel:
                 ft.Row(
                     [
                         _button(
-                            f"{name} plays",
+                            _("{name} plays").format(name=name),
                             self._give_handler(name),
                             disabled=not entry.can_give(name),
                             primary=name == giver,
@@ -446,7 +479,7 @@ class BinPanel:
         for name, holder in self.receivers.items():
             _update_receiver(
                 holder,
-                label=f"To {name} ({points[name]})",
+                label=_("To {name} ({points})").format(name=name, points=points[name]),
                 disabled=not entry.can_receive(name) or entry.joker_waiting,
                 selected=entry.receiver == name,
             )
@@ -456,7 +489,8 @@ class BinPanel:
         self.other_receiver.visible = swapped
         if swapped and receiver is not None:  # the giver's line says who gets the card, and their points
             _update(self.other_receiver, disabled=False)
-            self.giver_text.value = f"{self.giver_text.value} {receiver}: {points[receiver]} card points."
+            told = _("{receiver}: {points} card points.").format(receiver=receiver, points=points[receiver])
+            self.giver_text.value = f"{self.giver_text.value} {told}"
         else:
             parts.append(self.receiver_row)
         if entry.joker_waiting:
@@ -471,7 +505,8 @@ class BinPanel:
 
     def _key(self, key: PadKey) -> TapKey:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
-        spans = [ft.TextSpan(key.rank if not key.is_joker else key.label)]
+        shown = rank_label(self.words, key.rank) if not key.is_joker else joker_key_label(self.words, key)
+        spans = [ft.TextSpan(shown)]
         spans += [ft.TextSpan(symbol) for symbol in key.label[len(key.rank) :]] if not key.is_joker else []
         if key.is_joker:
             spans[0].style = ft.TextStyle(color=ft.Colors.PURPLE_400)
@@ -480,7 +515,8 @@ class BinPanel:
             rank.style = ft.TextStyle(color=self._colour(key), weight=ft.FontWeight.BOLD)
             for span in suits:
                 span.style = ft.TextStyle(color=suit_colour_value(str(span.text), self.four_colour))
-        text = ft.Text(spans=spans, size=15, no_wrap=True, semantics_label=key.label)
+        label = f"{shown}{key.label[len(key.rank) :]}" if not key.is_joker else shown
+        text = ft.Text(spans=spans, size=15, no_wrap=True, semantics_label=label)
         return TapKey(text, self._act("choose_value", key), col=2 if key.is_joker else 1)
 
     def _colour(self, key: PadKey) -> str:
@@ -493,7 +529,7 @@ class BinPanel:
         self.someone.visible = False
         fields: list[ft.Control] = []
         for name in entry.score_players():
-            label = f"{name}'s card points"
+            label = self.words.gettext("{name}'s card points").format(name=name)
             fields.append(
                 ft.TextField(
                     label=label,
@@ -514,7 +550,7 @@ class BinPanel:
             self.quick_preview.size = 13
             return [self.quick_preview, ft.ResponsiveRow(fields, spacing=6, run_spacing=6)]
         return [
-            ft.Text("Type each player's card points for the hand (minus allowed).", size=16),
+            ft.Text(self.words.gettext("Type each player's card points for the hand (minus allowed)."), size=16),
             ft.ResponsiveRow(fields, spacing=8, run_spacing=8),
             self.quick_preview,
         ]
@@ -531,9 +567,14 @@ class BinPanel:
     def _update_quick_preview(self) -> None:
         """The quick form's running line, the Vegas line and the confirm button, without rebuilding the fields."""
         entry = self.entry
-        gap = entry.missing()
-        left = f"Still needed: {gap}." if gap else "Ready: confirm the hand."
-        text = f"Entered: {entry.typed_summary()}. {left}"
+        _ = self.words.gettext
+        gap = entry.missing_note()
+        left = (
+            _("Still needed: {gap}.").format(gap=self.words.note(gap))
+            if gap is not None
+            else _("Ready: confirm the hand.")
+        )
+        text = _("Entered: {typed}. {left}").format(typed=entry.typed_summary(), left=left)
         # a large table's fields show what is entered: the line says what is still needed (read out whole)
         self.quick_preview.value = left if self.large else text
         self.quick_preview.semantics_label = text
@@ -549,10 +590,9 @@ class BinPanel:
         fmt = self.money
         ranked = self.entry.ranked
         pays = ", ".join(f"{name} {money(cents, fmt)}" for name, cents in payments.items() if name in ranked)
-        text = (
-            f"Vegas ({money(unit, fmt)} a point): as it stands, this hand {pays}. "
-            f"Pot after this hand: {money(pot, fmt)}."
-        )
+        text = self.words.gettext(
+            "Vegas ({unit} a point): as it stands, this hand {pays}. Pot after this hand: {pot}."
+        ).format(unit=money(unit, fmt), pays=pays, pot=money(pot, fmt))
         self.vegas_text.value = text
         self.vegas_text.semantics_label = text
 
@@ -564,6 +604,7 @@ class BinPanel:
 
     def _conduct_parts(self) -> list[ft.Control]:
         entry = self.entry
+        _ = self.words.gettext
         parts: list[ft.Control] = []
         given = [(name, action) for name, action in entry.conduct]
         if given:
@@ -571,7 +612,11 @@ class BinPanel:
                 ft.Row(
                     [
                         _button(
-                            f"Take back: {name} {'warned' if action is Action.WARN else 'removed'}",
+                            (
+                                _("Take back: {name} warned")
+                                if action is Action.WARN
+                                else _("Take back: {name} removed")
+                            ).format(name=name),
                             self._act("take_back_conduct", name),
                             size=15,
                         )
@@ -584,10 +629,10 @@ class BinPanel:
         if self.pending is not None:
             name, action = self.pending
             try:
-                text = entry.conduct_text(name, action)
+                text = entry.conduct_text(name, action, self.words)
             except (EntryError, ScoringError) as exc:
-                text = f"{exc}."
-            verb = "warn" if action is Action.WARN else "remove"
+                text = f"{said(self.words, exc)}."
+            confirm = _("Confirm: warn {name}") if action is Action.WARN else _("Confirm: remove {name}")
             parts.append(
                 ft.Container(
                     content=ft.Column(
@@ -595,8 +640,8 @@ class BinPanel:
                             ft.Text(text, size=16, semantics_label=text),
                             ft.Row(
                                 [
-                                    _button(f"Confirm: {verb} {name}", lambda _: self._give_conduct(), primary=True),
-                                    _button("Cancel", lambda _: self._pick_conduct(None)),
+                                    _button(confirm.format(name=name), lambda _: self._give_conduct(), primary=True),
+                                    _button(self.words.gettext("Cancel"), lambda _: self._pick_conduct(None)),
                                 ],
                                 wrap=True,
                             ),
@@ -615,13 +660,13 @@ class BinPanel:
                         [
                             ft.Text(name, size=18, width=90),
                             _button(
-                                f"Warn {name}",
+                                _("Warn {name}").format(name=name),
                                 self._pick_handler(name, Action.WARN),
                                 disabled=not entry.can_conduct(name, Action.WARN),
                                 size=15,
                             ),
                             _button(
-                                f"Remove {name}",
+                                _("Remove {name}").format(name=name),
                                 self._pick_handler(name, Action.REMOVE),
                                 disabled=not entry.can_conduct(name, Action.REMOVE),
                                 size=15,
@@ -687,7 +732,7 @@ class BinPanel:
             try:
                 self.ctl.confirm(self.ectx.submit)  # the draft is cleared first, and kept again if refused
             except EntryError as exc:
-                self.ectx.report(f"{exc}.")
+                self.ectx.report(f"{said(self.words, exc)}.")
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:
@@ -695,29 +740,33 @@ def build_entry(ectx: EntryContext) -> ft.Control:
     return BinPanel(ectx).control
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """Under the standings: the pot and the last hand's payments (Vegas), removed players."""
-    return pot_lines(session.result, money)
+    return pot_lines(session.result, money, words)
 
 
-def build_end(session: TableSession, money: MoneyFormat | None = None) -> ft.Control | None:
+def build_end(session: TableSession, money: MoneyFormat | None = None, words: Words | None = None) -> ft.Control | None:
     """The end of a Vegas game: payouts (refunds when cancelled) and the settle-up (fewest transfers). Why the game
     ended is the screen's banner (the verdict)."""
     result = session.result
+    words = words or Words.of("en")
+    _ = words.gettext
     lines = money_lines(result, money)
     if not lines:
         return None
-    headline = end_headline(result, money)
-    moves = transfers(result, money)
-    settle = moves or ["Nobody owes anybody anything."]
+    headline = end_headline(result, money, words)
+    moves = transfers(result, money, words)
+    settle = moves or [_("Nobody owes anybody anything.")]
     body: list[ft.Control] = [
-        ft.Text("Money", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label="Money"),
+        ft.Text(_("Money"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=_("Money")),
         ft.Text(headline, size=17, semantics_label=headline),
-        *[ft.Text(line.text, size=16, semantics_label=line.text) for line in lines],
+        *[ft.Text(line.text_in(words), size=16, semantics_label=line.text_in(words)) for line in lines],
         ft.Text(
-            "Settle up (pot kept in the app): who pays whom",
+            _("Settle up (pot kept in the app): who pays whom"),
             theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-            semantics_label="Settle up",
+            semantics_label=_("Settle up"),
         ),
         *[ft.Text(move, size=18, weight=ft.FontWeight.BOLD, semantics_label=move) for move in settle],
     ]

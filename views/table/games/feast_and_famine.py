@@ -17,13 +17,24 @@ import flet as ft
 
 from companion import entry_feast_and_famine as entry_ff
 from companion.entry_feast_and_famine import GHOST, QUICK, WALK, EntryError, FeastState, Phase, RoundEntry, Seat
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.cards import RANKS, SUITS
 from scoring.feast_and_famine import FeastAndFamineResult
-from views.table.entry import EntryContext, TableUI, after_tap, docked, draft_store, refresh, sent_by_hand
-from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
+from views.table.entry import (
+    EntryContext,
+    TableUI,
+    after_tap,
+    docked,
+    draft_store,
+    refresh,
+    said,
+    sent_by_hand,
+    words_of,
+)
+from views.widgets import MIN_TAP, TAP, TapKey, card_label, panel, suit_colour_value, tapped
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
 """Cards a row, rank by rank: 9 on a portrait phone (the 52 cards and the Joker in 6 rows of 48 px keys: the
@@ -34,7 +45,7 @@ DEALER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, 
 SEAT_LINES = 4
 """Up to this many players each has a line of the round; a larger table's lines are one compact text (the player
 to play first), so that the grid stays on screen."""
-SEAT_WORDS = {Seat.IN: "still in", Seat.FROZEN: "Frozen", Seat.OUT: "Knocked Out"}
+SEAT_WORDS = {Seat.IN: N_("still in"), Seat.FROZEN: N_("Frozen"), Seat.OUT: N_("Knocked Out")}
 
 
 def card_codes() -> list[str]:
@@ -42,25 +53,36 @@ def card_codes() -> list[str]:
     return [f"{rank}{suit.value}" for rank in RANKS for suit in SUITS] + ["JK"]
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """Rounds, circuits and the next dealer under the standings."""
     try:
         info = entry_ff.deal_info(session.current)  # read, never changed: no copy of the game
     except ScoringError:
         return []
-    out = [("Rounds left", str(info.rounds_left))]
+    words = words or Words.of("en")
+    _ = words.gettext
+    out = [(_("Rounds left"), str(info.rounds_left))]
     if info.rounds_left:
-        out.append(("Next", f"round {info.round} of {info.rounds}, circuit {info.circuit} of {info.circuits}"))
-        dealer = entry_ff.dealer_line(info, session.draft("new"))
+        said = _("round {round} of {rounds}, circuit {circuit} of {circuits}")
+        next_round = said.format(round=info.round, rounds=info.rounds, circuit=info.circuit, circuits=info.circuits)
+        out.append((_("Next"), next_round))
+        dealer = entry_ff.dealer_line(info, session.draft("new"), words)
         if dealer is not None:
-            out.append(("Dealer", dealer))
+            out.append((_("Dealer"), dealer))
     result = session.result
     assert isinstance(result, FeastAndFamineResult)
     rounds, notes = result.tiebreaks, result.tiebreak_notes
     for k, points in enumerate(rounds):
         said = ", ".join(f"{name} {value}" for name, value in points.items())
-        why = f" ({notes[k][-1]})" if k < len(notes) and notes[k] else ""
-        out.append((f"Tie-break round {k + 1}" if len(rounds) > 1 else "Tie-break round", said + why))
+        worded = result.tiebreak_why
+        if k < len(worded) and worded[k] and words.code != "en":
+            why = f" ({words.note(worded[k][-1])})"
+        else:
+            why = f" ({notes[k][-1]})" if k < len(notes) and notes[k] else ""
+        title = _("Tie-break round {n}").format(n=k + 1) if len(rounds) > 1 else _("Tie-break round")
+        out.append((title, said + why))
     return out
 
 
@@ -69,6 +91,8 @@ class RoundPanel:
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
+        self.words = words = words_of(ectx)
+        _ = words.gettext
         self._lock = threading.Lock()
         self.record = ectx.record
         self.tiebreak = ectx.target.part is Part.TIEBREAK
@@ -86,7 +110,7 @@ class RoundPanel:
             else None
         )
         """Where the game is (round, circuit, dealer): read once from the record, not on every tap."""
-        label = "Confirm round"
+        label = _("Confirm round")
         self.confirm_button = ft.FilledButton(
             content=label,
             icon=ft.Icons.CHECK,
@@ -103,12 +127,12 @@ class RoundPanel:
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
-            text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
+            text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.card_keys[code] = TapKey(text, tapped(self.tap, code), col=2 if code == "JK" else 1)
         self.refuse = ft.OutlinedButton(
-            content="Refuse",
+            content=_("Refuse"),
             icon=ft.Icons.AC_UNIT,
-            tooltip="Refuse",
+            tooltip=_("Refuse"),
             height=MIN_TAP,
             disabled=True,
             visible=False,
@@ -169,7 +193,7 @@ class RoundPanel:
             try:
                 self.ctl.change(step)
             except EntryError as exc:
-                self.ectx.report(f"{exc}.")
+                self.ectx.report(f"{said(self.words, exc)}.")
                 return
             self.ectx.report(None)
             if redraw:
@@ -208,7 +232,7 @@ class RoundPanel:
         if self.large and self.dealer is not None and not self.dealer_open and self.mode != QUICK:
             dealt = self.entry is not None and bool(self.entry.actions)
             if len(self.choices) > 1 and not dealt:  # chosen by the table, nothing dealt: it can still change
-                word = "Ghost" if self.tiebreak else "Dealer"
+                word = self.words.gettext("Ghost") if self.tiebreak else self.words.gettext("Dealer")
                 text = f"{word}: {self.dealer}"
                 foot.insert(0, self._part(("chosen", text), lambda: self._chosen_row(text, word)))
         self._kept = self._now
@@ -228,24 +252,27 @@ class RoundPanel:
             self.ectx.send(changed)  # one update, as the screen sends a panel's changes
 
     def _title(self) -> ft.Control:
+        _ = self.words.gettext
         if self.tiebreak:
             index = self.ectx.target.index
-            head = "Tie-break round" if index is None else f"Correct tie-break round {index + 1}"
-            text = f"{head}: {' and '.join(self.who)} against the Ghost"
+            head = _("Tie-break round") if index is None else _("Correct tie-break round {n}").format(n=index + 1)
+            who = _(" and ").join(self.who)
+            text = _("{head}: {names} against the Ghost").format(head=head, names=who)
         elif self.ectx.target.index is not None:
-            text = f"Correct round {self.ectx.target.index + 1}"
+            text = _("Correct round {n}").format(n=self.ectx.target.index + 1)
         else:
             assert self.info is not None
-            text = self.info.text_with(self.dealer)
+            text = self.info.text_with(self.dealer, self.words)
         return self._part(
             ("title", text), lambda: ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_SMALL, semantics_label=text)
         )
 
     def _dealer_row(self) -> list[ft.Control]:
+        _ = self.words.gettext
         if self.tiebreak and not self.choices:
-            text = "Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10)."
+            text = _("Nobody else is seated: a dummy Ghost seat deals and always Takes (FF-10).")
             return [self._part(("text", text), lambda: ft.Text(text, size=16, semantics_label=text))]
-        word = "Ghost" if self.tiebreak else "Dealer"
+        word = _("Ghost") if self.tiebreak else _("Dealer")
         dealt = self.mode != QUICK and self.entry is not None and bool(self.entry.actions)
         if (len(self.choices) == 1 and self.dealer == self.choices[0]) or (dealt and self.dealer is not None):
             # chosen and dealt from (undo back to the first card to choose again): one line, not the choice
@@ -258,7 +285,7 @@ class RoundPanel:
             # chosen, nothing dealt yet: one line and the way to choose again, not the whole choice
             text = f"{word}: {self.dealer}"
             return [self._part(("chosen", text), lambda: self._chosen_row(text, word))]
-        ask = "Who is the Ghost? (any player not tied; it always Takes)" if self.tiebreak else "Who deals?"
+        ask = _("Who is the Ghost? (any player not tied; it always Takes)") if self.tiebreak else _("Who deals?")
 
         def choice() -> ft.Control:
             buttons: list[ft.Control] = []
@@ -281,7 +308,8 @@ class RoundPanel:
         return [self._part(("ask", ask), lambda: ft.Text(ask, size=14)), row]
 
     def _chosen_row(self, text: str, word: str) -> ft.Control:
-        again = f"Change {word.lower()}"
+        _ = self.words.gettext
+        again = _("Change ghost") if word == _("Ghost") else _("Change dealer")
         return ft.Row(
             [
                 ft.Text(text, size=16, weight=ft.FontWeight.BOLD, semantics_label=text, expand=True),
@@ -295,7 +323,8 @@ class RoundPanel:
 
     def _make_mode_row(self) -> ft.Control:
         out: list[ft.Control] = []
-        for mode, label in ((WALK, "Walk the round"), (QUICK, "Quick form")):
+        _ = self.words.gettext
+        for mode, label in ((WALK, _("Walk the round")), (QUICK, _("Quick form"))):
             kind = ft.FilledButton if mode == self.mode else ft.OutlinedButton
             out.append(
                 kind(
@@ -311,10 +340,12 @@ class RoundPanel:
     def _walk_parts(self, entry: RoundEntry) -> tuple[ft.Control, list[ft.Control], list[ft.Control], bool]:
         """The prompt, each player's line, what goes under the grid, and whether the grid is shown."""
         state = entry.state
-        prompt = entry.prompt()
-        said = self._part(
+        _ = self.words.gettext
+        prompt = entry.prompt(self.words)
+        next_label = _("Next: {prompt}").format(prompt=prompt)
+        shown = self._part(
             ("prompt", prompt),
-            lambda: ft.Text(prompt, size=16, weight=ft.FontWeight.BOLD, semantics_label=f"Next: {prompt}"),
+            lambda: ft.Text(prompt, size=16, weight=ft.FontWeight.BOLD, semantics_label=next_label),
         )
         if len(state.order) > SEAT_LINES:
             seats = [self._seats_text(entry)]
@@ -328,29 +359,31 @@ class RoundPanel:
             self.refuse.disabled = state.phase is not Phase.DECIDE
             self._changed.append(self.refuse)
         if state.phase is not Phase.DONE:
-            chance = f"Chance the next card is a Joker: {entry.chance_text()}"
+            chance = _("Chance the next card is a Joker: {chance}").format(chance=entry.chance_text(self.words))
             parts.append(self._part(("chance", chance), lambda: ft.Text(chance, size=14, semantics_label=chance)))
         if state.set_aside:
-            aside = f"Jokers put aside in the opening deal: {state.set_aside} (they go back into the deck)"
+            aside = _("Jokers put aside in the opening deal: {n} (they go back into the deck)").format(
+                n=state.set_aside
+            )
             parts.append(self._part(("aside", aside), lambda: ft.Text(aside, size=14, semantics_label=aside)))
         parts.append(self._part(("undo", bool(entry.actions)), lambda: self._undo_row(entry)))
         self._confirm(disabled=not entry.complete)
-        return said, seats, parts, state.phase is not Phase.DONE
+        return shown, seats, parts, state.phase is not Phase.DONE
 
     def _undo_row(self, entry: RoundEntry) -> ft.Control:
         return ft.Row(
             [
                 ft.OutlinedButton(
-                    content="Undo last tap",
-                    tooltip="Undo last tap",
+                    content=self.words.gettext("Undo last tap"),
+                    tooltip=self.words.gettext("Undo last tap"),
                     height=MIN_TAP,
                     expand=True,
                     disabled=not entry.actions,
                     on_click=self.undo_tap,
                 ),
                 ft.OutlinedButton(
-                    content="Start over",
-                    tooltip="Start over",
+                    content=self.words.gettext("Start over"),
+                    tooltip=self.words.gettext("Start over"),
                     height=MIN_TAP,
                     disabled=not entry.actions,
                     on_click=self.start_over,
@@ -361,16 +394,17 @@ class RoundPanel:
 
     def _seat_line(self, entry: RoundEntry, name: str) -> ft.Control:
         state = entry.state
-        cards = " ".join(Card.parse(code).label for code in state.cards[name]) or "no card yet"
-        who = entry.name_of(name)
+        _ = self.words.gettext
+        cards = " ".join(card_label(self.words, code) for code in state.cards[name]) or _("no card yet")
+        who = entry.name_of(name, self.words)
         who = who[0].upper() + who[1:]
         if name == GHOST:
             text = f"{who}: {cards}"
         else:
-            text = f"{who}: {cards} = {entry.total(name)} · {SEAT_WORDS[state.seats[name]]}"
+            text = f"{who}: {cards} = {entry.total(name)} · {_(SEAT_WORDS[state.seats[name]])}"
         turn = name == state.turn
         if turn:
-            text += " · to play"
+            text += " · " + _("to play")
         colour = {Seat.FROZEN: ft.Colors.BLUE_400, Seat.OUT: ft.Colors.ERROR}.get(state.seats[name])
         return self._part(("seat", text, colour, turn), lambda: self._seat_box(text, colour, turn))
 
@@ -378,21 +412,22 @@ class RoundPanel:
         """A large table's round in one compact text, in seating order: the player to play first, with their cards,
         then everyone else who has a card, with their total and state (Frozen, out)."""
         state = entry.state
-        short = {Seat.IN: "", Seat.FROZEN: " Frozen", Seat.OUT: " out"}
+        _ = self.words.gettext
+        short = {Seat.IN: "", Seat.FROZEN: " " + _("Frozen"), Seat.OUT: " " + _("out")}
         order = list(state.order)
         if state.turn in order:
             at = order.index(state.turn)
             order = order[at:] + order[:at]
         said: list[str] = []
         for name in order:
-            who = entry.name_of(name)
+            who = entry.name_of(name, self.words)
             if name == state.turn:
-                cards = " ".join(Card.parse(code).label for code in state.cards[name]) or "no card yet"
+                cards = " ".join(card_label(self.words, code) for code in state.cards[name]) or _("no card yet")
                 total = "" if name == GHOST else f" = {entry.total(name)}"
-                said.append(f"To play: {who}: {cards}{total}")
+                said.append(_("To play: {who}: {cards}").format(who=who, cards=cards) + total)
             elif state.cards[name] and name != GHOST:
                 said.append(f"{who} {entry.total(name)}{short[state.seats[name]]}")
-        text = " · ".join(said) or "No card dealt yet"
+        text = " · ".join(said) or _("No card dealt yet")
         return self._part(("seats", text), lambda: ft.Text(text, size=12, semantics_label=text))
 
     @staticmethod
@@ -407,7 +442,7 @@ class RoundPanel:
         )
 
     def _quick_parts(self) -> list[ft.Control]:
-        head = "Each player's Frozen total, or Out for a player knocked out."
+        head = self.words.gettext("Each player's Frozen total, or Out for a player knocked out.")
         parts: list[ft.Control] = [self._part(("quick", head), lambda: ft.Text(head, size=16))]
         for name in self.who:
             value = self.values.get(name, "")
@@ -417,8 +452,9 @@ class RoundPanel:
         return parts
 
     def _quick_row(self, name: str, value: str, out: bool) -> ft.Control:
+        _ = self.words.gettext
         field = ft.TextField(
-            label=f"{name}'s total",
+            label=_("{name}'s total").format(name=name),
             value="" if out else value,
             disabled=out,
             keyboard_type=ft.KeyboardType.NUMBER,
@@ -427,12 +463,14 @@ class RoundPanel:
             height=TAP + 8,
             text_size=18,
         )
-        label = f"{name} out"
+        label = _("{name} out").format(name=name)
         kind = ft.FilledButton if out else ft.OutlinedButton
         toggle = kind(
             content=label,
             icon=ft.Icons.CHECK if out else None,
-            tooltip=f"{name} was knocked out (tap again to undo)" if out else f"{name} was knocked out",
+            tooltip=(_("{name} was knocked out (tap again to undo)") if out else _("{name} was knocked out")).format(
+                name=name
+            ),
             height=TAP,
             on_click=lambda _, n=name: self.toggle_out(n),
         )
@@ -482,7 +520,8 @@ class RoundPanel:
             try:
                 self.ctl.confirm(self.ectx.submit)  # the draft is cleared first, and kept again if refused
             except EntryError as exc:
-                self.ectx.report(f"{exc}. Nothing entered is lost.")
+                told = self.words.gettext("{problem}. Nothing entered is lost.")
+                self.ectx.report(told.format(problem=said(self.words, exc)))
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

@@ -18,10 +18,12 @@ import flet as ft
 
 from companion import entry_financial_crisis as entry
 from companion.entry_financial_crisis import FinancialCrisisState, PileView, RecordLike, RoundDraft
+from companion.i18n import Words
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand
-from views.widgets import MIN_TAP, TAP, TapKey, panel, suit_colour_value, tapped
+from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand, words_of
+from views.table.entry import said as error_text
+from views.widgets import MIN_TAP, TAP, TapKey, card_label, panel, suit_colour_value, tapped
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
@@ -46,13 +48,14 @@ def card_codes() -> list[str]:
     return [f"{rank}{suit.value}" for rank in RANKS for suit in SUIT_ORDER]
 
 
-def target_button_label(draft: RoundDraft, target: str | None) -> str:
+def target_button_label(draft: RoundDraft, target: str | None, words: Words | None = None) -> str:
     """``Bank 3 of 5`` or ``Ann: 12 cards`` (what the target button says and is called: one line in a third of a
     360 px phone)."""
+    words = words or Words.of("en")
     if target is None:
-        return f"Bank {len(draft.bank)} of 5"
+        return words.gettext("Bank {n} of 5").format(n=len(draft.bank))
     count = len(draft.pile(target))
-    return f"{target}: {count} card{'s' if count != 1 else ''}"
+    return words.ngettext("{name}: {n} card", "{name}: {n} cards", count).format(name=target, n=count)
 
 
 def _signed(points: int) -> str:
@@ -72,6 +75,8 @@ class FinancialCrisisEntry:
     # long: every control of the panel is made here once (cards, piles, bank, dock), so that a tap only updates them
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
+        self.words = words = words_of(ectx)
+        _ = words.gettext
         self._lock = threading.RLock()
         """Taps are handled one at a time; a Confirm redraws the panel in place (:meth:`follow`) while it holds it."""
         self._last_added: tuple[str, float] = ("", 0.0)
@@ -97,8 +102,8 @@ class FinancialCrisisEntry:
         """A large table's bank and piles in one line (their buttons are shown by "Choose pile")."""
         self.targets.visible = not self.large
         self.piles_button = ft.OutlinedButton(
-            content="Choose pile",
-            tooltip="Choose pile",
+            content=_("Choose pile"),
+            tooltip=_("Choose pile"),
             height=MIN_TAP,
             visible=self.large,
             on_click=self.toggle_piles,
@@ -111,23 +116,23 @@ class FinancialCrisisEntry:
         for code in card_codes():
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
-            text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
+            text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.keys[code] = TapKey(text, tapped(self.tap, code), on_long_press=tapped(self.hold, code))
         self.grid = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
         )
         tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
         self.next_button = ft.FilledButton(
-            content="Next pile",
-            tooltip="Next pile",
+            content=_("Next pile"),
+            tooltip=_("Next pile"),
             height=MIN_TAP,
             expand=True,
             on_click=self.next_pile,
             style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), text_style=ft.TextStyle(size=14)),
         )
         self.remove = ft.OutlinedButton(
-            content="Take out last card",
-            tooltip="Take out last card",
+            content=_("Take out last card"),
+            tooltip=_("Take out last card"),
             height=MIN_TAP,
             expand=True,
             on_click=self.undo_card,
@@ -135,7 +140,9 @@ class FinancialCrisisEntry:
         )
         self.reading_panel = ft.Column(spacing=6)
         self._reading_key: Any = ()
-        self.breakdown_title = ft.Text("This round so far", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, visible=False)
+        self.breakdown_title = ft.Text(
+            _("This round so far"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, visible=False
+        )
         self.pile_boxes: dict[str, ft.Container] = {name: ft.Container(visible=False) for name, _ in self.draft.piles}
         """Each player's place for the breakdown (:meth:`_pile_card`), its content replaced when the pile changes."""
         self._pile_views: dict[str, PileView | None] = dict.fromkeys(self.pile_boxes)
@@ -144,8 +151,8 @@ class FinancialCrisisEntry:
         self.warnings = ft.Column(spacing=4)
         self.notes = ft.Column([self.progress, self.warnings], spacing=4)
         self.confirm = ft.FilledButton(
-            content="Confirm round",
-            tooltip="Confirm round",
+            content=_("Confirm round"),
+            tooltip=_("Confirm round"),
             height=MIN_TAP,
             expand=True,
             on_click=self.confirm_round,
@@ -192,14 +199,18 @@ class FinancialCrisisEntry:
         """Show (or hide again) a large table's bank and pile buttons."""
         with self._lock:
             self.targets.visible = not self.targets.visible
-            label = "Hide piles" if self.targets.visible else "Choose pile"
+            label = self.words.gettext("Hide piles") if self.targets.visible else self.words.gettext("Choose pile")
             self.piles_button.content = self.piles_button.tooltip = label
             self._send([self.targets, self.piles_button])
 
     def _set_heading(self) -> None:
         index = self.ectx.target.index
-        title = entry.round_title(self.record, index)
-        heading = f"Enter {title.lower()}" if index is None else f"Correct {title.lower()}"
+        title = entry.round_title(self.record, index, self.words)
+        _ = self.words.gettext
+        heading = (_("Enter {what}") if index is None else _("Correct {what}")).format(
+            what=title[:1].lower() + title[1:]
+        )
+        heading = heading[:1].upper() + heading[1:]
         self.heading.value = heading
         self.heading.semantics_label = heading
         # a large table's next round: the prompt says what to do, the heading's room is the grid's
@@ -228,14 +239,14 @@ class FinancialCrisisEntry:
         return suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
 
     def _cards_text(self, codes: Sequence[str], size: int = 16) -> ft.Text:
-        labels = [Card.parse(code).label for code in codes]
+        labels = [card_label(self.words, code) for code in codes]
         return ft.Text(
             spans=[
                 ft.TextSpan(f"{label} ", style=ft.TextStyle(color=self._colour(code)))
                 for code, label in zip(codes, labels, strict=True)
             ],
             size=size,
-            semantics_label=" ".join(labels) if labels else "none",
+            semantics_label=" ".join(labels) if labels else self.words.gettext("none"),
         )
 
     def redraw(self) -> list[ft.Control]:
@@ -250,10 +261,11 @@ class FinancialCrisisEntry:
                 control.value, control.semantics_label = value, label
                 changed.append(control)
 
-        said = entry.prompt(draft)
-        text(self.prompt, said, f"Next: {said}")
+        _ = self.words.gettext
+        said = entry.prompt(draft, self.words)
+        text(self.prompt, said, _("Next: {prompt}").format(prompt=said))
         for target, button in self.target_buttons.items():
-            label = target_button_label(draft, target)
+            label = target_button_label(draft, target, self.words)
             chosen = draft.target == target
             face = button.content
             if not isinstance(face, ft.Text) or face.value != label or button.data != chosen:
@@ -266,12 +278,13 @@ class FinancialCrisisEntry:
                 )
                 changed.append(button)
         if self.large:
-            parts = [f"Bank {len(draft.bank)}/5", *(f"{name} {len(draft.pile(name))}" for name, _ in draft.piles)]
-            said = ", ".join(parts)
-            text(self.counts, said, f"Cards entered: {said}")
+            bank = _("Bank {n}/5").format(n=len(draft.bank))
+            said = ", ".join([bank, *(f"{name} {len(draft.pile(name))}" for name, _cards in draft.piles)])
+            text(self.counts, said, _("Cards entered: {cards}").format(cards=said))
         held = draft.bank if draft.target is None else draft.pile(draft.target)
-        where = entry.target_name(draft.target)
-        text(self.held, f"In {where}: " + (" ".join(Card.parse(c).label for c in held) if held else "no cards yet"))
+        where = entry.target_name(draft.target, self.words)
+        cards = " ".join(card_label(self.words, c) for c in held) if held else _("no cards yet")
+        text(self.held, _("In {where}: {cards}").format(where=where, cards=cards))
         legal = entry.legal_codes(draft)
         own = set(held)
         bank_full = draft.target is None and draft.bank_complete
@@ -281,7 +294,7 @@ class FinancialCrisisEntry:
             if key.set_enabled(enabled) | key.set_selected(mine):
                 changed.append(key.control)
         following = entry.next_target(draft) if entry.can_next_pile(draft) else None
-        label = "Next pile" if following is None else f"Next: {following}'s pile"
+        label = _("Next pile") if following is None else _("Next: {name}'s pile").format(name=following)
         if self.next_button.disabled != (following is None) or self.next_button.content != label:
             self.next_button.disabled = following is None
             self.next_button.content = label
@@ -292,8 +305,8 @@ class FinancialCrisisEntry:
             changed.append(self.remove)
         changed += self._redraw_reading()
         changed += self._redraw_breakdown()
-        text(self.progress, entry.progress(draft))
-        notes = entry.warnings(draft)
+        text(self.progress, entry.progress(draft, self.words))
+        notes = entry.warnings(draft, self.words)
         if [c.value for c in self.warnings.controls if isinstance(c, ft.Text)] != notes:
             self.warnings.controls = [
                 ft.Text(note, size=14, color=ft.Colors.TERTIARY, semantics_label=note) for note in notes
@@ -334,27 +347,30 @@ class FinancialCrisisEntry:
 
     def _reading_controls(self) -> list[ft.Control]:
         draft = self.draft
+        words = self.words
+        _ = words.gettext
         said = entry.reading(self.game, draft)
         if said is None:
-            text = "The bank's reading shows once its five face-down cards are in."
+            text = _("The bank's reading shows once its five face-down cards are in.")
             return [ft.Text(text, size=16, semantics_label=text)]
-        loses = " ".join(suit.symbol for suit in said.loss_suits) or "no suit"
-        headline = f"Loses: {loses}"
-        valuable = f"Ranked cards: {'valuable' if said.ranked_valuable else 'not valuable'}"
-        whose = "The table's reading" if draft.overridden else "The bank's reading"
+        loses = " ".join(suit.symbol for suit in said.loss_suits) or _("no suit")
+        headline = _("Loses: {suits}").format(suits=loses)
+        valuable = _("Ranked cards: valuable") if said.ranked_valuable else _("Ranked cards: not valuable")
+        whose = _("The table's reading") if draft.overridden else _("The bank's reading")
+        loss_reason, valuable_reason = words.note(said.loss_note), words.note(said.valuable_note)
         out: list[ft.Control] = [
             ft.Text(whose, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=whose),
             ft.Text(headline, size=20, weight=ft.FontWeight.BOLD, semantics_label=headline),
-            ft.Text(said.loss_reason, size=15, semantics_label=said.loss_reason),
+            ft.Text(loss_reason, size=15, semantics_label=loss_reason),
             ft.Text(valuable, size=20, weight=ft.FontWeight.BOLD, semantics_label=valuable),
-            ft.Text(said.valuable_reason, size=15, semantics_label=said.valuable_reason),
+            ft.Text(valuable_reason, size=15, semantics_label=valuable_reason),
         ]
         toggles: list[ft.Control] = []
         for suit in entry.LOSS_SUITS:
             on = suit in said.loss_suits
-            label = f"{suit.symbol} {'loses' if on else 'safe'}"
+            label = (_("{suit} loses") if on else _("{suit} safe")).format(suit=suit.symbol)
             toggles.append(self._toggle(label, on, self._suit_toggler(suit)))
-        label = f"Ranked {'valuable' if said.ranked_valuable else 'not valuable'}"
+        label = _("Ranked valuable") if said.ranked_valuable else _("Ranked not valuable")
         flip = not said.ranked_valuable
         toggles.append(
             self._toggle(
@@ -366,13 +382,13 @@ class FinancialCrisisEntry:
         if draft.overridden:
             toggles.append(
                 ft.OutlinedButton(
-                    content="Use the bank's reading",
-                    tooltip="Use the bank's reading",
+                    content=_("Use the bank's reading"),
+                    tooltip=_("Use the bank's reading"),
                     height=TAP,
                     on_click=lambda _: self.change(entry.clear_override),
                 )
             )
-        hint = "The table reads it differently? Tap to change:"
+        hint = _("The table reads it differently? Tap to change:")
         out += [ft.Text(hint, size=14, semantics_label=hint), ft.Row(toggles, wrap=True, spacing=8, run_spacing=8)]
         return out
 
@@ -391,12 +407,12 @@ class FinancialCrisisEntry:
         views = entry.piles(self.game, self.draft)
         if not views:
             return []
-        return [ft.Text("This round so far", theme_style=ft.TextThemeStyle.TITLE_MEDIUM)] + [
+        return [ft.Text(self.words.gettext("This round so far"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM)] + [
             self._pile_card(view) for view in views
         ]
 
     def _line(self, title: str, points: str, codes: Sequence[str]) -> ft.Control:
-        cards = " ".join(Card.parse(c).label for c in codes) or "none"
+        cards = " ".join(card_label(self.words, c) for c in codes) or self.words.gettext("none")
         title = f"{title} {points}".strip()
         label = f"{title}: {cards}"
         return ft.Semantics(
@@ -410,15 +426,20 @@ class FinancialCrisisEntry:
         )
 
     def _pile_card(self, view: PileView) -> ft.Control:
-        headline = f"{view.name}: {view.total} point{'s' if abs(view.total) != 1 else ''} this round"
+        words = self.words
+        _ = words.gettext
+        headline = words.ngettext(
+            "{name}: {n} point this round", "{name}: {n} points this round", abs(view.total)
+        ).format(name=view.name, n=view.total)
         rows: list[ft.Control] = [
             ft.Text(headline, size=18, weight=ft.FontWeight.BOLD, semantics_label=headline),
-            self._line("Clubs", _signed(view.clubs_points), view.clubs),
-            self._line("Ranked", _signed(view.ranked_points), view.ranked),
-            self._line("Losses", _signed(view.losses_points), view.losses),
+            self._line(_("Clubs"), _signed(view.clubs_points), view.clubs),
+            self._line(_("Ranked"), _signed(view.ranked_points), view.ranked),
+            self._line(_("Losses"), _signed(view.losses_points), view.losses),
         ]
-        runs = " · ".join(" ".join(Card.parse(c).label for c in group) for group in view.straights) or "none"
-        straights_label = f"Straights {_signed(view.straights_points)}: {runs}"
+        runs = " · ".join(" ".join(card_label(words, c) for c in group) for group in view.straights) or _("none")
+        straights = _("Straights {points}").format(points=_signed(view.straights_points))
+        straights_label = f"{straights}: {runs}"
         groups: list[ft.Control] = [
             ft.Container(
                 content=self._cards_text(group),
@@ -427,7 +448,7 @@ class FinancialCrisisEntry:
                 padding=ft.Padding.symmetric(horizontal=6, vertical=2),
             )
             for group in view.straights
-        ] or [ft.Text("none", size=15)]
+        ] or [ft.Text(_("none"), size=15)]
         rows.append(
             ft.Semantics(
                 label=straights_label,
@@ -435,19 +456,19 @@ class FinancialCrisisEntry:
                 exclude_semantics=True,
                 content=ft.Row(
                     [
-                        ft.Text(f"Straights {_signed(view.straights_points)}", size=15, width=150),
+                        ft.Text(straights, size=15, width=150),
                         ft.Row(groups, wrap=True, spacing=6, run_spacing=6, expand=True),
                     ],
                     vertical_alignment=ft.CrossAxisAlignment.START,
                 ),
             )
         )
-        size = f"{len(view.rest)} card{'s' if len(view.rest) != 1 else ''}"
-        rest = f"Rest ({size}), besides the straights" if view.straights else f"Rest ({size})"
+        size = words.ngettext("{n} card", "{n} cards", len(view.rest)).format(n=len(view.rest))
+        rest = (_("Rest ({size}), besides the straights") if view.straights else _("Rest ({size})")).format(size=size)
         rows.append(self._line(rest, "", view.leftover))
         if view.outside:
-            rows.append(self._line("Out of the rest", "0", view.outside))
-        most = f"Most cards in the rest {'+1' if view.most_rest else '0'}"
+            rows.append(self._line(_("Out of the rest"), "0", view.outside))
+        most = _("Most cards in the rest {points}").format(points="+1" if view.most_rest else "0")
         rows.append(ft.Text(most, size=15, semantics_label=most))
         return ft.Container(
             content=ft.Column(rows, spacing=4),
@@ -475,7 +496,7 @@ class FinancialCrisisEntry:
             try:
                 draft = step(self.draft)
             except (ScoringError, ValueError) as exc:
-                self.ectx.report(str(exc))
+                self.ectx.report(error_text(self.words, exc))
                 return
             self.ectx.report(None)
             self.set_draft(draft)
@@ -515,7 +536,8 @@ class FinancialCrisisEntry:
                 # round's panel, which must start empty. If the round is refused, the draft is kept again.
                 self.ctl.confirm(self.ectx.submit)
             except ScoringError as exc:
-                self.ectx.report(f"The round cannot be recorded yet: {exc}")
+                told = self.words.gettext("The round cannot be recorded yet: {problem}")
+                self.ectx.report(told.format(problem=error_text(self.words, exc)))
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

@@ -14,15 +14,18 @@ import flet as ft
 
 from companion import entry_jokers_kill as entry_jk
 from companion.entry_jokers_kill import JokersKillState, Slot, card_codes, prompt
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, controller, docked
-from views.widgets import MIN_TAP, TapKey, VeilOver, icon_button, suit_colour_value, tapped
+from views.table.entry import EntryContext, TableUI, controller, docked, said, words_of
+from views.widgets import MIN_TAP, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """Cards and hands left (rule 7); play-off wins once a play-off is on."""
     return entry_jk.extras(session.result)
 
@@ -43,6 +46,8 @@ class CardPicker:
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
+        self.words = words = words_of(ectx)
+        _ = words.gettext
         self._lock = threading.RLock()
         """Taps are handled one at a time (Flet may run handlers of quick taps at once)."""
         self.record = ectx.record
@@ -50,7 +55,8 @@ class CardPicker:
         self.four_colour = ectx.view.settings.four_colour_suits
         self.ctl = controller(ectx, JokersKillState)
         self.prompt = ft.Text("", size=17, weight=ft.FontWeight.BOLD)
-        self.title = ft.Text(f"Enter {ectx.target.label}", theme_style=ft.TextThemeStyle.TITLE_SMALL)
+        title = _("Enter {what}").format(what=ectx.target.label_in(words))
+        self.title = ft.Text(title[:1].upper() + title[1:], theme_style=ft.TextThemeStyle.TITLE_SMALL)
         """Left out for the next hand of a large table (the prompt says what to do): its line is the grid's."""
         self.slot_row = ft.Row(wrap=True, spacing=4, run_spacing=4)
         self.slot_text = ft.Text("", size=12, visible=False)
@@ -62,7 +68,7 @@ class CardPicker:
         for code in card_codes() + (["JK"] if self.options.get("jokers") else []):
             card = Card.parse(code)
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
-            text = ft.Text(card.label, size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
+            text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1 if code != "JK" else {"xs": 2, "md": 2}
             self.keys[code] = TapKey(text, tapped(self.tap, code), col=col)
         self.grid = ft.ResponsiveRow(
@@ -71,16 +77,16 @@ class CardPicker:
         self.veil = VeilOver(self.grid, self.refused, list(self.keys.values()))
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.confirm = ft.FilledButton(
-            content="Confirm hand",
+            content=_("Confirm hand"),
             icon=ft.Icons.CHECK,
-            tooltip="Confirm hand",
+            tooltip=_("Confirm hand"),
             height=MIN_TAP,
             expand=True,
             on_click=self.confirm_hand,
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
         )
-        self.remove = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Remove last card", self.remove_last, size=MIN_TAP)
-        self.clear = icon_button(ft.Icons.DELETE_SWEEP_OUTLINED, "Clear hand", self.clear_all, size=MIN_TAP)
+        self.remove = icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove last card"), self.remove_last, size=MIN_TAP)
+        self.clear = icon_button(ft.Icons.DELETE_SWEEP_OUTLINED, _("Clear hand"), self.clear_all, size=MIN_TAP)
         self.control = ft.Column(
             [
                 self.title,
@@ -122,8 +128,9 @@ class CardPicker:
         state = self.state
         need = state.need()
         changed: list[ft.Control] = [self.actions]
-        self.prompt.value = prompt(need)
-        self.prompt.semantics_label = f"Next: {prompt(need)}"
+        _ = self.words.gettext
+        self.prompt.value = prompt(need, self.words)
+        self.prompt.semantics_label = _("Next: {prompt}").format(prompt=self.prompt.value)
         # A complete hand raises the veil over the grid (one box dims the 52 cards; each card's node says it is
         # unavailable); a card tapped then is refused with "the hand is complete: confirm it, or remove a card
         # first", said on screen and read out. A card dealt greys its own key.
@@ -135,7 +142,7 @@ class CardPicker:
         places = state.slots()
         changed += self._show_places(places)
         self.confirm.disabled = not need.complete
-        label = "Mark hand void" if need.need is Need.VOID else "Confirm hand"
+        label = _("Mark hand void") if need.need is Need.VOID else _("Confirm hand")
         self.confirm.content = label
         self.confirm.tooltip = label
         inner = self.remove.content if isinstance(self.remove, ft.Semantics) else None
@@ -153,10 +160,12 @@ class CardPicker:
             self.title.visible = title
             changed.append(self.title)
         if compact or self.slot_text.visible:
-            text = " · ".join(slot.label for slot in places) if compact else ""
+            text = " · ".join(slot.label_in(self.words) for slot in places) if compact else ""
             if (self.slot_text.value, self.slot_text.visible) != (text, compact):
                 self.slot_text.value = text
-                self.slot_text.semantics_label = f"The hand: {text}" if compact else None
+                self.slot_text.semantics_label = (
+                    self.words.gettext("The hand: {cards}").format(cards=text) if compact else None
+                )
                 self.slot_text.visible = compact
                 changed.append(self.slot_text)
         if compact:
@@ -175,8 +184,9 @@ class CardPicker:
                 made.on_click = lambda _, made=made: self.clear_one(made.data)
                 self.chips.append(made)
             chip = self.chips[i]
-            if (chip.content, chip.disabled, chip.data) != (slot.label, slot.card is None, slot.key):
-                chip.content = chip.tooltip = slot.label
+            label = slot.label_in(self.words)
+            if (chip.content, chip.disabled, chip.data) != (label, slot.card is None, slot.key):
+                chip.content = chip.tooltip = label
                 chip.disabled = slot.card is None
                 chip.data = slot.key
                 changed.append(chip)
@@ -199,7 +209,7 @@ class CardPicker:
             try:
                 self.ctl.change(step)
             except ValueError as exc:  # a card the hand cannot take (HandCompleteError, a ScoringError)
-                self.ectx.report(str(exc))
+                self.ectx.report(said(self.words, exc))
                 return
             self.ectx.report(None)
             self._send(self.redraw())
@@ -227,7 +237,8 @@ class CardPicker:
             try:
                 self.ctl.confirm(self.ectx.submit)  # refused: every card entered is kept
             except ValueError as exc:
-                self.ectx.report(f"{str(exc)[0].upper()}{str(exc)[1:]}")
+                text = said(self.words, exc)
+                self.ectx.report(f"{text[:1].upper()}{text[1:]}")
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:

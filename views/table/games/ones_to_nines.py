@@ -17,12 +17,13 @@ import flet as ft
 
 from companion import entry_ones_to_nines as entry_oo
 from companion.entry_ones_to_nines import TABLE, EntryError, HandEntry, OnesToNinesState
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
-from scoring.base import join_names
 from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from scoring.parts import Part
-from views.table.entry import EntryContext, TableUI, controller, docked, refresh, sent_by_hand
+from scoring.why import Names, Note
+from views.table.entry import EntryContext, TableUI, controller, docked, refresh, said, sent_by_hand, words_of
 from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
 
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
@@ -47,21 +48,28 @@ CHOSEN = ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY)
 """The chosen first three-of-a-kind declarer (or Nobody)."""
 
 
-def extras(session: TableSession, money: MoneyFormat | None = None) -> list[tuple[str, str]]:
+def extras(
+    session: TableSession, money: MoneyFormat | None = None, words: Words | None = None
+) -> list[tuple[str, str]]:
     """The target (lowest total wins) and, after a hand, everyone's best arrangement of it."""
     result = session.result
     assert isinstance(result, OnesToNinesResult)
-    out = [("Target", f"{result.target} ends the game; lowest total wins")]
+    words = words or Words.of("en")
+    _ = words.gettext
+    out = [(_("Target"), _("{target} ends the game; lowest total wins").format(target=result.target))]
     sudden = result.sudden_death_hands
     last = sudden[-1] if sudden else (result.hands[-1] if result.hands else None)
     if last is not None:
         lines = entry_oo.best_lines(last)
         if lines:
-            out.append(("Best possible last hand", ", ".join(lines)))
+            out.append((_("Best possible last hand"), ", ".join(lines)))
     for k, hand in enumerate(sudden):
         said = ", ".join(f"{name} {value}" for name, value in hand.points.items())
-        why = f" ({hand.notes[-1]})" if hand.notes else ""
-        out.append((f"Sudden death {k + 1}", said + why))
+        if hand.why and words.code != "en":
+            why = f" ({words.note(hand.why[-1])})"
+        else:
+            why = f" ({hand.notes[-1]})" if hand.notes else ""
+        out.append((_("Sudden death {n}").format(n=k + 1), said + why))
     return out
 
 
@@ -115,6 +123,8 @@ class HandPanel:
 
     def __init__(self, ectx: EntryContext) -> None:
         self.ectx = ectx
+        self.words = words = words_of(ectx)
+        _ = words.gettext
         self._lock = threading.Lock()
         self.record = ectx.record
         self.sudden = ectx.target.part is Part.SUDDEN_DEATH
@@ -152,12 +162,12 @@ class HandPanel:
             run_spacing=4 if self.large else 6,
         )
         self.left = ft.Text("", size=14)
-        self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, "Delete digit", self.backspace)
+        self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Delete digit"), self.backspace)
         self.edit_row = ft.Row(
             [
                 self.backspace_button,
                 ft.OutlinedButton(
-                    content="Clear hand", tooltip="Clear hand", height=MIN_TAP, expand=True, on_click=self.clear
+                    content=_("Clear hand"), tooltip=_("Clear hand"), height=MIN_TAP, expand=True, on_click=self.clear
                 ),
             ],
             spacing=8,
@@ -167,19 +177,19 @@ class HandPanel:
         if self.entry.triple_rule:
             for who in [*self.entry.players, None]:
                 self.triples[who] = ft.OutlinedButton(
-                    content=who or "Nobody",
-                    tooltip=f"First three of a kind: {who or 'nobody'}",
+                    content=who or _("Nobody"),
+                    tooltip=_("First three of a kind: {name}").format(name=who or _("nobody")),
                     height=MIN_TAP,
                     on_click=lambda _, n=who: self.first_triple(n),
                 )
-            ask = "Who set down three of a kind first? (0 for them; +250 for other holders)"
+            ask = _("Who set down three of a kind first? (0 for them; +250 for other holders)")
             triple_parts = [
                 ft.Text(ask, size=14, semantics_label=ask),
                 ft.Row(list(self.triples.values()), wrap=True, spacing=8, run_spacing=8),
             ]
         self.review = ft.Column(spacing=2 if self.large else 4, visible=False)
         self._review_rows: list[str] | None = None
-        label = "Confirm sudden-death hand" if self.sudden else "Confirm hand"
+        label = _("Confirm sudden-death hand") if self.sudden else _("Confirm hand")
         self.confirm_button = ft.FilledButton(
             content=label,
             icon=ft.Icons.CHECK,
@@ -215,21 +225,23 @@ class HandPanel:
 
     def _set_title(self) -> None:
         entry = self.entry
+        _ = self.words.gettext
         if self.sudden:
             index = self.ectx.target.index
             head = (
-                f"Sudden death {len(self.ectx.session.part(Part.SUDDEN_DEATH)) + 1}"
+                _("Sudden death {n}").format(n=len(self.ectx.session.part(Part.SUDDEN_DEATH)) + 1)
                 if index is None
-                else f"Correct sudden-death hand {index + 1}"
+                else _("Correct sudden-death hand {n}").format(n=index + 1)
             )
-            text = (
-                f"{head}: {join_names(list(entry.players))}. Three table cards, three cards each; "
-                "the lowest gap wins, a tie plays again (rule 9)."
-            )
+            names = self.words.note(Note.of("{names}", names=Names.of(entry.players)))
+            text = _(
+                "{head}: {names}. Three table cards, three cards each; the lowest gap wins, a tie plays again (rule 9)."
+            ).format(head=head, names=names)
         elif self.ectx.target.index is not None:
-            text = f"Correct hand {self.ectx.target.index + 1}"
+            text = _("Correct hand {n}").format(n=self.ectx.target.index + 1)
         else:
-            text = f"Hand {len(self.record.get('hands') or []) + 1}: the table row once, then each number"
+            said_now = _("Hand {n}: the table row once, then each number")
+            text = said_now.format(n=len(self.record.get("hands") or []) + 1)
             self.title.visible = not self.large  # a large table: the prompt says what to type; its room is the pad's
         self.title.value = text
         self.title.semantics_label = text
@@ -238,19 +250,26 @@ class HandPanel:
         """Bring every control up to the hand's state, in place; returns the controls that changed (a tap sends
         only those)."""
         entry = self.entry
+        _ = self.words.gettext
         changed: list[ft.Control] = []
         targets = entry.targets()
         for name, button in self.fields.items():
             if self._field(button, name, targets.get(name)):
                 changed.append(button)
-        where = "the table row" if entry.focus == TABLE else f"{entry.focus}'s number"
-        prompt = f"Typing {where}" if not entry.complete else "Every number is in: check and confirm"
+        if entry.complete:
+            prompt = _("Every number is in: check and confirm")
+        elif entry.focus == TABLE:
+            prompt = _("Typing the table row")
+        else:
+            prompt = _("Typing {name}'s number").format(name=entry.focus)
         if self.prompt.value != prompt:
             self.prompt.value = prompt
-            self.prompt.semantics_label = f"Next: {prompt}"
+            self.prompt.semantics_label = _("Next: {prompt}").format(prompt=prompt)
             changed.append(self.prompt)
         changed += [key.control for digit, key in self.pad.items() if key.set_enabled(entry.can_press(digit))]
-        left = "Left in the deck: " + " ".join(f"{d}×{n}" for d, n in entry.digits_left().items())
+        left = _("Left in the deck: {digits}").format(
+            digits=" ".join(f"{d}×{n}" for d, n in entry.digits_left().items())
+        )
         if self.left.value != left:
             self.left.value = left
             self.left.semantics_label = left
@@ -265,7 +284,7 @@ class HandPanel:
                 choice.style = CHOSEN if chosen else None
                 changed.append(choice)
         review = entry.review() if entry.complete else None
-        rows = [row.text for row in review] if review is not None else None
+        rows = [row.text_in(self.words) for row in review] if review is not None else None
         if rows != self._review_rows:
             # Every number in, the review takes the digit pad's place (every digit greyed out then: a field is
             # corrected by deleting a digit first, which brings the pad back), above "Who set down three of a kind
@@ -273,11 +292,11 @@ class HandPanel:
             self._review_rows = rows
             self.review.visible = rows is not None
             self.review.controls = [
-                ft.Text("Best possible arrangements", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                ft.Text(_("Best possible arrangements"), theme_style=ft.TextThemeStyle.TITLE_SMALL),
                 *(
-                    ft.Text(row.short, size=13, semantics_label=row.text)
+                    ft.Text(row.text_in(self.words, short=True), size=13, semantics_label=row.text_in(self.words))
                     if self.large  # a line each, the whole of it read out
-                    else ft.Text(row.text, size=16, semantics_label=row.text)
+                    else ft.Text(row.text_in(self.words), size=16, semantics_label=row.text_in(self.words))
                     for row in review or []
                 ),
             ]
@@ -294,19 +313,23 @@ class HandPanel:
     def _field(self, button: ft.OutlinedButton, name: str, target: str | None) -> bool:
         """Bring one field's button up to date; whether it changed."""
         entry = self.entry
+        _ = self.words.gettext
         value = entry.value(name)
         shown = " ".join(value.ljust(entry.length, "_"))
         if name == TABLE:
-            label = f"Table row (as side A reads it): {value or 'empty'}"
-            face = f"Table row (A): {shown}"
+            label = _("Table row (as side A reads it): {value}").format(value=value or _("empty"))
+            face = _("Table row (A): {digits}").format(digits=shown)
         else:
             side = entry.sides[name]
-            aim = f", target {target}" if target else ""
+            who = (_("{name} (side {side}, target {target})") if target else _("{name} (side {side})")).format(
+                name=name, side=side, target=target
+            )
             if name == entry.first_triple and not value:
-                label = f"{name} (side {side}{aim}): first three of a kind, number optional"
+                label = _("{who}: first three of a kind, number optional").format(who=who)
             else:
-                label = f"{name} (side {side}{aim}): {value or 'empty'}"
-            face = f"{name} ({side}){' · target ' + target if target else ''}: {shown}"
+                label = f"{who}: {value or _('empty')}"
+            aim = " · " + _("target {target}").format(target=target) if target else ""
+            face = _("{name} ({side}){target}: {digits}").format(name=name, side=side, target=aim, digits=shown)
             if self.large:  # two lines in a half-width field: who and their target, then the digits
                 face = f"{name} ({side}){' · ' + target if target else ''}\n{shown}"
         focused = name == entry.focus
@@ -339,7 +362,7 @@ class HandPanel:
             try:
                 entry = self.entry.press(digit)
             except EntryError as exc:
-                self.ectx.report(f"{exc}.")
+                self.ectx.report(f"{said(self.words, exc)}.")
                 return
             self._set(entry)
 
@@ -362,7 +385,7 @@ class HandPanel:
             try:
                 entry = self.entry.set_first_triple(name)
             except EntryError as exc:
-                self.ectx.report(f"{exc}.")
+                self.ectx.report(f"{said(self.words, exc)}.")
                 return
             if name is not None and not entry.value(name) and entry.focus == name:
                 entry = entry.with_focus(entry.next_field() or name)
@@ -373,7 +396,8 @@ class HandPanel:
             try:
                 self.ctl.confirm(self.ectx.submit)  # refused: the draft is kept again
             except EntryError as exc:
-                self.ectx.report(f"The hand is not complete: {exc}. Nothing entered is lost.")
+                told = self.words.gettext("The hand is not complete: {problem}. Nothing entered is lost.")
+                self.ectx.report(told.format(problem=said(self.words, exc)))
 
 
 def build_entry(ectx: EntryContext) -> ft.Control:
