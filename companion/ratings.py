@@ -76,6 +76,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from companion.figures import signed_tenths
+from companion.i18n import Words
 from companion.stats import Outcome, OutcomeCache, game_name
 from scoring import ScoringError, find_game
 from storage import Archive, Player, SessionStatus, SessionSummary, StorageError
@@ -83,6 +85,8 @@ from storage.roster import name_key, player_id_for
 
 _log = logging.getLogger(__name__)
 
+ENGLISH = Words.of("en")
+"""The words when no language is given (the English the app has always written)."""
 ALL = "all"
 """The scope of every game together."""
 PROVISIONAL_GAMES = 5
@@ -125,13 +129,15 @@ def check_scope(scope: str | None) -> str:
     return scope
 
 
-def scope_name(scope: str) -> str:
+def scope_name(scope: str, words: Words | None = None) -> str:
     """``All games`` or the game's name.
 
     >>> scope_name("all"), scope_name("feast-and-famine")
     ('All games', 'Feast and Famine')
     """
-    return "All games" if scope == ALL else game_name(scope)
+    if scope != ALL:
+        return game_name(scope)
+    return words.gettext("All games") if words is not None else "All games"
 
 
 # --- who is who ------------------------------------------------------------------------------------------------
@@ -710,16 +716,13 @@ class RatingService:
         return out
 
 
-def signed(value: float) -> str:
-    """A rating change as shown: ``+1.2``, ``−0.4``, ``±0.0``.
+def signed(value: float, words: Words = ENGLISH) -> str:
+    """A rating change as shown: ``+1.2``, ``−0.4``, ``±0.0`` (the language's decimal mark).
 
     >>> signed(1.234), signed(-0.44), signed(0.01)
     ('+1.2', '−0.4', '±0.0')
     """
-    text = f"{abs(value):.1f}"
-    if text == "0.0":
-        return "±0.0"
-    return ("+" if value > 0 else "−") + text
+    return signed_tenths(value, words)
 
 
 def rating_text(p: PlayerRating) -> str:
