@@ -76,7 +76,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from companion.figures import signed_tenths
+from companion.figures import signed_tenths, tenths
 from companion.i18n import Words
 from companion.stats import Outcome, OutcomeCache, game_name
 from scoring import ScoringError, find_game
@@ -408,20 +408,28 @@ class Rivals:
     nemesis: tuple[str, int] | None
     """(name, games in which they finished ahead of the player)."""
 
-    def lines(self) -> list[str]:
+    def lines(self, words: Words = ENGLISH) -> list[str]:
         """``Rival: Ben (7 games)``, ``Favourite victim: Cat (beaten 4 times)``, ``Nemesis: Ben (lost to 5 times)``."""
+        ngettext = words.ngettext
         out = []
         if self.rival:
-            out.append(f"Rival: {self.rival[0]} ({_count(self.rival[1], 'game')} together)")
+            said = ngettext("Rival: {name} ({n} game together)", "Rival: {name} ({n} games together)", self.rival[1])
+            out.append(said.format(name=self.rival[0], n=self.rival[1]))
         if self.victim:
-            out.append(f"Favourite victim: {self.victim[0]} (finished ahead {_count(self.victim[1], 'time')})")
+            said = ngettext(
+                "Favourite victim: {name} (finished ahead {n} time)",
+                "Favourite victim: {name} (finished ahead {n} times)",
+                self.victim[1],
+            )
+            out.append(said.format(name=self.victim[0], n=self.victim[1]))
         if self.nemesis:
-            out.append(f"Nemesis: {self.nemesis[0]} (finished behind {_count(self.nemesis[1], 'time')})")
-        return out or [f"No rivals yet: nobody has shared {MIN_SHARED} games with them."]
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+            said = ngettext(
+                "Nemesis: {name} (finished behind {n} time)",
+                "Nemesis: {name} (finished behind {n} times)",
+                self.nemesis[1],
+            )
+            out.append(said.format(name=self.nemesis[0], n=self.nemesis[1]))
+        return out or [words.gettext("No rivals yet: nobody has shared {n} games with them.").format(n=MIN_SHARED)]
 
 
 @dataclass(frozen=True)
@@ -725,14 +733,14 @@ def signed(value: float, words: Words = ENGLISH) -> str:
     return signed_tenths(value, words)
 
 
-def rating_text(p: PlayerRating) -> str:
+def rating_text(p: PlayerRating, words: Words = ENGLISH) -> str:
     """``18.3 (μ 27.1 ± 2.9)``, with ``provisional`` for fewer than :data:`PROVISIONAL_GAMES` games.
 
     >>> rating_text(PlayerRating("a", "Ann", 27.1, 2.9, 12, 4)), rating_text(PlayerRating("a", "Ann", 25, 8.33, 1, 0))
     ('18.4 (μ 27.1 ± 2.9)', '0.0 (μ 25.0 ± 8.3) provisional')
     """
-    text = f"{p.ordinal:.1f} (μ {p.mu:.1f} ± {p.sigma:.1f})"
-    return text + (" provisional" if p.provisional else "")
+    text = f"{tenths(p.ordinal, words)} (μ {tenths(p.mu, words)} ± {tenths(p.sigma, words)})"
+    return text + (" " + words.gettext("provisional") if p.provisional else "")
 
 
 __all__ = [
