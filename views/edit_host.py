@@ -28,10 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.i18n import Words
 from companion.session import EDIT_REFUSALS, Edit, EditKind, SaveFailedError, StaleEditError
 from companion.sharing import NotAllowedError, SharingError
 
 Report = Callable[[str | None], None]
+ENGLISH = Words.of("en")
 REFUSED: tuple[type[Exception], ...] = (*EDIT_REFUSALS, SharingError)
 """What a screen's edit can be refused with: the session's refusals, and the live table's."""
 
@@ -51,12 +53,14 @@ class EditHost:
         on_made: Callable[[Edit], None] = _nothing,
         on_stale: Callable[[], None] = _nothing,
         can_make: Callable[[Edit], bool] | None = None,
+        words: Words = ENGLISH,
     ) -> None:
         self._make = make
         self._can_make = can_make
         self.report = report
         self.on_made = on_made
         self.on_stale = on_stale
+        self.words = words
 
     def submit(self, edit: Edit) -> bool:
         """Make ``edit``; ``True`` when it was made (saved, or kept in memory after a failed save)."""
@@ -69,7 +73,7 @@ class EditHost:
             self.on_stale()
             return False
         except REFUSED as exc:
-            self.report(refusal(exc, edit))
+            self.report(refusal(exc, edit, self.words))
             return False
         self.report(None)
         self.on_made(edit)
@@ -80,7 +84,7 @@ class EditHost:
         return self._can_make(edit) if self._can_make is not None else True
 
 
-def refusal(error: Exception, edit: Edit) -> str:
+def refusal(error: Exception, edit: Edit, words: Words = ENGLISH) -> str:
     """What a refused edit says: the reason, and that nothing changed (an entry is kept for another try).
 
     >>> from companion.session import Edit
@@ -89,5 +93,5 @@ def refusal(error: Exception, edit: Edit) -> str:
     """
     reason = str(getattr(error, "message", None) or error).rstrip(".")
     if edit.kind in (EditKind.ADD, EditKind.REPLACE):
-        return f"{reason}. Nothing was changed; your entry is still here."
-    return f"{reason}. Nothing was changed."
+        return words.gettext("{reason}. Nothing was changed; your entry is still here.").format(reason=reason)
+    return words.gettext("{reason}. Nothing was changed.").format(reason=reason)
