@@ -221,7 +221,8 @@ class Transfer:
         if words is None:
             verb = "paid" if self.paid else "pays"
             return f"{self.payer} {verb} {self.receiver} {format_money(self.amount, fmt)}"
-        said = words.gettext("{payer} paid {receiver} {money}" if self.paid else "{payer} pays {receiver} {money}")
+        _ = words.gettext
+        said = _("{payer} paid {receiver} {money}") if self.paid else _("{payer} pays {receiver} {money}")
         return said.format(payer=self.payer, receiver=self.receiver, money=format_money(self.amount, fmt))
 
 

@@ -51,7 +51,11 @@ def build(locales: Path) -> Path:
     catalog.language_team = "pseudo-language en-XA (tools/pseudo.py)"
     for message in template:
         if message.id:
-            catalog.add(message.id, pseudo(str(message.id)), auto_comments=message.auto_comments)
+            if isinstance(message.id, (list, tuple)):  # a plural: each form in the pseudo-language
+                forms = tuple(pseudo(str(form)) for form in message.id)
+                catalog.add(message.id, forms, auto_comments=message.auto_comments)
+            else:
+                catalog.add(message.id, pseudo(str(message.id)), auto_comments=message.auto_comments)
     target = locales / CODE / "LC_MESSAGES" / "messages.po"
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("wb") as handle:
