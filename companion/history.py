@@ -26,6 +26,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from companion.entry import EntryTarget
+from companion.i18n import Words
 from companion.players import Resolver
 from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
@@ -172,6 +173,34 @@ def count_text(total: int, shown: int, noun: str, first: str = "newest") -> str:
     """
     counted = f"{total} {noun}{'s' if total != 1 else ''}"
     return counted + (f", showing the {first} {shown}" if total > shown else "")
+
+
+def count_in(total: int, shown: int, noun: str, first: str, words: Words) -> str:
+    """:func:`count_text` in the table's language (a noun it does not know is counted in English).
+
+    >>> count_in(40, 25, "player", "first", Words.of("de"))
+    '40 Spieler, die ersten 25 gezeigt'
+    """
+    if words.code == "en":
+        return count_text(total, shown, noun, first)
+    ngettext = words.ngettext
+    counted = {
+        "session": lambda: ngettext("{n} session", "{n} sessions", total),
+        "unfinished game": lambda: ngettext("{n} unfinished game", "{n} unfinished games", total),
+        "player": lambda: ngettext("{n} player", "{n} players", total),
+        "pairing": lambda: ngettext("{n} pairing", "{n} pairings", total),
+    }.get(noun)
+    if counted is None:
+        return count_text(total, shown, noun, first)
+    said = counted().format(n=total)
+    if total <= shown:
+        return said
+    more = (
+        words.gettext("{count}, showing the first {n}")
+        if first == "first"
+        else words.gettext("{count}, showing the newest {n}")
+    )
+    return more.format(count=said, n=shown)
 
 
 def page_end(total: int, shown: int, size: int = PAGE_SIZE) -> int:

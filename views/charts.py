@@ -12,8 +12,11 @@ from dataclasses import dataclass
 import flet as ft
 import flet_charts as fch
 
+from companion.figures import tenths
 from companion.history import Replay
+from companion.i18n import Words
 
+ENGLISH = Words.of("en")
 PALETTE = (
     ft.Colors.BLUE_400,
     ft.Colors.ORANGE_400,
@@ -189,12 +192,13 @@ def progression_chart(rep: Replay) -> ft.Control:
     )
 
 
-def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Control:
+def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12, words: Words | None = None) -> ft.Control:
     """A bar per player (the ``limit`` with most wins): their wins."""
+    _ = (words or ENGLISH).gettext
     shown = list(wins)[:limit]
     top = max((w for _, w in shown), default=0)
     scale = axis_scale(0, top, PLOT_HEIGHT)
-    words = "; ".join(f"{name} {count}" for name, count in shown) or "no finished games"
+    said = "; ".join(f"{name} {count}" for name, count in shown) or _("no finished games")
     chart = fch.BarChart(
         groups=[
             fch.BarChartGroup(
@@ -226,7 +230,7 @@ def wins_chart(wins: Sequence[tuple[str, int]], *, limit: int = 12) -> ft.Contro
         expand=True,
     )
     return ft.Semantics(
-        label=f"Wins per player chart: {words}",
+        label=_("Wins per player chart: {values}").format(values=said),
         container=True,
         content=ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)),
     )
@@ -249,20 +253,28 @@ def sampled(count: int, most: int = RATING_POINTS) -> list[int]:
     return [round(i * (count - 1) / (most - 1)) for i in range(most)]
 
 
-def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
+def rating_chart(name: str, ordinals: Sequence[float], words: Words | None = None) -> ft.Control:
     """A line of one player's conservative rating (μ − 3σ) after each of their games, from their first."""
+    words = words or ENGLISH
+    _ = words.gettext
     values = [round(v, 1) for v in ordinals] or [0.0]
     picked = sampled(len(values))
     low, high = int(min(0.0, min(values)) // 1), int(max(values) // 1 + 1)
     y = axis_scale(low, high, PLOT_HEIGHT)
     games = max(len(values), 1)
     x = axis_scale(1, games, PLOT_WIDTH, headroom=False)
-    words = ", ".join(f"{v:.1f}" for v in values[-12:])
+    said = ", ".join(tenths(v, words) for v in values[-12:])
     chart = fch.LineChart(
         data_series=[
             fch.LineChartData(
                 points=[
-                    fch.LineChartDataPoint(x=n + 1, y=values[n], tooltip=f"{name} after game {n + 1}: {values[n]:.1f}")
+                    fch.LineChartDataPoint(
+                        x=n + 1,
+                        y=values[n],
+                        tooltip=_("{name} after game {n}: {rating}").format(
+                            name=name, n=n + 1, rating=tenths(values[n], words)
+                        ),
+                    )
                     for n in picked
                 ],
                 color=colour(0),
@@ -278,7 +290,7 @@ def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
             label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
         ),
         bottom_axis=fch.ChartAxis(
-            title=ft.Text("Game", size=12),
+            title=ft.Text(_("Game"), size=12),
             labels=_axis_labels(x, upto=games),
             label_spacing=x.step,
             label_size=24,
@@ -290,7 +302,9 @@ def rating_chart(name: str, ordinals: Sequence[float]) -> ft.Control:
         expand=True,
     )
     return ft.Semantics(
-        label=f"Rating chart of {name}: the rating after each of {len(ordinals)} games; the last: {words}",
+        label=_("Rating chart of {name}: the rating after each of {n} games; the last: {values}").format(
+            name=name, n=len(ordinals), values=said
+        ),
         container=True,
         content=ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)),
     )

@@ -14,12 +14,13 @@ from typing import Generic, TypeVar
 
 import flet as ft
 
-from companion.history import PAGE_SIZE, count_text, page_end
+from companion.history import PAGE_SIZE, count_in, count_text, page_end
+from companion.i18n import N_, Words
 from views.widgets import big_button
 
 T = TypeVar("T")
 
-SHOW_MORE = "Show more"
+SHOW_MORE = N_("Show more")
 """The label of the button that adds the next page (tests and screen readers find it by this)."""
 
 
@@ -36,6 +37,7 @@ class Paged(Generic[T]):
         spacing: float = 0,
         show_count: str = "always",
         first: str = "newest",
+        words: Words | None = None,
     ) -> None:
         self.make_row = make_row
         self.noun = noun
@@ -44,12 +46,21 @@ class Paged(Generic[T]):
         self.show_count = show_count
         """``always``, ``if-any`` (not for an empty list) or ``if-cut`` (only while some rows are not shown)."""
         self.first = first
+        self.words = words
+        """The table's words for the count and the button (English when ``None``)."""
         self.items: Sequence[T] = ()
         self.shown = 0
         self.listing = ft.Column(spacing=spacing)
         self.count = ft.Text("", size=15)
         self.more = ft.Row(
-            [big_button(SHOW_MORE, lambda _: self.show_more(), icon=ft.Icons.EXPAND_MORE)], visible=False
+            [
+                big_button(
+                    words.gettext(SHOW_MORE) if words is not None else SHOW_MORE,
+                    lambda _: self.show_more(),
+                    icon=ft.Icons.EXPAND_MORE,
+                )
+            ],
+            visible=False,
         )
 
     @property
@@ -81,7 +92,10 @@ class Paged(Generic[T]):
                 control.update()
 
     def _sync(self) -> None:
-        self.count.value = count_text(len(self.items), self.shown, self.noun, self.first)
+        if self.words is None:
+            self.count.value = count_text(len(self.items), self.shown, self.noun, self.first)
+        else:
+            self.count.value = count_in(len(self.items), self.shown, self.noun, self.first, self.words)
         cut = self.shown < len(self.items)
         self.count.visible = {"if-any": bool(self.items), "if-cut": cut}.get(self.show_count, True)
         self.more.visible = cut

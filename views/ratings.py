@@ -91,6 +91,7 @@ def ratings_section(
         show_count="if-cut",
         first="first",
         page_size=page_size,
+        words=words,
     )
     rows.show(ranked)
     out += rows.controls
@@ -99,7 +100,7 @@ def ratings_section(
 
     def draw(player_id: str, update: bool) -> None:
         points = ratings.history(player_id)
-        chart_box.content = rating_chart(ratings.name(player_id), [p.ordinal for p in points])
+        chart_box.content = rating_chart(ratings.name(player_id), [p.ordinal for p in points], words)
         if update:
             with contextlib.suppress(RuntimeError):
                 chart_box.update()

@@ -143,7 +143,7 @@ def stats_controls(
             empty_state(_("No finished games yet"), _("Statistics appear once a game has been played to the end."))
         )
         return controls, stats
-    controls += [heading(_("Wins per player")), wins_chart(stats.wins_per_player())]
+    controls += [heading(_("Wins per player")), wins_chart(stats.wins_per_player(), words=words)]
     controls.append(heading(_("Players")))
     if game is not None and lower_wins(game):
         controls.append(
@@ -159,6 +159,7 @@ def stats_controls(
         first="first",
         spacing=8,
         page_size=FIRST_ROWS,
+        words=words,
     )
     players.show(stats.players)
     controls += players.controls
@@ -172,6 +173,7 @@ def stats_controls(
         first="first",
         spacing=8,
         page_size=FIRST_ROWS,
+        words=words,
     )
     pairs.show([h for h in stats.head_to_head if h.player < h.opponent])
     controls += pairs.controls

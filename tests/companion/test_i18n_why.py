@@ -103,6 +103,24 @@ TEMPLATE = _catalogue(LOCALES / "messages.pot")
 MESSAGES = [str(message.id) for message in TEMPLATE if message.id]
 
 
+def _forms(message: Any) -> list[tuple[str, str]]:
+    """(English, translation) of each form of a message: one for a message, one per plural form for a plural
+    (the singular's English for the first form, the plural's for the others)."""
+    if isinstance(message.id, (list, tuple)):
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        return [(str(message.id[min(n, 1)]), str(text or "")) for n, text in enumerate(strings)]
+    return [(str(message.id), str(message.string or ""))]
+
+
+def _said(message: Any) -> Any:
+    """A message's translation, comparable between a ``.po`` and a ``.mo`` (a plural's forms as a tuple)."""
+    return tuple(message.string) if isinstance(message.string, (list, tuple)) else str(message.string)
+
+
+def _key(message: Any) -> str:
+    return str(tuple(message.id)) if isinstance(message.id, (list, tuple)) else str(message.id)
+
+
 def test_the_template_holds_every_note_text_of_the_code() -> None:
     found = set(extract_notes.EXTRA)
     for path in sorted((ROOT / "scoring").glob("*.py")):
@@ -143,14 +161,15 @@ def test_every_message_is_translated_none_fuzzy_placeholders_kept(code: str) -> 
         message = translated[msgid]
         assert message.string, f"{code}: no translation of {msgid!r}"
         assert not message.fuzzy, f"{code}: fuzzy translation of {msgid!r}"
-        assert _fields(str(message.string)) == _fields(msgid), f"{code}: placeholders differ in {msgid!r}"
+        for english, text in _forms(message):
+            assert text, f"{code}: no translation of {english!r}"
+            assert _fields(text) == _fields(english), f"{code}: placeholders differ in {english!r}"
 
 
 def test_the_pseudo_language_wraps_every_message_and_is_longer() -> None:
     catalogue = _catalogue(LOCALES / "en_XA" / "LC_MESSAGES" / "messages.po")
-    translated = {str(message.id): str(message.string) for message in catalogue if message.id}
-    assert set(translated) == set(MESSAGES)
-    for msgid, text in translated.items():
+    assert {str(message.id) for message in catalogue if message.id} == set(MESSAGES)
+    for msgid, text in (form for message in catalogue if message.id for form in _forms(message)):
         assert text.startswith("⟦") and text.endswith("⟧"), text
         assert len(text) - 2 >= 1.3 * len(msgid), text
         assert _fields(text) == _fields(msgid)
@@ -159,9 +178,9 @@ def test_the_pseudo_language_wraps_every_message_and_is_longer() -> None:
 @pytest.mark.parametrize("code", ["sv", "de", "en_XA"])
 def test_the_compiled_catalogue_is_current(code: str) -> None:
     folder = LOCALES / code / "LC_MESSAGES"
-    source = {str(m.id): str(m.string) for m in _catalogue(folder / "messages.po") if m.id}
+    source = {_key(m): _said(m) for m in _catalogue(folder / "messages.po") if m.id}
     with (folder / "messages.mo").open("rb") as handle:
-        compiled = {str(m.id): str(m.string) for m in read_mo(handle) if m.id}
+        compiled = {_key(m): _said(m) for m in read_mo(handle) if m.id}
     assert compiled == source, "run `make catalogues`"
 
 

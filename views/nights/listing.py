@@ -68,7 +68,7 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 said = _("{n}. (no longer in the archive)").format(n=game.number)
             else:
                 said = (
-                    _("{n}. {game}: {names} won").format(
+                    words.ngettext("{n}. {game}: {names} won", "{n}. {game}: {names} won", len(s.winners)).format(
                         n=game.number, game=game_name(s.game, words), names=", ".join(s.winners)
                     )
                     if s.winners
