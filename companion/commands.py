@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import N_, Words
-from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, describe_damage, open_archive
+from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, open_archive
 from storage.atomic import StorageWriteError
 from storage.exports import check_output_path, safe_json, write_output
 from storage.limits import escape_char, is_unsafe_char
@@ -200,7 +200,9 @@ def _report(ctx: Context, archive: Archive) -> None:
     for note in archive.notes[ctx.notes_shown :]:
         ctx.note(note)
     ctx.notes_shown = len(archive.notes)
-    line = describe_damage(archive.take_damage_notices())
+    from companion.damage import damage_line
+
+    line = damage_line(archive.take_damage_notices(), ctx.language)
     if line:
         ctx.note(line)
 
