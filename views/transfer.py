@@ -327,7 +327,7 @@ class ImportSection(FileSection):
     def import_typed(self, event: Any) -> None:
         self.importing.start()
         try:
-            report = import_path(self.archive, self.path_field.value or "", self.importing)
+            report = import_path(self.archive, self.path_field.value or "", self.importing, self.words)
         finally:
             self.importing.end()
         self.status.say(_report_text(report, self.words), error=not report.ok)
@@ -340,9 +340,13 @@ class ImportSection(FileSection):
         self.importing.start()
         try:  # off the page's event loop, so that the progress reaches the page while it runs
             if picked.data is not None:
-                report = await asyncio.to_thread(import_bytes, self.archive, picked.name, picked.data, self.importing)
+                report = await asyncio.to_thread(
+                    import_bytes, self.archive, picked.name, picked.data, self.importing, self.words
+                )
             else:
-                report = await asyncio.to_thread(import_path, self.archive, str(picked.path), self.importing)
+                report = await asyncio.to_thread(
+                    import_path, self.archive, str(picked.path), self.importing, self.words
+                )
         finally:
             self.importing.end()
             picked.discard()
