@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from pydantic import TypeAdapter
@@ -126,6 +127,9 @@ def test_the_template_holds_every_note_text_of_the_code() -> None:
     for path in sorted((ROOT / "scoring").glob("*.py")):
         with path.open("rb") as handle:
             found |= {message for _, _, message, _ in extract_notes.extract(handle, [], [], {})}
+    for folder in ("views", "companion", "app"):  # the words marked in the screens, the command line, the recaps
+        for _, _, message, *_ in extract_from_dir(ROOT / folder, [("**.py", "python")]):
+            found.add(str(tuple(message)) if isinstance(message, (list, tuple)) else message)
     assert found == set(MESSAGES), "run `make catalogues`"
 
 
