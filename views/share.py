@@ -60,8 +60,12 @@ def packaged_app(environ: Mapping[str, str] | None = None) -> bool:
 class ShareScreen:
     """Address, QR code and PIN; redrawn in place when the PIN changes."""
 
+    words: Words = ENGLISH
+    """The table's words (the screen's own, from its context)."""
+
     def __init__(self, ctx: ViewContext, session_id: str | None) -> None:
         self.ctx = ctx
+        self.words = ctx.words
         self.live: LiveTable = ctx.services.live
         self.session_id = session_id
         self.body = ft.Column(spacing=12)
@@ -75,10 +79,10 @@ class ShareScreen:
                 raise ValueError(str(exc)) from None
             self.live.show(self.session_id)
         self.rebuild()
-        return screen(self.ctx, self.ctx.words.gettext("Share the table"), [self.body])
+        return screen(self.ctx, self.words.gettext("Share the table"), [self.body])
 
     def rebuild(self) -> None:
-        _ = self.ctx.words.gettext
+        _ = self.words.gettext
         address = self.live.address
         url = address.live_url(self.session_id)
         parts: list[ft.Control] = []
@@ -122,7 +126,7 @@ class ShareScreen:
                     font_family="monospace",
                 )
             )
-        tries = tries_text(self.live.pin_tries(), words=self.ctx.words)
+        tries = tries_text(self.live.pin_tries(), words=self.words)
         parts.append(ft.Text(tries, size=16, semantics_label=tries))
         buttons: list[ft.Control] = [big_button(_("New PIN"), self.new_pin, icon=ft.Icons.REFRESH)]
         if pin is not None:
