@@ -71,7 +71,7 @@ def build_recap(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     with contextlib.suppress(Exception):  # needs the page's context (a screen built in a unit test has none)
         copy_action = ft.CopyToClipboard(text)
 
-    async def copied(_: Any) -> None:
+    async def copied(event: Any) -> None:
         if copy_action is None:
             try:
                 await ft.Clipboard().set(text)
@@ -84,7 +84,7 @@ def build_recap(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 return
         say(message, _("The recap is copied: paste it into your messenger."))
 
-    async def download(_: Any) -> None:
+    async def download(event: Any) -> None:
         try:
             saved = await ft.FilePicker().save_file(
                 dialog_title=_("Save the recap image"), file_name=f"{file_stem(night)}.png", src_bytes=png
