@@ -122,6 +122,13 @@ def _add_commands(parser: argparse.ArgumentParser) -> None:
         help="the data folder (default: the app's own, as 'companion' uses)",
     )
     common.add_argument("--json", action="store_true", help="print JSON instead of plain text")
+    common.add_argument(
+        "--lang",
+        metavar="CODE",
+        default=None,
+        help="the language of the plain text: en, sv, de, en-XA (default: the one chosen in Settings); JSON is "
+        "never translated",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     p = sub.add_parser("list", parents=[common], help="list the saved sessions, newest first")
@@ -188,7 +195,12 @@ def run_command(argv: Sequence[str]) -> int:
     except SystemExit as exc:  # --help, or a wrong command line (said in one line by _Parser)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
-    ctx = commands.Context(data_dir=Path(data_dir).expanduser().absolute(), as_json=args.json)
+    folder = Path(data_dir).expanduser().absolute()
+    try:
+        language = commands.words_for(folder, args.lang)
+    except commands.CliError as exc:
+        return _fail(str(exc))
+    ctx = commands.Context(data_dir=folder, as_json=args.json, language=language)
     name, takes = COMMANDS[args.command]
     values = {parameter: getattr(args, option) for parameter, option in takes.items()}
     return commands.run_command(ctx, getattr(commands, name), **values)

@@ -45,7 +45,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, describe_damage, open_archive
+from companion.i18n import N_, Words
+from storage import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError, open_archive
 from storage.atomic import StorageWriteError
 from storage.exports import check_output_path, safe_json, write_output
 from storage.limits import escape_char, is_unsafe_char
@@ -55,6 +56,7 @@ TRACEBACK_ENV = "CTC_CLI_TRACEBACK"
 """When set, an unexpected exception (a bug) propagates with its traceback instead of becoming one line; the
 tests set it so that no bug hides behind a polite message."""
 MIN_PREFIX = 4
+ENGLISH = Words.of("en")
 """The shortest id prefix that ``show`` and ``export`` accept in place of a whole id."""
 
 
@@ -95,6 +97,14 @@ class Context:
     err: Any = field(default_factory=lambda: sys.stderr)
     notes_shown: int = 0
     """How many of the archive's notes have been printed."""
+    language: Words = ENGLISH
+    """The words of the plain text (``companion --lang``, else the language chosen in Settings); JSON is never
+    translated."""
+
+    @property
+    def words(self) -> Words:
+        """The words to print in: :attr:`language`, or English when the output is JSON (language-neutral)."""
+        return ENGLISH if self.as_json else self.language
 
     def print(self, text: str = "") -> None:
         self.out.write(terminal_safe(text) + "\n")
@@ -106,7 +116,8 @@ class Context:
         self.err.write(f"{PROG}: {terminal_safe(_one_line(text))}\n")
 
     def error(self, text: str) -> None:
-        self.err.write(f"{PROG}: error: {terminal_safe(_one_line(text))}\n")
+        said = self.language.gettext("error: {problem}").format(problem=_one_line(text))
+        self.err.write(f"{PROG}: {terminal_safe(said)}\n")
 
 
 def terminal_safe(text: object) -> str:
@@ -134,14 +145,17 @@ def run_command(ctx: Context, command: Callable[..., int], **values: Any) -> int
     except (CliError, StorageError) as exc:
         ctx.error(str(exc))
     except KeyboardInterrupt:
-        ctx.error("interrupted (an import cut short is completed the next time the archive is opened)")
+        ctx.error(
+            ctx.language.gettext("interrupted (an import cut short is completed the next time the archive is opened)")
+        )
     except OSError as exc:  # the system refused something outside the archive (a file to read, a folder)
         where = f"{exc.filename}: " if exc.filename else ""
         ctx.error(f"{where}{exc.strerror or exc}")
     except Exception as exc:  # a bug: still one line, never a traceback for the person at the terminal
         if os.environ.get(TRACEBACK_ENV):
             raise
-        ctx.error(f"unexpected failure ({type(exc).__name__}: {exc}); please report it")
+        said = ctx.language.gettext("unexpected failure ({problem}); please report it")
+        ctx.error(said.format(problem=f"{type(exc).__name__}: {exc}"))
     return int(ExitCode.REFUSED)
 
 
@@ -156,8 +170,10 @@ def _reading(ctx: Context) -> Iterator[Archive]:
     try:
         if archive.other_instance:
             ctx.note(
-                f"the app is using {ctx.data_dir}; showing what is saved on disk now (opened read-only, "
-                "nothing is changed)"
+                ctx.language.gettext(
+                    "the app is using {folder}; showing what is saved on disk now (opened read-only, nothing is "
+                    "changed)"
+                ).format(folder=ctx.data_dir)
             )
         _report(ctx, archive)
         yield archive
@@ -184,17 +200,20 @@ def _report(ctx: Context, archive: Archive) -> None:
     for note in archive.notes[ctx.notes_shown :]:
         ctx.note(note)
     ctx.notes_shown = len(archive.notes)
-    line = describe_damage(archive.take_damage_notices())
+    from companion.damage import damage_line
+
+    line = damage_line(archive.take_damage_notices(), ctx.language)
     if line:
         ctx.note(line)
 
 
 def _check_folder(ctx: Context) -> None:
     if ctx.data_dir.exists() and not ctx.data_dir.is_dir():
-        raise CliError(f"the data folder {ctx.data_dir} is a file, not a folder; choose another with --data-dir")
+        said = ctx.language.gettext("the data folder {folder} is a file, not a folder; choose another with --data-dir")
+        raise CliError(said.format(folder=ctx.data_dir))
 
 
-def _resolve(archive: Archive, wanted: str) -> str:
+def _resolve(archive: Archive, wanted: str, words: Words = ENGLISH) -> str:
     """A whole session id for ``wanted`` (an id, or an unambiguous prefix of at least :data:`MIN_PREFIX`)."""
     if archive.has_session(wanted):
         return wanted
@@ -204,8 +223,10 @@ def _resolve(archive: Archive, wanted: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        raise UnknownSessionError(f"{wanted!r} is the start of {len(matches)} session ids; give more of it")
-    raise UnknownSessionError(f"there is no saved session {wanted!r} in {archive.data_dir} (see '{PROG} list')")
+        said = words.gettext("{wanted} is the start of {n} session ids; give more of it")
+        raise UnknownSessionError(said.format(wanted=repr(wanted), n=len(matches)))
+    said = words.gettext("there is no saved session {wanted} in {folder} (see '{command}')")
+    raise UnknownSessionError(said.format(wanted=repr(wanted), folder=archive.data_dir, command=f"{PROG} list"))
 
 
 # --- formatting ---------------------------------------------------------------------------------------------
@@ -235,6 +256,30 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(names) if names else "-"
 
 
+STATUS_WORDS = {
+    "in-progress": N_("in-progress"),
+    "pending": N_("pending"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+    "open": N_("open"),
+    "closed": N_("closed"),
+}
+"""A session's or a night's state as plain text says it (the JSON keeps the value)."""
+
+
+def _status(value: str, words: Words) -> str:
+    return words.gettext(STATUS_WORDS[value]) if value in STATUS_WORDS else value
+
+
+def _hundredths(value: float, words: Words) -> str:
+    """A figure to two decimals, with the language's decimal mark (``27.13``; ``27,13`` in German)."""
+    if words.code == "en":
+        return f"{value:.2f}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(round(value, 2), "0.00", locale=words.locale)
+
+
 def _game_name(key: str) -> str:
     import scoring
 
@@ -254,12 +299,14 @@ def cmd_list(ctx: Context, *, game: str | None, player: str | None, status: str 
     if ctx.as_json:
         ctx.print_json([_summary_json(s) for s in sessions])
         return ExitCode.OK
+    _ = ctx.words.gettext
     if not sessions:
-        ctx.print("No sessions match." if (game or player or status) else "No sessions saved yet.")
+        ctx.print(_("No sessions match.") if (game or player or status) else _("No sessions saved yet."))
         return ExitCode.OK
-    rows = [["ID", "GAME", "DATE", "PLAYERS", "STATUS", "WINNERS"]]
+    rows = [[_("ID"), _("GAME"), _("DATE"), _("PLAYERS"), _("STATUS"), _("WINNERS")]]
     for s in sessions:
-        rows.append([s.id, s.game, _local(s.created_at), _names(s.players), s.status.value, _names(s.winners)])
+        status_said = _status(s.status.value, ctx.words)
+        rows.append([s.id, s.game, _local(s.created_at), _names(s.players), status_said, _names(s.winners)])
     for line in _table(rows):
         ctx.print(line)
     return ExitCode.OK
@@ -280,7 +327,7 @@ def _scored(doc: SessionDoc) -> tuple[dict[str, Any] | None, dict[str, str] | No
 def cmd_show(ctx: Context, *, wanted: str) -> int:
     """``companion show ID``: the standings, hand by hand with the notes, and the edit log."""
     with _reading(ctx) as archive:
-        doc = archive.load_session(_resolve(archive, wanted))
+        doc = archive.load_session(_resolve(archive, wanted, ctx.language))
     result, problem = _scored(doc)
     if ctx.as_json:
         ctx.print_json(
@@ -293,63 +340,99 @@ def cmd_show(ctx: Context, *, wanted: str) -> int:
             }
         )
         return ExitCode.OK
+    _ = ctx.words.gettext
     title = f" - {doc.title}" if doc.title else ""
-    ctx.print(f"{_game_name(doc.game)}{title}  (session {doc.id})")
-    ctx.print(f"Started {_local(doc.created_at)}, last saved {_local(doc.updated_at)}; {doc.status.value}")
-    ctx.print(f"Players: {_names(doc.players)}")
+    ctx.print(_("{game}{title}  (session {id})").format(game=_game_name(doc.game), title=title, id=doc.id))
+    ctx.print(
+        _("Started {started}, last saved {saved}; {status}").format(
+            started=_local(doc.created_at), saved=_local(doc.updated_at), status=_status(doc.status.value, ctx.words)
+        )
+    )
+    ctx.print(_("Players: {names}").format(names=_names(doc.players)))
     if result is None:
         assert problem is not None
-        where = f" at {problem['path']}" if problem["path"] else ""
-        ctx.print(f"Standings cannot be shown: {problem['message']}{where}")
+        said = (
+            _("Standings cannot be shown: {problem} at {path}")
+            if problem["path"]
+            else _("Standings cannot be shown: {problem}")
+        )
+        ctx.print(said.format(problem=problem["message"], path=problem["path"]))
     else:
-        _print_result(ctx, result)
+        _print_result(ctx, result, doc.record)
     ctx.print()
-    ctx.print("Edit log:")
+    ctx.print(_("Edit log:"))
     for entry in doc.log:
         detail = f" ({entry.detail})" if entry.detail else ""
         ctx.print(f"  {_local(entry.at)}  {entry.action}{detail}")
     return ExitCode.OK
 
 
-def _print_result(ctx: Context, result: dict[str, Any]) -> None:
+def _print_result(ctx: Context, result: dict[str, Any], record: Any = None) -> None:
+    _ = ctx.words.gettext
     players: list[str] = result["players"]
     totals: dict[str, int] = result["totals"]
     winners: list[str] = result.get("winners") or []
     ctx.print()
-    state = "finished" if result.get("finished") else "cancelled" if result.get("cancelled") else "under way"
-    ctx.print(f"Standings ({state}):")
+    state = (
+        _("Standings (finished):")
+        if result.get("finished")
+        else _("Standings (cancelled):")
+        if result.get("cancelled")
+        else _("Standings (under way):")
+    )
+    ctx.print(state)
     width = max(len(p) for p in players)
     for player in players:
-        mark = "  winner" if player in winners else ""
+        mark = "  " + _("winner") if player in winners else ""
         ctx.print(f"  {player.ljust(width)}  {totals.get(player, 0):>6}{mark}")
     pending = result.get("pending")
     if pending:
-        ctx.print(f"  Next: {pending['kind']} between {_names(pending['players'])}")
+        ctx.print(
+            "  " + _("Next: {part} between {names}").format(part=pending["kind"], names=_names(pending["players"]))
+        )
     ctx.print()
-    ctx.print("Hands:")
+    ctx.print(_("Hands:"))
     if not result["hands"]:
-        ctx.print("  (none yet)")
+        ctx.print("  " + _("(none yet)"))
+    said = _notes_in(record, ctx.words) if ctx.words.code != "en" else None
     running = dict.fromkeys(players, 0)
     for n, hand in enumerate(result["hands"], start=1):
         points: dict[str, int] = hand.get("points", {})
         for player, value in points.items():
             running[player] = running.get(player, 0) + value
         cells = ", ".join(f"{p} {points.get(p, 0):+d}" for p in players if p in points)
-        ctx.print(f"  {n:>3}. {cells or 'no points'}")
-        for note in hand.get("notes") or []:
+        ctx.print(f"  {n:>3}. {cells or _('no points')}")
+        notes = said[n - 1] if said is not None and n - 1 < len(said) else hand.get("notes") or []
+        for note in notes:
             ctx.print(f"       - {note}")
+
+
+def _notes_in(record: Any, words: Words) -> list[list[str]] | None:
+    """Each hand's notes in the table's language (scoring's notes as data), or ``None`` when they cannot be."""
+    import scoring
+    from companion.i18n import result_in
+
+    try:
+        said = result_in(scoring.score(record), words.code, english_ranks=words.english_ranks)
+    except (scoring.ScoringError, ImportError, TypeError, ValueError):
+        return None
+    hands: list[list[str]] = said["hands"]
+    return hands
 
 
 def cmd_export(ctx: Context, *, every: bool, ids: Sequence[str], output: str, kind: str) -> int:
     """``companion export (ID ... | --all) -o FILE [--format json|csv]``."""
+    _ = ctx.language.gettext
     if every and ids:
-        raise CliError("give session ids or --all, not both")
+        raise CliError(_("give session ids or --all, not both"))
     if not every and not ids:
-        raise CliError(f"say which sessions to export: their ids, or --all (see '{PROG} list')")
+        raise CliError(
+            _("say which sessions to export: their ids, or --all (see '{command}')").format(command=f"{PROG} list")
+        )
     if output != "-":  # refused before anything is read: inside the data folder, onto a device, a link...
         check_output_path(Path(output), ctx.data_dir)
     with _reading(ctx) as archive:
-        chosen = None if every else list(dict.fromkeys(_resolve(archive, wanted) for wanted in ids))
+        chosen = None if every else list(dict.fromkeys(_resolve(archive, wanted, ctx.language) for wanted in ids))
         data = archive.export_sessions(chosen, kind)
         count = len(archive) if chosen is None else len(chosen)
     if output == "-":
@@ -368,7 +451,10 @@ def cmd_export(ctx: Context, *, every: bool, ids: Sequence[str], output: str, ki
     if ctx.as_json:
         ctx.print_json({"file": str(target), "format": kind, "sessions": count})
     else:
-        ctx.print(f"Exported {count} session{'s' if count != 1 else ''} to {target} ({kind}).")
+        said = ctx.words.ngettext(
+            "Exported {n} session to {file} ({format}).", "Exported {n} sessions to {file} ({format}).", count
+        )
+        ctx.print(said.format(n=count, file=target, format=kind))
     return ExitCode.OK
 
 
@@ -432,15 +518,27 @@ def cmd_import(ctx: Context, *, files: Sequence[str]) -> int:
     if ctx.as_json:
         ctx.print_json({**totals, "files": [o.__dict__ for o in outcomes]})
     else:
+        words = ctx.words
         for outcome in outcomes:
             if not outcome.message:
                 count = outcome.nights
-                nights = f", {count} game night{'s' if count != 1 else ''}" if count else ""
-                ctx.print(f"{Path(outcome.file).name}: {outcome.imported} imported, {outcome.skipped} skipped{nights}.")
-        ctx.print(
-            f"Imported {totals['imported']} session{'s' if totals['imported'] != 1 else ''}, "
-            f"skipped {totals['skipped']}, refused {totals['refused']}."
+                said = (
+                    words.ngettext(
+                        "{file}: {imported} imported, {skipped} skipped, {n} game night.",
+                        "{file}: {imported} imported, {skipped} skipped, {n} game nights.",
+                        count,
+                    )
+                    if count
+                    else words.gettext("{file}: {imported} imported, {skipped} skipped.")
+                )
+                name = Path(outcome.file).name
+                ctx.print(said.format(file=name, imported=outcome.imported, skipped=outcome.skipped, n=count))
+        said = words.ngettext(
+            "Imported {n} session, skipped {skipped}, refused {refused}.",
+            "Imported {n} sessions, skipped {skipped}, refused {refused}.",
+            totals["imported"],
         )
+        ctx.print(said.format(n=totals["imported"], skipped=totals["skipped"], refused=totals["refused"]))
     return ExitCode.REFUSED if any(o.message for o in outcomes) else ExitCode.OK
 
 
@@ -468,7 +566,8 @@ def cmd_backup(ctx: Context, *, output: str | None) -> int:
     if ctx.as_json:
         ctx.print_json({"backup": str(path), "sessions": count})
     else:
-        ctx.print(f"Backed up {count} session{'s' if count != 1 else ''} to {path}.")
+        said = ctx.words.ngettext("Backed up {n} session to {file}.", "Backed up {n} sessions to {file}.", count)
+        ctx.print(said.format(n=count, file=path))
     return ExitCode.OK
 
 
@@ -490,10 +589,34 @@ def cmd_restore(ctx: Context, *, file: str, replace_with_empty: bool) -> int:
     if ctx.as_json:
         ctx.print_json({"restored": count, "previous_state": str(kept) if kept else None})
     else:
-        ctx.print(f"Restored {count} session{'s' if count != 1 else ''} from {source}.")
+        said = ctx.words.ngettext("Restored {n} session from {file}.", "Restored {n} sessions from {file}.", count)
+        ctx.print(said.format(n=count, file=source))
         if kept is not None:
-            ctx.print(f"The archive as it was before is kept in {kept}.")
+            ctx.print(ctx.words.gettext("The archive as it was before is kept in {file}.").format(file=kept))
     return ExitCode.OK
+
+
+def words_for(data_dir: Path, code: str | None) -> Words:
+    """The words of the command line: ``--lang CODE`` when given, else the language chosen in the data folder's
+    Settings (the device's when none is), English when it cannot be read. An unknown code is :class:`CliError`.
+
+    >>> import pathlib, tempfile
+    >>> words_for(pathlib.Path(tempfile.mkdtemp()), "de_DE").code
+    'de'
+    """
+    from companion.i18n import normalize, resolve
+    from companion.settings import Settings
+    from storage.settings import SettingsStore
+
+    if code is not None:
+        found = resolve(code) if code == "system" else normalize(code)
+        if found is None:
+            raise CliError(f"--lang: {code!r} is not a language of the app (choose one of: system, en, sv, de, en-XA)")
+        return Words.of(found)
+    try:
+        return Settings.from_dict(SettingsStore(data_dir, read_only=True).all()).words
+    except (StorageError, OSError, ValueError):
+        return Words.of(resolve(None))
 
 
 def _money(ctx: Context) -> Any:
@@ -519,15 +642,17 @@ def _nights(archive: Archive) -> list[Any]:
     return out
 
 
-def _resolve_night(archive: Archive, wanted: str) -> Any:
+def _resolve_night(archive: Archive, wanted: str, words: Words = ENGLISH) -> Any:
     nights = _nights(archive)
     exact = [n for n in nights if n.id == wanted]
     matches = exact or [n for n in nights if len(wanted) >= MIN_PREFIX and n.id.startswith(wanted)]
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise CliError(f"{wanted!r} is the start of {len(matches)} night ids; give more of it")
-    raise CliError(f"there is no game night {wanted!r} in {archive.data_dir} (see '{PROG} nights')")
+        said = words.gettext("{wanted} is the start of {n} night ids; give more of it")
+        raise CliError(said.format(wanted=repr(wanted), n=len(matches)))
+    said = words.gettext("there is no game night {wanted} in {folder} (see '{command}')")
+    raise CliError(said.format(wanted=repr(wanted), folder=archive.data_dir, command=f"{PROG} nights"))
 
 
 def _night_records(archive: Archive, night: Any) -> dict[str, Any]:
@@ -552,12 +677,14 @@ def cmd_nights(ctx: Context) -> int:
             ]
         )
         return ExitCode.OK
+    _ = ctx.words.gettext
     if not nights:
-        ctx.print("No game nights saved yet.")
+        ctx.print(_("No game nights saved yet."))
         return ExitCode.OK
-    rows = [["ID", "NAME", "DATE", "GAMES", "PLAYERS", "STATUS"]]
+    rows = [[_("ID"), _("NAME"), _("DATE"), _("GAMES"), _("PLAYERS"), _("STATUS")]]
     for n in nights:
-        rows.append([n.id, n.name, _local(n.started), str(len(n.sessions)), _names(n.players), n.status.value])
+        status = _status(n.status.value, ctx.words)
+        rows.append([n.id, n.name, _local(n.started), str(len(n.sessions)), _names(n.players), status])
     for line in _table(rows):
         ctx.print(line)
     return ExitCode.OK
@@ -568,9 +695,11 @@ def cmd_show_night(ctx: Context, *, wanted: str) -> int:
     from companion.night_recap import recap, recap_text
 
     fmt = _money(ctx)
+    words = ctx.words
+    _ = words.gettext
     with _reading(ctx) as archive:
-        night = _resolve_night(archive, wanted)
-        summary = recap(night, _night_records(archive, night))
+        night = _resolve_night(archive, wanted, ctx.language)
+        summary = recap(night, _night_records(archive, night), words)
         changes = _season_service(ctx, archive).ratings.night_changes(night.sessions, summary.players)
         summary = dataclasses.replace(summary, rating_change=changes)
     if ctx.as_json:
@@ -598,23 +727,31 @@ def cmd_show_night(ctx: Context, *, wanted: str) -> int:
             }
         )
         return ExitCode.OK
-    ctx.print(f"{night.name}  (night {night.id}, {night.status.value})")
-    ctx.print(f"Started {_local(night.started)}; players: {_names(night.players)}")
+    status = _status(night.status.value, words)
+    ctx.print(_("{name}  (night {id}, {status})").format(name=night.name, id=night.id, status=status))
+    ctx.print(
+        _("Started {started}; players: {names}").format(started=_local(night.started), names=_names(night.players))
+    )
     ctx.print()
-    ctx.print("Games:")
+    ctx.print(_("Games:"))
     for g in summary.games:
-        ctx.print(f"  {g.number}. {g.name} (session {g.session_id}): {g.verdict}")
+        ctx.print(
+            "  "
+            + _("{n}. {game} (session {id}): {verdict}").format(
+                n=g.number, game=g.name, id=g.session_id, verdict=g.verdict
+            )
+        )
     if not summary.games:
-        ctx.print("  (none yet)")
+        ctx.print("  " + _("(none yet)"))
     if night.entries:
         ctx.print()
-        ctx.print("Ledger entries:")
+        ctx.print(_("Ledger entries:"))
         for entry in night.entries:
-            ctx.print(f"  {entry.describe(fmt)}")
+            ctx.print(f"  {entry.describe(fmt, None if words.code == 'en' else words)}")
     for problem in summary.problems:
         ctx.note(problem)
     ctx.print()
-    for line in recap_text(summary, fmt).split("\n"):
+    for line in recap_text(summary, fmt, words).split("\n"):
         ctx.print(line)
     return ExitCode.OK
 
@@ -634,7 +771,7 @@ def _season_service(ctx: Context, archive: Archive, *, write: bool = False) -> A
     seasons = Seasons(store, archive)
     seasons.named()
     for problem in seasons.problems:
-        ctx.note(f"a stored season is left out: {problem}")
+        ctx.note(ctx.language.gettext("a stored season is left out: {problem}").format(problem=problem))
     return SeasonService(seasons, ratings, lambda: _nights(archive))
 
 
@@ -644,7 +781,7 @@ def _refused(exc: Exception) -> CliError:
 
 def cmd_ratings(ctx: Context, *, game: str, season: str | None) -> int:
     """``companion ratings``: every player's rating in one scope (a game, or all), highest ordinal first."""
-    from companion.ratings import RatingError, check_scope
+    from companion.ratings import RatingError, check_scope, scope_name
     from companion.seasons import SeasonError
 
     with _reading(ctx) as archive:
@@ -660,28 +797,41 @@ def cmd_ratings(ctx: Context, *, game: str, season: str | None) -> int:
     if ctx.as_json:
         ctx.print_json(ratings.to_json())
         return ExitCode.OK
-    where = f" · season {season}" if season is not None else ""
-    ctx.print(f"Ratings · {ratings.scope_name}{where} · {len(ratings.order)} games rated")
+    words = ctx.words
+    _ = words.gettext
+    scope_said = scope_name(ratings.scope, words)
+    rated = len(ratings.order)
+    ctx.print(
+        (
+            words.ngettext(
+                "Ratings · {scope} · season {season} · {n} game rated",
+                "Ratings · {scope} · season {season} · {n} games rated",
+                rated,
+            )
+            if season is not None
+            else words.ngettext("Ratings · {scope} · {n} game rated", "Ratings · {scope} · {n} games rated", rated)
+        ).format(scope=scope_said, season=season, n=rated)
+    )
     if not ratings.players:
-        ctx.print("No finished games to rate yet.")
+        ctx.print(_("No finished games to rate yet."))
         return ExitCode.OK
-    rows = [["#", "NAME", "RATING", "MU", "SIGMA", "GAMES", "WINS", ""]]
+    rows = [["#", _("NAME"), _("RATING"), "MU", "SIGMA", _("GAMES"), _("WINS"), ""]]
     for n, p in enumerate(ratings.players, start=1):
         rows.append(
             [
                 str(n),
                 p.name,
-                f"{p.ordinal:.2f}",
-                f"{p.mu:.2f}",
-                f"{p.sigma:.2f}",
+                _hundredths(p.ordinal, words),
+                _hundredths(p.mu, words),
+                _hundredths(p.sigma, words),
                 str(p.games),
                 str(p.wins),
-                "provisional" if p.provisional else "",
+                _("provisional") if p.provisional else "",
             ]
         )
     for line in _table(rows):
         ctx.print(line)
-    ctx.print("RATING is the conservative rating, MU - 3 x SIGMA; provisional: fewer than 5 games.")
+    ctx.print(_("RATING is the conservative rating, MU - 3 x SIGMA; provisional: fewer than 5 games."))
     return ExitCode.OK
 
 
@@ -693,9 +843,11 @@ def cmd_seasons(ctx: Context) -> int:
     if ctx.as_json:
         ctx.print_json([s.to_json() for s in seasons])
         return ExitCode.OK
-    rows = [["NAME", "FROM", "TO", "KIND"]]
+    _ = ctx.words.gettext
+    rows = [[_("NAME"), _("FROM"), _("TO"), _("KIND")]]
     for s in seasons:
-        rows.append([s.name, s.start.isoformat(), s.end.isoformat(), "calendar year" if s.default else "named"])
+        kind = _("calendar year") if s.default else _("named")
+        rows.append([s.name, s.start.isoformat(), s.end.isoformat(), kind])
     for line in _table(rows):
         ctx.print(line)
     return ExitCode.OK
@@ -718,7 +870,7 @@ def cmd_show_season(ctx: Context, *, name: str, game: str) -> int:
         data["ratings"] = standings.ratings.to_json()
         ctx.print_json(data)
         return ExitCode.OK
-    for line in recap_text(standings, fmt).split("\n"):
+    for line in recap_text(standings, fmt, ctx.words).split("\n"):
         ctx.print(line)
     return ExitCode.OK
 
@@ -736,5 +888,5 @@ def cmd_add_season(ctx: Context, *, name: str, start: str, end: str) -> int:
     if ctx.as_json:
         ctx.print_json(season.to_json())
     else:
-        ctx.print(f"Season {season.name}: {season.span}.")
+        ctx.print(ctx.words.gettext("Season {name}: {span}.").format(name=season.name, span=season.span))
     return ExitCode.OK

@@ -26,8 +26,39 @@ from __future__ import annotations
 
 import threading
 
+from companion.i18n import Words
 from storage import DamageNotice, describe_damage
 from storage.damage import DamageNotices
+from storage.layout import DAMAGED
+
+
+def damage_line(notices: list[DamageNotice], words: Words | None = None) -> str:
+    """The banner's line about ``notices`` in the table's language (storage's English when ``words`` is ``None``
+    or English; why each file could not be read stays as storage says it).
+
+    >>> damage_line([DamageNotice(None, "players.json", "it is not text")], Words.of("de"))
+    '1 beschädigte Datei konnte nicht gelesen werden und blieb, wo sie war: players.json (it is not text)'
+    """
+    if words is None or words.code == "en":
+        return describe_damage(notices)
+    moved = [n for n in notices if n.set_aside]
+    kept = [n for n in notices if not n.set_aside]
+    parts = []
+    if moved:
+        said = words.ngettext(
+            "{n} damaged file was set aside in {folder}/: {files}",
+            "{n} damaged files were set aside in {folder}/: {files}",
+            len(moved),
+        )
+        parts.append(said.format(n=len(moved), folder=DAMAGED, files=", ".join(f"{x.name} ({x.why})" for x in moved)))
+    if kept:
+        said = words.ngettext(
+            "{n} damaged file could not be read and was left in place: {files}",
+            "{n} damaged files could not be read and were left in place: {files}",
+            len(kept),
+        )
+        parts.append(said.format(n=len(kept), files=", ".join(f"{x.name} ({x.why})" for x in kept)))
+    return "; ".join(parts)
 
 
 class DamageReport:
@@ -44,9 +75,10 @@ class DamageReport:
             self._held.extend(self._source.take())
             return list(self._held)
 
-    def message(self) -> str:
-        """The banner's line ("2 damaged files were set aside in damaged/: …"), ``""`` when there is nothing."""
-        return describe_damage(self.notices())
+    def message(self, words: Words | None = None) -> str:
+        """The banner's line ("2 damaged files were set aside in damaged/: …"), ``""`` when there is nothing; in
+        the table's language when ``words`` are given."""
+        return damage_line(self.notices(), words)
 
     def dismiss(self) -> None:
         """The user has read the banner: what it showed goes (from every tab's next drawing of Home). A file set
@@ -55,4 +87,4 @@ class DamageReport:
             self._held.clear()
 
 
-__all__ = ["DamageReport"]
+__all__ = ["DamageReport", "damage_line"]

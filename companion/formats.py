@@ -29,6 +29,8 @@ from babel.numbers import format_decimal, format_percent
 
 from companion.i18n import Words
 
+ENGLISH = Words.of("en")
+
 _EN_DATE = "EEE d MMM y"
 """English: ``Fri 27 Nov 2026`` (as the app has always written a date)."""
 _EN_TIME = "HH:mm"
@@ -65,6 +67,37 @@ def decimal(value: float, words: Words, *, digits: int = 1) -> str:
     if _english(words):
         return f"{value:.{digits}f}"
     return str(format_decimal(round(value, digits), format=f"0.{'0' * digits}", locale=words.locale))
+
+
+def tenths(value: float, words: Words = ENGLISH) -> str:
+    """A rating to a tenth (:func:`decimal` with one decimal; English when no words are given).
+
+    >>> tenths(12.34), tenths(12.34, Words.of("de"))
+    ('12.3', '12,3')
+    """
+    return decimal(value, words)
+
+
+def signed_tenths(value: float, words: Words = ENGLISH) -> str:
+    """A change to one decimal with its sign: ``+1.2``, ``−0.4``, ``±0.0`` (``−0,4`` in German).
+
+    >>> signed_tenths(1.234), signed_tenths(-0.44, Words.of("de")), signed_tenths(0.01)
+    ('+1.2', '−0,4', '±0.0')
+    """
+    if f"{abs(value):.1f}" == "0.0":
+        return "±" + tenths(0.0, words)
+    return ("+" if value > 0 else "−") + tenths(abs(value), words)
+
+
+def points(value: float, words: Words = ENGLISH) -> str:
+    """Season points: ``3``, ``1.5``, ``0.67`` (at most two decimals; ``1,5`` in German).
+
+    >>> points(3.0), points(1.5), points(2 / 3), points(1.5, Words.of("de"))
+    ('3', '1.5', '0.67', '1,5')
+    """
+    if _english(words):
+        return f"{value:.2f}".rstrip("0").rstrip(".") or "0"
+    return str(format_decimal(round(value, 2), "0.##", locale=words.locale))
 
 
 def percent(rate: float, words: Words) -> str:

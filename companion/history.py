@@ -38,6 +38,9 @@ from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSumma
 from storage.atomic import StorageWriteError, atomic_write_bytes
 from storage.backup import CheckedBackup, check_backup
 
+ENGLISH = Words.of("en")
+"""The words when no language is given (English, as the app has always said it)."""
+
 PAGE_SIZE = 25
 """Rows shown at once in a long list (History, Continue, the players of Statistics); "Show more" adds as many again.
 A screen then sends the same few rows whether the archive holds 10 sessions or 10,000."""
@@ -698,18 +701,21 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``, called from the thread doing the work as it advances (the app shows a bar)."""
 
 
-def import_path(archive: Archive, text: str, progress: Progress | None = None) -> ImportReport:
+def import_path(
+    archive: Archive, text: str, progress: Progress | None = None, words: Words | None = None
+) -> ImportReport:
     """Import the file whose path was typed (``~`` allowed); a report says what happened, nothing raises."""
+    _ = (words or ENGLISH).gettext
     cleaned = text.strip().strip('"').strip("'")
     report = ImportReport()
     if not cleaned:
         report.refused = 1
-        report.messages.append("Type the path of a file exported by this app (or choose one).")
+        report.messages.append(_("Type the path of a file exported by this app (or choose one)."))
         return report
     path = FsPath(cleaned).expanduser()
     if path.is_dir():
         report.refused = 1
-        report.messages.append(f"{path} is a folder; type the path of a file inside it.")
+        report.messages.append(_("{path} is a folder; type the path of a file inside it.").format(path=path))
         return report
     result: ImportReport = archive.import_file(path, progress)
     return result
@@ -734,13 +740,16 @@ def keep_picked(archive: Archive, name: str, data: bytes) -> FsPath:
     return target
 
 
-def import_bytes(archive: Archive, name: str, data: bytes, progress: Progress | None = None) -> ImportReport:
+def import_bytes(
+    archive: Archive, name: str, data: bytes, progress: Progress | None = None, words: Words | None = None
+) -> ImportReport:
     """Import a file received as bytes (picked in the browser): kept in the data folder's ``imports`` first."""
     try:
         target = keep_picked(archive, name, data)
     except (OSError, StorageWriteError) as exc:
         report = ImportReport(refused=1)
-        report.messages.append(f"{name} could not be kept for importing: {exc}")
+        said = (words or ENGLISH).gettext("{file} could not be kept for importing: {error}")
+        report.messages.append(said.format(file=name, error=exc))
         return report
     result: ImportReport = archive.import_file(target, progress)
     return result

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import Words
 from companion.money import MoneyFormat
-from companion.night_recap import Recap, day_of, recap_sections, says_day
+from companion.night_recap import ENGLISH, Recap, day_of, recap_sections, says_day
 
 FONT_FILE = Path(__file__).resolve().parents[1] / "assets" / "fonts" / "DejaVuSans.ttf"
 """The app's own font (it has ♠ ♥ ♦ ♣); the image is drawn with it, offline."""
@@ -47,11 +48,13 @@ def _font(size: int) -> Any:
         return ImageFont.load_default(size)
 
 
-def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False) -> bytes:
-    """The recap drawn as a PNG (1080 px wide, as tall as its content), in the app's theme and font, offline."""
-    games = f"{len(recap.games)} game{'' if len(recap.games) == 1 else 's'}"
-    day = "" if says_day(recap.name, recap.started) else day_of(recap.started) + "  ·  "  # the name may say it
-    return sections_png(recap.name, f"{day}{games}", recap_sections(recap, fmt), dark=dark)
+def recap_png(recap: Recap, fmt: MoneyFormat | None = None, dark: bool = False, words: Words = ENGLISH) -> bytes:
+    """The recap drawn as a PNG (1080 px wide, as tall as its content), in the app's theme and font, offline; its
+    words in ``words``' language (the font has å ä ö ü ß)."""
+    n = len(recap.games)
+    games = words.ngettext("{n} game", "{n} games", n).format(n=n)
+    day = "" if says_day(recap.name, recap.started) else day_of(recap.started, words) + "  ·  "  # the name may say it
+    return sections_png(recap.name, f"{day}{games}", recap_sections(recap, fmt, words), dark=dark)
 
 
 def sections_png(title: str, subtitle: str, content: Sequence[tuple[str, Sequence[str]]], dark: bool = False) -> bytes:

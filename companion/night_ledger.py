@@ -28,13 +28,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat, format_money
-from companion.night_model import LedgerEntry, Night
+from companion.night_model import LedgerEntry, Night, names_in
 from scoring import ScoringError, find_game
 from scoring.base import Result, join_names
 
-TITLE = "Who pays whom tonight"
+TITLE = N_("Who pays whom tonight")
 """The heading of the night's settle-up."""
+ENGLISH = Words.of("en")
 
 # --------------------------------------------------------------------------------------------------------------
 # Replaying the night's games
@@ -111,6 +113,20 @@ class GameMoney:
     net: Mapping[str, int] = field(default_factory=dict)
     """Payouts + refunds − payments: what the game adds to the night (zero everywhere until it is decided)."""
     note: str = ""
+    winners: tuple[str, ...] = ()
+
+    def note_in(self, words: Words) -> str:
+        """:attr:`note` in the table's language (a game that could not be replayed says why in English)."""
+        _ = words.gettext
+        if self.status is MoneyStatus.REFUNDED:
+            return _("game {n} was cancelled: every payment is refunded (rule 9.3, BB-14)").format(n=self.number)
+        if self.status is MoneyStatus.UNDECIDED:
+            return _("game {n} is not over: its pot is still on the table and adds nothing yet").format(n=self.number)
+        if self.status is MoneyStatus.PAID_OUT:
+            return _("game {n}: the pot went to {names} (BB-10, BB-11)").format(
+                n=self.number, names=names_in(self.winners, words)
+            )
+        return self.note
 
 
 @dataclass(frozen=True)
@@ -151,7 +167,15 @@ def _game_money(played: Played) -> GameMoney:
         return replace(base, status=MoneyStatus.UNDECIDED, payments=payments, net=dict.fromkeys(payments, 0), note=note)
     net = {name: given.get(name, 0) - payments[name] for name in payments}
     note = f"game {played.number}: the pot went to {join_names(result.winners)} (BB-10, BB-11)"
-    return replace(base, status=MoneyStatus.PAID_OUT, payments=payments, payouts=given, net=net, note=note)
+    return replace(
+        base,
+        status=MoneyStatus.PAID_OUT,
+        payments=payments,
+        payouts=given,
+        net=net,
+        note=note,
+        winners=tuple(result.winners),
+    )
 
 
 def ledger(night: Night, records: Mapping[str, Any]) -> Ledger:
@@ -193,10 +217,14 @@ class Transfer:
     amount: int
     paid: bool = False
 
-    def describe(self, fmt: MoneyFormat | None = None) -> str:
+    def describe(self, fmt: MoneyFormat | None = None, words: Words | None = None) -> str:
         """``Ben pays Ann $2.50`` (``… paid`` once marked paid)."""
-        verb = "paid" if self.paid else "pays"
-        return f"{self.payer} {verb} {self.receiver} {format_money(self.amount, fmt)}"
+        if words is None:
+            verb = "paid" if self.paid else "pays"
+            return f"{self.payer} {verb} {self.receiver} {format_money(self.amount, fmt)}"
+        _ = words.gettext
+        said = _("{payer} paid {receiver} {money}") if self.paid else _("{payer} pays {receiver} {money}")
+        return said.format(payer=self.payer, receiver=self.receiver, money=format_money(self.amount, fmt))
 
 
 @dataclass(frozen=True)
@@ -216,10 +244,11 @@ class Settlement:
     def settled(self) -> bool:
         return not self.outstanding
 
-    def lines(self, fmt: MoneyFormat | None = None) -> list[str]:
+    def lines(self, fmt: MoneyFormat | None = None, words: Words | None = None) -> list[str]:
         """The settle-up as lines of text, under :data:`TITLE`."""
-        body = [t.describe(fmt) + (" ✓" if t.paid else "") for t in self.transfers]
-        return [TITLE, *(body or ["Nobody owes anybody anything."])]
+        _ = (words or ENGLISH).gettext
+        body = [t.describe(fmt, words) + (" ✓" if t.paid else "") for t in self.transfers]
+        return [_(TITLE), *(body or [_("Nobody owes anybody anything.")])]
 
 
 def settle(night: Night, book: Ledger) -> Settlement:

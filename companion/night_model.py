@@ -11,11 +11,12 @@ import enum
 import re
 import unicodedata
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from companion.i18n import Words
 from companion.money import MoneyError, MoneyFormat, format_money, parse_money
 from scoring.base import MAX_NAME, join_names
 
@@ -85,6 +86,18 @@ def check_night_id(value: Any, what: str = "a night id") -> str:
 # Ledger entries and payments
 
 
+def names_in(names: Sequence[str], words: Words | None = None) -> str:
+    """Names joined as the language joins them: ``Ann, Ben and Cat`` (``und``, ``och``).
+
+    >>> names_in(["Ann", "Ben", "Cat"], Words.of("de")), names_in(["Ann"])
+    ('Ann, Ben und Cat', 'Ann')
+    """
+    names = list(names)
+    if words is None or words.code == "en" or len(names) < 2:
+        return join_names(names)
+    return words.gettext("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
 @dataclass(frozen=True)
 class LedgerEntry:
     """Money the table adds to the night by hand: a side bet, the pizza.
@@ -142,8 +155,8 @@ class LedgerEntry:
                 out[self.payer] += share
         return out
 
-    def describe(self, fmt: MoneyFormat | None = None) -> str:
-        """The entry in words.
+    def describe(self, fmt: MoneyFormat | None = None, words: Words | None = None) -> str:
+        """The entry in words (in ``words``' language when given).
 
         >>> LedgerEntry("e", "Ann", SPLIT, 3000, "pizza", ("Ann", "Ben", "Cat")).describe()
         'Ann paid $30.00 for Ann, Ben and Cat (pizza)'
@@ -151,6 +164,16 @@ class LedgerEntry:
         'Ben pays Ann $5.00'
         """
         money = format_money(self.amount, fmt)
+        if words is not None:
+            _ = words.gettext
+            said = (
+                _("{payer} paid {money} for {names}").format(
+                    payer=self.payer, money=money, names=names_in(self.among, words)
+                )
+                if self.is_split
+                else _("{payer} pays {receiver} {money}").format(payer=self.payer, receiver=self.receiver, money=money)
+            )
+            return f"{said} ({self.note})" if self.note else said
         text = (
             f"{self.payer} paid {money} for {join_names(self.among)}"
             if self.is_split

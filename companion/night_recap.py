@@ -8,11 +8,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from babel.dates import format_date
+
+from companion.formats import signed_tenths
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat, format_money
-from companion.night_ledger import TITLE, Settlement, ledger_of, replay, settle
+from companion.night_ledger import TITLE, Settlement, ledger_of, names_in, replay, settle
 from companion.night_model import Night
 from scoring import ScoringError, find_game
-from scoring.base import Result, join_names
+from scoring.base import Result
+
+ENGLISH = Words.of("en")
+"""The words of a recap when no language is given (what the English app says, byte for byte)."""
 
 
 @dataclass(frozen=True)
@@ -66,22 +73,31 @@ class Recap:
         return any(self.money.values()) or bool(self.settlement.paid)
 
 
-def verdict_of(result: Result) -> str:
+def verdict_of(result: Result, words: Words = ENGLISH) -> str:
     """The game's verdict sentence: the result's ``verdict.headline`` once scoring has decided (or cancelled) the
     game, else what the table plays next.
 
     >>> verdict_of(Result(game="jokers-kill", players=["Ann", "Ben"], totals={}, finished=False))
     'Not over yet (0 hands played)'
     """
+    _ = words.gettext
     if result.verdict is not None:  # decided or cancelled: scoring says why (scoring.verdict)
+        if words.code != "en" and result.verdict.headline_why is not None:
+            return words.note(result.verdict.headline_why)
         return result.verdict.headline
     if result.finished:
-        return f"{join_names(result.winners)} {'wins' if len(result.winners) == 1 else 'win'}"
+        return words.ngettext("{names} wins", "{names} win", len(result.winners)).format(
+            names=names_in(result.winners, words)
+        )
     if result.pending is not None:
-        part = {"tiebreak": "a tie-break", "sudden-death": "sudden death", "playoff": "a play-off"}[result.pending.kind]
-        return f"{join_names(result.pending.players)} are tied: {part} decides"
+        said = {
+            "tiebreak": _("{names} are tied: a tie-break decides"),
+            "sudden-death": _("{names} are tied: sudden death decides"),
+            "playoff": _("{names} are tied: a play-off decides"),
+        }[result.pending.kind]
+        return said.format(names=names_in(result.pending.players, words))
     hands = len(result.hands)
-    return f"Not over yet ({hands} hand{'' if hands == 1 else 's'} played)"
+    return words.ngettext("Not over yet ({n} hand played)", "Not over yet ({n} hands played)", hands).format(n=hands)
 
 
 def longest_streaks(games: Sequence[GameRecap]) -> tuple[Streak, ...]:
@@ -111,21 +127,29 @@ def longest_streaks(games: Sequence[GameRecap]) -> tuple[Streak, ...]:
     return tuple(s for s in best.values() if s.length == top and top >= 2)
 
 
-def recap(night: Night, records: Mapping[str, Any]) -> Recap:
-    """The night's recap, every game re-derived from ``records`` (session id → game record)."""
+def recap(night: Night, records: Mapping[str, Any], words: Words = ENGLISH) -> Recap:
+    """The night's recap, every game re-derived from ``records`` (session id → game record); the verdicts in
+    ``words``."""
     played = replay(night, records)
     book = ledger_of(night, played)
     games = []
     for p in played:
         result = p.result
         if result is None:
-            games.append(GameRecap(p.number, p.session_id, p.game, _name(p.game), False, False, (), p.problem))
+            games.append(GameRecap(p.number, p.session_id, p.game, _name(p.game, words), False, False, (), p.problem))
             continue
         decided = result.finished or result.cancelled
         winners = tuple(result.winners) if decided and not result.cancelled else ()
         games.append(
             GameRecap(
-                p.number, p.session_id, p.game, _name(p.game), decided, result.cancelled, winners, verdict_of(result)
+                p.number,
+                p.session_id,
+                p.game,
+                _name(p.game, words),
+                decided,
+                result.cancelled,
+                winners,
+                verdict_of(result, words),
             )
         )
     wins = dict.fromkeys(book.players, 0)
@@ -146,24 +170,27 @@ def recap(night: Night, records: Mapping[str, Any]) -> Recap:
     )
 
 
-def _name(key: str) -> str:
+def _name(key: str, words: Words = ENGLISH) -> str:
     try:
         return find_game(key).name
     except ScoringError:
-        return "Unknown game"
+        return words.gettext("Unknown game")
 
 
-def day_of(stamp: str) -> str:
+def day_of(stamp: str, words: Words = ENGLISH) -> str:
     """The day of a UTC stamp on this computer's clock: ``Fri 4 Dec 2026`` (an evening that goes past midnight
-    UTC keeps its local date); the stamp as it is if it is not a time."""
+    UTC keeps its local date), in the language's own way (Babel: ``fre 4 dec. 2026``, ``Fr. 4 Dez. 2026``); the
+    stamp as it is if it is not a time."""
     try:
         when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
     except ValueError:
         return stamp
-    return f"{when:%a} {when.day} {when:%b %Y}"
+    if words.code == "en":
+        return f"{when:%a} {when.day} {when:%b %Y}"
+    return format_date(when.date(), "EEE d MMM y", locale=words.locale)
 
 
-def name_and_day(name: str, stamp: str) -> str:
+def name_and_day(name: str, stamp: str, words: Words = ENGLISH) -> str:
     """A night's name with its day, the day said once: a name that already says it (``Game night, Wed 2 Dec``,
     the name a night gets when none is typed) is given as it is.
 
@@ -172,7 +199,7 @@ def name_and_day(name: str, stamp: str) -> str:
     >>> name_and_day("Game night, Fri 4 Dec", "2026-12-04T12:00:00.000Z")
     'Game night, Fri 4 Dec'
     """
-    day = day_of(stamp)
+    day = day_of(stamp, words)
     return name if says_day(name, stamp) else f"{name} · {day}"
 
 
@@ -187,16 +214,18 @@ def says_day(name: str, stamp: str) -> bool:
     return short.casefold() in name.casefold()
 
 
-def games_span(first: int, last: int) -> str:
+def games_span(first: int, last: int, words: Words = ENGLISH) -> str:
     """Games ``first`` to ``last`` in words.
 
     >>> games_span(2, 3), games_span(1, 4)
     ('games 2 and 3', 'games 1 to 4')
     """
-    return f"games {first} and {last}" if last == first + 1 else f"games {first} to {last}"
+    _ = words.gettext
+    said = _("games {first} and {last}") if last == first + 1 else _("games {first} to {last}")
+    return said.format(first=first, last=last)
 
 
-def streak_line(streaks: Sequence[Streak]) -> str:
+def streak_line(streaks: Sequence[Streak], words: Words = ENGLISH) -> str:
     """The longest streak in one readable line (``""`` when there is none).
 
     >>> streak_line([Streak("Rosa", 2, 2, 3)])
@@ -206,33 +235,47 @@ def streak_line(streaks: Sequence[Streak]) -> str:
     """
     if not streaks:
         return ""
+    _ = words.gettext
     first = streaks[0]
     if len(streaks) == 1:
-        return f"{first.player}: {first.length} wins in a row ({games_span(first.first, first.last)})"
-    who = join_names(x.player for x in streaks)
-    spans = [f"{first.player} won {games_span(first.first, first.last)}"]
-    spans += [f"{x.player} {games_span(x.first, x.last)}" for x in streaks[1:]]
-    return f"{who}: {first.length} wins in a row each ({', '.join(spans)})"
+        return _("{name}: {n} wins in a row ({games})").format(
+            name=first.player, n=first.length, games=games_span(first.first, first.last, words)
+        )
+    who = names_in([x.player for x in streaks], words)
+    spans = [_("{name} won {games}").format(name=first.player, games=games_span(first.first, first.last, words))]
+    spans += [f"{x.player} {games_span(x.first, x.last, words)}" for x in streaks[1:]]
+    return _("{names}: {n} wins in a row each ({spans})").format(names=who, n=first.length, spans=", ".join(spans))
 
 
-def recap_sections(recap: Recap, fmt: MoneyFormat | None) -> list[tuple[str, list[str]]]:
+GAMES, WINS, MONEY, STREAK, RATING_CHANGE = (
+    N_("Games"),
+    N_("Wins"),
+    N_("Money"),
+    N_("Longest streak"),
+    N_("Rating change"),
+)
+"""The recap's headings (the night's; a season's uses some of them too)."""
+
+
+def recap_sections(recap: Recap, fmt: MoneyFormat | None, words: Words = ENGLISH) -> list[tuple[str, list[str]]]:
     """The recap's content as (heading, lines): shared by the text and the image."""
-    games = [f"{g.number}. {g.name}: {g.verdict}" for g in recap.games] or ["No games yet."]
+    _ = words.gettext
+    games = [f"{g.number}. {g.name}: {g.verdict}" for g in recap.games] or [_("No games yet.")]
     ranked = sorted(recap.players, key=lambda name: (-recap.wins.get(name, 0), recap.players.index(name)))
     wins = [f"{name}: {recap.wins.get(name, 0)}" for name in ranked]
-    out = [("Games", games), ("Wins", wins)]
+    out = [(_(GAMES), games), (_(WINS), wins)]
     if recap.has_money:
         money = [f"{name}: {format_money(recap.money.get(name, 0), fmt, signed=True)}" for name in recap.players]
-        out.append(("Money", money))
-        out.append((TITLE, recap.settlement.lines(fmt)[1:]))
+        out.append((_(MONEY), money))
+        out.append((_(TITLE), recap.settlement.lines(fmt, words)[1:]))
     if recap.streaks:
-        out.append(("Longest streak", [streak_line(recap.streaks)]))
+        out.append((_(STREAK), [streak_line(recap.streaks, words)]))
     if recap.rating_change:
-        out.append(("Rating change", rating_change_lines(recap)))
+        out.append((_(RATING_CHANGE), rating_change_lines(recap, words)))
     return out
 
 
-def rating_change_lines(recap: Recap) -> list[str]:
+def rating_change_lines(recap: Recap, words: Words = ENGLISH) -> list[str]:
     """``Ann: +1.2`` for each player with a rated game tonight, in the recap's order (then anyone else).
 
     >>> r = Recap("n", "", None, ("Ann", "Ben"), (), {}, {}, Settlement((), (), {}), (), (),
@@ -242,15 +285,10 @@ def rating_change_lines(recap: Recap) -> list[str]:
     """
     order = [n for n in recap.players if n in recap.rating_change]
     order += sorted(n for n in recap.rating_change if n not in order)
-    out = []
-    for name in order:
-        value = recap.rating_change[name]
-        text = f"{abs(value):.1f}"
-        out.append(f"{name}: {'±0.0' if text == '0.0' else ('+' if value > 0 else '−') + text}")
-    return out
+    return [f"{name}: {signed_tenths(recap.rating_change[name], words)}" for name in order]
 
 
-def recap_text(recap: Recap, fmt: MoneyFormat | None = None) -> str:
+def recap_text(recap: Recap, fmt: MoneyFormat | None = None, words: Words = ENGLISH) -> str:
     """The recap as plain text for a messenger (no markup, one fact a line).
 
     >>> r = Recap("Friday", "2026-12-04T12:00:00.000Z", None, ("Ann", "Ben"), (), {"Ann": 0, "Ben": 0},
@@ -265,7 +303,7 @@ def recap_text(recap: Recap, fmt: MoneyFormat | None = None) -> str:
     Ann: 0
     Ben: 0
     """
-    blocks = [name_and_day(recap.name, recap.started)]
-    for heading, lines in recap_sections(recap, fmt):
+    blocks = [name_and_day(recap.name, recap.started, words)]
+    for heading, lines in recap_sections(recap, fmt, words):
         blocks.append("\n".join([heading, *lines]))
     return "\n\n".join(blocks)

@@ -28,11 +28,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_date
+
+from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.night_image import recap_png
 from companion.night_ledger import Ledger, Settlement, ledger, settle
 from companion.night_model import Night, NightError, check_night_id
-from companion.night_recap import Recap, recap, recap_text
+from companion.night_recap import ENGLISH, Recap, recap, recap_text
 from companion.session import SessionService, TableSession
 from companion.settings import SettingsService
 from storage import Archive, SessionSummary, StorageError
@@ -47,14 +50,17 @@ EXPORTS = "exports"
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
-def default_name(moment: datetime | None = None) -> str:
-    """The name a new night gets when none is typed: ``Game night, Fri 4 Dec``.
+def default_name(moment: datetime | None = None, words: Words = ENGLISH) -> str:
+    """The name a new night gets when none is typed: ``Game night, Fri 4 Dec`` (``Spieleabend, Fr. 4 Dez.``).
 
     >>> default_name(datetime(2026, 12, 4, 20, 0))
     'Game night, Fri 4 Dec'
     """
     when = moment or datetime.now()
-    return f"Game night, {when:%a} {when.day} {when:%b}"
+    if words.code == "en":
+        return f"Game night, {when:%a} {when.day} {when:%b}"
+    day = format_date(when.date(), "EEE d MMM", locale=words.locale)
+    return words.gettext("Game night, {day}").format(day=day)
 
 
 def file_stem(night: Night) -> str:
@@ -172,19 +178,19 @@ class NightService:
         """Who pays whom tonight, in the fewest transfers."""
         return settle(night, self.ledger(night))
 
-    def recap(self, night: Night) -> Recap:
-        out = recap(night, self.records(night))
+    def recap(self, night: Night, words: Words = ENGLISH) -> Recap:
+        out = recap(night, self.records(night), words)
         if self.ratings is not None:
             out = dataclasses.replace(out, rating_change=self.ratings.night_changes(night.sessions, out.players))
         return out
 
-    def recap_text(self, night: Night) -> str:
-        """The recap as plain text for a messenger, in the currency setting."""
-        return recap_text(self.recap(night), self.money)
+    def recap_text(self, night: Night, words: Words = ENGLISH) -> str:
+        """The recap as plain text for a messenger, in the currency setting and the table's language."""
+        return recap_text(self.recap(night, words), self.money, words)
 
-    def recap_png(self, night: Night, *, dark: bool = False) -> bytes:
-        """The recap drawn as a PNG in the app's theme (``dark`` for the dark scheme)."""
-        return recap_png(self.recap(night), self.money, dark=dark)
+    def recap_png(self, night: Night, *, dark: bool = False, words: Words = ENGLISH) -> bytes:
+        """The recap drawn as a PNG in the app's theme (``dark`` for the dark scheme) and the table's language."""
+        return recap_png(self.recap(night, words), self.money, dark=dark, words=words)
 
     # -- changing ------------------------------------------------------------------------------------------------
 
@@ -293,14 +299,14 @@ class NightService:
         except StorageError as exc:
             raise NightError(f"{night.name!r} could not be exported: {exc}") from None
 
-    def save_to_exports(self, night_id: str, kind: str, *, dark: bool = False) -> Path:
+    def save_to_exports(self, night_id: str, kind: str, *, dark: bool = False, words: Words = ENGLISH) -> Path:
         """Write the night's export (``json``), its recap as text (``txt``) or as an image (``png``) into the data
         folder's ``exports/``; returns the file written."""
         night = self.get(night_id)
         data = {
             "json": lambda: self.export(night_id),
-            "txt": lambda: self.recap_text(night).encode("utf-8"),
-            "png": lambda: self.recap_png(night, dark=dark),
+            "txt": lambda: self.recap_text(night, words).encode("utf-8"),
+            "png": lambda: self.recap_png(night, dark=dark, words=words),
         }
         if kind not in data:
             raise NightError(f"cannot export a night as {kind!r}: choose json, txt or png")

@@ -74,6 +74,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from companion.formats import signed_tenths, tenths
+from companion.i18n import Words
 from companion.stats import Outcome, OutcomeCache, game_name
 from scoring import ScoringError, find_game
 from storage import Archive, Player, SessionStatus, SessionSummary, StorageError
@@ -84,6 +86,8 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
+ENGLISH = Words.of("en")
+"""The words when no language is given (the English the app has always written)."""
 ALL = "all"
 """The scope of every game together."""
 PROVISIONAL_GAMES = 5
@@ -128,13 +132,15 @@ def check_scope(scope: str | None) -> str:
     return scope
 
 
-def scope_name(scope: str) -> str:
+def scope_name(scope: str, words: Words | None = None) -> str:
     """``All games`` or the game's name.
 
     >>> scope_name("all"), scope_name("feast-and-famine")
     ('All games', 'Feast and Famine')
     """
-    return "All games" if scope == ALL else game_name(scope)
+    if scope != ALL:
+        return game_name(scope)
+    return words.gettext("All games") if words is not None else "All games"
 
 
 # --- who is who ------------------------------------------------------------------------------------------------
@@ -405,20 +411,28 @@ class Rivals:
     nemesis: tuple[str, int] | None
     """(name, games in which they finished ahead of the player)."""
 
-    def lines(self) -> list[str]:
+    def lines(self, words: Words = ENGLISH) -> list[str]:
         """``Rival: Ben (7 games)``, ``Favourite victim: Cat (beaten 4 times)``, ``Nemesis: Ben (lost to 5 times)``."""
+        ngettext = words.ngettext
         out = []
         if self.rival:
-            out.append(f"Rival: {self.rival[0]} ({_count(self.rival[1], 'game')} together)")
+            said = ngettext("Rival: {name} ({n} game together)", "Rival: {name} ({n} games together)", self.rival[1])
+            out.append(said.format(name=self.rival[0], n=self.rival[1]))
         if self.victim:
-            out.append(f"Favourite victim: {self.victim[0]} (finished ahead {_count(self.victim[1], 'time')})")
+            said = ngettext(
+                "Favourite victim: {name} (finished ahead {n} time)",
+                "Favourite victim: {name} (finished ahead {n} times)",
+                self.victim[1],
+            )
+            out.append(said.format(name=self.victim[0], n=self.victim[1]))
         if self.nemesis:
-            out.append(f"Nemesis: {self.nemesis[0]} (finished behind {_count(self.nemesis[1], 'time')})")
-        return out or [f"No rivals yet: nobody has shared {MIN_SHARED} games with them."]
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+            said = ngettext(
+                "Nemesis: {name} (finished behind {n} time)",
+                "Nemesis: {name} (finished behind {n} times)",
+                self.nemesis[1],
+            )
+            out.append(said.format(name=self.nemesis[0], n=self.nemesis[1]))
+        return out or [words.gettext("No rivals yet: nobody has shared {n} games with them.").format(n=MIN_SHARED)]
 
 
 @dataclass(frozen=True)
@@ -713,26 +727,23 @@ class RatingService:
         return out
 
 
-def signed(value: float) -> str:
-    """A rating change as shown: ``+1.2``, ``−0.4``, ``±0.0``.
+def signed(value: float, words: Words = ENGLISH) -> str:
+    """A rating change as shown: ``+1.2``, ``−0.4``, ``±0.0`` (the language's decimal mark).
 
     >>> signed(1.234), signed(-0.44), signed(0.01)
     ('+1.2', '−0.4', '±0.0')
     """
-    text = f"{abs(value):.1f}"
-    if text == "0.0":
-        return "±0.0"
-    return ("+" if value > 0 else "−") + text
+    return signed_tenths(value, words)
 
 
-def rating_text(p: PlayerRating) -> str:
+def rating_text(p: PlayerRating, words: Words = ENGLISH) -> str:
     """``18.3 (μ 27.1 ± 2.9)``, with ``provisional`` for fewer than :data:`PROVISIONAL_GAMES` games.
 
     >>> rating_text(PlayerRating("a", "Ann", 27.1, 2.9, 12, 4)), rating_text(PlayerRating("a", "Ann", 25, 8.33, 1, 0))
     ('18.4 (μ 27.1 ± 2.9)', '0.0 (μ 25.0 ± 8.3) provisional')
     """
-    text = f"{p.ordinal:.1f} (μ {p.mu:.1f} ± {p.sigma:.1f})"
-    return text + (" provisional" if p.provisional else "")
+    text = f"{tenths(p.ordinal, words)} (μ {tenths(p.mu, words)} ± {tenths(p.sigma, words)})"
+    return text + (" " + words.gettext("provisional") if p.provisional else "")
 
 
 __all__ = [

@@ -27,16 +27,22 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from typing import Any, Protocol
 
+from companion.formats import points as points_in
+from companion.formats import signed_tenths, tenths
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat, format_money
-from companion.ratings import ALL, Ratings, RatingService, check_scope, scope_name, signed
+from companion.ratings import ALL, Ratings, RatingService, check_scope, scope_name
 from scoring import ScoringError, find_game
 from storage import Archive, SessionSummary, StorageError
+
+ENGLISH = Words.of("en")
+RATING_CHANGE, MONEY = N_("Rating change"), N_("Money")
 
 SETTINGS_KEY = "seasons"
 SEASONS_VERSION = 1
 """The version of the stored seasons document: ``{"schema_version": 1, "seasons": [{"name", "start", "end"}]}``."""
 MAX_SEASON_NAME = 40
-POINTS_RULE = (
+POINTS_RULE = N_(
     "Points by finishing place: 1 point for every player who finished below you (the winner of a game of n gets "
     "n − 1, the last 0); players who share a place share the points of the places they cover."
 )
@@ -275,8 +281,7 @@ def format_points(value: float) -> str:
     >>> format_points(3.0), format_points(1.5), format_points(2 / 3)
     ('3', '1.5', '0.67')
     """
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return text or "0"
+    return points_in(value)
 
 
 class SeasonService:
@@ -360,50 +365,68 @@ class SeasonService:
 # --- the recap -------------------------------------------------------------------------------------------------
 
 
-def recap_sections(standings: SeasonStandings, fmt: MoneyFormat | None = None) -> list[tuple[str, list[str]]]:
+def recap_sections(
+    standings: SeasonStandings, fmt: MoneyFormat | None = None, words: Words = ENGLISH
+) -> list[tuple[str, list[str]]]:
     """The season recap as (heading, lines), shared by the text and the image."""
+    _, ngettext = words.gettext, words.ngettext
     table = [
-        f"{n}. {x.name}: {format_points(x.points)} points · {x.games} game{'s' if x.games != 1 else ''} · "
-        f"{x.wins} win{'s' if x.wins != 1 else ''}"
+        _("{n}. {name}: {points} points · {games} · {wins}").format(
+            n=n,
+            name=x.name,
+            points=points_in(x.points, words),
+            games=ngettext("{n} game", "{n} games", x.games).format(n=x.games),
+            wins=ngettext("{n} win", "{n} wins", x.wins).format(n=x.wins),
+        )
         for n, x in enumerate(standings.lines, start=1)
-    ] or ["No games in this season yet."]
-    out = [("Standings", table), ("Points", [POINTS_RULE])]
+    ] or [_("No games in this season yet.")]
+    out = [(_("Standings"), table), (_("Points"), [_(POINTS_RULE)])]
     rated = [p for p in standings.ratings.players]
     if rated:
         out.append(
             (
-                "Ratings",
+                _("Ratings"),
                 [
-                    f"{n}. {p.name}: {p.ordinal:.1f}{' (provisional)' if p.provisional else ''}"
+                    (_("{n}. {name}: {rating} (provisional)") if p.provisional else "{n}. {name}: {rating}").format(
+                        n=n, name=p.name, rating=tenths(p.ordinal, words)
+                    )
                     for n, p in enumerate(rated, start=1)
                 ],
             )
         )
-        out.append(("Rating change", [f"{x.name}: {signed(x.rating_change)}" for x in standings.lines]))
+        out.append((_(RATING_CHANGE), [f"{x.name}: {signed_tenths(x.rating_change, words)}" for x in standings.lines]))
     if any(x.money for x in standings.lines):
-        out.append(("Money", [f"{x.name}: {format_money(x.money, fmt, signed=True)}" for x in standings.lines]))
+        out.append((_(MONEY), [f"{x.name}: {format_money(x.money, fmt, signed=True)}" for x in standings.lines]))
     return out
 
 
-def recap_title(standings: SeasonStandings) -> str:
+def recap_title(standings: SeasonStandings, words: Words = ENGLISH) -> str:
     """``Season 2026 · All games``."""
-    return f"Season {standings.season.name} · {scope_name(standings.scope)}"
+    return words.gettext("Season {name} · {scope}").format(
+        name=standings.season.name, scope=scope_name(standings.scope, words)
+    )
 
 
-def recap_text(standings: SeasonStandings, fmt: MoneyFormat | None = None) -> str:
+def recap_text(standings: SeasonStandings, fmt: MoneyFormat | None = None, words: Words = ENGLISH) -> str:
     """The season recap as plain text for a messenger."""
-    blocks = [f"{recap_title(standings)}\n{standings.season.span} · {standings.games} games"]
-    for heading, lines in recap_sections(standings, fmt):
+    games = words.ngettext("{n} game", "{n} games", standings.games).format(n=standings.games)
+    if words.code == "en":
+        games = f"{standings.games} games"  # the English recap has always said "games", also for one
+    blocks = [f"{recap_title(standings, words)}\n{standings.season.span} · {games}"]
+    for heading, lines in recap_sections(standings, fmt, words):
         blocks.append("\n".join([heading, *lines]))
     return "\n\n".join(blocks)
 
 
-def recap_png(standings: SeasonStandings, fmt: MoneyFormat | None = None, dark: bool = False) -> bytes:
+def recap_png(
+    standings: SeasonStandings, fmt: MoneyFormat | None = None, dark: bool = False, words: Words = ENGLISH
+) -> bytes:
     """The season recap drawn as a PNG, like the night's (:func:`companion.night_image.sections_png`)."""
     from companion.night_image import sections_png
 
-    subtitle = f"{standings.season.span}  ·  {standings.games} game{'' if standings.games == 1 else 's'}"
-    return sections_png(recap_title(standings), subtitle, recap_sections(standings, fmt), dark=dark)
+    games = words.ngettext("{n} game", "{n} games", standings.games).format(n=standings.games)
+    subtitle = f"{standings.season.span}  ·  {games}"
+    return sections_png(recap_title(standings, words), subtitle, recap_sections(standings, fmt, words), dark=dark)
 
 
 def is_png(data: bytes) -> bool:

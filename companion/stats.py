@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_decimal, format_percent
+
+from companion.i18n import Words
 from companion.players import Resolver
 from scoring import Result, ScoringError, find_game, lower_wins, standings
 from storage import Archive, SessionStatus, SessionSummary, StorageError
@@ -442,20 +445,25 @@ def statistics(
     return source.statistics(archive, game=game, aliases=aliases)
 
 
-def format_rate(rate: float) -> str:
-    """A win rate as a whole percentage.
+def format_rate(rate: float, words: Words | None = None) -> str:
+    """A win rate as a whole percentage (Babel's percent for the table's language: ``67 %`` in German).
 
-    >>> format_rate(2 / 3)
-    '67%'
+    >>> format_rate(2 / 3), format_rate(2 / 3, Words.of("de"))
+    ('67%', '67\xa0%')
     """
-    return f"{round(rate * 100)}%"
+    if words is None or words.code == "en":
+        return f"{round(rate * 100)}%"
+    return format_percent(round(rate, 2), locale=words.locale)
 
 
-def format_average(value: float) -> str:
-    """An average with one decimal, without a trailing ``.0``.
+def format_average(value: float, words: Words | None = None) -> str:
+    """An average with one decimal, without a trailing ``.0`` (the language's decimal mark).
 
-    >>> format_average(2.0), format_average(1.25), format_average(10.06)
-    ('2', '1.2', '10.1')
+    >>> format_average(2.0), format_average(1.25), format_average(10.06), format_average(1.25, Words.of("sv"))
+    ('2', '1.2', '10.1', '1,2')
     """
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    text = text[:-2] if text.endswith(".0") else text
+    if words is None or words.code == "en":
+        return text
+    return format_decimal(float(text), "0.#", locale=words.locale)

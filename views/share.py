@@ -17,6 +17,7 @@ from typing import Any
 import flet as ft
 
 from companion.config import PACKAGED_DATA_ENV
+from companion.i18n import N_, Words
 from companion.sharing import (
     Access,
     LiveTable,
@@ -31,15 +32,20 @@ from views.table.entry import refresh
 from views.widgets import big_button, empty_state, paragraph, screen
 
 PACKAGED_NOTE = (
-    "The live table needs the computer version",
-    "This app keeps the score on this device only. For every player to follow the game on their own phone, run "
-    "Card Table Companion on a computer on the same Wi-Fi with 'companion --share' and open its Share screen.",
+    N_("The live table needs the computer version"),
+    N_(
+        "This app keeps the score on this device only. For every player to follow the game on their own phone, run "
+        "Card Table Companion on a computer on the same Wi-Fi with 'companion --share' and open its Share screen."
+    ),
 )
 SHARING_OFF_NOTE = (
-    "Sharing is off",
-    "Only this computer can open the app. Start it with 'companion --share' so that phones on the same Wi-Fi can "
-    "follow the game; this screen then shows the address and its QR code.",
+    N_("Sharing is off"),
+    N_(
+        "Only this computer can open the app. Start it with 'companion --share' so that phones on the same Wi-Fi "
+        "can follow the game; this screen then shows the address and its QR code."
+    ),
 )
+ENGLISH = Words.of("en")
 
 
 def packaged_app(environ: Mapping[str, str] | None = None) -> bool:
@@ -54,8 +60,12 @@ def packaged_app(environ: Mapping[str, str] | None = None) -> bool:
 class ShareScreen:
     """Address, QR code and PIN; redrawn in place when the PIN changes."""
 
+    words: Words = ENGLISH
+    """The table's words (the screen's own, from its context)."""
+
     def __init__(self, ctx: ViewContext, session_id: str | None) -> None:
         self.ctx = ctx
+        self.words = ctx.words
         self.live: LiveTable = ctx.services.live
         self.session_id = session_id
         self.body = ft.Column(spacing=12)
@@ -69,47 +79,58 @@ class ShareScreen:
                 raise ValueError(str(exc)) from None
             self.live.show(self.session_id)
         self.rebuild()
-        return screen(self.ctx, "Share the table", [self.body])
+        return screen(self.ctx, self.words.gettext("Share the table"), [self.body])
 
     def rebuild(self) -> None:
+        _ = self.words.gettext
         address = self.live.address
         url = address.live_url(self.session_id)
         parts: list[ft.Control] = []
         if packaged_app():
-            self.body.controls = [empty_state(*PACKAGED_NOTE), self.message]
+            self.body.controls = [empty_state(*map(_, PACKAGED_NOTE)), self.message]
             return
         if not address.shared:
-            parts.append(empty_state(*SHARING_OFF_NOTE))  # and no address or QR code that no phone could open
+            parts.append(empty_state(*map(_, SHARING_OFF_NOTE)))  # and no address or QR code that no phone could open
         else:
-            parts.append(paragraph("Players open this address on their phones (same Wi-Fi) or scan the code:"))
+            parts.append(paragraph(_("Players open this address on their phones (same Wi-Fi) or scan the code:")))
             parts.append(
-                ft.Text(url, size=20, weight=ft.FontWeight.BOLD, selectable=True, semantics_label=f"Address {url}")
+                ft.Text(
+                    url,
+                    size=20,
+                    weight=ft.FontWeight.BOLD,
+                    selectable=True,
+                    semantics_label=_("Address {url}").format(url=url),
+                )
             )
             parts.append(
                 ft.Image(
-                    src=qr_png(url), width=240, height=240, semantics_label=f"QR code of {url}", gapless_playback=True
+                    src=qr_png(url),
+                    width=240,
+                    height=240,
+                    semantics_label=_("QR code of {url}").format(url=url),
+                    gapless_playback=True,
                 )
             )
         pin = self.live.pin
         if pin is None:
-            pin_text = "No PIN: phones can only watch"
+            pin_text = _("No PIN: phones can only watch")
             parts.append(ft.Text(pin_text, size=20, semantics_label=pin_text))
         else:
-            parts.append(paragraph("To enter hands from a phone, a player types this PIN:"))
+            parts.append(paragraph(_("To enter hands from a phone, a player types this PIN:")))
             parts.append(
                 ft.Text(
                     " ".join(pin),
                     size=40,
                     weight=ft.FontWeight.BOLD,
-                    semantics_label=f"PIN {pin}",
+                    semantics_label=_("PIN {pin}").format(pin=pin),
                     font_family="monospace",
                 )
             )
-        tries = tries_text(self.live.pin_tries())
+        tries = tries_text(self.live.pin_tries(), words=self.words)
         parts.append(ft.Text(tries, size=16, semantics_label=tries))
-        buttons: list[ft.Control] = [big_button("New PIN", self.new_pin, icon=ft.Icons.REFRESH)]
+        buttons: list[ft.Control] = [big_button(_("New PIN"), self.new_pin, icon=ft.Icons.REFRESH)]
         if pin is not None:
-            buttons.append(big_button("Revoke PIN", self.revoke_pin, icon=ft.Icons.BLOCK))
+            buttons.append(big_button(_("Revoke PIN"), self.revoke_pin, icon=ft.Icons.BLOCK))
         parts.append(ft.Row(buttons))
         parts.append(self.message)
         self.body.controls = parts
@@ -143,7 +164,7 @@ class ShareScreen:
         refresh(self.body)
 
 
-def tries_text(tries: PinTries, shown: int = 3) -> str:
+def tries_text(tries: PinTries, shown: int = 3, words: Words = ENGLISH) -> str:
     """What the host reads about refused PIN tries.
 
     >>> tries_text(PinTries())
@@ -157,15 +178,22 @@ def tries_text(tries: PinTries, shown: int = 3) -> str:
     >>> second
     'Phones wait 2 min before the next try; a new PIN lifts the wait.'
     """
+    _ = words.gettext
     if tries.refused == 0:
-        return "No refused PIN tries."
+        return _("No refused PIN tries.")
     where = ", ".join(f"{client} ({count})" for client, count in tries.clients[:shown])
     if len(tries.clients) > shown:
-        where += f" and {len(tries.clients) - shown} more"
-    when = f", the last at {tries.last:%H:%M:%S}" if tries.last is not None else ""
-    text = f"Refused PIN tries: {tries.refused}{when}, from {where}."
+        where = _("{names} and {n} more").format(names=where, n=len(tries.clients) - shown)
+    if tries.last is not None:
+        text = _("Refused PIN tries: {n}, the last at {time}, from {where}.").format(
+            n=tries.refused, time=f"{tries.last:%H:%M:%S}", where=where
+        )
+    else:
+        text = _("Refused PIN tries: {n}, from {where}.").format(n=tries.refused, where=where)
     if tries.wait_s > 0:
-        text += f" Phones wait {duration_text(tries.wait_s)} before the next try; a new PIN lifts the wait."
+        text += " " + _("Phones wait {wait} before the next try; a new PIN lifts the wait.").format(
+            wait=duration_text(tries.wait_s)
+        )
     return text
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
+from babel.numbers import format_decimal
 
 from companion.history import (
     CheckedBackup,
@@ -37,11 +38,13 @@ from companion.history import (
     restore_checked,
     uploads_folder,
 )
+from companion.i18n import N_, Words
 from companion.storage_types import Archive, ImportReport, StorageError
 from views.context import ViewContext
 from views.widgets import TAP, big_button, heading, paragraph, screen
 
-FORMATS = (("json", "JSON (to import elsewhere)"), ("csv", "CSV (for a spreadsheet)"))
+FORMATS = (("json", N_("JSON (to import elsewhere)")), ("csv", N_("CSV (for a spreadsheet)")))
+ENGLISH = Words.of("en")
 PROGRESS_EVERY_S = 0.1
 """At most this often a running job's progress is sent to the page (a large import reports thousands of steps)."""
 
@@ -50,9 +53,11 @@ class JobProgress:
     """A progress bar and a line ("Importing: 120 of 1,000") for one long job; called as ``progress(done, total)``
     from the thread doing the work."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, words: Words = ENGLISH) -> None:
         self.what = what
-        self.bar = ft.ProgressBar(value=None, bar_height=8, semantics_label=f"{what}, progress")
+        self.words = words
+        said = words.gettext("{what}, progress").format(what=what)
+        self.bar = ft.ProgressBar(value=None, bar_height=8, semantics_label=said)
         self.line = ft.Text("", size=14)
         self.control = ft.Column([self.bar, self.line], spacing=4, visible=False)
         self._lock = threading.Lock()
@@ -73,7 +78,13 @@ class JobProgress:
                 return
             self._sent = now
             self.bar.value = min(1.0, done / total) if total > 0 else None
-            self._say(f"{self.what}: {done:,} of {total:,}")
+            self._say(
+                self.words.gettext("{what}: {done} of {total}").format(
+                    what=self.what,
+                    done=format_decimal(done, locale=self.words.locale),
+                    total=format_decimal(total, locale=self.words.locale),
+                )
+            )
         self._push()
 
     def end(self) -> None:
@@ -178,8 +189,8 @@ async def pick_file(page: ft.Page, title: str, extension: str, folder: Path, sen
     return picked
 
 
-def _report_text(report: ImportReport) -> str:
-    return " ".join(report.messages) or "Nothing was imported."
+def _report_text(report: ImportReport, words: Words) -> str:
+    return " ".join(report.messages) or words.gettext("Nothing was imported.")
 
 
 def _async_button(label: str, handler: Callable[[Any], Awaitable[None]], icon: ft.IconData) -> ft.Control:
@@ -210,14 +221,15 @@ class Status:
 class ExportSection:
     """Every session as JSON or CSV: into the data folder's ``exports``, or offered through "Save as"."""
 
-    def __init__(self, archive: Archive) -> None:
+    def __init__(self, archive: Archive, words: Words = ENGLISH) -> None:
         self.archive = archive
+        self.words = words
         self.status = Status()
         self.fmt = ft.RadioGroup(
             value="json",
             content=ft.Column(
                 [
-                    ft.Radio(value=key, label=label, label_style=ft.TextStyle(size=16), height=TAP)
+                    ft.Radio(value=key, label=words.gettext(label), label_style=ft.TextStyle(size=16), height=TAP)
                     for key, label in FORMATS
                 ],
                 spacing=0,
@@ -225,35 +237,40 @@ class ExportSection:
         )
 
     def controls(self) -> list[ft.Control]:
+        _ = self.words.gettext
         return [
-            heading("Export"),
-            paragraph("Every session, with its hands and edit log."),
+            heading(_("Export")),
+            paragraph(_("Every session, with its hands and edit log.")),
             self.fmt,
-            ft.Row([big_button("Export to the data folder", self.export_here, icon=ft.Icons.SAVE_ALT, primary=True)]),
-            ft.Row([_async_button("Save as…", self.save_as, ft.Icons.DOWNLOAD)]),
+            ft.Row(
+                [big_button(_("Export to the data folder"), self.export_here, icon=ft.Icons.SAVE_ALT, primary=True)]
+            ),
+            ft.Row([_async_button(_("Save as…"), self.save_as, ft.Icons.DOWNLOAD)]),
             self.status.control,
         ]
 
-    def export_here(self, _: Any) -> None:
+    def export_here(self, event: Any) -> None:
+        _ = self.words.gettext
         try:
             path = export_to_folder(self.archive, self.fmt.value or "json")
         except (StorageError, OSError) as exc:
-            self.status.say(f"The export could not be saved: {exc}", error=True)
+            self.status.say(_("The export could not be saved: {error}").format(error=exc), error=True)
             return
-        self.status.say(f"Exported {len(self.archive)} sessions to {path}")
+        self.status.say(_("Exported {n} sessions to {path}").format(n=len(self.archive), path=path))
 
-    async def save_as(self, _: Any) -> None:
+    async def save_as(self, event: Any) -> None:
+        _ = self.words.gettext
         chosen = self.fmt.value or "json"
         try:
             data = self.archive.export_sessions(None, chosen)
             picker = ft.FilePicker()
             saved = await picker.save_file(
-                dialog_title="Save the export", file_name=export_name(chosen), src_bytes=data
+                dialog_title=_("Save the export"), file_name=export_name(chosen), src_bytes=data
             )
         except (StorageError, OSError, ValueError) as exc:
-            self.status.say(f"The export could not be offered: {exc}", error=True)
+            self.status.say(_("The export could not be offered: {error}").format(error=exc), error=True)
             return
-        self.status.say(f"Export saved as {saved}" if saved else "Export offered for download.")
+        self.status.say(_("Export saved as {path}").format(path=saved) if saved else _("Export offered for download."))
 
 
 class FileSection:
@@ -261,6 +278,7 @@ class FileSection:
 
     def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
         self.ctx = ctx
+        self.words = ctx.words
         self.archive: Archive = ctx.services.archive
         self.sending = sending
         self.status = Status()
@@ -275,7 +293,7 @@ class FileSection:
             self.status.say(f"{refused}: {exc}", error=True)
             return None
         if picked is None:
-            self.status.say("No file was chosen.")
+            self.status.say(self.words.gettext("No file was chosen."))
         return picked
 
 
@@ -284,18 +302,20 @@ class ImportSection(FileSection):
 
     def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
         super().__init__(ctx, sending)
-        self.importing = JobProgress("Importing")
-        self.path_field = ft.TextField(label="File to import (path)", tooltip="File to import", expand=True)
+        _ = self.words.gettext
+        self.importing = JobProgress(_("Importing"), self.words)
+        self.path_field = ft.TextField(label=_("File to import (path)"), tooltip=_("File to import"), expand=True)
 
     def controls(self) -> list[ft.Control]:
+        _ = self.words.gettext
         return [
-            heading("Import"),
-            paragraph("A JSON export of this app, or a game record. Games already here are skipped."),
-            ft.Row([_async_button("Choose a file…", self.import_picked, ft.Icons.UPLOAD_FILE)]),
+            heading(_("Import")),
+            paragraph(_("A JSON export of this app, or a game record. Games already here are skipped.")),
+            ft.Row([_async_button(_("Choose a file…"), self.import_picked, ft.Icons.UPLOAD_FILE)]),
             ft.Row(
                 [
                     self.path_field,
-                    ft.FilledButton(content="Import", on_click=self.import_typed, tooltip="Import", height=TAP),
+                    ft.FilledButton(content=_("Import"), on_click=self.import_typed, tooltip=_("Import"), height=TAP),
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.START,
             ),
@@ -304,30 +324,35 @@ class ImportSection(FileSection):
             self.status.control,
         ]
 
-    def import_typed(self, _: Any) -> None:
+    def import_typed(self, event: Any) -> None:
         self.importing.start()
         try:
-            report = import_path(self.archive, self.path_field.value or "", self.importing)
+            report = import_path(self.archive, self.path_field.value or "", self.importing, self.words)
         finally:
             self.importing.end()
-        self.status.say(_report_text(report), error=not report.ok)
+        self.status.say(_report_text(report, self.words), error=not report.ok)
 
-    async def import_picked(self, _: Any) -> None:
-        picked = await self.choose("Choose an export", "json", "No file could be imported")
+    async def import_picked(self, event: Any) -> None:
+        _ = self.words.gettext
+        picked = await self.choose(_("Choose an export"), "json", _("No file could be imported"))
         if picked is None:
             return
         self.importing.start()
         try:  # off the page's event loop, so that the progress reaches the page while it runs
             if picked.data is not None:
-                report = await asyncio.to_thread(import_bytes, self.archive, picked.name, picked.data, self.importing)
+                report = await asyncio.to_thread(
+                    import_bytes, self.archive, picked.name, picked.data, self.importing, self.words
+                )
             else:
-                report = await asyncio.to_thread(import_path, self.archive, str(picked.path), self.importing)
+                report = await asyncio.to_thread(
+                    import_path, self.archive, str(picked.path), self.importing, self.words
+                )
         finally:
             self.importing.end()
             picked.discard()
         if picked.copy:  # the messages name the file as the person knows it, not the copy it arrived as
             report.messages = [m.replace(picked.path.name if picked.path else "", picked.name) for m in report.messages]
-        self.status.say(_report_text(report), error=not report.ok)
+        self.status.say(_report_text(report, self.words), error=not report.ok)
 
 
 class BackupSection(FileSection):
@@ -335,32 +360,40 @@ class BackupSection(FileSection):
 
     def __init__(self, ctx: ViewContext, sending: JobProgress) -> None:
         super().__init__(ctx, sending)
+        _ = self.words.gettext
         self.backups = ft.Column(spacing=4)
-        self.restore_field = ft.TextField(label="Backup to restore (path)", tooltip="Backup to restore", expand=True)
+        self.restore_field = ft.TextField(
+            label=_("Backup to restore (path)"), tooltip=_("Backup to restore"), expand=True
+        )
         self.confirm = ft.Column(visible=False, spacing=8)
-        self.backing_up = JobProgress("Backing up")
-        self.checking = JobProgress("Checking the backup")
-        self.restoring = JobProgress("Restoring")
+        self.backing_up = JobProgress(_("Backing up"), self.words)
+        self.checking = JobProgress(_("Checking the backup"), self.words)
+        self.restoring = JobProgress(_("Restoring"), self.words)
 
     def controls(self) -> list[ft.Control]:
+        _ = self.words.gettext
         self.list_backups()
         return [
-            heading("Backups"),
+            heading(_("Backups")),
             paragraph(
-                "A backup holds every session, the players and the settings. Restoring one first backs up what is "
-                "here now."
+                _(
+                    "A backup holds every session, the players and the settings. Restoring one first backs up what "
+                    "is here now."
+                )
             ),
-            ft.Row([big_button("Back up now", self.backup_now, icon=ft.Icons.BACKUP)]),
+            ft.Row([big_button(_("Back up now"), self.backup_now, icon=ft.Icons.BACKUP)]),
             self.backing_up.control,
             self.checking.control,
             self.restoring.control,
             self.status.control,
             self.backups,
-            ft.Row([_async_button("Choose a backup to restore…", self.restore_picked, ft.Icons.RESTORE)]),
+            ft.Row([_async_button(_("Choose a backup to restore…"), self.restore_picked, ft.Icons.RESTORE)]),
             ft.Row(
                 [
                     self.restore_field,
-                    ft.OutlinedButton(content="Restore", on_click=self.restore_typed, tooltip="Restore", height=TAP),
+                    ft.OutlinedButton(
+                        content=_("Restore"), on_click=self.restore_typed, tooltip=_("Restore"), height=TAP
+                    ),
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.START,
             ),
@@ -368,6 +401,7 @@ class BackupSection(FileSection):
         ]
 
     def list_backups(self) -> None:
+        _ = self.words.gettext
         rows: list[ft.Control] = []
         for path in self.archive.list_backups()[:10]:
             rows.append(
@@ -375,32 +409,36 @@ class BackupSection(FileSection):
                     [
                         ft.Text(path.name, size=14, expand=True),
                         ft.Semantics(  # named and activated here, for a screen reader
-                            label=f"Restore {path.name}",
+                            label=_("Restore {file}").format(file=path.name),
                             button=True,
                             container=True,
                             on_tap=functools.partial(self.restore_listed, path),
                             content=ft.OutlinedButton(
-                                content="Restore",
+                                content=_("Restore"),
                                 on_click=functools.partial(self.restore_listed, path),
-                                tooltip=f"Restore {path.name}",
+                                tooltip=_("Restore {file}").format(file=path.name),
                                 height=TAP,
                             ),
                         ),
                     ]
                 )
             )
-        self.backups.controls = rows or [paragraph("No backups yet.")]
+        self.backups.controls = rows or [paragraph(_("No backups yet."))]
 
     async def ask_restore(self, picked: Picked) -> None:
         """Check the whole backup first (nothing changes if it is refused), then ask before replacing; a backup
         of no session asks whether to empty the archive."""
+        _ = self.words.gettext
         self.hide_confirm()
         if picked.data is not None:
             try:
                 picked = Picked(picked.name, keep_picked(self.archive, picked.name, picked.data), copy=True)
             except (StorageError, OSError) as exc:
                 self.status.say(
-                    f"Nothing was restored: {picked.name} could not be kept for restoring ({exc})", error=True
+                    _("Nothing was restored: {file} could not be kept for restoring ({error})").format(
+                        file=picked.name, error=exc
+                    ),
+                    error=True,
                 )
                 return
         self.checking.start()
@@ -408,7 +446,7 @@ class BackupSection(FileSection):
             checked = await asyncio.to_thread(check_backup_file, picked.path or Path(), picked.name, self.checking)
         except (StorageError, OSError, ValueError) as exc:
             picked.discard()
-            self.status.say(f"Nothing was restored: {exc}", error=True)
+            self.status.say(_("Nothing was restored: {error}").format(error=exc), error=True)
             return
         finally:
             self.checking.end()
@@ -416,19 +454,19 @@ class BackupSection(FileSection):
 
     def ask(self, checked: CheckedBackup, picked: Picked) -> None:
         """The question before a restore replaces the archive, with its two answers."""
+        _ = self.words.gettext
         here = len(self.archive)
         if checked.empty:
-            question = (
-                f"{picked.name} holds no sessions: restoring it empties the archive ({here} sessions here now; they "
-                "are backed up first). Empty the archive?"
-            )
-            yes = "Yes, empty the archive"
+            question = _(
+                "{file} holds no sessions: restoring it empties the archive ({n} sessions here now; they are backed "
+                "up first). Empty the archive?"
+            ).format(file=picked.name, n=here)
+            yes = _("Yes, empty the archive")
         else:
-            question = (
-                f"Replace the {here} sessions here by the {len(checked.sessions)} sessions in {picked.name}? The "
-                "current state is backed up first."
-            )
-            yes = "Yes, restore"
+            question = _(
+                "Replace the {here} sessions here by the {n} sessions in {file}? The current state is backed up first."
+            ).format(here=here, n=len(checked.sessions), file=picked.name)
+            yes = _("Yes, restore")
         self.confirm.controls = [
             ft.Text(question, size=15),
             ft.Row(
@@ -440,7 +478,10 @@ class BackupSection(FileSection):
                         height=TAP,
                     ),
                     ft.OutlinedButton(
-                        content="Cancel", on_click=lambda _: self.cancel_restore(picked), tooltip="Cancel", height=TAP
+                        content=_("Cancel"),
+                        on_click=lambda e: self.cancel_restore(picked),
+                        tooltip=_("Cancel"),
+                        height=TAP,
                     ),
                 ],
                 wrap=True,
@@ -457,55 +498,63 @@ class BackupSection(FileSection):
     def cancel_restore(self, picked: Picked) -> None:
         picked.discard()
         self.hide_confirm()
-        self.status.say("Nothing was restored.")
+        self.status.say(self.words.gettext("Nothing was restored."))
 
-    async def do_restore(self, checked: CheckedBackup, picked: Picked, _: Any) -> None:
+    async def do_restore(self, checked: CheckedBackup, picked: Picked, event: Any) -> None:
+        _ = self.words.gettext
         self.hide_confirm()
         self.restoring.start()
         try:  # off the page's event loop, so that the progress reaches the page while it runs
             count = await asyncio.to_thread(restore_checked, self.archive, checked, self.restoring)
         except (StorageError, OSError, ValueError) as exc:
-            self.status.say(f"Nothing was restored: {exc}", error=True)
+            self.status.say(_("Nothing was restored: {error}").format(error=exc), error=True)
         else:
-            self.status.say(f"Restored {count} sessions from {picked.name}.")
+            self.status.say(_("Restored {n} sessions from {file}.").format(n=count, file=picked.name))
         finally:
             self.restoring.end()
             picked.discard()
         self.list_backups()
         self.backups.update()
 
-    async def restore_listed(self, path: Path, _: Any) -> None:
+    async def restore_listed(self, path: Path, event: Any) -> None:
         await self.ask_restore(Picked(path.name, path))
 
-    async def restore_picked(self, _: Any) -> None:
-        picked = await self.choose("Choose a backup", "zip", "Nothing was restored")
+    async def restore_picked(self, event: Any) -> None:
+        _ = self.words.gettext
+        picked = await self.choose(_("Choose a backup"), "zip", _("Nothing was restored"))
         if picked is not None:
             await self.ask_restore(picked)
 
-    async def restore_typed(self, _: Any) -> None:
+    async def restore_typed(self, event: Any) -> None:
         text = (self.restore_field.value or "").strip()
         if not text:
-            self.status.say("Type the path of a backup file.", error=True)
+            self.status.say(self.words.gettext("Type the path of a backup file."), error=True)
             return
         path = Path(text).expanduser()
         await self.ask_restore(Picked(path.name, path))
 
-    def backup_now(self, _: Any) -> None:
+    def backup_now(self, event: Any) -> None:
+        _ = self.words.gettext
         self.backing_up.start()
         try:
             path = self.archive.backup(progress=self.backing_up)
         except (StorageError, OSError) as exc:
-            self.status.say(f"The backup could not be made: {exc}", error=True)
+            self.status.say(_("The backup could not be made: {error}").format(error=exc), error=True)
             return
         finally:
             self.backing_up.end()
-        self.status.say(f"Backed up {len(self.archive)} sessions to {path}")
+        self.status.say(_("Backed up {n} sessions to {path}").format(n=len(self.archive), path=path))
         self.list_backups()
         self.backups.update()
 
 
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history/transfer``: export, import and backups, each section with its own status line."""
-    sending = JobProgress("Sending the file")
-    sections = (ExportSection(ctx.services.archive), ImportSection(ctx, sending), BackupSection(ctx, sending))
-    return screen(ctx, "Export and backup", [control for section in sections for control in section.controls()])
+    _ = ctx.words.gettext
+    sending = JobProgress(_("Sending the file"), ctx.words)
+    sections = (
+        ExportSection(ctx.services.archive, ctx.words),
+        ImportSection(ctx, sending),
+        BackupSection(ctx, sending),
+    )
+    return screen(ctx, _("Export and backup"), [control for section in sections for control in section.controls()])

@@ -8,6 +8,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.i18n import Words
 from companion.night_model import Night, NightError
 from companion.night_recap import day_of, says_day
 from scoring import ScoringError, find_game
@@ -40,20 +41,24 @@ def say(text: ft.Text, words: str, *, error: bool = False) -> None:
     refresh(text)
 
 
-def game_name(key: str) -> str:
+def game_name(key: str, words: Words | None = None) -> str:
     try:
         return find_game(key).name
     except ScoringError:
-        return key or "Unknown game"
+        return key or (words.gettext("Unknown game") if words is not None else "Unknown game")
 
 
 def night_of(ctx: ViewContext, night_id: str) -> Night:
     try:
         return ctx.services.nights.get(night_id)
     except NightError:
-        raise ValueError(f"There is no game night '{night_id}' (it may have been removed).") from None
+        said = ctx.words.gettext("There is no game night '{night}' (it may have been removed).")
+        raise ValueError(said.format(night=night_id)) from None
 
 
-def day_once(night: Night, rest: str) -> str:
+def day_once(night: Night, rest: str, words: Words | None = None) -> str:
     """``rest`` after the night's day, unless the night's name (the screen's title) already says the day."""
-    return rest if says_day(night.name, night.started) else f"{day_of(night.started)} · {rest}"
+    if says_day(night.name, night.started):
+        return rest
+    day = day_of(night.started, words) if words is not None else day_of(night.started)
+    return f"{day} · {rest}"

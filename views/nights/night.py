@@ -10,6 +10,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.i18n import N_, Words
 from companion.money import MoneyError, format_money, parse_money
 from companion.night_ledger import TITLE, Transfer
 from companion.night_model import SPLIT, Night, NightError
@@ -18,11 +19,11 @@ from views.context import ViewContext
 from views.nights.common import click, day_once, game_name, message_text, night_of, refresh, say
 from views.widgets import TAP, big_button, choice_button, heading, icon_button, paragraph, screen
 
-SHARED_BILL = "Everyone: a shared bill"
+SHARED_BILL = N_("Everyone: a shared bill")
 """The ledger's choice for a bill the payer already paid for the whole table (the pizza): split among everyone."""
 
 
-def describe_typed(entry: dict[str, Any], fmt: Any) -> str:
+def describe_typed(entry: dict[str, Any], fmt: Any, words: Words | None = None) -> str:
     """A ledger entry being typed, as a sentence that cannot be read backwards: ``Noah pays Pete $5.00``, or ``Rosa
     paid $40.00 for everyone: each of the others owes Rosa a share`` (no amount yet: without it).
 
@@ -38,6 +39,17 @@ def describe_typed(entry: dict[str, Any], fmt: Any) -> str:
         with contextlib.suppress(MoneyError):
             money = " " + format_money(parse_money(amount, fmt), fmt)
     payer, receiver = entry["payer"], entry["receiver"]
+    if words is not None and words.code != "en":
+        _ = words.gettext
+        if receiver == SPLIT:
+            said = (
+                _("{payer} paid {money} for everyone: each of the others owes {payer} a share")
+                if money
+                else _("{payer} paid for everyone: each of the others owes {payer} a share")
+            )
+            return said.format(payer=payer, money=money.strip())
+        said = _("{payer} pays {receiver} {money}") if money else _("{payer} pays {receiver}")
+        return said.format(payer=payer, receiver=receiver, money=money.strip())
     if receiver == SPLIT:
         return f"{payer} paid{money} for everyone: each of the others owes {payer} a share"
     return f"{payer} pays {receiver}{money}"
@@ -48,6 +60,7 @@ class NightScreen:
 
     def __init__(self, ctx: ViewContext, night: Night) -> None:
         self.ctx = ctx
+        self.words = ctx.words
         self.nights: NightService = ctx.services.nights
         self.night = night
         self.body = ft.Column(spacing=12)
@@ -81,7 +94,7 @@ class NightScreen:
         try:
             self.night = change()
         except NightError as exc:
-            self.say(part, f"Not done: {exc}.", error=True)
+            self.say(part, self.words.gettext("Not done: {error}.").format(error=exc), error=True)
             return False
         self.say(part, done)
         self.fill()
@@ -100,29 +113,32 @@ class NightScreen:
 
     def fill(self) -> None:
         night, fmt = self.night, self.nights.money
+        _ = self.words.gettext
         book = self.nights.ledger(night)
         settlement = self.nights.settlement(night)
         status = (
-            "Open: every game started now belongs to this night."
+            _("Open: every game started now belongs to this night.")
             if night.is_open
-            else "Closed: no more games or entries; transfers can still be marked paid."
+            else _("Closed: no more games or entries; transfers can still be marked paid.")
         )
         out: list[ft.Control] = [
-            ft.Text(day_once(night, ", ".join(night.players)), size=16),
+            ft.Text(day_once(night, ", ".join(night.players), self.words), size=16),
             ft.Text(status, size=16, semantics_label=status),
         ]
         if self.nights.last_problem and night.is_open:
             out.append(ft.Text(self.nights.last_problem, size=15, color=ft.Colors.ERROR))
         actions: list[ft.Control] = [
             big_button(
-                "Recap",
+                _("Recap"),
                 lambda _: self.ctx.navigate(f"/nights/{night.id}/recap"),
                 icon=ft.Icons.CELEBRATION,
                 primary=True,
             )
         ]
         if night.is_open:
-            actions.append(big_button("New game for tonight", lambda _: self.ctx.navigate("/new"), icon=ft.Icons.ADD))
+            actions.append(
+                big_button(_("New game for tonight"), lambda e: self.ctx.navigate("/new"), icon=ft.Icons.ADD)
+            )
         out += [ft.Row([b]) for b in actions]
         out += self.games_section()
         out += self.settle_section(settlement, book.net, fmt)
@@ -132,14 +148,17 @@ class NightScreen:
 
     def games_section(self) -> list[ft.Control]:
         night = self.night
-        out: list[ft.Control] = [heading(f"Games tonight ({len(night.sessions)})")]
-        recap = self.nights.recap(night)
+        _ = self.words.gettext
+        out: list[ft.Control] = [heading(_("Games tonight ({n})").format(n=len(night.sessions)))]
+        recap = self.nights.recap(night, self.words)
         for game in recap.games:
             line = f"{game.number}. {game.name}: {game.verdict}"
             row: list[ft.Control] = [
                 ft.ListTile(  # grows with its line, which wraps whole (a button's fixed height cut it mid-line)
-                    title=ft.Text(line, size=16, semantics_label=f"Open game {game.number}: {line}"),
-                    tooltip=f"Open game {game.number}: {line}",
+                    title=ft.Text(
+                        line, size=16, semantics_label=_("Open game {n}: {line}").format(n=game.number, line=line)
+                    ),
+                    tooltip=_("Open game {n}: {line}").format(n=game.number, line=line),
                     on_click=lambda _, sid=game.session_id: self.ctx.navigate(f"/history/{sid}"),
                     min_height=TAP,
                     content_padding=ft.Padding.symmetric(horizontal=8),
@@ -150,35 +169,37 @@ class NightScreen:
                 row.append(
                     icon_button(
                         ft.Icons.REMOVE_CIRCLE_OUTLINE,
-                        f"Take game {game.number} out of the night",
+                        _("Take game {n} out of the night").format(n=game.number),
                         self.on(
                             partial(self.nights.remove_game, night.id, game.session_id),
-                            f"Game {game.number} is no longer part of the night.",
+                            _("Game {n} is no longer part of the night.").format(n=game.number),
                             "games",
                         ),
                     )
                 )
             out.append(ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER))
         if not recap.games:
-            out.append(paragraph("No games yet: start one with New game for tonight."))
+            out.append(paragraph(_("No games yet: start one with New game for tonight.")))
         if night.is_open:
             candidates = self.nights.candidates(night, limit=8)
             if candidates:
-                out.append(ft.Text("Add a game played earlier:", size=16))
+                out.append(ft.Text(_("Add a game played earlier:"), size=16))
                 for s in candidates:
-                    label = f"{game_name(s.game)} with {', '.join(s.players)}"
+                    label = _("{game} with {names}").format(
+                        game=game_name(s.game, self.words), names=", ".join(s.players)
+                    )
                     out.append(
                         ft.Row(
                             [
                                 big_button(
-                                    f"Add {label}",
+                                    _("Add {game}").format(game=label),
                                     self.on(
                                         partial(self.nights.add_game, night.id, s.id),
-                                        "The game is part of the night.",
+                                        _("The game is part of the night."),
                                         "games",
                                     ),
                                     icon=ft.Icons.PLAYLIST_ADD,
-                                    tooltip=f"Add to the night: {label} ({s.id[:6]})",
+                                    tooltip=_("Add to the night: {game} ({id})").format(game=label, id=s.id[:6]),
                                 )
                             ]
                         )
@@ -188,22 +209,26 @@ class NightScreen:
 
     def settle_section(self, settlement: Any, net: dict[str, int], fmt: Any) -> list[ft.Control]:
         night = self.night
-        out: list[ft.Control] = [heading(TITLE), self.notes["settle"]]
+        _ = self.words.gettext
+        out: list[ft.Control] = [heading(_(TITLE)), self.notes["settle"]]
         money = ", ".join(f"{name} {format_money(net.get(name, 0), fmt, signed=True)}" for name in net)
-        out.append(ft.Text(f"Tonight's money: {money}", size=16, semantics_label=f"Tonight's money: {money}"))
+        said = _("Tonight's money: {money}").format(money=money)
+        out.append(ft.Text(said, size=16, semantics_label=said))
         for t in settlement.paid:
-            text = t.describe(fmt)
+            text = t.describe(fmt, self.words)
             out.append(
                 ft.Row(
                     [
                         ft.Text(f"{text} ✓", size=18, expand=True, semantics_label=text),
                         ft.OutlinedButton(
-                            content=ft.Text("Undo", semantics_label=f"Not paid after all: {text}"),
-                            tooltip=f"Not paid after all: {text}",
+                            content=ft.Text(
+                                _("Undo"), semantics_label=_("Not paid after all: {transfer}").format(transfer=text)
+                            ),
+                            tooltip=_("Not paid after all: {transfer}").format(transfer=text),
                             height=TAP,
                             on_click=self.on(
                                 partial(self.nights.unmark_paid, night.id, t.payer, t.receiver, t.amount),
-                                f"Not paid after all: {text}.",
+                                _("Not paid after all: {transfer}.").format(transfer=text),
                                 "settle",
                             ),
                         ),
@@ -214,25 +239,26 @@ class NightScreen:
             out.append(self._transfer_row(t, fmt))
         if not settlement.outstanding:
             out.append(
-                ft.Text("Everyone is square.", size=16)
+                ft.Text(_("Everyone is square."), size=16)
                 if settlement.paid
-                else ft.Text("Nobody owes anybody anything.", size=16)
+                else ft.Text(_("Nobody owes anybody anything."), size=16)
             )
         return out
 
     def _transfer_row(self, t: Transfer, fmt: Any) -> ft.Control:
-        text = t.describe(fmt)
+        text = t.describe(fmt, self.words)
         night = self.night
+        _ = self.words.gettext
         return ft.Row(
             [
                 ft.Text(text, size=18, expand=True, semantics_label=text),
                 ft.FilledButton(  # shows "Mark paid"; its node is named with its own transfer
-                    content=ft.Text("Mark paid", semantics_label=f"Mark paid: {text}"),
-                    tooltip=f"Mark paid: {text}",
+                    content=ft.Text(_("Mark paid"), semantics_label=_("Mark paid: {transfer}").format(transfer=text)),
+                    tooltip=_("Mark paid: {transfer}").format(transfer=text),
                     height=TAP,
                     on_click=self.on(
                         lambda: self.nights.mark_paid(night.id, t.payer, t.receiver, t.amount),
-                        f"Paid: {text}.",
+                        _("Paid: {transfer}.").format(transfer=text),
                         "settle",
                     ),
                 ),
@@ -241,27 +267,32 @@ class NightScreen:
 
     def ledger_section(self, fmt: Any) -> list[ft.Control]:
         night = self.night
-        out: list[ft.Control] = [heading("The ledger")]
+        _ = self.words.gettext
+        out: list[ft.Control] = [heading(_("The ledger"))]
         book = self.nights.ledger(night)
         for game in book.games:
             if game.note:
-                out.append(ft.Text(game.note, size=15))
+                out.append(ft.Text(game.note_in(self.words), size=15))
         for n, entry in enumerate(night.entries, start=1):
-            text = entry.describe(fmt)
-            row: list[ft.Control] = [ft.Text(f"{text}", size=16, expand=True, semantics_label=f"Entry {n}: {text}")]
+            text = entry.describe(fmt, self.words)
+            row: list[ft.Control] = [
+                ft.Text(text, size=16, expand=True, semantics_label=_("Entry {n}: {entry}").format(n=n, entry=text))
+            ]
             if night.is_open:
                 row.append(
                     icon_button(
                         ft.Icons.DELETE_OUTLINE,
-                        f"Remove entry {n}",
+                        _("Remove entry {n}").format(n=n),
                         self.on(
-                            partial(self.nights.remove_entry, night.id, entry.id), "The entry was removed.", "entries"
+                            partial(self.nights.remove_entry, night.id, entry.id),
+                            _("The entry was removed."),
+                            "entries",
                         ),
                     )
                 )
             out.append(ft.Row(row))
         if not night.entries:
-            out.append(paragraph("No entries by hand yet: a side bet, the pizza…"))
+            out.append(paragraph(_("No entries by hand yet: a side bet, the pizza…")))
         out.append(self.notes["entries"])
         if night.is_open:
             out += self.entry_form(fmt)
@@ -271,6 +302,7 @@ class NightScreen:
         """Add an entry: who pays, who receives it (one player, or everyone: a bill the payer already paid for the
         table), the amount and a note; the entry is said as a whole sentence before it is added."""
         night, entry = self.night, self.entry
+        _ = self.words.gettext
         preview = ft.Text(self._preview(fmt), size=16)
         payer_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
         receiver_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
@@ -283,13 +315,14 @@ class NightScreen:
 
         def draw() -> None:
             payer_row.controls = [
-                choice_button(f"{p} pays", entry["payer"] == p, click(choose, "payer", p)) for p in night.players
+                choice_button(_("{name} pays").format(name=p), entry["payer"] == p, click(choose, "payer", p))
+                for p in night.players
             ]
             receiver_row.controls = [
-                choice_button(f"To {p}", entry["receiver"] == p, click(choose, "receiver", p))
+                choice_button(_("To {name}").format(name=p), entry["receiver"] == p, click(choose, "receiver", p))
                 for p in night.players
                 if p != entry["payer"]
-            ] + [choice_button(SHARED_BILL, entry["receiver"] == SPLIT, lambda _: choose("receiver", SPLIT))]
+            ] + [choice_button(_(SHARED_BILL), entry["receiver"] == SPLIT, lambda e: choose("receiver", SPLIT))]
             preview.value = self._preview(fmt)
             for control in (payer_row, receiver_row, preview):
                 refresh(control)
@@ -302,9 +335,9 @@ class NightScreen:
 
             return changed
 
-        def add(_: Any) -> None:
+        def add(event: Any) -> None:
             if entry["payer"] is None or entry["receiver"] is None:
-                self.say("ledger", "Not added: choose who pays and who receives it (or a shared bill).", error=True)
+                self.say("ledger", _("Not added: choose who pays and who receives it (or a shared bill)."), error=True)
                 return
             typed_entry = dict(entry)
             entry.update({"payer": None, "receiver": None, "amount": "", "note": ""})  # a fresh form once added
@@ -312,7 +345,7 @@ class NightScreen:
                 lambda: self.nights.add_entry(
                     night.id, typed_entry["payer"], typed_entry["receiver"], typed_entry["amount"], typed_entry["note"]
                 ),
-                "Added to the ledger: " + describe_typed(typed_entry, fmt) + ".",
+                _("Added to the ledger: {entry}.").format(entry=describe_typed(typed_entry, fmt, self.words)),
                 "ledger",
             )
             if not added:
@@ -320,35 +353,36 @@ class NightScreen:
 
         draw()
         return [
-            ft.Text("Add an entry", size=18, weight=ft.FontWeight.BOLD),
-            ft.Text("Who pays? (For a bill already paid for the table, such as the pizza: who paid it.)", size=16),
+            ft.Text(_("Add an entry"), size=18, weight=ft.FontWeight.BOLD),
+            ft.Text(_("Who pays? (For a bill already paid for the table, such as the pizza: who paid it.)"), size=16),
             payer_row,
-            ft.Text("Who receives the money?", size=16),
+            ft.Text(_("Who receives the money?"), size=16),
             receiver_row,
             ft.TextField(
-                label="Amount",
+                label=_("Amount"),
                 value=entry["amount"],
                 on_change=typed("amount"),
-                tooltip="Amount",
+                tooltip=_("Amount"),
                 keyboard_type=ft.KeyboardType.NUMBER,
                 height=TAP + 8,
             ),
             ft.TextField(
-                label="Note",
+                label=_("Note"),
                 value=entry["note"],
                 on_change=typed("note"),
-                tooltip="Note",
+                tooltip=_("Note"),
                 max_length=200,
                 height=TAP + 24,
             ),
             preview,
-            ft.Row([big_button("Add to the ledger", add, icon=ft.Icons.ADD_CARD)]),
+            ft.Row([big_button(_("Add to the ledger"), add, icon=ft.Icons.ADD_CARD)]),
             self.notes["ledger"],
         ]
 
     def _preview(self, fmt: Any) -> str:
         """The entry being typed as a sentence (``Noah pays Pete $5.00.``), or what is still missing."""
         entry = self.entry
+        _ = self.words.gettext
         amount = entry["amount"].strip()
         if not amount:
             cents = None
@@ -356,48 +390,53 @@ class NightScreen:
             try:
                 cents = parse_money(amount, fmt)
             except MoneyError as exc:
-                return f"Amount: {exc}."
+                return _("Amount: {error}.").format(error=exc)
         if entry["payer"] is None or entry["receiver"] is None:
-            missing = "who pays" if entry["payer"] is None else "who receives it"
-            shown = "not typed yet" if cents is None else format_money(cents, fmt)
-            return f"Amount: {shown}. Still to choose: {missing}."
+            missing = _("who pays") if entry["payer"] is None else _("who receives it")
+            shown = _("not typed yet") if cents is None else format_money(cents, fmt)
+            return _("Amount: {amount}. Still to choose: {missing}.").format(amount=shown, missing=missing)
         if cents is None:
-            return f"{describe_typed(entry, fmt)}: amount not typed yet."
-        return describe_typed({**entry, "amount": amount}, fmt) + "."
+            return _("{entry}: amount not typed yet.").format(entry=describe_typed(entry, fmt, self.words))
+        return describe_typed({**entry, "amount": amount}, fmt, self.words) + "."
 
     def night_section(self) -> list[ft.Control]:
         night = self.night
-        out: list[ft.Control] = [heading("The night")]
+        _ = self.words.gettext
+        out: list[ft.Control] = [heading(_("The night"))]
         out.append(
             ft.TextField(
-                label="Night name",
+                label=_("Night name"),
                 value=night.name,
                 on_change=lambda e: setattr(self, "rename_to", str(e.control.value or "")),
-                tooltip="Night name",
+                tooltip=_("Night name"),
                 max_length=100,
                 height=TAP + 24,
             )
         )
         buttons: list[ft.Control] = [
-            big_button("Rename", self.on(lambda: self.nights.rename(night.id, self.rename_to), "Renamed.", "night"))
+            big_button(
+                _("Rename"), self.on(lambda: self.nights.rename(night.id, self.rename_to), _("Renamed."), "night")
+            )
         ]
         if night.is_open:
             buttons.append(
-                big_button("Close the night", self.on(lambda: self.nights.close(night.id), "Closed.", "night"))
+                big_button(_("Close the night"), self.on(lambda: self.nights.close(night.id), _("Closed."), "night"))
             )
         else:
             buttons.append(
-                big_button("Reopen the night", self.on(lambda: self.nights.reopen(night.id), "Reopened.", "night"))
+                big_button(
+                    _("Reopen the night"), self.on(lambda: self.nights.reopen(night.id), _("Reopened."), "night")
+                )
             )
         out += [ft.Row([b]) for b in buttons]
         out.append(
             ft.Row(
                 [
                     big_button(
-                        "Export the night",
-                        lambda _: self.save("json"),
+                        _("Export the night"),
+                        lambda e: self.save("json"),
                         icon=ft.Icons.SAVE_ALT,
-                        tooltip="Export the night",
+                        tooltip=_("Export the night"),
                     )
                 ]
             )
@@ -407,11 +446,11 @@ class NightScreen:
 
     def save(self, kind: str) -> None:
         try:
-            path = self.nights.save_to_exports(self.night.id, kind)
+            path = self.nights.save_to_exports(self.night.id, kind, words=self.words)
         except NightError as exc:
-            self.say("night", f"Not saved: {exc}.", error=True)
+            self.say("night", self.words.gettext("Not saved: {error}.").format(error=exc), error=True)
             return
-        self.say("night", f"Saved to {path}")
+        self.say("night", self.words.gettext("Saved to {path}").format(path=path))
 
 
 def build_night(ctx: ViewContext, params: dict[str, str]) -> ft.View:

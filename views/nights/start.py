@@ -6,6 +6,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.i18n import N_
 from companion.night_model import NightError
 from companion.night_service import NightService, default_name
 from scoring.base import MAX_NAME
@@ -13,7 +14,7 @@ from views.context import ViewContext
 from views.nights.common import click, message_text, refresh, say
 from views.widgets import TAP, big_button, empty_state, heading, icon_button, paragraph, screen
 
-TITLE = "Start a game night"
+TITLE = N_("Start a game night")
 
 
 class StartScreen:
@@ -21,26 +22,28 @@ class StartScreen:
 
     def __init__(self, ctx: ViewContext) -> None:
         self.ctx = ctx
+        self.words = ctx.words
+        _ = self.words.gettext
         self.nights: NightService = ctx.services.nights
         recent = ctx.services.archive.list_sessions()
         self.seated: list[str] = list(recent[0].players) if recent else []
-        self.name = default_name()
+        self.name = default_name(words=self.words)
         self.typed = ""
         self.seats = ft.Column(spacing=4)
         self.roster = ft.Row(wrap=True, spacing=8, run_spacing=8)
         self.message = message_text()
         self.name_field = ft.TextField(
-            label="Night name", value=self.name, on_change=self.named, max_length=100, height=TAP + 24
+            label=_("Night name"), value=self.name, on_change=self.named, max_length=100, height=TAP + 24
         )
         self.seat_button = ft.OutlinedButton(
-            content="Seat player",
-            tooltip="Seat player",
+            content=_("Seat player"),
+            tooltip=_("Seat player"),
             height=TAP,
             on_click=lambda _: self.add(self.typed),
             disabled=True,
         )
         self.player_field = ft.TextField(
-            label="New player name",
+            label=_("New player name"),
             on_change=self.typing,
             on_submit=lambda _: self.add(self.typed),
             max_length=MAX_NAME,
@@ -48,9 +51,9 @@ class StartScreen:
             height=TAP + 24,
         )
         self.start_button = ft.FilledButton(
-            content="Start the night",
+            content=_("Start the night"),
             icon=ft.Icons.NIGHTLIFE,
-            tooltip="Start the night",
+            tooltip=_("Start the night"),
             height=TAP,
             expand=True,
             on_click=lambda _: self.start(),
@@ -59,16 +62,19 @@ class StartScreen:
 
     def view(self) -> ft.View:
         self.redraw()
+        _ = self.words.gettext
         return screen(
             self.ctx,
-            TITLE,
+            _(TITLE),
             [
                 paragraph(
-                    "One evening, several games, one settle-up. Every game started while the night is open belongs "
-                    "to it."
+                    _(
+                        "One evening, several games, one settle-up. Every game started while the night is open "
+                        "belongs to it."
+                    )
                 ),
                 self.name_field,
-                heading("The table's players"),
+                heading(_("The table's players")),
                 self.seats,
                 ft.Row([self.player_field, self.seat_button]),
                 self.roster,
@@ -86,18 +92,29 @@ class StartScreen:
         refresh(self.seat_button)
 
     def redraw(self) -> None:
+        _ = self.words.gettext
         self.seats.controls = [
             ft.Row(
                 [
-                    ft.Text(f"{i + 1}. {name}", size=18, expand=True, semantics_label=f"Seat {i + 1}: {name}"),
-                    icon_button(ft.Icons.CLOSE, f"Remove {name}", click(self.remove, name)),
+                    ft.Text(
+                        f"{i + 1}. {name}",
+                        size=18,
+                        expand=True,
+                        semantics_label=_("Seat {n}: {name}").format(n=i + 1, name=name),
+                    ),
+                    icon_button(ft.Icons.CLOSE, _("Remove {name}").format(name=name), click(self.remove, name)),
                 ]
             )
             for i, name in enumerate(self.seated)
-        ] or [ft.Text("Nobody seated yet.", size=16)]
+        ] or [ft.Text(_("Nobody seated yet."), size=16)]
         keys = {n.casefold() for n in self.seated}
         self.roster.controls = [
-            ft.OutlinedButton(content=p.name, tooltip=f"Seat {p.name}", height=TAP, on_click=click(self.add, p.name))
+            ft.OutlinedButton(
+                content=p.name,
+                tooltip=_("Seat {name}").format(name=p.name),
+                height=TAP,
+                on_click=click(self.add, p.name),
+            )
             for p in self.ctx.services.players.players()
             if p.name.casefold() not in keys
         ]
@@ -106,12 +123,13 @@ class StartScreen:
             refresh(control)
 
     def add(self, name: str) -> None:
+        _ = self.words.gettext
         clean = " ".join(name.split())
         if not clean:
-            say(self.message, "Type a name first.", error=True)
+            say(self.message, _("Type a name first."), error=True)
             return
         if clean.casefold() in {n.casefold() for n in self.seated}:
-            say(self.message, f"{clean} is already seated.", error=True)
+            say(self.message, _("{name} is already seated.").format(name=clean), error=True)
             return
         self.seated.append(clean)
         self.player_field.value = ""
@@ -128,9 +146,10 @@ class StartScreen:
 
     def start(self) -> None:
         try:
-            night = self.nights.start(self.name or default_name(), self.seated)
+            night = self.nights.start(self.name or default_name(words=self.words), self.seated)
         except NightError as exc:
-            say(self.message, f"Cannot start the night: {exc}.", error=True)
+            said = self.words.gettext("Cannot start the night: {error}.").format(error=exc)
+            say(self.message, said, error=True)
             return
         self.ctx.navigate(f"/nights/{night.id}")
 
@@ -140,11 +159,20 @@ def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     current = ctx.services.nights.current()
     if current is None:
         return StartScreen(ctx).view()
+    _ = ctx.words.gettext
     return screen(
         ctx,
-        TITLE,
+        _(TITLE),
         [
-            empty_state(f"{current.name} is still open", "Close it before starting another night."),
-            ft.Row([big_button(f"Open {current.name}", lambda _: ctx.navigate(f"/nights/{current.id}"))]),
+            empty_state(
+                _("{name} is still open").format(name=current.name), _("Close it before starting another night.")
+            ),
+            ft.Row(
+                [
+                    big_button(
+                        _("Open {name}").format(name=current.name), lambda e: ctx.navigate(f"/nights/{current.id}")
+                    )
+                ]
+            ),
         ],
     )

@@ -6,6 +6,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.i18n import Words
 from companion.money import format_money
 from companion.night_recap import day_of
 from companion.night_service import NightService, NightStats
@@ -14,16 +15,17 @@ from views.context import ViewContext
 from views.widgets import empty_state, heading, paragraph, screen
 
 
-def money_chart(stats: NightStats, fmt: Any) -> ft.Control:
+def money_chart(stats: NightStats, fmt: Any, words: Words) -> ft.Control:
     """A line per player: their money, summed night after night."""
     import flet_charts as fch
 
+    _ = words.gettext
     series = stats.money_over_time
     count = len(stats.rows)
     values = [v / 100 for points in series.values() for v in points] or [0.0]
     low, high = min(0.0, *values), max(0.0, *values)
     pad = max(1.0, (high - low) / 10)
-    words = "; ".join(
+    said = "; ".join(
         f"{name}: {', '.join(format_money(v, fmt, signed=True) for v in points)}" for name, points in series.items()
     )
     chart = fch.LineChart(
@@ -45,7 +47,7 @@ def money_chart(stats: NightStats, fmt: Any) -> ft.Control:
         max_y=high + pad,
         left_axis=fch.ChartAxis(label_size=52),
         bottom_axis=fch.ChartAxis(
-            title=ft.Text("Night", size=12),
+            title=ft.Text(_("Night"), size=12),
             labels=[fch.ChartAxisLabel(value=x, label=ft.Text(str(x), size=12)) for x in range(1, count + 1)]
             if count <= 20
             else [],
@@ -56,7 +58,7 @@ def money_chart(stats: NightStats, fmt: Any) -> ft.Control:
         expand=True,
     )
     return ft.Semantics(
-        label=f"Money over the nights chart, each player's running total. {words}",
+        label=_("Money over the nights chart, each player's running total. {values}").format(values=said),
         container=True,
         content=ft.Column(
             [ft.Container(chart, height=CHART_HEIGHT, padding=ft.Padding.only(right=12)), legend(list(series))]
@@ -69,38 +71,45 @@ def build_stats(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     nights: NightService = ctx.services.nights
     fmt = nights.money
     stats = nights.stats()
+    words = ctx.words
+    _, ngettext = words.gettext, words.ngettext
+    count = len(stats.rows)
     out: list[ft.Control] = [
         ft.Text(
-            f"{len(stats.rows)} game night{'s' if len(stats.rows) != 1 else ''}",
+            ngettext("{n} game night", "{n} game nights", count).format(n=count),
             size=16,
-            semantics_label=f"{len(stats.rows)} game nights",
+            semantics_label=_("{n} game nights").format(n=count),
         )
     ]
     if not stats.rows:
-        out.append(empty_state("No game nights yet", "Statistics across nights appear once a night is played."))
-        return screen(ctx, "Statistics: game nights", out)
+        out.append(empty_state(_("No game nights yet"), _("Statistics across nights appear once a night is played.")))
+        return screen(ctx, _("Statistics: game nights"), out)
     if stats.most_won:
         most = stats.most_won
-        line = f"Most nights won: {', '.join(most)} ({stats.won[most[0]]})"
+        line = _("Most nights won: {names} ({n})").format(names=", ".join(most), n=stats.won[most[0]])
         out.append(ft.Text(line, size=18, semantics_label=line))
-    out.append(heading("Nights played and won"))
+    out.append(heading(_("Nights played and won")))
     for name in sorted(stats.played, key=lambda n: (-stats.won[n], -stats.played[n], n)):
-        line = f"{name}: {stats.played[name]} played, {stats.won[name]} won"
+        line = _("{name}: {played} played, {won} won").format(name=name, played=stats.played[name], won=stats.won[name])
         out.append(ft.Text(line, size=16, semantics_label=line))
-    out.append(heading("Money over time"))
-    out.append(money_chart(stats, fmt))
-    out.append(heading("Head-to-head across nights"))
-    out.append(paragraph("On the nights both played: who won more games that night."))
+    out.append(heading(_("Money over time")))
+    out.append(money_chart(stats, fmt, words))
+    out.append(heading(_("Head-to-head across nights")))
+    out.append(paragraph(_("On the nights both played: who won more games that night.")))
     for h in stats.head_to_head:
+        score = f"{h.first} – {h.second}: {h.first_ahead}–{h.second_ahead}"
+        nights_said = ngettext("{n} night", "{n} nights", h.nights).format(n=h.nights)
         line = (
-            f"{h.first} – {h.second}: {h.first_ahead}–{h.second_ahead}"
-            + (f", {h.level} level" if h.level else "")
-            + f" ({h.nights} night{'s' if h.nights != 1 else ''})"
+            _("{score}, {level} level ({nights})").format(score=score, level=h.level, nights=nights_said)
+            if h.level
+            else f"{score} ({nights_said})"
         )
         out.append(ft.Text(line, size=15, semantics_label=line))
-    out.append(heading("Night by night"))
+    out.append(heading(_("Night by night")))
     for n, row in enumerate(stats.rows, start=1):
-        won = ", ".join(row.winners) or "nobody"
-        line = f"{n}. {row.name} ({day_of(row.started)}): {row.games} games, won by {won}"
+        won = ", ".join(row.winners) or _("nobody")
+        line = _("{n}. {name} ({day}): {games} games, won by {winners}").format(
+            n=n, name=row.name, day=day_of(row.started, words), games=row.games, winners=won
+        )
         out.append(ft.Text(line, size=15, semantics_label=line))
-    return screen(ctx, "Statistics: game nights", out)
+    return screen(ctx, _("Statistics: game nights"), out)
