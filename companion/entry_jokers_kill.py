@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import EntryTarget, GameEntry
+from companion.entry import EntryTarget, GameEntry, passes
 from companion.guides import GameGuide, HouseRule, Section
 from scoring import Card, Result, ScoringError, find_game
 from scoring import jokers_kill as jk
@@ -326,11 +326,7 @@ class JokersKillState:
             raise IncompleteError(f"the hand is not complete yet: {prompt(need).lower()}")
 
     def can_confirm(self) -> bool:
-        try:
-            self.verify()
-        except ValueError:
-            return False
-        return True
+        return passes(self.verify)
 
     def to_hand(self) -> dict[str, Any]:
         self.verify()
