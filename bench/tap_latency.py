@@ -293,7 +293,7 @@ def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
     base = {"text": trivial.seen(), "frame": trivial.ms()}
     rows = []
     out: dict[str, float] = {}
-    for series in (trivial, *measured):
+    for series in (trivial, *[s for s in measured if s.samples]):  # a part not run (--hands 0) has none
         clocks = {"text": series.seen(), "frame": series.ms()}
         rx = median([s.rx_bytes for s in series.samples])
         target = TARGETS.get(series.kind)
@@ -329,7 +329,7 @@ def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
     print("\nWhere the time goes (medians): server = pointerdown → the first WebSocket message back; client = the last")
     print("message before the text → its frame (decode, build, layout, paint); the rest is between those messages.")
     where = []
-    for series in (trivial, *measured):
+    for series in (trivial, *[s for s in measured if s.samples]):  # a part not run (--hands 0) has none
         server = median([s.server_ms for s in series.samples])
         client = median([s.client_ms for s in series.samples])
         total = median(series.ms())

@@ -283,13 +283,29 @@ REFUSED = (ValueError,)
 :class:`ValueError` subclasses)."""
 
 
+def passes(check: Callable[[], object], refusals: tuple[type[Exception], ...] = REFUSED) -> bool:
+    """Whether ``check()`` passes, ``False`` when it raises one of ``refusals``: an entry state's
+    :meth:`EntryState.can_confirm` from its :meth:`EntryState.verify` (the Confirm button is greyed out otherwise).
+
+    >>> def verify():
+    ...     raise ValueError("Ben's card is missing")
+    >>> passes(verify), passes(lambda: None)
+    (False, True)
+    """
+    try:
+        check()
+    except refusals:
+        return False
+    return True
+
+
 class EntryController(Generic[S]):
     """The draft lifecycle of one entry panel, the same for every game.
 
     On open: the draft kept for ``target`` (when it still fits the record), else ``existing`` (the saved entry being
-    corrected), else a fresh start. Every :meth:`change` keeps the draft; :meth:`confirm` clears it before the hand
-    is submitted (the screen redraws with the next hand's panel, which must start empty) and keeps it again when the
-    hand is refused (nothing typed is lost).
+    corrected), else a fresh start. Every :meth:`change` keeps the draft; a hand made by :meth:`confirm` takes its
+    draft with it (the session lets it go with the change, in one write), a hand refused keeps it (nothing typed is
+    lost).
     """
 
     def __init__(
@@ -380,20 +396,21 @@ class EntryController(Generic[S]):
         self.store.set_draft(None, self.key)
 
     def confirm(self, submit: Callable[[dict[str, Any]], bool]) -> bool:
-        """Verify the entry and submit its hand: the draft is cleared first and kept again if ``submit`` refuses
-        (returns ``False``). Raises what :meth:`EntryState.verify` raises when the hand is not complete."""
+        """Verify the entry and submit its hand. The draft is not written here: a hand that is made takes its draft
+        with it, in the change's own write of the drafts (:attr:`companion.session.Edit.device`); a hand refused
+        (``submit`` returns ``False`` or raises) keeps it, written now only if its last change was not written
+        yet. Raises what :meth:`EntryState.verify` raises when the hand is not complete."""
         hand = self.state.to_hand()
-        state = self.state
         with self._lock:
-            self._pending = None  # the hand goes to the record: a draft not kept yet is not needed
-        self.store.set_draft(None, self.key)
+            pending, self._pending = self._pending, None  # the hand goes to the record: not written before it
+        accepted = False
         try:
             accepted = submit(hand)
-        except BaseException:
-            self.store.set_draft(state.to_draft(), self.key)
-            raise
-        if not accepted:
-            self.store.set_draft(state.to_draft(), self.key)
+        finally:
+            if not accepted and pending is not None:
+                self.store.set_draft(pending.to_draft(), self.key)
+        if accepted and self.store.draft(self.key) is not None:
+            self.store.set_draft(None, self.key)  # a store the change did not clear (a hand made without its device)
         return accepted
 
 
@@ -434,4 +451,5 @@ __all__ = [
     "MemoryDrafts",
     "entry_title",
     "entry_word",
+    "passes",
 ]

@@ -34,7 +34,7 @@ from typing import Any, Literal, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError, passes
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import IncompleteError, Result, ScoringError, find_game
@@ -367,12 +367,8 @@ class RoundEntry:
         return {name: self.total(name) if state.seats[name] is not Seat.OUT else 0 for name in self.who}
 
 
-def _ok(check: Any) -> bool:
-    try:
-        check()
-    except EntryError:
-        return False
-    return True
+def _ok(check: Callable[[], object]) -> bool:
+    return passes(check, (EntryError,))
 
 
 def _initial(entry: RoundEntry) -> RoundState:

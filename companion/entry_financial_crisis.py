@@ -41,7 +41,7 @@ from typing import Any, NotRequired, TypeAlias
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
-from companion.entry import EntryTarget, GameEntry
+from companion.entry import EntryTarget, GameEntry, passes
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import Card, ScoringError, find_game
@@ -667,11 +667,7 @@ def verify_round(
 def can_confirm(record: Mapping[str, Any], draft: RoundDraft) -> bool:
     """Whether :func:`verify_round` accepts the round (a check that replays the record: the entry panel asks
     :meth:`FinancialCrisisState.can_confirm`, which does not)."""
-    try:
-        verify_round(record, draft)
-    except ScoringError:
-        return False
-    return True
+    return passes(lambda: verify_round(record, draft), (ScoringError,))
 
 
 # --- what a round needs from the record, once ------------------------------------------------------------------
@@ -800,11 +796,7 @@ class FinancialCrisisState:
         verify_hand(self.context, self.draft)
 
     def can_confirm(self) -> bool:
-        try:
-            self.verify()
-        except ScoringError:
-            return False
-        return True
+        return passes(self.verify, (ScoringError,))
 
     def to_hand(self) -> dict[str, Any]:
         return verify_hand(self.context, self.draft)

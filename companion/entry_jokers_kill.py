@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import EntryTarget, GameEntry
+from companion.entry import EntryTarget, GameEntry, passes
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import Card, Result, ScoringError, find_game
@@ -368,11 +368,7 @@ class JokersKillState:
             raise error
 
     def can_confirm(self) -> bool:
-        try:
-            self.verify()
-        except ValueError:
-            return False
-        return True
+        return passes(self.verify)
 
     def to_hand(self) -> dict[str, Any]:
         self.verify()

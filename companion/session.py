@@ -187,6 +187,10 @@ class Edit:
     """The version the page showed: an edit made on an older one is refused with :class:`StaleEditError`."""
     description: str | None = field(default=None, compare=False, repr=False)
     """For :attr:`EditKind.SET_PART`: the edit log's line (the other kinds word their own)."""
+    device: str | None = field(default=None, compare=False, repr=False)
+    """The device that asked for it (``None``: none said). Its hand being entered for this edit's entry (an undo
+    or redo: for the next hand, which starts anew) is done with once the change is made: it goes with the change,
+    in the change's one write of the drafts (:meth:`TableSession.make`), never in a write of its own before."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "part", _part(self.part))
@@ -231,6 +235,23 @@ class Edit:
     def at(self, version: int | None) -> Edit:
         """The same edit, made on ``version``."""
         return replace(self, expected_version=version)
+
+    def entered_on(self, device: str) -> Edit:
+        """The same edit, entered on ``device`` (see :attr:`device`)."""
+        return replace(self, device=device)
+
+    @property
+    def draft_key(self) -> str | None:
+        """The draft this edit lets go of on its :attr:`device` (``None``: none).
+
+        >>> Edit.add({"up": "9S"}).draft_key, Edit.replace(2, {"up": "9S"}).draft_key, Edit.remove_last().draft_key
+        ('new', 'hands/2', None)
+        """
+        if self.kind in (EditKind.ADD, EditKind.UNDO, EditKind.REDO):  # an undo or redo: the next hand starts anew
+            return "new"
+        if self.kind is EditKind.REPLACE:
+            return f"{self.part.key}/{self.index}"
+        return None
 
 
 EDIT_REFUSALS: tuple[type[Exception], ...] = (
@@ -510,7 +531,7 @@ class TableSession:
             result = replay.result
             current = self.current  # kept as it is for undo (never changed in place: no copy)
             kept = self._replay_of(current)
-            saved = self._commit(record, result, description)
+            saved = self._commit(record, result, description, done=self._entered(edit))
             self._replay, self._replayed = replay, record
             if edit.kind is EditKind.UNDO:
                 self._redo.append(_Snapshot(current, self._undo.pop().description, kept))
@@ -645,8 +666,24 @@ class TableSession:
                 )
             )
 
-    def _commit(self, record: Record, result: Result, description: str, *, bump: bool = True) -> bool:
-        """Make ``record`` current and save it; ``False`` (and ``save_error`` set) if the disk refused."""
+    def _entered(self, edit: Edit) -> bool:
+        """Forget (in memory) the draft ``edit``'s entry was kept as on its device (called with the lock held):
+        ``True`` if there was one, to be written with the change (:meth:`_commit`)."""
+        key = edit.draft_key
+        if edit.device is None or key is None:
+            return False
+        kept = self.drafts if edit.device == HOST_DEVICE else self.device_drafts.get(edit.device, {})
+        if kept.pop(key, None) is None:
+            return False
+        if not kept and edit.device != HOST_DEVICE:
+            self.device_drafts.pop(edit.device, None)
+        return True
+
+    def _commit(
+        self, record: Record, result: Result, description: str, *, bump: bool = True, done: bool = False
+    ) -> bool:
+        """Make ``record`` current and save it; ``False`` (and ``save_error`` set) if the disk refused. ``done``: a
+        draft was let go with this change (:meth:`_entered`), so the drafts are written after the save (once)."""
         doc = self.doc.model_copy(
             update={"record": record, "status": status_of(result), "winners": list(result.winners)}
         )
@@ -664,7 +701,7 @@ class TableSession:
             self.save_error = None
             self._failed_description = None
             saved = True
-            had = bool(self.drafts or self.device_drafts)
+            had = done or bool(self.drafts or self.device_drafts)
             # still being entered: kept where they still apply to the new record, and they belong to it now
             if self._recheck_drafts() or had:
                 self._persist_drafts()

@@ -1,6 +1,7 @@
 """The places where the app reaches into Flet's private API, kept in this one module.
 
-Checked against Flet 1.0.5 (the version pinned in pyproject.toml), reading its source:
+Checked against Flet 1.0.5 (the version pinned in constraints.txt, and in pyproject.toml), reading its source. No
+other module of ``views/`` or ``app/`` reaches into Flet's private API (``tests/views/test_flet_private.py`` looks):
 
 - ``flet/controls/context.py``: each page event is handled with its own ``UpdateBehavior`` held in the private
   context variable ``_update_behavior_context_var`` (``None`` outside an event); there is no public way to ask

@@ -397,7 +397,8 @@ class LiveScreen:
         return session is not None and self.seat.live.can_apply(self.seat.access, session.id, edit)
 
     def submit_entry(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
-        return self.apply(Edit.add(entry, part=target.part, expected_version=self.rendered))
+        edit = Edit.add(entry, part=target.part, expected_version=self.rendered)
+        return self.apply(edit.entered_on(device_of(self.seat.access)))  # its hand being entered goes with it
 
     def undo(self, _: Any = None) -> None:
         self.apply(Edit.undo(expected_version=self.rendered))

@@ -19,7 +19,7 @@ from companion.entry_feast_and_famine import FeastState
 from companion.entry_financial_crisis import FinancialCrisisState, add_card, select
 from companion.entry_jokers_kill import JokersKillState
 from companion.entry_ones_to_nines import OnesToNinesState
-from companion.session import SessionService, TableSession
+from companion.session import HOST_DEVICE, Edit, SessionService, TableSession
 from scoring.errors import IncompleteError
 from scoring.parts import Part, record_before
 from storage import Archive
@@ -186,7 +186,7 @@ def test_a_draft_that_no_longer_fits_falls_back_to_the_saved_hand(archive: Archi
     assert not ctl.restored and ctl.state.focus() == "up"
 
 
-def test_confirm_clears_the_draft_before_submitting_and_keeps_it_when_refused(archive: Archive) -> None:
+def test_confirm_writes_no_draft_before_the_save_and_keeps_it_when_refused(archive: Archive) -> None:
     session = SessionService(archive).start("jokers-kill", ["Ann", "Ben"])
     ctl = controller(session, JokersKillState)
     for card in ("9S", "4H", "7D"):
@@ -198,14 +198,18 @@ def test_confirm_clears_the_draft_before_submitting_and_keeps_it_when_refused(ar
         return False
 
     assert ctl.confirm(refuse) is False
-    assert seen == [({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}, None)], "cleared while submitting"
-    assert session.draft("new") == ctl.state.to_draft(), "refused: what was entered is kept"
+    kept = ctl.state.to_draft()
+    assert seen == [({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}, kept)], "not cleared before the save"
+    assert session.draft("new") == kept, "refused: what was entered is kept"
 
     def accept(hand: dict[str, Any]) -> bool:
-        session.add_hand(hand)
+        seen.append(session.draft("new"))
+        session.make(Edit.add(hand).entered_on(HOST_DEVICE))  # the draft goes with the change
+        seen.append(session.draft("new"))
         return True
 
     assert ctl.confirm(accept) is True
+    assert seen[-2:] == [kept, None], "kept until the change is made, gone with it"
     assert session.draft("new") is None and len(session.hands) == 1
     assert ctl.reopen(session.record).focus() == "up", "the next hand starts empty"
 

@@ -48,3 +48,29 @@ def counting_scorers(counts: Counter[str], prefix: str = "") -> Iterator[None]:
     finally:
         for owner, name, original in reversed(originals):
             _put(owner, name, original)
+
+
+@contextlib.contextmanager
+def counting_calls(counts: Counter[str], owner: Any, *names: str) -> Iterator[None]:
+    """Each call of ``owner``'s methods ``names`` (a class's: every instance's calls) counts in ``counts`` under its
+    name while this lasts; the methods still run. They are put back after."""
+    own = {name: owner.__dict__.get(name) for name in names}  # None: inherited (the class's own is removed after)
+    originals = {name: getattr(owner, name) for name in names}
+
+    def wrap(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return original(*args, **kwargs)
+
+        return counting
+
+    for name, original in originals.items():
+        setattr(owner, name, wrap(name, original))
+    try:
+        yield
+    finally:
+        for name, kept in own.items():
+            if kept is None:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, kept)

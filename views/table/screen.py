@@ -132,6 +132,10 @@ class TableView:
         self._showing = False
         self._opened: list[ft.Control] = []
         """What the entry panel changed while :meth:`show` redraws (sent with the rest of the redraw)."""
+        self._making: int | None = None
+        """The thread making this screen's edit, while it does: the session's one word of the change comes back on
+        it (:meth:`follow`), and the screen redraws there and then, before the tap's handler returns."""
+        self._following = False
         self.edits = EditHost(
             self.session.make, report=self.report, on_made=self._made, can_make=session.can_make, words=words
         )
@@ -457,31 +461,39 @@ class TableView:
             edit = Edit.add(entry, part=target.part, expected_version=self.panel_version)
         else:
             edit = Edit.replace(target.index, entry, part=target.part, expected_version=self.panel_version)
-        return self.edits.submit(edit)
+        return self._submit(edit)
+
+    def _submit(self, edit: Edit) -> bool:
+        """Send ``edit`` down, once, as entered on the host's device (its hand being entered goes with the change);
+        the change comes back once, through the session's listener (:meth:`follow`), which redraws."""
+        self._making = threading.get_ident()
+        try:
+            return self.edits.submit(edit.entered_on(HOST_DEVICE))
+        finally:
+            self._making = None
 
     def _made(self, edit: Edit) -> None:
         if edit.index is not None:  # a correction: back to the table
             self.ctx.navigate(parent_of(self.ctx.path))
-            return
-        self.show()
+        elif not self._following:  # a screen not following its session (not the page's route) draws it itself
+            self.show()
 
     def undo(self, _: Any = None) -> None:
-        self._history(Edit.undo(expected_version=self.rendered))
+        self._submit(Edit.undo(expected_version=self.rendered))  # the hand being entered goes with it
 
     def redo(self, _: Any = None) -> None:
-        self._history(Edit.redo(expected_version=self.rendered))
-
-    def _history(self, edit: Edit) -> None:
-        self.edits.submit(edit)
-        self.session.set_draft(None, "new")
-        self.show()
+        self._submit(Edit.redo(expected_version=self.rendered))
 
     def retry_save(self, _: Any = None) -> None:
+        self._making = threading.get_ident()
         try:
-            self.session.retry_save()
+            self.session.retry_save()  # the session tells its listener (this screen's follower: redrawn there)
         except SaveFailedError as exc:
             self.report(said(self.words, exc))
-        self.show(force=True)
+        finally:
+            self._making = None
+        if not self._following:
+            self.show(force=True)
 
     def _show_all_hands(self, _: Any = None) -> None:
         with self._draw_state:
@@ -556,14 +568,19 @@ class TableView:
     # -- following the session -------------------------------------------------------------------------------
 
     def follow(self) -> None:
-        """Redraw when the session changes (from this tab or another); replaces this page's earlier follower (one
-        table screen a page: the page's :class:`~views.context.PageState` keeps it)."""
+        """Redraw when the session changes (from this tab or another): the one way a change comes back to this
+        screen, its own included. Its own change is drawn at once, on the tap's thread, once the change is saved
+        (the session tells after the save: nothing shows as saved before it is on disk); another page's, on this
+        page's. Replaces this page's earlier follower (one table screen a page: the page's
+        :class:`~views.context.PageState` keeps it)."""
         page = self.ctx.page
+        self._following = True
 
         def changed(session: TableSession) -> None:
-            if session.version == self.rendered:
-                return
             run = getattr(page, "run_thread", None)
+            if self._making == threading.get_ident():
+                self.show(force=True)  # this screen's own change (or its save retried): drawn once, now
+                return
             if run is None:
                 self.show()
                 return
@@ -573,6 +590,7 @@ class TableView:
         unwatch = self.session.watch_drafts(self.drafts_changed)
 
         def stop() -> None:
+            self._following = False
             unsubscribe()
             unwatch()
 
