@@ -51,6 +51,7 @@ from scoring.base import (
     check_players,
     parse_record,
     said,
+    sole_win,
     validation_error,
     zeros,
 )
@@ -1206,18 +1207,14 @@ neither wins (rule 7).'}
     first = reached[0]
     rest = [name for name in names if name != first]
     if not rest:
-        return Verdict.of(
+        return sole_win(
             Decider.TARGET_ALONE,
             ["BB-R6", "BB-R7", "BB-13"],
+            first,
             Note.of("{first} wins alone: nobody else is left in the game.", first=first),
-            {
-                first: Note.of(
-                    "{first} wins alone by reaching the target, {points}: every other player was removed "
-                    "(rule 7, BB-13).",
-                    first=first,
-                    points=_points(totals[first]),
-                )
-            },
+            "{first} wins alone by reaching the target, {points}: every other player was removed (rule 7, BB-13).",
+            first=first,
+            points=_points(totals[first]),
         )
     second = max(totals[name] for name in rest)
     seconds = [name for name in rest if totals[name] == second]
@@ -1256,33 +1253,30 @@ neither wins (rule 7).'}
                 for name in winners
             },
         )
-    return Verdict.of(
+    return sole_win(
         Decider.TARGET_ALONE,
         ["BB-R6", "BB-R7", *bb13],
+        first,
         Note.of(
             "{first} wins alone: {names} share the next-highest total, {second}.",
             first=first,
             names=Names.of(seconds),
             second=second,
         ),
-        {
-            first: Note.of(
-                (
-                    "{first} wins alone by reaching the target, {points}: {names} share the next-highest total, "
-                    "{second}, so neither wins (rule 7{bb13})."
-                )
-                if len(seconds) == 2
-                else (
-                    "{first} wins alone by reaching the target, {points}: {names} share the next-highest total, "
-                    "{second}, so none of them wins (rule 7{bb13})."
-                ),
-                first=first,
-                points=_points(totals[first]),
-                names=Names.of(seconds),
-                second=second,
-                bb13=and_bb13,
-            )
-        },
+        (
+            "{first} wins alone by reaching the target, {points}: {names} share the next-highest total, {second}, so "
+            "neither wins (rule 7{bb13})."
+        )
+        if len(seconds) == 2
+        else (
+            "{first} wins alone by reaching the target, {points}: {names} share the next-highest total, {second}, so "
+            "none of them wins (rule 7{bb13})."
+        ),
+        first=first,
+        points=_points(totals[first]),
+        names=Names.of(seconds),
+        second=second,
+        bb13=and_bb13,
     )
 
 

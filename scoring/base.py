@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import (
@@ -32,8 +32,8 @@ from scoring.errors import (
     where,
 )
 from scoring.parts import Part, Step, part_for_step
-from scoring.verdict import Verdict
-from scoring.why import Note, NoteList, read_notes, render, render_all
+from scoring.verdict import Decider, Verdict
+from scoring.why import Names, Note, NoteList, read_notes, render, render_all
 
 MAX_NAME = 40
 """The longest player's name, in characters: the one limit that every layer enforces on what is typed (a game's
@@ -168,6 +168,10 @@ class PartProgress(NamedTuple):
         return render(self.note)
 
 
+_DERIVED: dict[type, frozenset[str]] = {}
+"""Per result model, the computed keys its JSON has that are derived again when it is read back."""
+
+
 class _Output(BaseModel):
     """A result model: typed fields only (``extra="forbid"``); :attr:`OMIT_NONE` fields are left out of the JSON
     while they are ``None`` (``records.md``: ``pot`` only with Vegas, ``playoff_wins`` once a play-off is due)."""
@@ -183,8 +187,12 @@ class _Output(BaseModel):
     @classmethod
     def _without_computed(cls, data: Any) -> Any:
         """Accept a result's own JSON back: its computed keys (``rulings``) are derived again, not read."""
-        if isinstance(data, dict) and any(key in data for key in cls.model_computed_fields):
-            data = {key: value for key, value in data.items() if key not in cls.model_computed_fields}
+        if isinstance(data, dict):
+            derived = _DERIVED.get(cls)
+            if derived is None:  # ``notes`` is computed too, but may be handed in (:attr:`HandResult.given_notes`)
+                derived = _DERIVED.setdefault(cls, frozenset(cls.model_computed_fields) - {"notes"})
+            if not derived.isdisjoint(data):
+                data = {key: value for key, value in data.items() if key not in derived}
         return read_notes(data, why=list[Note], tiebreak_why=list[list[Note]])
 
     def _pruned(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -206,10 +214,30 @@ class HandResult(_Output):
     """
 
     points: dict[str, int]
-    notes: list[str] = Field(default_factory=list)
+    given_notes: list[str] | None = Field(default=None, alias="notes", exclude=True, repr=False)
+    """``notes`` as read (a result's JSON, or sentences handed in); ``None`` when they are rendered from ``why``."""
     why: NoteList = Field(default_factory=list)
     """``notes`` as data (:class:`scoring.why.Note`): rendered in English they are ``notes``, word for word; in
     another language they are that language's notes."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @functools.cached_property
+    def notes(self) -> list[str]:
+        """The notes in English, rendered from ``why`` when first read (scoring a game renders none of them)."""
+        return render_all(self.why) if self.given_notes is None else self.given_notes
+
+    def add_note(self, note: Note) -> None:
+        """Add a note after the others (the end of the game, said in the last hand).
+
+        >>> hand = HandResult(points={"A": 1}, why=[Note.of("A scores (rule 5)")])
+        >>> hand.add_note(Note.of("Game over."))
+        >>> hand.notes
+        ['A scores (rule 5)', 'Game over.']
+        """
+        self.why.append(note)
+        if self.given_notes is not None:
+            self.given_notes.append(render(note))
+        self.__dict__.pop("notes", None)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -265,10 +293,24 @@ class Result(_Output):
         data = self._pruned(self.model_dump(mode="json"))
         for key in self.HAND_LISTS:
             models = getattr(self, key, None) or []
-            for model, item in zip(models, data.get(key) or [], strict=False):
+            items = data.get(key) or []
+            for index, (model, item) in enumerate(zip(models, items, strict=False)):
                 if model.OMIT_NONE:
                     model._pruned(item)
+                items[index] = _notes_before_why(item)
         return data
+
+
+def _notes_before_why(item: dict[str, Any]) -> dict[str, Any]:
+    """A hand's JSON with ``notes`` where ``records.md`` has it, just before ``why`` (it is computed, so pydantic
+    writes it after the fields)."""
+    out: dict[str, Any] = {}
+    notes = item.pop("notes")
+    for key, value in item.items():
+        if key == "why":
+            out["notes"] = notes
+        out[key] = value
+    return out
 
 
 def next_step(result: Result) -> Step:
@@ -446,6 +488,49 @@ def check_no_duplicates(cards: Iterable[tuple[Any, str]], context: str) -> None:
         seen.add(card)
 
 
+OTHERS: Any = object()
+"""A value of :func:`joint_win`'s reason that stands for the other winners' names (:class:`scoring.why.Names`)."""
+
+
+def sole_win(
+    decider: Decider, rulings: Sequence[str], winner: str, headline: Note, reason: str, /, **values: Any
+) -> Verdict:
+    """A verdict with one winner: the banner's ``headline``, and the ``reason`` (a note's text) filled with
+    ``values``.
+
+    >>> verdict = sole_win(Decider.MOST_POINTS, ["X-R7"], "Ann", Note.of("Ann wins."), "{name} wins (rule 7).",
+    ...                    name="Ann")
+    >>> verdict.reasons
+    {'Ann': 'Ann wins (rule 7).'}
+    """
+    return Verdict.of(decider, rulings, headline, {winner: Note.of(reason, **values)})
+
+
+def joint_win(
+    decider: Decider, rulings: Sequence[str], winners: Sequence[str], headline: Note, reason: str, /, **values: Any
+) -> Verdict:
+    """A verdict with joint winners: the banner's ``headline``, and for each winner the ``reason`` (a note's text)
+    filled with the winner's ``name`` and ``values``, in which :data:`OTHERS` stands for the other winners.
+
+    >>> verdict = joint_win(Decider.JOINT, ["X-R7"], ["Ann", "Ben"], Note.of("A tie."), "{name} ties with {others}.",
+    ...                     others=OTHERS)
+    >>> verdict.reasons
+    {'Ann': 'Ann ties with Ben.', 'Ben': 'Ben ties with Ann.'}
+    """
+    reasons = {
+        name: Note.of(
+            reason,
+            name=name,
+            **{
+                key: Names.of(other for other in winners if other != name) if value is OTHERS else value
+                for key, value in values.items()
+            },
+        )
+        for name in winners
+    }
+    return Verdict.of(decider, rulings, headline, reasons)
+
+
 def zeros(players: Iterable[str]) -> dict[str, int]:
     """A per-player map of zeros, in seating order.
 
@@ -456,13 +541,13 @@ def zeros(players: Iterable[str]) -> dict[str, int]:
 
 
 def said(notes: Iterable[Note]) -> dict[str, Any]:
-    """A hand's ``notes`` in English and the same notes as data (``why``), for a result's constructor.
+    """A hand's notes as data (``why``), for a result's constructor; its English ``notes`` are rendered from them
+    when they are first read.
 
-    >>> said([Note.of("{name} wins (rule 7)", name="Ann")])["notes"]
+    >>> HandResult(points={}, **said([Note.of("{name} wins (rule 7)", name="Ann")])).notes
     ['Ann wins (rule 7)']
     """
-    why = list(notes)
-    return {"notes": render_all(why), "why": why}
+    return {"why": list(notes)}
 
 
 def join_names(names: Iterable[str]) -> str:

@@ -40,6 +40,7 @@ from pydantic import (
 )
 
 from scoring.base import (
+    OTHERS,
     HandResult,
     Model,
     PartProgress,
@@ -48,8 +49,10 @@ from scoring.base import (
     RecordBase,
     Result,
     join_names,
+    joint_win,
     rulings_of,
     said,
+    sole_win,
     validation_error,
     zeros,
 )
@@ -677,18 +680,15 @@ def outright_verdict(totals: Mapping[str, int], winner: str) -> Verdict:
     >>> outright_verdict({"Ann": 40, "Ben": 52, "Cat": 31}, "Ben").reasons["Ben"]
     'Ben wins with the highest running total, 52, ahead of Ann on 40 (rule 7).'
     """
-    return Verdict.of(
+    return sole_win(
         Decider.MOST_POINTS,
         ["FF-R7"],
+        winner,
         Note.of("{name} wins with {total}, the highest running total.", name=winner, total=totals[winner]),
-        {
-            winner: Note.of(
-                "{name} wins with the highest running total, {total}{ahead} (rule 7).",
-                name=winner,
-                total=totals[winner],
-                ahead=_ahead(totals, winner),
-            )
-        },
+        "{name} wins with the highest running total, {total}{ahead} (rule 7).",
+        name=winner,
+        total=totals[winner],
+        ahead=_ahead(totals, winner),
     )
 
 
@@ -743,30 +743,28 @@ tie-break round and drop to 0 (rule 8.3, FF-11).
                 )
             else:
                 why = Note.of("")
-            return Verdict.of(
+            return sole_win(
                 Decider.TIEBREAK,
                 ["FF-R8.3", "FF-12"],
+                winner,
                 Note.of(
                     "{winner} wins the tie-break round with {best}, after tying for the lead on {lead}.",
                     winner=winner,
                     best=best,
                     lead=lead,
                 ),
-                {
-                    winner: Note.of(
-                        "{winner} wins the tie-break round: tied with {others} for the lead on {lead}, {winner} Froze "
-                        "on {best}{why} (rule 8.3, FF-12).",
-                        winner=winner,
-                        others=Names.of(others),
-                        lead=lead,
-                        best=best,
-                        why=why,
-                    )
-                },
+                "{winner} wins the tie-break round: tied with {others} for the lead on {lead}, {winner} Froze on "
+                "{best}{why} (rule 8.3, FF-12).",
+                winner=winner,
+                others=Names.of(others),
+                lead=lead,
+                best=best,
+                why=why,
             )
-        return Verdict.of(
+        return joint_win(
             Decider.JOINT,
             ["FF-R8.3", "FF-13"],
+            top,
             Note.of(
                 "{names} are joint winners: tied for the lead on {lead}, they Froze on {best} each in the tie-break "
                 "round.",
@@ -774,16 +772,10 @@ tie-break round and drop to 0 (rule 8.3, FF-11).
                 lead=lead,
                 best=best,
             ),
-            {
-                name: Note.of(
-                    "{name} is a joint winner: tied for the lead on {lead}, then equal highest in the tie-break round, "
-                    "{best} (rule 8.3, FF-13).",
-                    name=name,
-                    lead=lead,
-                    best=best,
-                )
-                for name in top
-            },
+            "{name} is a joint winner: tied for the lead on {lead}, then equal highest in the tie-break round, "
+            "{best} (rule 8.3, FF-13).",
+            lead=lead,
+            best=best,
         )
     rest = {name: total for name, total in totals.items() if name not in points}
     leaders = Names.of(tied)
@@ -797,62 +789,49 @@ tie-break round and drop to 0 (rule 8.3, FF-11).
         )
         if len(top) == 1:
             (winner,) = top
-            return Verdict.of(
+            return sole_win(
                 Decider.ALL_KNOCKED_OUT,
                 ["FF-R8.3", "FF-11"],
+                winner,
                 Note.of(
                     "{winner} wins with {best}: every tied leader was Knocked Out in the tie-break round.",
                     winner=winner,
                     best=best,
                 ),
-                {
-                    winner: Note.of(
-                        "{winner} wins with the next-highest running total, {best}: {because} (rule 8.3, FF-11).",
-                        winner=winner,
-                        best=best,
-                        because=because,
-                    )
-                },
+                "{winner} wins with the next-highest running total, {best}: {because} (rule 8.3, FF-11).",
+                winner=winner,
+                best=best,
+                because=because,
             )
-        return Verdict.of(
+        return joint_win(
             Decider.JOINT,
             ["FF-R8.3", "FF-11"],
+            top,
             Note.of(
                 "{names} are joint winners on {best}: every tied leader was Knocked Out in the tie-break round.",
                 names=Names.of(top),
                 best=best,
             ),
-            {
-                name: Note.of(
-                    "{name} is a joint winner with the next-highest running total, {best}, shared with {others}: "
-                    "{because} (rule 8.3, FF-11).",
-                    name=name,
-                    best=best,
-                    others=Names.of(t for t in top if t != name),
-                    because=because,
-                )
-                for name in top
-            },
+            "{name} is a joint winner with the next-highest running total, {best}, shared with {others}: {because} "
+            "(rule 8.3, FF-11).",
+            best=best,
+            others=OTHERS,
+            because=because,
         )
     if not joint_when_nobody_left:
         return None
-    return Verdict.of(
+    return joint_win(
         Decider.JOINT,
         ["FF-10"],
+        tied,
         Note.of(
             "{leaders} are joint winners: all were Knocked Out in the tie-break round and nobody else is left "
             "(house rule).",
             leaders=leaders,
         ),
-        {
-            name: Note.of(
-                "{name} is a joint winner: tied for the lead on {lead}, all were Knocked Out in the tie-break round "
-                "and nobody else is left to win, so under the house rule the tied players share the win (FF-10).",
-                name=name,
-                lead=lead,
-            )
-            for name in tied
-        },
+        "{name} is a joint winner: tied for the lead on {lead}, all were Knocked Out in the tie-break round and "
+        "nobody else is left to win, so under the house rule the tied players share the win (FF-10).",
+        lead=lead,
     )
 
 

@@ -24,7 +24,19 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, StrictBool, WithJsonSchema, field_validator
 
-from scoring.base import HandResult, Model, PlayerName, RecordBase, Result, parse_record, said, zeros
+from scoring.base import (
+    OTHERS,
+    HandResult,
+    Model,
+    PlayerName,
+    RecordBase,
+    Result,
+    joint_win,
+    parse_record,
+    said,
+    sole_win,
+    zeros,
+)
 from scoring.cards import RANKS, SUITS, Card, Suit, standard_deck
 from scoring.errors import (
     DuplicateCardError,
@@ -1334,37 +1346,29 @@ BK-14).'})
                 names=Names.of(n for n, t in totals.items() if t == runner),
                 runner=runner,
             )
-        return Verdict.of(
+        return sole_win(
             Decider.MOST_POINTS,
             ["BK-R12", "BK-14"],
+            winner,
             Note.of("{winner} wins with {top}, the highest total {after}.", winner=winner, top=top, after=after),
-            {
-                winner: Note.of(
-                    "{winner} wins with the highest total, {top}{ahead} (rule 12, BK-14).",
-                    winner=winner,
-                    top=top,
-                    ahead=ahead,
-                )
-            },
+            "{winner} wins with the highest total, {top}{ahead} (rule 12, BK-14).",
+            winner=winner,
+            top=top,
+            ahead=ahead,
         )
-    return Verdict.of(
+    return joint_win(
         Decider.JOINT,
         ["BK-R12", "BK-14"],
+        winners,
         Note.of(
             "{names} are joint winners: they share the highest total, {top}, {after}.",
             names=Names.of(winners),
             top=top,
             after=after,
         ),
-        {
-            name: Note.of(
-                "{name} is a joint winner with {others}: equal highest totals, {top}, share the win (rule 12, BK-14).",
-                name=name,
-                others=Names.of(w for w in winners if w != name),
-                top=top,
-            )
-            for name in winners
-        },
+        "{name} is a joint winner with {others}: equal highest totals, {top}, share the win (rule 12, BK-14).",
+        others=OTHERS,
+        top=top,
     )
 
 
@@ -1415,8 +1419,7 @@ def score(record: Record) -> FinancialCrisisResult:
                 top=top,
             )
         if hands:
-            hands[-1].notes.append(render(end))
-            hands[-1].why.append(end)
+            hands[-1].add_note(end)
     return FinancialCrisisResult(
         verdict=verdict_of(totals, rounds) if finished else None,
         game=record.game,

@@ -39,7 +39,6 @@ from scoring.base import (
     join_names,
     parse_record,
     rulings_of,
-    said,
     validation_error,
     zeros,
 )
@@ -276,10 +275,17 @@ class DealNeed:
     """Who must get a card next (``CARDS``, ``TIEBREAK``), or who is left tied (``VOID``)."""
     winner: str | None = None
     points: int = 0
-    notes: tuple[str, ...] = ()
-    """The explanation so far, with ruling numbers."""
     why: tuple[Note, ...] = field(default=(), repr=False)
-    """``notes`` as data (:class:`scoring.why.Note`)."""
+    """The explanation so far as data (:class:`scoring.why.Note`), with ruling numbers."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """``why`` in English words.
+
+        >>> DealNeed(Need.DEAD, why=(Note.of("A Joker kills the hand (rule 6)."),)).notes
+        ('A Joker kills the hand (rule 6).',)
+        """
+        return tuple(render_all(self.why))
 
     @property
     def complete(self) -> bool:
@@ -379,9 +385,7 @@ class _Hand:
     def out(self, need: Need, who: Sequence[str] = (), winner: str | None = None, points: int = 0) -> _Outcome:
         """The outcome, its notes as a play-off hand says them (:func:`_jk12_playoff_notes`)."""
         said = _jk12_playoff_notes(self, need, winner) if self.ctx.playoff else self.notes
-        return _Outcome(
-            DealNeed(need, tuple(who), winner, points, tuple(render_all(said)), tuple(said)), self.prize, self.used
-        )
+        return _Outcome(DealNeed(need, tuple(who), winner, points, tuple(said)), self.prize, self.used)
 
 
 def _jk12_playoff_notes(hand: _Hand, need: Need, winner: str | None) -> list[Note]:
@@ -1040,7 +1044,6 @@ def _hand_json(state: _State, hand: _HandOut, players: Sequence[str]) -> JokersK
     return JokersKillHandResult.model_validate(
         {
             "points": points,
-            "notes": list(need.notes),
             "why": list(need.why),
             "winner": need.winner,
             "dead": need.need is Need.DEAD,
@@ -1188,7 +1191,8 @@ def score(record: Record) -> JokersKillResult:
         "winner": state.champion if finished else None,
         "cards_left": max(0, state.left),
         "hands_left": 0 if state.over else state.left // (len(players) + 1),
-        **said(notes),
+        "notes": render_all(notes),
+        "why": notes,
     }
     if state.tied:
         extras["playoff_wins"] = dict(state.playoff_wins)
@@ -1340,7 +1344,7 @@ def deal_needed(
     JK-E2 (up 9; 4 7 Q → 2 points) and JK-E5 (up 8; 8 8 2 → tie-break between the 8s only; Q and 3 → 3 points):
 
     >>> deal_needed({}, ["Ann", "Ben", "Cat"], {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}})
-    DealNeed(need=<Need.DECIDED: 'decided'>, players=(), winner='Ann', points=2, notes=(...))
+    DealNeed(need=<Need.DECIDED: 'decided'>, players=(), winner='Ann', points=2)
     >>> hand = {"up": "8S", "cards": {"Ann": "8H", "Ben": "8D", "Cat": "2C"}}
     >>> deal_needed({}, ["Ann", "Ben", "Cat"], hand).players
     ('Ann', 'Ben')

@@ -72,7 +72,27 @@ ENGLISH = Language()
 
 
 # Values and notes are frozen, slotted dataclasses: scoring builds thousands of them per game, each in about a
-# microsecond; pydantic reads and writes them as JSON (``HandResult.why``, :meth:`Note.from_json`).
+# microsecond; pydantic reads and writes them as JSON (``HandResult.why``, :meth:`Note.from_json`). Their ``of``
+# constructors fill the slots directly (:func:`_builder`): a frozen dataclass's ``__init__`` sets each field through
+# ``object.__setattr__``, which costs twice as much, and what ``of`` is handed is already checked.
+
+
+def _builder(cls: type, *fields: str) -> Callable[..., Any]:
+    """A constructor of ``cls`` that takes ``fields`` in order, unchecked, and sets its slots directly.
+
+    >>> _builder(Names, "names")(("Ann",))
+    Names(names=('Ann',))
+    """
+    setters = [getattr(cls, name).__set__ for name in fields]
+    make = object.__new__
+
+    def build(*values: Any) -> Any:
+        obj: Any = make(cls)
+        for setter, value in zip(setters, values, strict=True):
+            setter(obj, value)
+        return obj
+
+    return build
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,7 +110,7 @@ class Cards:
         >>> Cards.of(["10H", "KS"], sep=", ").cards
         ('10H', 'KS')
         """
-        return cls(cards=tuple(str(card) for card in cards), sep=sep)
+        return _new_cards(tuple([str(card) for card in cards]), sep)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -107,7 +127,7 @@ class Rank:
         '(Kn)'
         """
         code = str(card)
-        return cls(rank=code if code == "JK" else code[:-1])
+        return _new_rank(code if code == "JK" else code[:-1])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -123,7 +143,7 @@ class Names:
         >>> Names.of(["Ann", "Ben"]).names
         ('Ann', 'Ben')
         """
-        return cls(names=tuple(names))
+        return _new_names(tuple(names))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,7 +160,7 @@ class Items:
         >>> render(Note.of("{all}", all=Items.of([Note.of("{n} {p}", n="Ann", p=3), Note.of("{n} {p}", n="Ben", p=1)])))
         'Ann 3, Ben 1'
         """
-        return cls(items=tuple(items), sep=sep)
+        return _new_items(tuple(items), sep)
 
 
 Value = Union[int, str, Cards, Rank, Names, Items, "Note"]
@@ -167,16 +187,22 @@ class Note:
         >>> Note.of("{name} wins (rule 7{more})", name="Ann", more=Note.of(", BB-13")).rulings
         ('R7', 'BB-13')
         """
+        if not values:
+            return _plain(text)
         found = _cited(text)
+        more = False
         for value in values.values():
             kind = type(value)
             if kind is str or kind is int:  # names and points cite nothing
                 continue
-            if isinstance(value, Note) and value.rulings:
-                found += value.rulings
+            if kind is Note or isinstance(value, Note):
+                if value.rulings:
+                    found += value.rulings
+                    more = True
             elif isinstance(value, Items):
                 found += tuple(ruling for item in value.items for ruling in item.rulings)
-        return cls(rulings=tuple(dict.fromkeys(found)) if len(found) > 1 else found, text=text, values=values)
+                more = True
+        return _new_note(tuple(dict.fromkeys(found)) if more else found, text, values)
 
     @classmethod
     def from_json(cls, data: Any) -> Note:
@@ -188,6 +214,29 @@ class Note:
         True
         """
         return _NOTE.validate_python(data)
+
+
+_new_cards = _builder(Cards, "cards", "sep")
+_new_rank = _builder(Rank, "rank")
+_new_names = _builder(Names, "names")
+_new_items = _builder(Items, "items", "sep")
+_make = object.__new__
+_set_rulings, _set_text, _set_values = (getattr(Note, name).__set__ for name in ("rulings", "text", "values"))
+
+
+def _new_note(rulings: tuple[str, ...], text: str, values: dict[str, Value]) -> Note:
+    """A note built as :func:`_builder` builds, spelled out: scoring builds more notes than anything else."""
+    note = _make(Note)
+    _set_rulings(note, rulings)
+    _set_text(note, text)
+    _set_values(note, values)
+    return note
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain(text: str) -> Note:
+    """A note without values, made once per text (a note is frozen: one serves every hand that says it)."""
+    return _new_note(_cited(text), text, {})
 
 
 def _card(code: str, lang: Language) -> str:
@@ -280,13 +329,22 @@ def read_notes(data: Any, **kinds: Any) -> Any:
             continue
         if isinstance(value, dict) and _built(list(value.values())):
             continue
-        reader = _READERS.setdefault(repr(kind), TypeAdapter(kind))
+        name = repr(kind)
+        reader = _READERS.get(name) or _READERS.setdefault(name, TypeAdapter(kind))
         out = {**out, key: reader.validate_python(value)}
     return out
 
 
 def _built(items: list[Any]) -> bool:
-    return all(isinstance(item, Note) or (isinstance(item, list) and _built(item)) for item in items)
+    """Every item is a note, or a list of notes (scoring's own, as it built them).
+
+    >>> _built([Note.of("a"), [Note.of("b")]]), _built([Note.of("a"), {"text": "b"}]), _built([])
+    (True, False, True)
+    """
+    kinds = set(map(type, items))
+    if kinds <= {Note}:
+        return True
+    return kinds <= {Note, list} and all(type(item) is Note or _built(item) for item in items)
 
 
 __all__ = [

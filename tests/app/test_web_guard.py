@@ -15,104 +15,40 @@ and receives the home screen. A refused upgrade is answered ``403`` before Flet 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
 import http.client
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import msgpack
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from app.web import served_addresses
-from companion.session import SessionService
 from companion.sharing import lan_address
-from storage import Archive
-
-
-def run_apart(coroutine: Any) -> Any:
-    """Run ``coroutine`` to its end in a thread of its own: the browser tests' Playwright keeps an event loop
-    running in this thread for the whole test session, and ``asyncio.run`` refuses to start inside it."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class Server:
-    port: int
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+from tests.support.hostile_ws import (
+    Server,
+    decoded,
+    event,
+    packed,
+    register,
+    run_apart,
+    start_server,
+    stop_server,
+)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("guard")
-    port = free_port()
-    log = folder / "server.log"
-    command = [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(folder / "data")]
-    archive = Archive(folder / "data")  # a game at the table, for the phone's PIN form
+    running = start_server(tmp_path_factory.mktemp("guard"))  # a game at the table, for the phone's PIN form
     try:
-        SessionService(archive).start("jokers-kill", ["Ann", "Ben", "Cat"])
-    finally:
-        archive.close()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [*command, "--no-browser"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: stopping it stops exactly this server
-        )
-    running = Server(port, process, log)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the app exited with {process.returncode}:\n{log.read_text()}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the app did not answer within {START_TIMEOUT} s:\n{log.read_text()}")
-            time.sleep(0.1)
         yield running
     finally:
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
-    assert process.returncode == 0, f"SIGTERM did not stop the server cleanly:\n{log.read_text()}"
+        stop_server(running)
+    assert running.process.returncode == 0, f"SIGTERM did not stop the server cleanly:\n{running.log.read_text()}"
 
 
 # --- a small WebSocket client ----------------------------------------------------------------------------------
@@ -139,13 +75,12 @@ def open_ws(port: int, *, origin: str | None, host: str | None = None) -> Answer
         try:
             # host/port: the TCP connection goes to loopback whatever name the URI (and so the Host header) has.
             async with connect(uri, origin=sent, host="127.0.0.1", port=port, open_timeout=10) as ws:
-                page = {"route": "/", "width": 400, "height": 800}
-                await ws.send(b"\x00" + msgpack.packb([1, {"session_id": "", "page_name": "", "page": page}]))
+                await ws.send(register("/"))
                 received = []
                 for _ in range(2):
                     data = await asyncio.wait_for(ws.recv(), 15)
                     assert isinstance(data, bytes) and data[0] == 0
-                    received.append(msgpack.unpackb(data[1:], strict_map_key=False, ext_hook=lambda _c, d: d))
+                    received.append(decoded(data))
                 return Answer(101, messages=tuple(received))
         except InvalidStatus as refused:
             return Answer(refused.response.status_code, bytes(refused.response.body or b"").decode())
@@ -272,16 +207,14 @@ def try_pin(port: int, client: str, pin: str) -> str:
 
             async def receive() -> Any:
                 data = await asyncio.wait_for(ws.recv(), 15)
-                assert isinstance(data, bytes)
-                return msgpack.unpackb(data[1:], strict_map_key=False, ext_hook=lambda _c, d: d)
+                return decoded(data)
 
-            page = {"route": "/live", "width": 400, "height": 800}
-            await ws.send(b"\x00" + msgpack.packb([1, {"session_id": "", "page_name": "", "page": page}]))
+            await ws.send(register("/live"))
             field = None
             while field is None:
                 field = find_control(await receive(), "TextField", label="PIN")
-            await ws.send(b"\x00" + msgpack.packb([4, {"id": field, "props": {"value": pin}}]))
-            await ws.send(b"\x00" + msgpack.packb([3, {"target": field, "name": "submit", "data": None}]))
+            await ws.send(packed(4, {"id": field, "props": {"value": pin}}))
+            await ws.send(event(field, "submit"))
             while True:
                 text = repr(await receive())
                 for want in wanted:

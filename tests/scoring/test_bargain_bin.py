@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from typing import Annotated, Any
@@ -45,6 +46,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from tests.support.generators.bargain_bin import random_record
+from tests.support.scored import as_json, refusal
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
 PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,14 +60,8 @@ def scores(*values: int, players: list[str] | None = None) -> dict[str, Any]:
     return {"scores": dict(zip(players or P4, values, strict=True))}
 
 
-def run(record: dict[str, Any]) -> dict[str, Any]:
-    return GAME.score(record).to_json()
-
-
-def error(record: dict[str, Any]) -> ScoringError:
-    with pytest.raises(ScoringError) as info:
-        GAME.score(record)
-    return info.value
+run = functools.partial(as_json, GAME)
+error = functools.partial(refusal, GAME)
 
 
 def win_hands(first: str, second: str, count: int) -> list[dict[str, Any]]:

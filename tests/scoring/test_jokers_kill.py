@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from collections import Counter
@@ -47,6 +48,7 @@ from scoring.jokers_kill import (
 from tests.conftest import CASES
 from tests.conftest import FIXTURES as TEST_FIXTURES
 from tests.support.generators.jokers_kill import play_hand, random_game, random_record
+from tests.support.scored import as_json, refusal
 
 FIXTURES = TEST_FIXTURES / "scoring"
 P3 = ["Ann", "Ben", "Cat"]
@@ -62,14 +64,8 @@ def hand(up: str, *cards: str, players: list[str] | None = None, **extra: Any) -
     return {"up": up, "cards": dict(zip(players or P3, cards, strict=True)), **extra}
 
 
-def run(record: dict[str, Any]) -> dict[str, Any]:
-    return GAME.score(record).to_json()
-
-
-def error(record: dict[str, Any]) -> ScoringError:
-    with pytest.raises(ScoringError) as info:
-        GAME.score(record)
-    return info.value
+run = functools.partial(as_json, GAME)
+error = functools.partial(refusal, GAME)
 
 
 def filler(used: set[str], count: int, players: int = 3) -> list[dict[str, Any]]:

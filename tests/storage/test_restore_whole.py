@@ -10,9 +10,7 @@ import io
 import json
 import os
 import random
-import select
 import shutil
-import signal
 import stat
 import struct
 import time
@@ -33,6 +31,7 @@ from storage.limits import MAX_BACKUP_BYTES
 from tests.conftest import CASES
 from tests.conftest import FIXTURES as TEST_FIXTURES
 from tests.support.archives import big_backup, valid_records
+from tests.support.killing import fork_and_kill
 
 FIXTURES = TEST_FIXTURES / "backups"
 KILLS = 50
@@ -405,36 +404,7 @@ def _child(folder: Path, source: Path, write_fd: int) -> None:
 def _run(folder: Path, source: Path, delay: float | None, wait_for: Path | None = None) -> str:
     """Restore ``source`` into ``folder`` in a forked child; kill it ``delay`` s after it opened the archive (or
     after ``wait_for`` appeared); ``None``: let it finish. Returns what the child said."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child never returns
-        try:
-            os.close(read_fd)
-            _child(folder, source, write_fd)
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    said = b""
-    deadline = time.monotonic() + 20.0
-    while b"ready\n" not in said and time.monotonic() < deadline:
-        readable, _, _ = select.select([read_fd], [], [], 0.5)
-        if readable:
-            chunk = os.read(read_fd, 65536)
-            if not chunk:
-                break
-            said += chunk
-    if delay is not None:
-        while wait_for is not None and not wait_for.exists() and time.monotonic() < deadline:
-            readable, _, _ = select.select([read_fd], [], [], 0.0005)
-            if readable:
-                break
-        time.sleep(delay)
-        os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    while chunk := os.read(read_fd, 65536):
-        said += chunk
-    os.close(read_fd)
-    return said.decode()
+    return fork_and_kill(lambda write_fd: _child(folder, source, write_fd), delay, wait_for)
 
 
 @pytest.mark.slow

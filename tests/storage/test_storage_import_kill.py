@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import select
 import shutil
-import signal
 import time
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from companion.history import import_bytes, import_path
 from storage import Archive, record_fingerprint
 from storage.layout import JOURNAL
 from tests.support.archives import valid_records
+from tests.support.killing import fork_and_kill
 
 KILLS = 100
 
@@ -33,37 +32,8 @@ def _child(folder: Path, source: Path, write_fd: int, as_bytes: bool) -> None:
 def _run(folder: Path, source: Path, delay: float | None, *, as_bytes: bool, wait_journal: bool) -> str:
     """Run one import in a forked child; kill it ``delay`` s after it opened the archive (or after the journal
     appeared); ``None``: let it finish. Returns what the child said."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child never returns
-        try:
-            os.close(read_fd)
-            _child(folder, source, write_fd, as_bytes)
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    data = b""
-    deadline = time.monotonic() + 20.0
-    while b"ready\n" not in data and time.monotonic() < deadline:
-        readable, _, _ = select.select([read_fd], [], [], 0.5)
-        if readable:
-            chunk = os.read(read_fd, 65536)
-            if not chunk:
-                break
-            data += chunk
-    if delay is not None:
-        if wait_journal:
-            while not (folder / JOURNAL).exists() and time.monotonic() < deadline:
-                readable, _, _ = select.select([read_fd], [], [], 0.0005)
-                if readable:
-                    break
-        time.sleep(delay)
-        os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    while chunk := os.read(read_fd, 65536):
-        data += chunk
-    os.close(read_fd)
-    return data.decode()
+    journal = folder / JOURNAL if wait_journal else None
+    return fork_and_kill(lambda write_fd: _child(folder, source, write_fd, as_bytes), delay, journal)
 
 
 @pytest.mark.slow
