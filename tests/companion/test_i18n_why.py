@@ -117,24 +117,6 @@ IDS = {_key(message.id): _forms(message.id) for message in TEMPLATE if message.i
 """Every message's English forms (one, or a plural's singular and plural)."""
 
 
-def _forms(message: Any) -> list[tuple[str, str]]:
-    """(English, translation) of each form of a message: one for a message, one per plural form for a plural
-    (the singular's English for the first form, the plural's for the others)."""
-    if isinstance(message.id, (list, tuple)):
-        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
-        return [(str(message.id[min(n, 1)]), str(text or "")) for n, text in enumerate(strings)]
-    return [(str(message.id), str(message.string or ""))]
-
-
-def _said(message: Any) -> Any:
-    """A message's translation, comparable between a ``.po`` and a ``.mo`` (a plural's forms as a tuple)."""
-    return tuple(message.string) if isinstance(message.string, (list, tuple)) else str(message.string)
-
-
-def _key(message: Any) -> str:
-    return str(tuple(message.id)) if isinstance(message.id, (list, tuple)) else str(message.id)
-
-
 def test_the_template_holds_every_note_text_of_the_code() -> None:
     found = set(extract_notes.EXTRA)
     for path in sorted((ROOT / "scoring").glob("*.py")):
