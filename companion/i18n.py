@@ -140,7 +140,7 @@ class Words:
     >>> Words.of("de").gettext("Joker"), Words.of("en").gettext("Joker")
     ('Joker', 'Joker')
     >>> Words.of("sv").ngettext("{n} game", "{n} games", 2).format(n=2)
-    '2 games'
+    '2 spel'
     >>> Words.of("en-XA").locale, Words.of("sv").locale
     (Locale('en'), Locale('sv'))
     """

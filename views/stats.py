@@ -180,6 +180,7 @@ def stats_controls(
     return controls, stats
 
 
+# long: the two filters and the two fills (now, and when the ratings are ready) share the screen's controls
 def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/stats``: the statistics, for every game or one."""
     archive: Archive = ctx.services.archive

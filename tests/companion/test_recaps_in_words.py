@@ -63,7 +63,7 @@ def test_a_season_recap_in_swedish_and_german_has_the_english_figures(
     english = season_recap_text(standings, services.nights.money)
     said = season_recap_text(standings, services.nights.money, Words.of(code))
     assert "Points by finishing place" in english and "Points by finishing place" not in said
-    heading = {"sv": "Ställning", "de": "Stand"}[code]
+    heading = {"sv": "Ställning", "de": "Tabelle"}[code]
     rule = {"sv": "Poäng efter placering", "de": "Punkte nach Platzierung"}[code]
     assert heading in said.splitlines() and rule in said
     assert figures(said) == figures(english)
