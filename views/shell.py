@@ -57,7 +57,10 @@ def apply_theme(page: ft.Page, settings: Settings) -> None:
     page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
     page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
     page.theme_mode = THEME_MODES[settings.theme]
-    page.locale_configuration = locale_configuration(settings)
+    wanted = locale_configuration(settings)
+    current = page.locale_configuration
+    if current is None or current.current_locale != wanted.current_locale:  # only a new language is sent
+        page.locale_configuration = wanted
 
 
 LOCALES = tuple(ft.Locale(code) for code in LANGUAGES)

@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import DESKTOP, AppServer, background_luminance, box_of, open_app, reload_app, screenshot
+from tests.support.browser import (
+    DESKTOP,
+    AppServer,
+    background_luminance,
+    box_of,
+    open_app,
+    reload_app,
+    screenshot,
+    wait_dark,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -60,8 +69,7 @@ def test_rules_back_settings_dark_mode_persists(page: Any, app_server: AppServer
         "() => [...document.querySelectorAll('[role=radio]')]"
         ".some(e => e.getAttribute('aria-label') === 'Dark' && e.getAttribute('aria-checked') === 'true')"
     )
-    page.wait_for_timeout(500)  # the theme animates
-    assert background_luminance(page) < 0.2
+    assert wait_dark(page) < 0.2
     assert (app_server.data_dir / "settings.json").exists()
 
     reload_app(page)
@@ -70,8 +78,7 @@ def test_rules_back_settings_dark_mode_persists(page: Any, app_server: AppServer
     dark.wait_for()
     assert dark.get_attribute("aria-checked") == "true"
     assert page.get_by_role("radio", name="Light").get_attribute("aria-checked") == "false"
-    page.wait_for_timeout(500)
-    assert background_luminance(page) < 0.2, "dark mode must survive a reload"
+    assert wait_dark(page) < 0.2, "dark mode must survive a reload"
 
     switch = page.get_by_role("switch", name="Four-colour suits")
     switch.click()

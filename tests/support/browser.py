@@ -247,6 +247,17 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
+def wait_dark(page: Any, *, timeout_s: float = 15.0) -> float:
+    """Wait until the page's background is dark (the theme animates, and a loaded machine paints late); returns the
+    last luminance read (the caller asserts it)."""
+    deadline = time.monotonic() + timeout_s
+    luminance = background_luminance(page)
+    while luminance >= 0.2 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        luminance = background_luminance(page)
+    return luminance
+
+
 def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
     """Relative luminance (0 black … 1 white) of one screen pixel (negative ``y`` counts from the bottom)."""
     import base64
@@ -419,11 +430,11 @@ def type_until(page: Any, label: str, text: str, done: str, *, script: bool = Fa
         field.click()
         page.wait_for_timeout(300)
         field.fill(text)
-        try:
+        try:  # the server answers the typing; on a loaded machine that can take several seconds
             if script:
-                page.wait_for_function(done, timeout=3000)
+                page.wait_for_function(done, timeout=8000)
             else:
-                page.get_by_text(re.compile(done)).first.wait_for(timeout=3000)
+                page.get_by_text(re.compile(done)).first.wait_for(timeout=8000)
             return
         except Exception:  # Playwright's TimeoutError
             if attempt == 3:
