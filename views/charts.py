@@ -151,9 +151,8 @@ def progression_chart(rep: Replay, words: Words = ENGLISH) -> ft.Control:
     low, high = min(values), max(values)
     y = axis_scale(low, high, PLOT_HEIGHT)
     x = axis_scale(0, max(hands, 1), PLOT_WIDTH, headroom=False)
-    said = "; ".join(
-        f"{name}: {', '.join(str(v) for v in points[1:]) or _('no hands')}" for name, points in series.items()
-    )
+    no_hands = _("no hands")  # outside the f-string: Babel reads a mark inside one only on Python 3.12 and later
+    said = "; ".join(f"{name}: {', '.join(str(v) for v in points[1:]) or no_hands}" for name, points in series.items())
     chart = fch.LineChart(
         data_series=[
             fch.LineChartData(

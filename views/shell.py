@@ -58,7 +58,7 @@ def apply_theme(page: ft.Page, settings: Settings) -> None:
     page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR, font_family=APP_FONT)
     page.theme_mode = THEME_MODES[settings.theme]
     wanted = locale_configuration(settings)
-    current = page.locale_configuration
+    current = getattr(page, "locale_configuration", None)
     if current is None or current.current_locale != wanted.current_locale:  # only a new language is sent
         page.locale_configuration = wanted
 
