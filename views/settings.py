@@ -128,15 +128,16 @@ def _language(settings: Settings, service: SettingsService, save: Save) -> list[
             lambda value: save(lambda: service.set_language(value)),
             language_choices(settings.words, settings.language),
         ),
-        ft.Switch(
-            label=letters,
-            value=settings.english_card_letters,
-            on_change=lambda event: save(lambda: service.set_english_card_letters(bool(event.control.value))),
-            tooltip=letters,
-            height=TAP,
-        ),
+        _switch(letters, settings.english_card_letters, lambda on: save(lambda: service.set_english_card_letters(on))),
         paragraph(_("Off: the cards show the language's own letters (Swedish Kn D K E, German B D K A).")),
     ]
+
+
+def _switch(label: str, value: bool, set_to: Callable[[bool], None]) -> ft.Switch:
+    """A setting's switch: labelled (and named to a screen reader) by ``label``, 48 px tall, saving each change."""
+    return ft.Switch(
+        label=label, value=value, on_change=lambda event: set_to(bool(event.control.value)), tooltip=label, height=TAP
+    )
 
 
 def _theme_and_cards(settings: Settings, service: SettingsService, save: Save) -> list[ft.Control]:
@@ -152,23 +153,11 @@ def _theme_and_cards(settings: Settings, service: SettingsService, save: Save) -
             [(theme.value, _(theme.label)) for theme in Theme],
         ),
         heading(_("Cards")),
-        ft.Switch(
-            label=four,
-            value=settings.four_colour_suits,
-            on_change=lambda event: save(lambda: service.set_four_colour_suits(bool(event.control.value))),
-            tooltip=four,
-            height=TAP,
-        ),
+        _switch(four, settings.four_colour_suits, lambda on: save(lambda: service.set_four_colour_suits(on))),
         paragraph(_("Draws diamonds blue and clubs green, so that all four suits are easy to tell apart.")),
         _suits(settings),
         heading(_("At the table")),
-        ft.Switch(
-            label=awake,
-            value=settings.keep_awake,
-            on_change=lambda event: save(lambda: service.set_keep_awake(bool(event.control.value))),
-            tooltip=awake,
-            height=TAP,
-        ),
+        _switch(awake, settings.keep_awake, lambda on: save(lambda: service.set_keep_awake(on))),
         paragraph(_("While a game is at the table the screen does not go dark, even during a long hand.")),
     ]
 
