@@ -401,7 +401,8 @@ def _print_result(ctx: Context, result: dict[str, Any], record: Any = None) -> N
         for player, value in points.items():
             running[player] = running.get(player, 0) + value
         cells = ", ".join(f"{p} {points.get(p, 0):+d}" for p in players if p in points)
-        ctx.print(f"  {n:>3}. {cells or _('no points')}")
+        none = _("no points")  # marked outside the f-string: Babel reads marks inside one only on 3.12+
+        ctx.print(f"  {n:>3}. {cells or none}")
         notes = said[n - 1] if said is not None and n - 1 < len(said) else hand.get("notes") or []
         for note in notes:
             ctx.print(f"       - {note}")

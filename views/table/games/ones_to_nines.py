@@ -327,7 +327,8 @@ class HandPanel:
             if name == entry.first_triple and not value:
                 label = _("{who}: first three of a kind, number optional").format(who=who)
             else:
-                label = f"{who}: {value or _('empty')}"
+                empty = _("empty")  # marked outside the f-string: Babel reads marks inside one only on 3.12+
+                label = f"{who}: {value or empty}"
             aim = " · " + _("target {target}").format(target=target) if target else ""
             face = _("{name} ({side}){target}: {digits}").format(name=name, side=side, target=aim, digits=shown)
             if self.large:  # two lines in a half-width field: who and their target, then the digits
