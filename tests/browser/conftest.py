@@ -9,8 +9,7 @@
   (:mod:`tests.support.watchdog`). Each test gets its own browser context, so nothing is shared between tests but
   the compiled Flutter engine.
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
-  can be found by role and label (``page.get_by_role("button", name="Rules")``). A test that opens its first
-  screen itself is marked ``@pytest.mark.blank_page``: its page starts blank (no home screen loaded for nothing).
+  can be found by role and label (``page.get_by_role("button", name="Rules")``).
 * ``open_app(page, path)``: load a path of the app and switch semantics on (also after a reload).
 * ``screenshot(page, name)``: save ``NAME.png``; into ``docs/screenshots/`` for the README only when
   ``CTC_SCREENSHOTS=1`` (``make screenshots``), else into the untracked ``test-output/screenshots/``.
@@ -115,21 +114,13 @@ def browser(chromium: Chromium, request: pytest.FixtureRequest) -> Iterator[Any]
         yield chromium.get()
 
 
-BLANK_PAGE = "blank_page"
-"""The marker of a test that opens its first screen itself (``open_app(page, app_server, "/settings")``): its
-``page`` is left blank, not loaded with the home screen first (each load starts the Flutter app in the page and a
-session on the server: seconds of CPU that such a test would throw away)."""
-
-
 @pytest.fixture
-def page(browser: Any, app_server: AppServer, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A phone-sized tab on the app's home screen with semantics on; blank for a test marked ``blank_page``."""
+def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     context.set_default_timeout(15_000)
     tab = context.new_page()
     try:
-        if request.node.get_closest_marker(BLANK_PAGE) is None:
-            open_app(tab, app_server)
+        open_app(tab, app_server)
         yield tab
     finally:
         close_context(context)

@@ -168,7 +168,6 @@ def check_standings(page: Any, title: str) -> None:
         text(page, line).wait_for()
 
 
-@pytest.mark.blank_page
 def test_two_games_played_through_the_ui_are_in_history_and_statistics(page: Any, app_server: AppServer) -> None:
     page.set_default_timeout(30_000)  # some 140 taps: allow for a busy machine
     page.set_viewport_size({"width": 390, "height": 1600})  # a tall phone: the whole card picker is on screen
@@ -252,7 +251,6 @@ def test_history_lists_both_games_with_replay_chart_and_statistics(page: Any, ap
     screenshot(page, "stats-all")
 
 
-@pytest.mark.blank_page
 def test_correcting_a_finished_game_is_logged_and_shown(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/history")
     check_standings(page, "Saturday numbers")
@@ -281,7 +279,6 @@ def test_correcting_a_finished_game_is_logged_and_shown(page: Any, app_server: A
         assert summary.winners == ("Cat",)
 
 
-@pytest.mark.blank_page
 def test_export_then_import_into_a_fresh_folder_reproduces_every_standing(
     page: Any, app_server: AppServer, fresh_server: AppServer
 ) -> None:
@@ -322,7 +319,6 @@ def test_export_then_import_into_a_fresh_folder_reproduces_every_standing(
         assert after == before
 
 
-@pytest.mark.blank_page
 def test_renaming_a_player_keeps_their_games(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/players")
     page.get_by_role("button", name=re.compile(r"^Ben\b")).first.click()

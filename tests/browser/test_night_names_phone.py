@@ -104,7 +104,6 @@ def assert_whole(page: Any, label: str, name: str, px: int, *, role: str | None 
         assert box["width"] + 1 >= name_width(page, name, px), f"{name} is cut in {label!r}: {box}"
 
 
-@pytest.mark.blank_page
 def test_ten_names_are_whole_on_the_night_and_its_recap_at_360_px(
     night: dict[str, Any], page: Any, app_server: AppServer
 ) -> None:

@@ -339,7 +339,6 @@ NAME_WIDTHS = """(names) => {
 """JavaScript: the width of each name's first 1, 2, ... letters in the strip's font."""
 
 
-@pytest.mark.blank_page
 @pytest.mark.parametrize("table", TABLES, indirect=True, ids=[f"{g}-{n}" for g, n, _ in TABLES])
 def test_a_hand_at_every_phone_size(table: tuple[str, str, list[str]], page: Any, app_server: AppServer) -> None:
     game, session_id, names = table

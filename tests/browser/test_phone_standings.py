@@ -73,7 +73,6 @@ def measure(page: Any, label: str, lines: list[tuple[str, int, bool]], *, widest
     return dict(found)
 
 
-@pytest.mark.blank_page
 def test_eight_players_with_four_digit_totals_fit_a_360_px_phone(seeded: str, page: Any, app_server: AppServer) -> None:
     page.set_viewport_size(NARROW)
     open_app(page, app_server, f"/continue/{seeded}")

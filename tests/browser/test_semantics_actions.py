@@ -104,7 +104,6 @@ def night_data(data_dir: Path) -> dict[str, str]:
         return {"night": night.id, "game": table.id, "jokers": jokers.id}
 
 
-@pytest.mark.blank_page
 def test_the_night_screen_works_through_its_semantics_nodes(
     night_data: dict[str, str], page: Any, app_server: AppServer
 ) -> None:
@@ -159,7 +158,6 @@ def test_the_night_screen_works_through_its_semantics_nodes(
     page.wait_for_url(re.compile(r"/nights(/[0-9a-f]+)?$"))
 
 
-@pytest.mark.blank_page
 def test_history_and_settings_work_through_their_semantics_nodes(
     night_data: dict[str, str], page: Any, app_server: AppServer
 ) -> None:
@@ -194,7 +192,6 @@ ACTIVE = """() => { const e = document.activeElement;
     return e ? (e.getAttribute('aria-label') || e.textContent.trim()) : null; }"""
 
 
-@pytest.mark.blank_page
 def test_the_card_pad_is_reached_with_tab_and_pressed_with_enter_or_space(
     night_data: dict[str, str], page: Any, app_server: AppServer
 ) -> None:

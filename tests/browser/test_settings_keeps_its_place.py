@@ -29,7 +29,6 @@ def stored_currency(server: AppServer) -> str:
     return str(doc["money"]["currency"])
 
 
-@pytest.mark.blank_page
 def test_the_currency_is_chosen_through_semantics_and_the_screen_keeps_its_place(
     page: Any, app_server: AppServer
 ) -> None:

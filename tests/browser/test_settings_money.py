@@ -29,7 +29,6 @@ def stored_money(server: AppServer) -> dict[str, str]:
     return dict(doc["money"])
 
 
-@pytest.mark.blank_page
 def test_choose_decimal_comma_euro_and_code(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/settings")
     example(page, "Example: $1,234.56")

@@ -47,7 +47,6 @@ REVIEW = """() => [...document.querySelectorAll('flt-semantics')]
 their boxes."""
 
 
-@pytest.mark.blank_page
 @pytest.mark.parametrize("players", [2, 8])
 def test_a_corrections_review_is_above_the_docked_confirm(
     players: int, ones_to_nines: dict[int, str], page: Any, app_server: AppServer
@@ -136,7 +135,6 @@ GAMES = {
 }
 
 
-@pytest.mark.blank_page
 def test_app_bar_titles_fit_a_360_px_phone(titled: dict[str, str], page: Any, app_server: AppServer) -> None:
     """Each title is whole on screen: on one line, or over two (18 px beside the table's Undo, Redo and Share; 20 px
     elsewhere), never cut. (The title's own node is merged into the app bar's, so its room is measured between the

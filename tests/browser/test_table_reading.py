@@ -73,7 +73,6 @@ def games(data_dir: Path) -> dict[str, str]:
         return {"jokers": jokers.id, "fresh": fresh.id, "played": played.id}
 
 
-@pytest.mark.blank_page
 def test_a_complete_hand_reads_its_veiled_cards_as_unavailable(
     games: dict[str, str], page: Any, app_server: AppServer
 ) -> None:
@@ -108,7 +107,6 @@ def test_a_complete_hand_reads_its_veiled_cards_as_unavailable(
 VALUES = ["A♠♣", "2♠♣", "10♥♦", "K♥♦"]
 
 
-@pytest.mark.blank_page
 def test_a_chosen_receiver_reads_as_selected_and_lowers_the_veil(
     games: dict[str, str], page: Any, app_server: AppServer
 ) -> None:
@@ -162,7 +160,6 @@ STANDINGS = """() => [...document.querySelectorAll('flt-semantics')].map(e => {
 rows, in the page's order: a screen reader's reading order."""
 
 
-@pytest.mark.blank_page
 def test_the_standings_strip_is_read_in_place_order(games: dict[str, str], page: Any, app_server: AppServer) -> None:
     page.set_viewport_size(SMALL_PHONE)
     open_app(page, app_server, f"/continue/{games['played']}")

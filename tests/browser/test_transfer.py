@@ -45,7 +45,6 @@ def uploads_seen(page: Any) -> list[str]:
     return seen
 
 
-@pytest.mark.blank_page
 def test_import_and_restore_through_the_file_picker(page: Any, app_server: AppServer, tmp_path: Path) -> None:
     puts = uploads_seen(page)
     folder = source_folder(tmp_path, 3)
@@ -76,7 +75,6 @@ def test_import_and_restore_through_the_file_picker(page: Any, app_server: AppSe
     assert len(list((app_server.data_dir / "backups").glob("pre-restore-*.zip"))) == 1
 
 
-@pytest.mark.blank_page
 def test_a_backup_up_to_the_restore_limit_restores_through_the_file_picker(
     page: Any, app_server: AppServer, tmp_path: Path
 ) -> None:
@@ -94,7 +92,6 @@ def test_a_backup_up_to_the_restore_limit_restores_through_the_file_picker(
     assert puts and list((app_server.data_dir / "uploads").iterdir()) == []
 
 
-@pytest.mark.blank_page
 def test_an_empty_backup_asks_before_it_empties_the_archive(page: Any, app_server: AppServer, tmp_path: Path) -> None:
     app_server.stop()
     with Archive(app_server.data_dir) as archive:
@@ -112,7 +109,6 @@ def test_an_empty_backup_asks_before_it_empties_the_archive(page: Any, app_serve
         assert len(archive.list_sessions()) == 0
 
 
-@pytest.mark.blank_page
 def test_home_tells_once_what_was_set_aside(page: Any, app_server: AppServer) -> None:
     app_server.stop()
     (app_server.data_dir / "players.json").write_text("{garbage")
