@@ -21,6 +21,7 @@ from tests.support.browser import (
     box_of,
     button,
     card_label,
+    fill,
     reveal,
     score_saved,
     screenshot,
@@ -82,7 +83,7 @@ def set_up_game(page: Any) -> str:
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Financial Crisis")).click()
     seat(page, ["Ann", "Ben"])
-    page.get_by_label("Number of rounds").fill("2")
+    fill(page, "Number of rounds", "2", r"^House rules changed: .*Number of rounds 2\.$")  # typed until the app has it
     tap(page, "Start game")
     page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
     wait_text(page, r"^Next: Tap the 5 face-down bank cards \(0 of 5\)$")

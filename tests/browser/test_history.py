@@ -33,6 +33,7 @@ from tests.support.browser import (
     screenshot,
     seat,
     tap,
+    type_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -98,7 +99,7 @@ def play_jokers_kill(page: Any, server: AppServer, playoff: list[tuple[str, str,
     tap(page, "New game")
     page.get_by_role("button", name=re.compile(r"^Jokers Kill")).click()
     seat(page, ["Ann", "Ben", "Cat"])
-    type_into(page, "Hands to win a play-off", "2")
+    type_until(page, "Hands to win a play-off", "2", r"^House rules changed: .*Hands to win a play-off 2\.$")
     tap(page, "Start game")
     page.wait_for_url(re.compile(r"/continue/[0-9a-f]+$"))
     for up, ann, ben, cat, tiebreak in HANDS:
