@@ -70,6 +70,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -300,6 +301,30 @@ _State = dict[str, tuple[Any, int, int]]
 """roster id → (openskill rating, games, wins)."""
 
 
+class Pauses:
+    """Called after each game rated in a background thread, it lets any other thread that waits for the interpreter
+    run at least every ``every_s`` seconds. Without it, rating thousands of games keeps the interpreter for Python's
+    whole switch interval (5 ms) each time the server's thread asks for it, and that thread asks again after every
+    message it reads or sends, so a screen opened meanwhile took about twice as long (``bench/gil_bench.py``).
+
+    >>> pause = Pauses(every_s=0.0)
+    >>> pause(), pause(), pause.pauses
+    (None, None, 2)
+    """
+
+    def __init__(self, every_s: float = 0.001) -> None:
+        self.every_s = every_s
+        self.pauses = 0
+        self._last = time.perf_counter()
+
+    def __call__(self) -> None:
+        now = time.perf_counter()
+        if now - self._last >= self.every_s:
+            time.sleep(0)  # lets go of the interpreter; a waiting thread takes it at once
+            self.pauses += 1
+            self._last = time.perf_counter()
+
+
 class Book:
     """Ratings over a sequence of games, kept up to date as games are added or changed: :meth:`update` re-rates
     only from the first game that differs (from the nearest checkpoint before it), so one more game costs one
@@ -317,8 +342,9 @@ class Book:
         self.by_player: dict[str, list[int]] = {}
         """roster id → the indexes of their games in :attr:`steps` (a player's rating over time at once)."""
 
-    def update(self, games: Sequence[RatedGame]) -> int:
-        """Make the book rate exactly ``games`` (in this order); returns how many games were (re-)rated."""
+    def update(self, games: Sequence[RatedGame], pause: Callable[[], None] | None = None) -> int:
+        """Make the book rate exactly ``games`` (in this order); returns how many games were (re-)rated.
+        ``pause`` is called after each game (:class:`Pauses` in the background)."""
         old = self.games
         limit = min(len(old), len(games))
         if games[:limit] == old[:limit]:  # the usual case: games were only added (compared in C, by identity first)
@@ -345,6 +371,8 @@ class Book:
             if index and index % CHECKPOINT_EVERY == 0 and len(self._checkpoints) <= index // CHECKPOINT_EVERY:
                 self._checkpoints.append(dict(self.state))
             self._rate(games[index])
+            if pause is not None:
+                pause()
         return len(games) - common
 
     def _rate(self, game: RatedGame) -> None:
@@ -570,9 +598,11 @@ class RatingService:
         *,
         within: Callable[[SessionSummary], bool] | None = None,
         key: tuple[str, str] = ("", ""),
+        background: bool = False,
     ) -> Ratings:
         """The ratings of ``scope`` over every finished game (or those ``within`` accepts, remembered under
-        ``key``: a season's first and last day)."""
+        ``key``: a season's first and last day). ``background``: worked out on a thread beside the server's, which
+        they leave free to answer taps between games (:class:`Pauses`)."""
         scope = check_scope(scope)
         slot = (scope, *key)
         archive = self.archive
@@ -588,7 +618,7 @@ class RatingService:
             book = self._books.get(slot)
             if book is None:
                 book = self._books[slot] = Book()
-            book.update(games)
+            book.update(games, Pauses() if background else None)
             names = {**self._memo_names, **who.names}
             snapshot = Ratings(
                 scope,
@@ -703,7 +733,7 @@ class RatingService:
 
         def run() -> None:
             try:
-                self.ratings(ALL)
+                self.ratings(ALL, background=True)
             except Exception:  # the screen will meet and report it when it opens
                 _log.debug("ratings warm-up failed", exc_info=True)
             finally:

@@ -254,7 +254,10 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         """On a thread of the page: work out the ratings, then show them unless the filter changed meanwhile."""
         try:
             rated = ratings_section(
-                ctx.services.ratings.ratings(scope), on_open=open_rated, page_size=FIRST_ROWS, words=words
+                ctx.services.ratings.ratings(scope, background=True),
+                on_open=open_rated,
+                page_size=FIRST_ROWS,
+                words=words,
             )
         except Exception as exc:  # the screen says it; the rest of it stays
             rated = [

@@ -21,7 +21,7 @@ from app import cli
 from companion import commands
 from companion.night_model import Night
 from companion.players import PlayerDirectory
-from companion.ratings import ALL, Book, RatedGame, RatingService
+from companion.ratings import ALL, Book, Pauses, RatedGame, RatingService
 from companion.seasons import POINTS_RULE, Seasons, SeasonService, make_season, points_for, recap_png, recap_text
 from companion.services import AppServices
 from companion.stats import OutcomeCache
@@ -175,6 +175,13 @@ def test_an_update_rates_only_the_new_game_and_equals_a_fresh_book() -> None:
     assert book.players() == fresh.players()
     assert [s.changes for s in book.steps] == [s.changes for s in fresh.steps]
     assert book.by_player == fresh.by_player
+    # rated in the background, pausing after every game, the book is the same
+    pauses = Pauses(every_s=0.0)
+    background = Book()
+    background.update(changed, pauses)
+    assert pauses.pauses == len(changed)
+    assert background.players() == fresh.players()
+    assert [s.changes for s in background.steps] == [s.changes for s in fresh.steps]
 
 
 # --- players: renames and merges ---------------------------------------------------------------------------------
