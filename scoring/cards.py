@@ -154,6 +154,23 @@ def standard_deck(jokers: int = 0) -> list[Card]:
     return [_BY_TEXT[rank + suit.value] for suit in SUITS for rank in RANKS] + [JOKER] * jokers
 
 
+def shown(value: object) -> str:
+    """Card text as people read it: a card's label, a list's items shown one by one; any other text or value as it
+    is written (an edit's description, the history's hand lines).
+
+    >>> shown("10h"), shown(["QS", "JK"]), shown("Ann"), shown(7)
+    ('10♥', 'Q♠ Joker', 'Ann', '7')
+    """
+    if isinstance(value, str):
+        try:
+            return Card.parse(value).label
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return " ".join(shown(item) for item in value)
+    return str(value)
+
+
 def _validate_card(value: Any) -> Card:
     return Card.parse(value)
 
