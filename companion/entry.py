@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from pydantic import TypeAdapter
@@ -233,6 +233,42 @@ class EntryState(Protocol):
         """The first unfinished field or card slot (``"table"``, ``"P3"``, ``"cards/Ann"``...); ``None`` when
         nothing is missing."""
         ...
+
+
+class _WholeEntry(Protocol):
+    """A game's own entry object that keeps its draft, turns into its hand and says what is missing."""
+
+    def to_draft(self) -> dict[str, Any]: ...
+
+    def to_hand(self) -> dict[str, Any]: ...
+
+    def verify_complete(self) -> None: ...
+
+
+E = TypeVar("E", bound=_WholeEntry)
+
+
+@dataclass(frozen=True)
+class EntryOf(Generic[E]):
+    """The part of an :class:`EntryState` that one entry object of the game's (``entry``) already is: its draft,
+    its hand and its check are the entry's own; a game adds ``start``, ``from_hand``, ``from_draft``,
+    ``can_confirm`` and ``focus``."""
+
+    entry: E
+
+    def to_draft(self) -> dict[str, Any]:
+        return self.entry.to_draft()
+
+    def to_hand(self) -> dict[str, Any]:
+        return self.entry.to_hand()
+
+    def verify(self) -> None:
+        """Raise what the entry raises while it is not complete (the game's :class:`scoring.IncompleteError`)."""
+        self.entry.verify_complete()
+
+    def but(self, entry: E) -> Self:
+        """This state with ``entry`` instead."""
+        return replace(self, entry=entry)
 
 
 S = TypeVar("S", bound=EntryState)

@@ -46,7 +46,7 @@ from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
 from companion.bargain_bin_money import as_bin_result
-from companion.entry import EntryTarget, GameEntry, WordedError
+from companion.entry import EntryOf, EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from companion.money import MoneyFormat, format_money
@@ -821,7 +821,7 @@ win; 1 more removal would cancel the game (rule 9.3, BB-13, BB-14). What Ben has
 
 
 @dataclass(frozen=True)
-class BargainBinState:
+class BargainBinState(EntryOf[BinEntry]):
     """A Bargain Bin hand as :class:`companion.entry.EntryState`: a :class:`BinEntry` (live play or quick form).
 
     >>> from companion.entry import EntryTarget
@@ -834,8 +834,6 @@ class BargainBinState:
     'score/Ben'
     """
 
-    entry: BinEntry
-
     @classmethod
     def start(cls, record: Mapping[str, Any], target: EntryTarget | None = None) -> BargainBinState:
         return cls(BinEntry.start(record))
@@ -847,16 +845,6 @@ class BargainBinState:
     @classmethod
     def from_draft(cls, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> BargainBinState:
         return cls(BinEntry.from_draft(record, draft))
-
-    def to_draft(self) -> dict[str, Any]:
-        return self.entry.to_draft()
-
-    def to_hand(self) -> dict[str, Any]:
-        return self.entry.to_hand()
-
-    def verify(self) -> None:
-        """Raise :class:`BargainBinIncompleteError` naming what is missing."""
-        self.entry.verify_complete()
 
     def can_confirm(self) -> bool:
         return self.entry.can_confirm()
@@ -883,9 +871,6 @@ class BargainBinState:
         if entry.joker_waiting:
             return f"sign/{giver}"
         return f"value/{giver}" if entry.receiver is not None else f"receiver/{giver}"
-
-    def but(self, entry: BinEntry) -> BargainBinState:
-        return replace(self, entry=entry)
 
 
 def explain_keys(keys: Sequence[PadKey], king: int, words: Words | None = None) -> str:

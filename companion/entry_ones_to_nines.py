@@ -30,7 +30,7 @@ from typing import Any, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import EntryTarget, GameEntry, WordedError
+from companion.entry import EntryOf, EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import IncompleteError, ScoringError, find_game
@@ -399,7 +399,7 @@ class HandEntry:
 
 
 @dataclass(frozen=True)
-class OnesToNinesState:
+class OnesToNinesState(EntryOf[HandEntry]):
     """A 1111-9999 hand or sudden-death hand as :class:`companion.entry.EntryState`: a :class:`HandEntry` whose
     restored focus is the first unfinished field.
 
@@ -414,8 +414,6 @@ class OnesToNinesState:
     >>> state.focus(), state.entry.focus
     ('P3', 'P3')
     """
-
-    entry: HandEntry
 
     @classmethod
     def start(cls, record: Mapping[str, Any], target: EntryTarget) -> OnesToNinesState:
@@ -432,25 +430,12 @@ class OnesToNinesState:
             raise EntryError(Note.of(N_("the hand kept from before cannot be read")))
         return cls.from_hand(record, target, draft)
 
-    def to_draft(self) -> dict[str, Any]:
-        return self.entry.to_draft()
-
-    def to_hand(self) -> dict[str, Any]:
-        return self.entry.to_hand()
-
-    def verify(self) -> None:
-        """Raise :class:`OnesToNinesIncompleteError` naming the fields still to fill."""
-        self.entry.verify_complete()
-
     def can_confirm(self) -> bool:
         return self.entry.complete
 
     def focus(self) -> str | None:
         """``"table"`` or a player's name: the first field still to fill."""
         return self.entry.first_unfinished()
-
-    def but(self, entry: HandEntry) -> OnesToNinesState:
-        return replace(self, entry=entry)
 
     def press(self, digit: str) -> OnesToNinesState:
         return self.but(self.entry.press(digit))

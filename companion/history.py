@@ -32,7 +32,7 @@ from companion.players import Resolver
 from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
 from scoring.base import join_names
-from scoring.cards import Card
+from scoring.cards import shown
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
@@ -463,18 +463,11 @@ class Replay:
 
 
 def _card_text(value: Any) -> str:
-    if isinstance(value, str):
-        try:
-            return Card.parse(value).label
-        except ValueError:
-            return value
-    if isinstance(value, list):
-        return " ".join(_card_text(v) for v in value) if value else "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if value is None:
+    if value is None or value == []:
         return "none"
-    return str(value)
+    return shown(value)
 
 
 def describe_entry(entry: Mapping[str, Any]) -> str:

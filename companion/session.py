@@ -56,7 +56,7 @@ from companion.entry import WordedError
 from companion.i18n import N_
 from companion.listeners import Listeners
 from scoring import Replay, Result, ScoringError, Step, find_game, next_step
-from scoring.cards import Card
+from scoring.cards import shown
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
 from scoring.why import Note
 from storage import Archive, LogEntry, SessionDoc, SessionStatus, SessionSummary, StorageError
@@ -97,17 +97,6 @@ def status_of(result: Result) -> SessionStatus:
     return SessionStatus.of(result)
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, str):
-        try:
-            return Card.parse(value).label
-        except ValueError:
-            return value
-    if isinstance(value, list):
-        return " ".join(_show(v) for v in value)
-    return str(value)
-
-
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
@@ -129,8 +118,8 @@ def describe_change(old: Any, new: Any) -> str:
     parts = []
     for key in list(before) + [k for k in after if k not in before]:
         if before.get(key) != after.get(key):
-            was = _show(before[key]) if key in before else "(none)"
-            now = _show(after[key]) if key in after else "(removed)"
+            was = shown(before[key]) if key in before else "(none)"
+            now = shown(after[key]) if key in after else "(removed)"
             sep = " " if key in before and key in after else ": "
             parts.append(f"{key}{sep}{was} → {now}")
     return "; ".join(parts) if parts else "no change"

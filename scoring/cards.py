@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
@@ -60,10 +60,28 @@ SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 @dataclass(frozen=True, slots=True, order=False)
 class Card:
-    """One physical card: a rank and a suit, or the Joker (``rank == "JK"``, ``suit is None``)."""
+    """One physical card: a rank and a suit, or the Joker (``rank == "JK"``, ``suit is None``).
+
+    A card keeps its canonical text (:attr:`code`), which is its ``str``, its hash and what makes two cards equal:
+    scoring writes, hashes and compares cards many thousand times per game, and an enum's value or hash costs a
+    Python call each time. :meth:`parse` hands out one card object per card.
+    """
 
     rank: str
     suit: Suit | None
+    code: str = field(init=False, repr=False, compare=False, hash=False)
+    """``"10H"``, ``"JK"``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", "JK" if self.suit is None else self.rank + self.suit.value)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Card:
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.code)
 
     @staticmethod
     def parse(text: object) -> Card:
@@ -76,7 +94,11 @@ class Card:
         ...
         scoring.errors.InvalidCardError: '1S' is not a card (write e.g. 10H, QS, AC or JK)
         """
-        if isinstance(text, Card):
+        if type(text) is str:
+            card = _BY_TEXT.get(text)
+            if card is not None:
+                return card
+        elif isinstance(text, Card):
             return text
         if not isinstance(text, str):
             raise InvalidCardError(Note.of("{text} is not a card (write e.g. 10H, QS, AC or JK)", text=repr(text)))
@@ -88,7 +110,7 @@ class Card:
             if rank == "T":
                 rank = "10"
             if rank in RANKS:
-                return Card(rank, _SUIT_INPUT[raw[-1]])
+                return _BY_TEXT[rank + _SUIT_INPUT[raw[-1]].value]
         raise InvalidCardError(Note.of("{text} is not a card (write e.g. 10H, QS, AC or JK)", text=repr(text)))
 
     @property
@@ -106,13 +128,20 @@ class Card:
         return "Joker" if self.suit is None else f"{self.rank}{self.suit.symbol}"
 
     def __str__(self) -> str:
-        return "JK" if self.suit is None else f"{self.rank}{self.suit.value}"
+        return self.code
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
 
 JOKER = Card("JK", None)
+
+_BY_TEXT: dict[str, Card] = {
+    text: card
+    for card in [JOKER, *(Card(rank, suit) for suit in SUITS for rank in RANKS)]
+    for text in (card.code, card.code.lower())
+}
+"""Every card by its canonical text (and that text in lower case): what :meth:`Card.parse` looks up first."""
 
 
 def standard_deck(jokers: int = 0) -> list[Card]:
@@ -122,7 +151,24 @@ def standard_deck(jokers: int = 0) -> list[Card]:
     >>> len(deck), str(deck[0]), str(deck[51]), str(deck[-1])
     (54, 'AS', 'KC', 'JK')
     """
-    return [Card(rank, suit) for suit in SUITS for rank in RANKS] + [JOKER] * jokers
+    return [_BY_TEXT[rank + suit.value] for suit in SUITS for rank in RANKS] + [JOKER] * jokers
+
+
+def shown(value: object) -> str:
+    """Card text as people read it: a card's label, a list's items shown one by one; any other text or value as it
+    is written (an edit's description, the history's hand lines).
+
+    >>> shown("10h"), shown(["QS", "JK"]), shown("Ann"), shown(7)
+    ('10♥', 'Q♠ Joker', 'Ann', '7')
+    """
+    if isinstance(value, str):
+        try:
+            return Card.parse(value).label
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return " ".join(shown(item) for item in value)
+    return str(value)
 
 
 def _validate_card(value: Any) -> Card:

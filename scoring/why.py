@@ -110,7 +110,10 @@ class Cards:
         >>> Cards.of(["10H", "KS"], sep=", ").cards
         ('10H', 'KS')
         """
-        return _new_cards(tuple([str(card) for card in cards]), sep)
+        made = _make(Cards)  # as :func:`_builder` builds, spelled out: every card a note shows is one of these
+        _set_cards(made, tuple(map(str, cards)))
+        _set_sep(made, sep)
+        return made
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -189,11 +192,13 @@ class Note:
         """
         if not values:
             return _plain(text)
-        found = _cited(text)
+        found = _CITED.get(text)
+        if found is None:
+            found = _CITED.setdefault(text, _cited(text))
         more = False
         for value in values.values():
             kind = type(value)
-            if kind is str or kind is int:  # names and points cite nothing
+            if kind is str or kind is int or kind is Cards or kind is Names:  # they cite nothing
                 continue
             if kind is Note or isinstance(value, Note):
                 if value.rulings:
@@ -202,7 +207,11 @@ class Note:
             elif isinstance(value, Items):
                 found += tuple(ruling for item in value.items for ruling in item.rulings)
                 more = True
-        return _new_note(tuple(dict.fromkeys(found)) if more else found, text, values)
+        note = _make(Note)  # :func:`_new_note`, spelled out: scoring builds more notes than anything else
+        _set_rulings(note, tuple(dict.fromkeys(found)) if more else found)
+        _set_text(note, text)
+        _set_values(note, values)
+        return note
 
     @classmethod
     def from_json(cls, data: Any) -> Note:
@@ -216,12 +225,14 @@ class Note:
         return _NOTE.validate_python(data)
 
 
-_new_cards = _builder(Cards, "cards", "sep")
 _new_rank = _builder(Rank, "rank")
 _new_names = _builder(Names, "names")
 _new_items = _builder(Items, "items", "sep")
 _make = object.__new__
 _set_rulings, _set_text, _set_values = (getattr(Note, name).__set__ for name in ("rulings", "text", "values"))
+_set_cards, _set_sep = (getattr(Cards, name).__set__ for name in ("cards", "sep"))
+_CITED: dict[str, tuple[str, ...]] = {}
+"""What :func:`_cited` found in each note text (there are a few hundred texts, each written in the code)."""
 
 
 def _new_note(rulings: tuple[str, ...], text: str, values: dict[str, Value]) -> Note:

@@ -13,8 +13,9 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from tinydb.storages import Storage
 
@@ -66,14 +67,16 @@ def _sync(fd: int) -> None:
     sync(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
-    """Write ``data`` to ``path`` so that ``path`` holds either the old or the new content, never a mix.
+@contextlib.contextmanager
+def atomic_file(path: Path, *, durable: bool = True) -> Iterator[BinaryIO]:
+    """A new file, opened for writing in ``path``'s folder, that takes ``path``'s place when the block ends: ``path``
+    holds either the old or the new content, never a mix (a block that raises leaves it untouched).
 
     With ``durable`` (the default) the data and the rename are fsynced, so the new content survives a power cut
-    once this returns. ``durable=False`` skips both fsyncs, for files that can be rebuilt (the session index):
+    once the block is left. ``durable=False`` skips both fsyncs, for files that can be rebuilt (the session index):
     the replacement is still atomic for a crash of the app, but a power cut may bring back the old content.
 
-    Raises :class:`StorageWriteError` on failure; the temporary file is removed and ``path`` is untouched.
+    Raises :class:`StorageWriteError` for a failed write; the temporary file is removed in any case.
     """
     path = Path(path)
     folder = path.parent
@@ -81,7 +84,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             if durable:
                 _sync(handle.fileno())
@@ -95,6 +98,16 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
         if tmp_name:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so that ``path`` holds either the old or the new content, never a mix
+    (:func:`atomic_file`; ``durable`` as there).
+
+    Raises :class:`StorageWriteError` on failure; the temporary file is removed and ``path`` is untouched.
+    """
+    with atomic_file(path, durable=durable) as handle:
+        handle.write(data)
 
 
 def atomic_write_json(path: Path, data: Any, *, durable: bool = True) -> None:

@@ -30,7 +30,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -38,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from storage.atomic import StorageWriteError, fsync_dir, read_regular_bytes
+from storage.atomic import StorageWriteError, atomic_file, read_regular_bytes
 from storage.core import ArchiveCore
 from storage.errors import BackupError, EmptyBackupError, StorageError, UnreadableFileError
 from storage.exports import check_output_path
@@ -124,53 +123,40 @@ def backup(
     with archive.lock:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         except OSError as exc:
             raise StorageWriteError(target, exc) from exc
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                sessions = sorted((archive.data_dir / SESSIONS).glob("*.json"))
-                total = len(sessions) + len(EXTRA_FILES)
-                written: list[str] = []
-                with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-                    for n, path in enumerate(sessions, start=1):
-                        with contextlib.suppress(FileNotFoundError, UnreadableFileError):
-                            zf.writestr(f"{SESSIONS}/{path.name}", read_regular_bytes(path))
-                            written.append(f"{SESSIONS}/{path.name}")
-                        if progress is not None:
-                            progress(n, total)
-                    session_count = len(written)
-                    night_count: int | None = 0  # no nights.json: the folder has no nights
-                    for n, name in enumerate(EXTRA_FILES, start=len(sessions) + 1):
-                        with contextlib.suppress(FileNotFoundError, UnreadableFileError):
-                            data = read_regular_bytes(archive.data_dir / name)
-                            if name == NIGHTS_FILE:
-                                night_count = _count_nights(data)
-                            if night_count is not None or name != NIGHTS_FILE:
-                                zf.writestr(name, data)
-                                written.append(name)
-                        if progress is not None:
-                            progress(n, total)
-                    manifest = {
-                        "format": BACKUP_FORMAT,
-                        "version": BACKUP_VERSION,
-                        "created_at": utc_now(),
-                        "sessions": session_count,
-                        "nights": night_count,
-                        "files": written,
-                    }
-                    zf.writestr(MANIFEST, json.dumps(manifest))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-            tmp = ""
-            fsync_dir(target.parent)
-        except OSError as exc:
-            raise StorageWriteError(target, exc) from exc
-        finally:
-            if tmp:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+        with atomic_file(target) as handle:
+            sessions = sorted((archive.data_dir / SESSIONS).glob("*.json"))
+            total = len(sessions) + len(EXTRA_FILES)
+            written: list[str] = []
+            with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+                for n, path in enumerate(sessions, start=1):
+                    with contextlib.suppress(FileNotFoundError, UnreadableFileError):
+                        zf.writestr(f"{SESSIONS}/{path.name}", read_regular_bytes(path))
+                        written.append(f"{SESSIONS}/{path.name}")
+                    if progress is not None:
+                        progress(n, total)
+                session_count = len(written)
+                night_count: int | None = 0  # no nights.json: the folder has no nights
+                for n, name in enumerate(EXTRA_FILES, start=len(sessions) + 1):
+                    with contextlib.suppress(FileNotFoundError, UnreadableFileError):
+                        data = read_regular_bytes(archive.data_dir / name)
+                        if name == NIGHTS_FILE:
+                            night_count = _count_nights(data)
+                        if night_count is not None or name != NIGHTS_FILE:
+                            zf.writestr(name, data)
+                            written.append(name)
+                    if progress is not None:
+                        progress(n, total)
+                manifest = {
+                    "format": BACKUP_FORMAT,
+                    "version": BACKUP_VERSION,
+                    "created_at": utc_now(),
+                    "sessions": session_count,
+                    "nights": night_count,
+                    "files": written,
+                }
+                zf.writestr(MANIFEST, json.dumps(manifest))
     return target
 
 
