@@ -25,20 +25,24 @@ import secrets
 import signal
 import socket
 import threading
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
-from app.ws_guard import HOST_FILE_BYTES, ConnectionGuard, bounded_websockets_protocol, keep_sessions_briefly
+from app.ws_guard import (
+    HOST_FILE_BYTES,
+    ASGIApp,
+    ConnectionGuard,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    bounded_websockets_protocol,
+    keep_sessions_briefly,
+)
 from companion.origin import Refusal, Served, check
 from companion.sharing import is_loopback, lan_address
 
 _log = logging.getLogger(__name__)
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 ANY_INTERFACE = ("0.0.0.0", "::", "", "*")
 DROPPED_HEADERS = frozenset({b"access-control-allow-origin"})
@@ -122,20 +126,26 @@ class OriginGuard:
             await self.app(scope, receive, send)
 
 
-async def _refuse_http(send: Send, refusal: Refusal) -> None:
+async def _send_refusal(send: Send, refusal: Refusal, kind: str, extra_headers: tuple[Any, ...] = ()) -> None:
+    """The refusal as a plain-text answer: ``kind`` is ``http.response`` (a page or a file) or
+    ``websocket.http.response`` (a WebSocket's handshake answered with an HTTP response)."""
     body = f"{refusal.reason}\n".encode()
     await send(
         {
-            "type": "http.response.start",
+            "type": f"{kind}.start",
             "status": refusal.status,
             "headers": [
                 (b"content-type", b"text/plain; charset=utf-8"),
                 (b"content-length", str(len(body)).encode()),
-                *ADDED_HEADERS,
+                *extra_headers,
             ],
         }
     )
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{kind}.body", "body": body})
+
+
+async def _refuse_http(send: Send, refusal: Refusal) -> None:
+    await _send_refusal(send, refusal, "http.response", ADDED_HEADERS)
 
 
 async def _refuse_websocket(scope: Scope, receive: Receive, send: Send, refusal: Refusal) -> None:
@@ -143,18 +153,7 @@ async def _refuse_websocket(scope: Scope, receive: Receive, send: Send, refusal:
     if message.get("type") != "websocket.connect":  # the client went away first
         return
     if "websocket.http.response" in scope.get("extensions", {}):
-        body = f"{refusal.reason}\n".encode()
-        await send(
-            {
-                "type": "websocket.http.response.start",
-                "status": refusal.status,
-                "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "websocket.http.response.body", "body": body})
+        await _send_refusal(send, refusal, "websocket.http.response")
     else:
         await send({"type": "websocket.close", "code": 1008, "reason": refusal.reason[:120]})
 

@@ -100,6 +100,34 @@ def _axis_labels(scale: AxisScale, upto: int | None = None) -> list[fch.ChartAxi
     ]
 
 
+def _scaled_line_chart(
+    data_series: list[fch.LineChartData], *, x: AxisScale, y: AxisScale, min_x: int, max_x: int, upto: int, title: str
+) -> fch.LineChart:
+    """A line chart on the scales ``x`` and ``y``: labels every step on both axes (the bottom one up to ``upto``,
+    titled ``title``), grid lines at the left axis' steps."""
+    return fch.LineChart(
+        data_series=data_series,
+        min_x=min_x,
+        max_x=max_x,
+        min_y=y.bottom,
+        max_y=y.top,
+        left_axis=fch.ChartAxis(
+            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
+        ),
+        bottom_axis=fch.ChartAxis(
+            title=ft.Text(title, size=12),
+            labels=_axis_labels(x, upto=upto),
+            label_spacing=x.step,
+            label_size=24,
+            show_min=True,
+            show_max=True,
+        ),
+        horizontal_grid_lines=fch.ChartGridLines(interval=y.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
+        interactive=True,
+        expand=True,
+    )
+
+
 def colour(n: int) -> str:
     return PALETTE[n % len(PALETTE)]
 
@@ -153,8 +181,8 @@ def progression_chart(rep: Replay, words: Words = ENGLISH) -> ft.Control:
     x = axis_scale(0, max(hands, 1), PLOT_WIDTH, headroom=False)
     no_hands = _("no hands")  # outside the f-string: Babel reads a mark inside one only on Python 3.12 and later
     said = "; ".join(f"{name}: {', '.join(str(v) for v in points[1:]) or no_hands}" for name, points in series.items())
-    chart = fch.LineChart(
-        data_series=[
+    chart = _scaled_line_chart(
+        [
             fch.LineChartData(
                 points=[fch.LineChartDataPoint(x=x, y=y, tooltip=f"{name} {y}") for x, y in enumerate(points)],
                 color=colour(n),
@@ -163,24 +191,12 @@ def progression_chart(rep: Replay, words: Words = ENGLISH) -> ft.Control:
             )
             for n, (name, points) in enumerate(series.items())
         ],
+        x=x,
+        y=y,
         min_x=0,
         max_x=max(hands, 1),
-        min_y=y.bottom,
-        max_y=y.top,
-        left_axis=fch.ChartAxis(
-            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
-        ),
-        bottom_axis=fch.ChartAxis(
-            title=ft.Text(_("Hand"), size=12),
-            labels=_axis_labels(x, upto=max(hands, 1)),
-            label_spacing=x.step,
-            label_size=24,
-            show_min=True,
-            show_max=True,
-        ),
-        horizontal_grid_lines=fch.ChartGridLines(interval=y.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
-        interactive=True,
-        expand=True,
+        upto=max(hands, 1),
+        title=_("Hand"),
     )
     return ft.Semantics(
         label=_("Score progression chart, totals after each hand. {totals}").format(totals=said),
@@ -263,8 +279,8 @@ def rating_chart(name: str, ordinals: Sequence[float], words: Words = ENGLISH) -
     games = max(len(values), 1)
     x = axis_scale(1, games, PLOT_WIDTH, headroom=False)
     said = ", ".join(formats.decimal(v, words) for v in values[-12:])
-    chart = fch.LineChart(
-        data_series=[
+    chart = _scaled_line_chart(
+        [
             fch.LineChartData(
                 points=[
                     fch.LineChartDataPoint(
@@ -281,24 +297,12 @@ def rating_chart(name: str, ordinals: Sequence[float], words: Words = ENGLISH) -
                 point=len(values) <= RATING_POINTS,
             )
         ],
+        x=x,
+        y=y,
         min_x=1,
         max_x=max(games, 2),
-        min_y=y.bottom,
-        max_y=y.top,
-        left_axis=fch.ChartAxis(
-            label_size=44, labels=_axis_labels(y), label_spacing=y.step, show_min=True, show_max=True
-        ),
-        bottom_axis=fch.ChartAxis(
-            title=ft.Text(_("Game"), size=12),
-            labels=_axis_labels(x, upto=games),
-            label_spacing=x.step,
-            label_size=24,
-            show_min=True,
-            show_max=True,
-        ),
-        horizontal_grid_lines=fch.ChartGridLines(interval=y.step, color=ft.Colors.OUTLINE_VARIANT, width=1),
-        interactive=True,
-        expand=True,
+        upto=games,
+        title=_("Game"),
     )
     return ft.Semantics(
         label=_("Rating chart of {name}: the rating after each of {count} games; the last: {ratings}").format(

@@ -43,7 +43,7 @@ from views.edit_host import EditHost
 from views.routing import normalise
 from views.seat import Seat
 from views.standings import standings_panel, verdict_panel
-from views.table.entry import EntryContext, EntryTarget, refresh, said
+from views.table.entry import EntryContext, EntryTarget, refresh, said, send_each
 from views.table.games import find_panel
 from views.table.scoreboard import HandLine, hand_lines, line_count
 from views.widgets import app_bar_title, back_button, big_button, empty_state, icon_button, panel
@@ -347,13 +347,12 @@ class LiveScreen:
             target=target,
             record=session.record,
             existing=None,
-            submit=lambda entry: self.submit_entry(target, entry),
-            report=self.report,
+            table=self,
             drafts=session.drafts_for(device_of(self.seat.access)),
         )
         try:
             # the panel's Confirm sits in its dock (the table screen's bottom bar); here it follows the panel
-            return ft.Column([ui.entry(ectx), ectx.dock], spacing=12)
+            return ft.Column([ui.entry(ectx).control, ectx.dock], spacing=12)
         except ScoringError as exc:
             return empty_state(self.words.gettext("This hand cannot be entered here"), said(self.words, exc))
 
@@ -396,9 +395,15 @@ class LiveScreen:
         session = self.session
         return session is not None and self.seat.live.can_apply(self.seat.access, session.id, edit)
 
-    def submit_entry(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
+    def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
+        """Confirm an entry panel's ``entry`` for ``target`` as this page's seat (the page's :class:`Table
+        <views.table.entry.Table>` side)."""
         edit = Edit.add(entry, part=target.part, expected_version=self.rendered)
         return self.apply(edit.entered_on(device_of(self.seat.access)))  # its hand being entered goes with it
+
+    def send(self, changed: Sequence[ft.Control]) -> None:
+        """Send what an entry panel changed, each control on its own."""
+        send_each(changed)
 
     def undo(self, _: Any = None) -> None:
         self.apply(Edit.undo(expected_version=self.rendered))

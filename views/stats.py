@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, urlsplit
 
 import flet as ft
@@ -42,6 +42,21 @@ ENGLISH = Words.of("en")
 FIRST_ROWS = 10
 """Rows each list of Statistics shows before its "Show more" (a phone shows about that many; with 10,000 games
 the screen is sent and drawn at a third less)."""
+T = TypeVar("T")
+
+
+def _first_rows(row: Callable[[T], ft.Control], noun: str, words: Words) -> Paged[T]:
+    """A list of the first :data:`FIRST_ROWS` rows (counted when cut), the rest one tap away."""
+    return Paged(
+        row,
+        noun=noun,
+        empty=list,
+        show_count="if-cut",
+        first="first",
+        spacing=8,
+        page_size=FIRST_ROWS,
+        words=words,
+    )
 
 
 def player_summary(p: PlayerStats, words: Words = ENGLISH) -> str:
@@ -151,30 +166,12 @@ def stats_controls(
                 _("In {game} the lowest total wins, so the best result is the lowest.").format(game=game_name(game))
             )
         )
-    players: Paged[PlayerStats] = Paged(
-        lambda p: player_block(p, key, on_open, words),
-        noun="player",
-        empty=list,
-        show_count="if-cut",
-        first="first",
-        spacing=8,
-        page_size=FIRST_ROWS,
-        words=words,
-    )
+    players: Paged[PlayerStats] = _first_rows(lambda p: player_block(p, key, on_open, words), "player", words)
     players.show(stats.players)
     controls += players.controls
     controls.append(heading(_("Head-to-head")))
     controls.append(paragraph(_("Who finished ahead of whom in the games both played.")))
-    pairs: Paged[HeadToHead] = Paged(
-        lambda h: ft.Text(head_to_head_text(h, words), size=14),
-        noun="pairing",
-        empty=list,
-        show_count="if-cut",
-        first="first",
-        spacing=8,
-        page_size=FIRST_ROWS,
-        words=words,
-    )
+    pairs: Paged[HeadToHead] = _first_rows(lambda h: ft.Text(head_to_head_text(h, words), size=14), "pairing", words)
     pairs.show([h for h in stats.head_to_head if h.player < h.opponent])
     controls += pairs.controls
     return controls, stats

@@ -30,7 +30,7 @@ from scoring.cards import standard_deck
 from storage import Archive
 from tests.conftest import CASES
 from tests.support.screens import label_of
-from views.table.entry import EntryContext, EntryTarget
+from views.table.entry import EntryContext, EntryTarget, send_each
 from views.table.games import financial_crisis as panel_module
 from views.table.games import find_panel
 from views.widgets import Key
@@ -275,9 +275,16 @@ def make_panel(record: dict[str, Any], *, accept: bool = True, existing: dict[st
     submitted: list[dict[str, Any]] = []
     reports: list[str | None] = []
 
-    def submit(hand: Any) -> bool:
-        submitted.append(dict(hand))
-        return accept
+    class Table:
+        def submit(self, target: EntryTarget, hand: Any) -> bool:
+            submitted.append(dict(hand))
+            return accept
+
+        def report(self, text: str | None) -> None:
+            reports.append(text)
+
+        def send(self, changed: Any) -> None:
+            send_each(changed)
 
     ectx = EntryContext(
         view=SimpleNamespace(settings=SimpleNamespace(four_colour_suits=True)),  # type: ignore[arg-type]
@@ -285,8 +292,7 @@ def make_panel(record: dict[str, Any], *, accept: bool = True, existing: dict[st
         target=EntryTarget(Part.HANDS, None if existing is None else 0),
         record=record,
         existing=existing,
-        submit=submit,
-        report=reports.append,
+        table=Table(),
     )
     panel = panel_module.FinancialCrisisEntry(ectx)
     return panel, submitted, reports

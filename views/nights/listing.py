@@ -1,4 +1,7 @@
-"""``/nights`` (also ``/history/nights``): every night, with its games, date and players."""
+"""``/nights`` (also ``/history/nights``): every night, with its games, date and players.
+
+The list is an ``@ft.component`` (:func:`nights_list`) with no state of its own: it renders once, from the night
+service as it is when the screen is opened."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from companion.i18n import N_
 from companion.night_recap import day_of
 from companion.night_service import NightService
 from views.context import ViewContext
+from views.flet_private import component_node
 from views.nights.common import game_name
 from views.widgets import TAP, big_button, empty_state, panel, screen
 
@@ -24,6 +28,12 @@ GAME_STATUS = {
 
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/nights`` and ``/history/nights``: every night, newest first, with its date, players and games."""
+    return screen(ctx, ctx.words.gettext("Game nights"), [component_node(nights_list, ctx)])
+
+
+@ft.component
+def nights_list(ctx: ViewContext) -> ft.Control:
+    """The button to start a night (when none is open), what could not be read, and a panel per night."""
     nights: NightService = ctx.services.nights
     current = nights.current()
     words = ctx.words
@@ -80,4 +90,4 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         if not night.sessions:
             lines.append(ft.Text(_("No games yet."), size=15))
         out.append(panel(ft.Column(lines, spacing=2)))
-    return screen(ctx, _("Game nights"), out)
+    return ft.Column(out, spacing=12)

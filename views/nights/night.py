@@ -1,10 +1,18 @@
 """``/nights/<id>``: the night's screen, with its games, the ledger, who pays whom tonight and the night's own
-buttons."""
+buttons.
+
+The screen is one ``@ft.component`` (:func:`night_page`) over :class:`NightState`, an ``@ft.observable`` holding the
+night as saved, the ledger entry being typed and what the last change said: a tap changes the state (through
+:class:`~companion.night_service.NightService`) and the component renders again. Amounts are written with the
+Settings' money as the screens show it (:attr:`~companion.settings.Settings.money_shown`); what is typed is read
+with the night service's own format.
+"""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -16,14 +24,22 @@ from companion.night_ledger import TITLE, Transfer
 from companion.night_model import SPLIT, Night, NightError
 from companion.night_service import NightService
 from views.context import ViewContext
-from views.nights.common import click, day_once, game_name, message_text, night_of, refresh, say
+from views.flet_private import component_node
+from views.nights.common import click, day_once, game_name, night_of
 from views.widgets import TAP, big_button, choice_button, heading, icon_button, paragraph, screen
 
 SHARED_BILL = N_("Everyone: a shared bill")
 """The ledger's choice for a bill the payer already paid for the whole table (the pizza): split among everyone."""
+PARTS = ("games", "settle", "entries", "ledger", "night")
+"""The sections a change is said next to: under the games, the settle-up, the ledger's entries, the ledger's Add
+button and the night's own buttons (the screen is long: a line at its top would be off screen)."""
 
 
-def describe_typed(entry: dict[str, Any], fmt: Any, words: Words | None = None) -> str:
+def _fresh_entry() -> dict[str, Any]:
+    return {"payer": None, "receiver": None, "amount": "", "note": ""}
+
+
+def describe_typed(entry: dict[str, Any], fmt: Any, words: Words | None = None, shown: Any = None) -> str:
     """A ledger entry being typed, as a sentence that cannot be read backwards: ``Noah pays Pete $5.00``, or ``Rosa
     paid $40.00 for everyone: each of the others owes Rosa a share`` (no amount yet: without it).
 
@@ -32,12 +48,14 @@ def describe_typed(entry: dict[str, Any], fmt: Any, words: Words | None = None) 
     'Noah pays Pete $5.00'
     >>> describe_typed({"payer": "Rosa", "receiver": SPLIT, "amount": ""}, MoneyFormat())
     'Rosa paid for everyone: each of the others owes Rosa a share'
+
+    The amount is read with ``fmt`` and written with ``shown`` (``fmt`` when not given).
     """
     amount = str(entry.get("amount") or "").strip()
     money = ""
     if amount:
         with contextlib.suppress(MoneyError):
-            money = " " + format_money(parse_money(amount, fmt), fmt)
+            money = " " + format_money(parse_money(amount, fmt), shown or fmt)
     payer, receiver = entry["payer"], entry["receiver"]
     if words is not None and words.code != "en":
         _ = words.gettext
@@ -55,50 +73,77 @@ def describe_typed(entry: dict[str, Any], fmt: Any, words: Words | None = None) 
     return f"{payer} pays {receiver}{money}"
 
 
-class NightScreen:
-    """``/nights/<id>``: the night's games, its ledger and who pays whom tonight, redrawn after every change."""
+@ft.observable
+@dataclass
+class EntryForm:
+    """The ledger entry being typed (``payer``, ``receiver``, ``amount``, ``note``): its own observable, so that a
+    keystroke renders the form again, not the whole night."""
 
-    def __init__(self, ctx: ViewContext, night: Night) -> None:
+    entry: dict[str, Any] = field(default_factory=_fresh_entry)
+
+
+@ft.observable
+@dataclass
+class NightState:
+    """What the night's screen shows: the night as saved, the name being typed, the ledger entry being typed, and
+    what the last change said next to its section (``{part: (words, error)}``, one part at a time)."""
+
+    night: Night
+    rename_to: str = ""
+    form: EntryForm = field(default_factory=EntryForm)
+    said: dict[str, tuple[str, bool]] = field(default_factory=dict)
+
+
+@ft.component
+def night_page(state: NightState, ctx: ViewContext) -> ft.Control:
+    """The night's games, settle-up, ledger and own buttons, drawn from ``state``."""
+    return ft.Column(NightDrawing(state, ctx).controls(), spacing=12)
+
+
+@ft.component
+def ledger_form(form: EntryForm, state: NightState, ctx: ViewContext) -> ft.Control:
+    """The ledger's form of an open night, drawn from ``form`` (see :meth:`NightDrawing.entry_form`)."""
+    return ft.Column(NightDrawing(state, ctx).entry_form(form), spacing=12)
+
+
+class NightDrawing:
+    """One rendering of the night's screen: the controls drawn from the state, and the handlers that change it."""
+
+    def __init__(self, state: NightState, ctx: ViewContext) -> None:
+        self.state = state
         self.ctx = ctx
         self.words = ctx.words
         self.nights: NightService = ctx.services.nights
-        self.night = night
-        self.body = ft.Column(spacing=12)
-        self.message = message_text()
-        """What an action far from any section did (none yet: each section has its own)."""
-        self.notes = {part: message_text() for part in ("games", "settle", "entries", "ledger", "night")}
-        """What a change did, said next to the control tapped: under the games, the settle-up, the ledger's Add
-        button and the night's own buttons (the screen is long: a line at its top would be off screen)."""
-        self.entry: dict[str, Any] = {"payer": None, "receiver": None, "amount": "", "note": ""}
-        self.rename_to = night.name
+        self.night = state.night
+        self.fmt = self.nights.money
+        """How typed amounts are read (the night service's format)."""
+        self.shown = ctx.settings.money_shown
+        """How amounts are written: the Settings' currency in the table's language."""
 
-    def view(self) -> ft.View:
-        self.fill()
-        return screen(self.ctx, self.night.name, [self.message, self.body])
+    def note(self, part: str) -> ft.Text:
+        """What the last change said next to the section ``part`` (hidden when it said nothing there)."""
+        words, error = self.state.said.get(part, ("", False))
+        return ft.Text(words, size=16, visible=bool(words), color=ft.Colors.ERROR if error else None)
 
     def say(self, part: str, words: str, *, error: bool = False) -> None:
         """Say ``words`` next to the section ``part`` (and clear what the other sections said). What the night's
         own buttons did (closed, reopened, renamed, saved) is also said in a snack bar: closing or reopening the
         night takes the ledger's form away or brings it back above them, which moves them on the screen."""
-        for name, note in self.notes.items():
-            if name != part and note.visible:
-                say(note, "")
-        say(self.notes[part], words, error=error)
+        self.state.said = {part: (words, error)} if words else {}
         if part == "night" and words:
             with contextlib.suppress(AttributeError, RuntimeError, AssertionError):  # no page (a unit test)
                 self.ctx.page.show_dialog(ft.SnackBar(ft.Text(words, semantics_label=words)))
 
     def act(self, change: Callable[[], Night], done: str, part: str) -> bool:
-        """Make a change and redraw; a refusal is said in words and nothing changes. Either is said next to the
-        section ``part``, where the finger is."""
+        """Make a change; the screen renders again. A refusal is said in words and nothing changes. Either is said
+        next to the section ``part``, where the finger is."""
         try:
-            self.night = change()
+            night = change()
         except NightError as exc:
             self.say(part, self.words.gettext("Not done: {error}.").format(error=exc), error=True)
             return False
+        self.state.night = night
         self.say(part, done)
-        self.fill()
-        refresh(self.body)
         return True
 
     def on(self, change: Callable[[], Night], done: str, part: str) -> Callable[[Any], None]:
@@ -111,8 +156,8 @@ class NightScreen:
 
     # -- layout --------------------------------------------------------------------------------------------------
 
-    def fill(self) -> None:
-        night, fmt = self.night, self.nights.money
+    def controls(self) -> list[ft.Control]:
+        night = self.night
         _ = self.words.gettext
         book = self.nights.ledger(night)
         settlement = self.nights.settlement(night)
@@ -141,10 +186,10 @@ class NightScreen:
             )
         out += [ft.Row([b]) for b in actions]
         out += self.games_section()
-        out += self.settle_section(settlement, book.net, fmt)
-        out += self.ledger_section(fmt)
+        out += self.settle_section(settlement, book.net)
+        out += self.ledger_section(book)
         out += self.night_section()
-        self.body.controls = out
+        return out
 
     def games_section(self) -> list[ft.Control]:
         night = self.night
@@ -204,13 +249,13 @@ class NightScreen:
                             ]
                         )
                     )
-        out.append(self.notes["games"])
+        out.append(self.note("games"))
         return out
 
-    def settle_section(self, settlement: Any, net: dict[str, int], fmt: Any) -> list[ft.Control]:
-        night = self.night
+    def settle_section(self, settlement: Any, net: dict[str, int]) -> list[ft.Control]:
+        night, fmt = self.night, self.shown
         _ = self.words.gettext
-        out: list[ft.Control] = [heading(_(TITLE)), self.notes["settle"]]
+        out: list[ft.Control] = [heading(_(TITLE)), self.note("settle")]
         money = ", ".join(f"{name} {format_money(net.get(name, 0), fmt, signed=True)}" for name in net)
         said = _("Tonight's money: {money}").format(money=money)
         out.append(ft.Text(said, size=16, semantics_label=said))
@@ -236,7 +281,7 @@ class NightScreen:
                 )
             )
         for t in settlement.outstanding:
-            out.append(self._transfer_row(t, fmt))
+            out.append(self._transfer_row(t))
         if not settlement.outstanding:
             out.append(
                 ft.Text(_("Everyone is square."), size=16)
@@ -245,8 +290,8 @@ class NightScreen:
             )
         return out
 
-    def _transfer_row(self, t: Transfer, fmt: Any) -> ft.Control:
-        text = t.describe(fmt, self.words)
+    def _transfer_row(self, t: Transfer) -> ft.Control:
+        text = t.describe(self.shown, self.words)
         night = self.night
         _ = self.words.gettext
         return ft.Row(
@@ -265,16 +310,15 @@ class NightScreen:
             ]
         )
 
-    def ledger_section(self, fmt: Any) -> list[ft.Control]:
+    def ledger_section(self, book: Any) -> list[ft.Control]:
         night = self.night
         _ = self.words.gettext
         out: list[ft.Control] = [heading(_("The ledger"))]
-        book = self.nights.ledger(night)
         for game in book.games:
             if game.note:
                 out.append(ft.Text(game.note_in(self.words), size=15))
         for n, entry in enumerate(night.entries, start=1):
-            text = entry.describe(fmt, self.words)
+            text = entry.describe(self.shown, self.words)
             row: list[ft.Control] = [
                 ft.Text(text, size=16, expand=True, semantics_label=_("Entry {n}: {entry}").format(n=n, entry=text))
             ]
@@ -293,45 +337,25 @@ class NightScreen:
             out.append(ft.Row(row))
         if not night.entries:
             out.append(paragraph(_("No entries by hand yet: a side bet, the pizza…")))
-        out.append(self.notes["entries"])
+        out.append(self.note("entries"))
         if night.is_open:
-            out += self.entry_form(fmt)
+            out.append(ledger_form(self.state.form, self.state, self.ctx))
         return out
 
-    def entry_form(self, fmt: Any) -> list[ft.Control]:
+    def entry_form(self, form: EntryForm) -> list[ft.Control]:
         """Add an entry: who pays, who receives it (one player, or everyone: a bill the payer already paid for the
         table), the amount and a note; the entry is said as a whole sentence before it is added."""
-        night, entry = self.night, self.entry
+        night, entry = self.night, form.entry
         _ = self.words.gettext
-        preview = ft.Text(self._preview(fmt), size=16)
-        payer_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
-        receiver_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
 
         def choose(key: str, value: str) -> None:
             entry[key] = value
             if key == "payer" and entry["receiver"] == value:
                 entry["receiver"] = None  # nobody pays themselves
-            draw()
-
-        def draw() -> None:
-            payer_row.controls = [
-                choice_button(_("{name} pays").format(name=p), entry["payer"] == p, click(choose, "payer", p))
-                for p in night.players
-            ]
-            receiver_row.controls = [
-                choice_button(_("To {name}").format(name=p), entry["receiver"] == p, click(choose, "receiver", p))
-                for p in night.players
-                if p != entry["payer"]
-            ] + [choice_button(_(SHARED_BILL), entry["receiver"] == SPLIT, lambda e: choose("receiver", SPLIT))]
-            preview.value = self._preview(fmt)
-            for control in (payer_row, receiver_row, preview):
-                refresh(control)
 
         def typed(key: str) -> Callable[[Any], None]:
             def changed(event: Any) -> None:
                 entry[key] = str(event.control.value or "")
-                preview.value = self._preview(fmt)
-                refresh(preview)
 
             return changed
 
@@ -340,18 +364,38 @@ class NightScreen:
                 self.say("ledger", _("Not added: choose who pays and who receives it (or a shared bill)."), error=True)
                 return
             typed_entry = dict(entry)
-            entry.update({"payer": None, "receiver": None, "amount": "", "note": ""})  # a fresh form once added
             added = self.act(
                 lambda: self.nights.add_entry(
                     night.id, typed_entry["payer"], typed_entry["receiver"], typed_entry["amount"], typed_entry["note"]
                 ),
-                _("Added to the ledger: {entry}.").format(entry=describe_typed(typed_entry, fmt, self.words)),
+                _("Added to the ledger: {entry}.").format(
+                    entry=describe_typed(typed_entry, self.fmt, self.words, self.shown)
+                ),
                 "ledger",
             )
-            if not added:
-                entry.update(typed_entry)  # refused: nothing typed is lost
+            if added:
+                form.entry = _fresh_entry()  # a fresh form once added; refused: nothing typed is lost
 
-        draw()
+        payer_row = ft.Row(
+            [
+                choice_button(_("{name} pays").format(name=p), entry["payer"] == p, click(choose, "payer", p))
+                for p in night.players
+            ],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        )
+        receiver_row = ft.Row(
+            [
+                choice_button(_("To {name}").format(name=p), entry["receiver"] == p, click(choose, "receiver", p))
+                for p in night.players
+                if p != entry["payer"]
+            ]
+            + [choice_button(_(SHARED_BILL), entry["receiver"] == SPLIT, click(choose, "receiver", SPLIT))],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        )
         return [
             ft.Text(_("Add an entry"), size=18, weight=ft.FontWeight.BOLD),
             ft.Text(_("Who pays? (For a bill already paid for the table, such as the pizza: who paid it.)"), size=16),
@@ -374,14 +418,14 @@ class NightScreen:
                 max_length=200,
                 height=TAP + 24,
             ),
-            preview,
+            ft.Text(self._preview(entry), size=16),
             ft.Row([big_button(_("Add to the ledger"), add, icon=ft.Icons.ADD_CARD)]),
-            self.notes["ledger"],
+            self.note("ledger"),
         ]
 
-    def _preview(self, fmt: Any) -> str:
+    def _preview(self, entry: dict[str, Any]) -> str:
         """The entry being typed as a sentence (``Noah pays Pete $5.00.``), or what is still missing."""
-        entry = self.entry
+        fmt = self.fmt
         _ = self.words.gettext
         amount = entry["amount"].strip()
         if not amount:
@@ -393,11 +437,11 @@ class NightScreen:
                 return _("Amount: {error}.").format(error=exc)
         if entry["payer"] is None or entry["receiver"] is None:
             missing = _("who pays") if entry["payer"] is None else _("who receives it")
-            shown = _("not typed yet") if cents is None else format_money(cents, fmt)
+            shown = _("not typed yet") if cents is None else format_money(cents, self.shown)
             return _("Amount: {amount}. Still to choose: {missing}.").format(amount=shown, missing=missing)
         if cents is None:
-            return _("{entry}: amount not typed yet.").format(entry=describe_typed(entry, fmt, self.words))
-        return describe_typed({**entry, "amount": amount}, fmt, self.words) + "."
+            return _("{entry}: amount not typed yet.").format(entry=describe_typed(entry, fmt, self.words, self.shown))
+        return describe_typed({**entry, "amount": amount}, fmt, self.words, self.shown) + "."
 
     def night_section(self) -> list[ft.Control]:
         night = self.night
@@ -407,7 +451,7 @@ class NightScreen:
             ft.TextField(
                 label=_("Night name"),
                 value=night.name,
-                on_change=lambda e: setattr(self, "rename_to", str(e.control.value or "")),
+                on_change=lambda e: setattr(self.state, "rename_to", str(e.control.value or "")),
                 tooltip=_("Night name"),
                 max_length=100,
                 height=TAP + 24,
@@ -415,7 +459,7 @@ class NightScreen:
         )
         buttons: list[ft.Control] = [
             big_button(
-                _("Rename"), self.on(lambda: self.nights.rename(night.id, self.rename_to), _("Renamed."), "night")
+                _("Rename"), self.on(lambda: self.nights.rename(night.id, self.state.rename_to), _("Renamed."), "night")
             )
         ]
         if night.is_open:
@@ -441,7 +485,7 @@ class NightScreen:
                 ]
             )
         )
-        out.append(self.notes["night"])
+        out.append(self.note("night"))
         return out
 
     def save(self, kind: str) -> None:
@@ -455,4 +499,6 @@ class NightScreen:
 
 def build_night(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/nights/<id>``: one night."""
-    return NightScreen(ctx, night_of(ctx, params["id"])).view()
+    night = night_of(ctx, params["id"])
+    state = NightState(night, rename_to=night.name)
+    return screen(ctx, night.name, [component_node(night_page, state, ctx)])

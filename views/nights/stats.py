@@ -1,21 +1,24 @@
-"""``/stats/nights``: statistics across game nights, with the money chart."""
+"""``/stats/nights``: statistics across game nights, with the money chart.
+
+The screen is an ``@ft.component`` (:func:`nights_stats`) with no state of its own: it renders once, from the night
+service as it is when the screen is opened. Amounts are written with the Settings' money as the screens show it
+(:attr:`~companion.settings.Settings.money_shown`)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import flet as ft
 
 from companion.i18n import Words
-from companion.money import format_money
+from companion.money import MoneyFormat, format_money
 from companion.night_recap import day_of
 from companion.night_service import NightService, NightStats
 from views.charts import CHART_HEIGHT, colour, legend
 from views.context import ViewContext
+from views.flet_private import component_node
 from views.widgets import empty_state, heading, paragraph, screen
 
 
-def money_chart(stats: NightStats, fmt: Any, words: Words) -> ft.Control:
+def money_chart(stats: NightStats, fmt: MoneyFormat, words: Words) -> ft.Control:
     """A line per player: their money, summed night after night."""
     import flet_charts as fch
 
@@ -68,8 +71,14 @@ def money_chart(stats: NightStats, fmt: Any, words: Words) -> ft.Control:
 
 def build_stats(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/stats/nights``: nights played and won, money over time, head-to-head across nights."""
+    return screen(ctx, ctx.words.gettext("Statistics: game nights"), [component_node(nights_stats, ctx)])
+
+
+@ft.component
+def nights_stats(ctx: ViewContext) -> ft.Control:
+    """The figures across nights, drawn from the night service."""
     nights: NightService = ctx.services.nights
-    fmt = nights.money
+    fmt = ctx.settings.money_shown
     stats = nights.stats()
     words = ctx.words
     _, ngettext = words.gettext, words.ngettext
@@ -83,7 +92,7 @@ def build_stats(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     ]
     if not stats.rows:
         out.append(empty_state(_("No game nights yet"), _("Statistics across nights appear once a night is played.")))
-        return screen(ctx, _("Statistics: game nights"), out)
+        return ft.Column(out, spacing=12)
     if stats.most_won:
         most = stats.most_won
         line = _("Most nights won: {names} ({n})").format(names=", ".join(most), n=stats.won[most[0]])
@@ -112,4 +121,4 @@ def build_stats(ctx: ViewContext, params: dict[str, str]) -> ft.View:
             n=n, name=row.name, day=day_of(row.started, words), games=row.games, winners=won
         )
         out.append(ft.Text(line, size=15, semantics_label=line))
-    return screen(ctx, _("Statistics: game nights"), out)
+    return ft.Column(out, spacing=12)

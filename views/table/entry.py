@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import flet as ft
 
@@ -33,6 +33,9 @@ from views.flet_private import in_page_event, set_isolated
 __all__ = [
     "EntryContext",
     "EntryTarget",
+    "FollowingPanel",
+    "Panel",
+    "Table",
     "TableUI",
     "after_tap",
     "controller",
@@ -47,6 +50,25 @@ __all__ = [
 ]
 
 
+class Table(Protocol):
+    """The screen an entry panel sits in (the table screen, a phone's live view): the one place the panel sends
+    what happened at the table. A panel is given one and calls it; nothing is handed back up to the screen."""
+
+    def submit(self, target: EntryTarget, entry: Mapping[str, Any]) -> bool:
+        """Confirm ``entry`` for ``target`` (add it, or replace the corrected one): ``True`` when it was recorded.
+        Errors are shown by the screen (a message naming the problem; nothing entered is lost)."""
+        ...
+
+    def report(self, text: str | None) -> None:
+        """Show (or with ``None`` clear) a message under the panel."""
+        ...
+
+    def send(self, changed: Sequence[ft.Control]) -> None:
+        """Send the controls a tap changed (:meth:`redraw` results): the table screen sends them in one update of
+        the screen (:func:`send_changes`); the live view each on its own (:func:`send_each`)."""
+        ...
+
+
 @dataclass
 class EntryContext:
     """What a game's entry panel receives from the table screen."""
@@ -59,25 +81,44 @@ class EntryContext:
     up to (not including) the corrected entry."""
     existing: dict[str, Any] | None
     """The entry being corrected, as saved."""
-    submit: Callable[[Mapping[str, Any]], bool]
-    """Confirm the entry (add it, or replace the corrected one): ``True`` when it was recorded. Errors are shown by
-    the screen (a message naming the problem; nothing entered is lost)."""
-    report: Callable[[str | None], None]
-    """Show (or with ``None`` clear) a message under the panel."""
+    table: Table
+    """Where the panel's edits and messages go (:class:`Table`)."""
     extras: dict[str, Any] = field(default_factory=dict)
     dock: ft.Column = field(default_factory=ft.Column)
     """The screen's bottom bar: a panel puts its actions here (Confirm, and the one or two actions beside it), so
     they stay on screen however long the panel is (:func:`docked`)."""
-    send: Callable[[Sequence[ft.Control]], None] = field(default_factory=lambda: send_each)
-    """How a panel sends the controls a tap changed (:meth:`redraw` results): the table screen sends them in one
-    update of the screen (:func:`send_changes`); elsewhere (the live view) each on its own."""
     drafts: DraftStore | None = None
     """Where this device keeps its hands being entered (:meth:`TableSession.drafts_for
     <companion.session.TableSession.drafts_for>`); ``None``: the session's own (the host's)."""
-    reuse: Callable[[dict[str, Any]], bool] | None = None
-    """Set by a panel that can follow a change of the session in place: called with the new ``record`` for the same
-    target, it redraws itself and returns ``True`` (the screen then keeps the panel instead of building a new one,
-    which keeps redraws after each hand small)."""
+
+    def submit(self, entry: Mapping[str, Any]) -> bool:
+        """Confirm ``entry`` for this panel's target (:meth:`Table.submit`)."""
+        return self.table.submit(self.target, entry)
+
+    def report(self, text: str | None) -> None:
+        """Show (or with ``None`` clear) a message under the panel (:meth:`Table.report`)."""
+        self.table.report(text)
+
+    def send(self, changed: Sequence[ft.Control]) -> None:
+        """Send the controls a tap changed (:meth:`Table.send`)."""
+        self.table.send(changed)
+
+
+class Panel(Protocol):
+    """A game's entry panel, as its builder returns it: the control the screen places."""
+
+    @property
+    def control(self) -> ft.Control: ...
+
+
+@runtime_checkable
+class FollowingPanel(Panel, Protocol):
+    """A panel that can follow a change of the session in place (it keeps its controls, so the redraw after each
+    hand stays small): the screen calls :meth:`follow` with the new record for the same target."""
+
+    def follow(self, record: dict[str, Any]) -> bool:
+        """Continue with ``record``, redrawn in place: ``True``; ``False`` when the panel must be built anew."""
+        ...
 
 
 def words_of(ectx: EntryContext) -> Words:
@@ -136,7 +177,7 @@ def _page_event_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-EntryBuilder = Callable[[EntryContext], ft.Control]
+EntryBuilder = Callable[[EntryContext], Panel]
 
 
 class ExtrasHook(Protocol):

@@ -34,6 +34,8 @@ from views.edit_host import EditHost
 from views.table.entry import (
     EntryContext,
     EntryTarget,
+    FollowingPanel,
+    Panel,
     refresh,
     said,
     send_changes,
@@ -121,8 +123,8 @@ class TableView:
         self._want_force = False
         self._want_all_hands = False
         self._queued: list[ft.Control] = []
-        self._panels: dict[EntryTarget, tuple[ft.Control, EntryContext]] = {}
-        """The entry panel last built, kept when its game can redraw it in place (:attr:`EntryContext.reuse`)."""
+        self._panels: dict[EntryTarget, Panel] = {}
+        """The entry panel last built, kept when its game can redraw it in place (:class:`FollowingPanel`)."""
         self._tiles: dict[Any, ft.Control] = {}
         self._all_hands = False
         """Whether the whole hand list is shown (*Show all*), not just the newest :data:`HAND_ROWS`."""
@@ -377,14 +379,11 @@ class TableView:
         version = self.session.version  # first: the record read next is at least this new
         record = dict(self.session.current)  # read, never changed in place: no copy of the whole game
         cached = self._panels.get(target)
-        if cached is not None and cached[1].reuse is not None and target.index is None:
-            control, old = cached
-            old.record = record_before(record, target.part, target.index)
-            reuse = old.reuse
+        if isinstance(cached, FollowingPanel) and target.index is None:
             try:
-                if reuse is not None and reuse(old.record):
+                if cached.follow(record_before(record, target.part, target.index)):
                     self.panel_version = version
-                    return control
+                    return cached.control
             except ScoringError:
                 pass
         existing = None
@@ -396,18 +395,16 @@ class TableView:
             target=target,
             record=record_before(record, target.part, target.index),
             existing=existing,
-            submit=lambda entry: self.submit(target, entry),
-            report=self.report,
+            table=self,
             dock=self.dock,
-            send=self.send_panel,
             drafts=self.session.drafts_for(HOST_DEVICE),
         )
         self.dock.controls = []
         try:
             panel = self.ui.entry(ectx)
-            self._panels = {target: (panel, ectx)}
+            self._panels = {target: panel}
             self.panel_version = version
-            return panel
+            return panel.control
         except ScoringError as exc:  # a saved record the panel cannot continue (should not happen): say so
             return empty_state(_("This hand cannot be entered"), said(self.words, exc))
 
@@ -504,7 +501,7 @@ class TableView:
     def open_hand(self, line: HandLine) -> None:
         self.ctx.navigate(f"{self.ctx.path}/{line.slug}")
 
-    def send_panel(self, changed: Sequence[ft.Control]) -> None:
+    def send(self, changed: Sequence[ft.Control]) -> None:
         """Send what the entry panel changed: in one update of the screen (one message a tap), or with the redraw
         when it changed during :meth:`show`."""
         with self._draw_state:
@@ -524,7 +521,7 @@ class TableView:
         self._draw()
 
     def _draw(self) -> None:
-        """Draw what was asked (:meth:`show`, :meth:`send_panel`, *Show all*), on this thread unless another is
+        """Draw what was asked (:meth:`show`, :meth:`send`, *Show all*), on this thread unless another is
         drawing: that one then draws it too before it stops, so no thread ever waits for another's drawing."""
         me = threading.get_ident()
         with self._draw_state:

@@ -215,7 +215,6 @@ class BinPanel:
         """The Live play / Quick totals switch, one row a mode (made once each): the mode shown is the filled one."""
         self.conduct_button = _button(_("Warn or remove a player"), lambda _: self._toggle_conduct(), size=16)
         self._build_live()
-        ectx.reuse = self.reuse
         self.control = panel(self.body, padding=8)
         self.redraw()
 
@@ -324,7 +323,7 @@ class BinPanel:
     def entry(self) -> BinEntry:
         return self.ctl.state.entry
 
-    def reuse(self, record: dict[str, Any]) -> bool:
+    def follow(self, record: dict[str, Any]) -> bool:
         """Follow a change of the session in place (the next hand after a confirm, an undo, another tab's entry):
         the hand kept as a draft if it still fits, else an empty hand. Players and house rules never change within
         a game, so the kept controls still fit."""
@@ -735,9 +734,9 @@ class BinPanel:
                 self.ectx.report(f"{said(self.words, exc)}.")
 
 
-def build_entry(ectx: EntryContext) -> ft.Control:
+def build_entry(ectx: EntryContext) -> BinPanel:
     """The Bargain Bin entry panel for the next hand or a correction."""
-    return BinPanel(ectx).control
+    return BinPanel(ectx)
 
 
 def extras(

@@ -524,9 +524,9 @@ class RoundPanel:
                 self.ectx.report(told.format(problem=said(self.words, exc)))
 
 
-def build_entry(ectx: EntryContext) -> ft.Control:
+def build_entry(ectx: EntryContext) -> RoundPanel:
     """The round panel for the next round, the tie-break round, or a correction."""
-    return RoundPanel(ectx).control
+    return RoundPanel(ectx)
 
 
 PANEL = TableUI(key="feast-and-famine", entry=build_entry, extras=extras, parts=(Part.TIEBREAK,))

@@ -184,7 +184,6 @@ class FinancialCrisisEntry:
         )
         docked(ectx, self.actions)
         self.redraw()
-        ectx.reuse = self.follow
 
     @property
     def draft(self) -> RoundDraft:
@@ -540,9 +539,9 @@ class FinancialCrisisEntry:
                 self.ectx.report(told.format(problem=error_text(self.words, exc)))
 
 
-def build_entry(ectx: EntryContext) -> ft.Control:
+def build_entry(ectx: EntryContext) -> FinancialCrisisEntry:
     """The round entry panel for the next round, or the correction of a saved one."""
-    return FinancialCrisisEntry(ectx).control
+    return FinancialCrisisEntry(ectx)
 
 
 PANEL = TableUI(key="financial-crisis", entry=build_entry)

@@ -100,7 +100,6 @@ class CardPicker:
         self.actions = ft.Row([self.remove, self.clear, self.confirm], spacing=6)
         docked(ectx, self.actions)
         self.redraw()
-        ectx.reuse = self.follow
 
     def follow(self, record: dict[str, Any]) -> bool:
         """The session changed (a hand confirmed here or elsewhere): continue with the new record in place."""
@@ -241,9 +240,9 @@ class CardPicker:
                 self.ectx.report(f"{text[:1].upper()}{text[1:]}")
 
 
-def build_entry(ectx: EntryContext) -> ft.Control:
+def build_entry(ectx: EntryContext) -> CardPicker:
     """The card picker for the next hand, a play-off hand, or a correction."""
-    return CardPicker(ectx).control
+    return CardPicker(ectx)
 
 
 PANEL = TableUI(key="jokers-kill", entry=build_entry, extras=extras, parts=(Part.PLAYOFF,))

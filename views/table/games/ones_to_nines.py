@@ -401,9 +401,9 @@ class HandPanel:
                 self.ectx.report(told.format(problem=said(self.words, exc)))
 
 
-def build_entry(ectx: EntryContext) -> ft.Control:
+def build_entry(ectx: EntryContext) -> HandPanel:
     """The digit-pad panel for the next hand, a sudden-death hand, or a correction."""
-    return HandPanel(ectx).control
+    return HandPanel(ectx)
 
 
 PANEL = TableUI(key="1111-9999", entry=build_entry, extras=extras, parts=(Part.SUDDEN_DEATH,), setup=setup)
