@@ -1,0 +1,95 @@
+"""Ten players with names of 12 to 14 letters (and two of exactly 10) on a 360 × 640 phone (issue 23): in the
+standings strip and on the scoreboard, each name has room for itself whole up to 10 characters, and for at least its
+first 8 and the ellipsis beyond that, beside its place and total. Each chip and row is found by its semantics node
+(it carries the player's whole line) and measured: the room its name gets (the node's width less the place, total
+and spacing the view gives them, ``views/table/scoreboard.py``; in the strip, the widest place "=10" and a total
+"-99") against the width of what must show, in the app's font (DejaVu Sans, measured in the page). Each scoreboard
+row lies inside the screen's width, on one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.browser import AppServer, open_app, screenshot, tap
+from views.table.scoreboard import LAST_WIDTH, PLACE_WIDTH, ROW_SPACING, TOTAL_WIDTH
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 640}
+LONG = "Anna-Katharina Hans-Christian Jean-Baptiste Konstantinos Christabella Maximilianus Aleksandrina Bartholomeus"
+NAMES = [*LONG.split(), "Marguerite", "Jacqueline"]
+"""Eight names of 12 to 14 letters, and two of 10 (shown whole)."""
+CARDS = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "2C", "3C"]
+
+
+def shown(name: str) -> str:
+    """What must show of ``name``: all of it up to 10 characters, else its first 8 and an ellipsis."""
+    return name if len(name) <= 10 else name[:8] + "…"
+
+
+@pytest.fixture
+def seeded(data_dir: Path) -> str:
+    from companion.session import SessionService
+    from storage import Archive
+
+    with Archive(data_dir) as archive:
+        table = SessionService(archive).start("jokers-kill", NAMES)
+        table.add_hand({"up": "9S", "cards": dict(zip(NAMES, CARDS, strict=True))})
+        return table.id
+
+
+MEASURE = """([name, lines]) => {
+    const nodes = [...document.querySelectorAll('flt-semantics')].filter(e => {
+        const label = e.getAttribute('aria-label') || e.textContent.trim();
+        return new RegExp('^=?\\\\d+\\\\. ' + name + ':').test(label);
+    });
+    const canvas = document.createElement('canvas').getContext('2d');
+    const widths = lines.map(([text, px, bold]) => {
+        canvas.font = `${bold ? 'bold ' : ''}${px}px "DejaVu Sans"`;
+        return canvas.measureText(text).width;
+    });
+    return {boxes: nodes.map(e => { const r = e.getBoundingClientRect(); return [r.x, r.width, r.height]; }),
+            labels: nodes.map(e => e.getAttribute('aria-label') || e.textContent.trim()), widths};
+}"""
+
+
+def test_long_names_keep_their_first_letters_in_the_strip_and_the_scoreboard_at_360_px(
+    seeded: str, page: Any, app_server: AppServer
+) -> None:
+    page.set_viewport_size(SMALL)
+    open_app(page, app_server, f"/continue/{seeded}")
+    for _ in range(60):  # the table screen is drawn
+        if page.evaluate(MEASURE, [NAMES[0], []])["boxes"]:
+            break
+        page.wait_for_timeout(500)
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('flt-semantics')].map(e => e.getAttribute('aria-label') || '')"
+    )
+    assert page.evaluate(MEASURE, [NAMES[0], []])["boxes"], labels
+    for name in NAMES:
+        found = page.evaluate(MEASURE, [name, [(shown(name), 12, False), ("=10", 11, False), ("-99", 14, True)]])
+        assert found["boxes"], f"{name}'s chip is not in the page"
+        x, width, height = min(found["boxes"], key=lambda box: box[1])  # the chip (the strip's narrowest)
+        assert x >= 0 and x + width <= SMALL["width"] + 0.5, f"{name}'s chip: {found}"
+        name_width, place_width, total_width = found["widths"]
+        room = width - 8 - 2 * 4 - place_width - total_width  # the chip's padding and gaps, a place and a total
+        assert name_width <= room, f"{name!r} needs {name_width:.0f} px for {shown(name)!r}, its chip gives {room:.0f}"
+    screenshot(page, "phone-standings-10-long-names")
+
+    tap(page, "Scoreboard and hands")  # the full scoreboard, one tap away: a row as wide as the screen
+    for _ in range(60):
+        if any(box[1] > SMALL["width"] / 2 for box in page.evaluate(MEASURE, [NAMES[0], []])["boxes"]):
+            break
+        page.wait_for_timeout(500)
+    page.wait_for_timeout(600)  # the scroll settles
+    for name in NAMES:
+        found = page.evaluate(MEASURE, [name, [(shown(name), 18, True)]])
+        x, width, height = max(found["boxes"], key=lambda box: box[1])  # the scoreboard's row
+        assert width > SMALL["width"] / 2, f"{name}'s scoreboard row is not in the page: {found}"
+        assert x >= 0 and x + width <= SMALL["width"] + 0.5, f"{name}'s row is cut: {found}"
+        assert height <= 40, f"{name}'s row wraps: {found}"
+        room = width - PLACE_WIDTH - LAST_WIDTH - TOTAL_WIDTH - 3 * ROW_SPACING
+        assert found["widths"][0] <= room, f"{name!r} needs {found['widths'][0]:.0f} px, its row gives {room:.0f}"
