@@ -126,7 +126,7 @@ def rating_figures(ctx: ViewContext, player_id: str) -> list[ft.Control]:
         if change is not None:
             last = (night.name, change)
             break
-    return player_ratings(scopes, player_id, last)
+    return player_ratings(scopes, player_id, last, ctx.words)
 
 
 def build_player(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -210,12 +210,13 @@ def player_figures(ctx: ViewContext, player_id: str, name: str) -> list[ft.Contr
     except KeyError:
         figures.append(paragraph(ctx.words.gettext("No finished games yet.")))
     else:
-        figures.append(ft.Text(player_summary(mine), size=16, semantics_label=f"{name}: {player_summary(mine)}"))
-        figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all")]
+        summary = player_summary(mine, ctx.words)
+        figures.append(ft.Text(summary, size=16, semantics_label=f"{name}: {summary}"))
+        figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all", ctx.words)]
         versus = stats.versus(name)
         if versus:
             figures.append(heading(ctx.words.gettext("Head-to-head")))
-            figures += [ft.Text(head_to_head_text(h), size=15) for h in versus]
+            figures += [ft.Text(head_to_head_text(h, ctx.words), size=15) for h in versus]
     return figures + rating_figures(ctx, player_id)
 
 
