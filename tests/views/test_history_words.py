@@ -132,3 +132,11 @@ def test_the_roster_refuses_in_the_table_language_and_keeps_its_english(services
         services.players.verify_merge(ann.id, ben.id)
     assert str(together.value).startswith("Ann and Ben both played in the game of ")
     assert said(german, together.value).startswith("Ann und Ben haben beide im Spiel vom ")
+
+
+def test_the_games_short_guides_on_new_game_speak_german(services: AppServices) -> None:
+    services.settings.set_language("de")
+    _, view = render(services, "/new")
+    summary = "Eine Karte für jeden gegen eine aufgedeckte Karte: triff sie oder halte die niedrigste Karte."
+    assert any(summary in text for text in _shown(view)), _shown(view)
+    assert not any("One card each against an up-card" in text for text in _shown(view))
