@@ -33,7 +33,7 @@ from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
-from scoring.why import Cards, Names, Note
+from scoring.why import Cards, Names, Note, render
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
 from storage.backup import CheckedBackup, check_backup
@@ -62,7 +62,12 @@ ENGLISH = Words.of("en")
 
 
 class DateRangeError(ValueError):
-    """A date filter that cannot be read, or that ends before it starts."""
+    """A date filter that cannot be read, or that ends before it starts; ``why`` is the message as data (a
+    :class:`scoring.why.Note`), for a screen to say in the table's language."""
+
+    def __init__(self, note: Note) -> None:
+        super().__init__(render(note))
+        self.why = note
 
 
 # --- times -----------------------------------------------------------------------------------------------------
@@ -108,7 +113,8 @@ def parse_date(text: str) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise DateRangeError(f"{text!r} is not a date; write it as year-month-day, e.g. 2026-11-27") from None
+        said = N_("{text} is not a date; write it as year-month-day, e.g. 2026-11-27")
+        raise DateRangeError(Note.of(said, text=repr(text))) from None
 
 
 # --- the list --------------------------------------------------------------------------------------------------
@@ -129,7 +135,8 @@ class HistoryFilter:
     def verify(self) -> None:
         """Raise :class:`DateRangeError` when the range ends before it starts."""
         if self.since is not None and self.until is not None and self.until < self.since:
-            raise DateRangeError(f"the range ends ({self.until}) before it starts ({self.since})")
+            said = N_("the range ends ({until}) before it starts ({since})")
+            raise DateRangeError(Note.of(said, until=str(self.until), since=str(self.since)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from companion.session import Edit
 from scoring import GAMES
 from storage import DuplicatePlayerError, InvalidPlayerNameError
 from tests.support.pseudo_walk import unwrapped_texts
-from tests.support.screens import buttons, render, texts
+from tests.support.screens import buttons, render, texts, walk
 from views.table.entry import said
 
 PLAYERS = ["Ann", "Ben"]
@@ -140,3 +140,12 @@ def test_the_games_short_guides_on_new_game_speak_german(services: AppServices) 
     summary = "Eine Karte für jeden gegen eine aufgedeckte Karte: triff sie oder halte die niedrigste Karte."
     assert any(summary in text for text in _shown(view)), _shown(view)
     assert not any("One card each against an up-card" in text for text in _shown(view))
+
+
+def test_a_date_filter_history_cannot_read_is_refused_in_german(services: AppServices) -> None:
+    services.settings.set_language("de")
+    _, view = render(services, "/history")
+    field = next(c for c, _ in walk(view) if isinstance(c, ft.TextField) and c.label == "Von")
+    field.value = "gestern"
+    field.on_change(None)
+    assert any(text.startswith("'gestern' ist kein Datum") for text in texts(view)), texts(view)
