@@ -799,7 +799,14 @@ def _detail_in(detail: str, words: Words) -> str:
     for part in detail.split("; "):
         key, _, tail = part.partition(" ")
         parts.append(f"{words.gettext(ENTRY_WORDS[key])} {tail}".rstrip() if key in ENTRY_WORDS else part)
-    return "; ".join(parts)
+    return _CARD_LABEL.sub(
+        lambda m: _card_text(m.group("rank") + _SUIT_CODES[m.group("suit")], words), "; ".join(parts)
+    )
+
+
+_SUIT_CODES = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_CARD_LABEL = re.compile(r"(?<![\w])(?P<rank>10|[2-9JQKA])(?P<suit>[♠♥♦♣])")
+"""A card's label as the log wrote it (``Q♥``), to say it in the table's letters (German ``D♥``)."""
 
 
 def edit_line(entry: LogEntry, tz: tzinfo | None = None, words: Words = ENGLISH) -> EditLine:
@@ -813,6 +820,9 @@ def edit_line(entry: LogEntry, tz: tzinfo | None = None, words: Words = ENGLISH)
     >>> german = Words.of("de")
     >>> edit_line(LogEntry(at="2026-11-27T21:07:00.000Z", action="undo: hand 3 entered"), UTC, german).text
     'rückgängig um 21:07: Spiel 3 eingegeben'
+    >>> corrected = LogEntry(at="2026-11-27T21:07:00.000Z", action="hand 3 corrected: cards Ben Q♥ → 10♦")
+    >>> edit_line(corrected, UTC, german).text
+    'Spiel 3 korrigiert um 21:07: Karten Ben D♥ → 10♦'
     """
     moment = local_time(entry.at, tz)
     match = _HEAD.match(entry.action.strip())
