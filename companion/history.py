@@ -26,14 +26,14 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from companion import formats
-from companion.entry import EntryTarget
+from companion.entry import EntryTarget, entry_label
 from companion.i18n import N_, Words
 from companion.players import Resolver
 from companion.stats import game_name
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
-from scoring.base import join_names
-from scoring.cards import shown
+from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
+from scoring.why import Cards, Names, Note, render
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
 from storage.atomic import StorageWriteError, atomic_write_bytes
 from storage.backup import CheckedBackup, check_backup
@@ -62,7 +62,12 @@ ENGLISH = Words.of("en")
 
 
 class DateRangeError(ValueError):
-    """A date filter that cannot be read, or that ends before it starts."""
+    """A date filter that cannot be read, or that ends before it starts; ``why`` is the message as data (a
+    :class:`scoring.why.Note`), for a screen to say in the table's language."""
+
+    def __init__(self, note: Note) -> None:
+        super().__init__(render(note))
+        self.why = note
 
 
 # --- times -----------------------------------------------------------------------------------------------------
@@ -108,7 +113,8 @@ def parse_date(text: str) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise DateRangeError(f"{text!r} is not a date; write it as year-month-day, e.g. 2026-11-27") from None
+        said = N_("{text} is not a date; write it as year-month-day, e.g. 2026-11-27")
+        raise DateRangeError(Note.of(said, text=repr(text))) from None
 
 
 # --- the list --------------------------------------------------------------------------------------------------
@@ -129,7 +135,8 @@ class HistoryFilter:
     def verify(self) -> None:
         """Raise :class:`DateRangeError` when the range ends before it starts."""
         if self.since is not None and self.until is not None and self.until < self.since:
-            raise DateRangeError(f"the range ends ({self.until}) before it starts ({self.since})")
+            said = N_("the range ends ({until}) before it starts ({since})")
+            raise DateRangeError(Note.of(said, until=str(self.until), since=str(self.since)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +432,36 @@ class ReplayStep:
     """The standings after this entry (:func:`scoring.standings`; during the extra part they show its progress)."""
     entry: EntryTarget | None = None
     """The entry of the record this step shows, to correct it (``hands`` 2, ``tiebreak`` 0...)."""
+    why: tuple[Note, ...] = ()
+    """:attr:`notes` as data (:class:`scoring.why.Note`), to say them in the table's language."""
+
+    raw: Any = None
+    """The entry as the record holds it (what :attr:`entered` says), to say it in the table's language."""
+
+    def label_in(self, words: Words) -> str:
+        """:attr:`label` in the table's language (``Spiel 3`` in German).
+
+        >>> hand = {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}
+        >>> step = replay({"game": "jokers-kill", "players": ["Ann", "Ben"], "hands": [hand]}).steps[0]
+        >>> step.label_in(Words.of("de")), step.label_in(ENGLISH), step.said_in(ENGLISH)
+        ('Spiel 1', 'Hand 1', 'hand 1')
+        """
+        text = self.said_in(words)
+        return text[:1].upper() + text[1:]
+
+    def said_in(self, words: Words) -> str:
+        """The step's name inside a sentence (``hand 3``; German ``Spiel 3``)."""
+        if self.entry is None or self.entry.index is None:
+            return self.label.lower()
+        return entry_label(words, self.entry.part.word, self.entry.index)
+
+    def entered_in(self, words: Words) -> str:
+        """:attr:`entered` in the table's language and card letters."""
+        return _said(self.raw, words) if self.raw is not None else self.entered
+
+    def notes_in(self, words: Words) -> tuple[str, ...]:
+        """:attr:`notes` in the table's language (as they are when only the English was kept)."""
+        return tuple(words.note(note) for note in self.why) if len(self.why) == len(self.notes) else self.notes
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,48 +484,124 @@ class Replay:
     """Why the game was decided (:attr:`scoring.Result.verdict`): a headline and one sentence per winner."""
     error: str | None = None
     """Why the record could not be replayed (a damaged record); the steps are then empty."""
+    why: tuple[Note, ...] = ()
+    """:attr:`notes` as data (:class:`scoring.why.Note`)."""
 
     @property
     def outcome_text(self) -> str:
         """``Ben won``, ``Ann and Cat won``, ``cancelled``, ``play-off to play``, ``in progress``."""
+        return self.outcome_in(ENGLISH)
+
+    def outcome_in(self, words: Words) -> str:
+        """:attr:`outcome_text` in the table's language.
+
+        >>> rep = replay({"game": "jokers-kill", "players": ["Ann", "Ben"], "hands": []})
+        >>> rep.outcome_in(ENGLISH), rep.outcome_in(Words.of("de"))
+        ('in progress', 'läuft')
+        """
+        _ = words.gettext
         if self.error is not None:
-            return "cannot be replayed"
+            return _("cannot be replayed")
         if self.cancelled:
-            return "cancelled: nobody won"
+            return _("cancelled: nobody won")
         if self.finished:
-            return f"{join_names(self.winners)} won" if self.winners else "finished"
+            if not self.winners:
+                return _("finished")
+            names = words.note(Note.of("{names}", names=Names.of(self.winners)))
+            return words.ngettext("{names} won", "{names} won", len(self.winners)).format(names=names)
         if self.pending is not None:
-            return f"{self.pending.whole} to play"
-        return "in progress"
+            return _(TO_PLAY[self.pending]) if self.pending in TO_PLAY else f"{self.pending.whole} to play"
+        return _("in progress")
+
+    def notes_in(self, words: Words) -> tuple[str, ...]:
+        """:attr:`notes` in the table's language."""
+        return tuple(words.note(note) for note in self.why) if len(self.why) == len(self.notes) else self.notes
+
+    def verdict_in(self, words: Words) -> tuple[str, list[str]] | None:
+        """The verdict's headline and its sentences (one per winner) in the table's language; ``None`` without
+        one."""
+        verdict = self.verdict
+        if verdict is None:
+            return None
+        if verdict.headline_why is None:
+            return verdict.headline, list(verdict.reasons.values())
+        reasons = [
+            words.note(verdict.reasons_why[name]) if name in verdict.reasons_why else reason
+            for name, reason in verdict.reasons.items()
+        ]
+        return words.note(verdict.headline_why), reasons
 
 
-def _card_text(value: Any) -> str:
+ENTRY_WORDS = {
+    "up": N_("up"),
+    "cards": N_("cards"),
+    "card": N_("card"),
+    "void": N_("void"),
+    "plays": N_("plays"),
+    "to": N_("to"),
+    "by": N_("by"),
+    "bank": N_("bank"),
+    "piles": N_("piles"),
+    "ranked_valuable": N_("ranked valuable"),
+    "loss_suits": N_("loss suits"),
+    "ghost": N_("ghost"),
+    "buried": N_("buried"),
+    "dealer": N_("dealer"),
+    "outcome": N_("outcome"),
+    "table": N_("table"),
+    "numbers": N_("numbers"),
+    "first_triple": N_("first triple"),
+    "scores": N_("scores"),
+    "override": N_("override"),
+    "status": N_("status"),
+}
+"""The words of an entry's record keys, as History says what was entered (``first_triple``: ``first triple``)."""
+_YES, _NO, _NONE = N_("yes"), N_("no"), N_("none")
+
+
+def _key_text(key: str, words: Words) -> str:
+    return words.gettext(ENTRY_WORDS[key]) if key in ENTRY_WORDS else key.replace("_", " ")
+
+
+def _card_text(value: Any, words: Words = ENGLISH) -> str:
+    if isinstance(value, str):
+        try:
+            Card.parse(value)
+        except ValueError:
+            return value
+        return words.note(Note.of("{card}", card=Cards.of([value])))
+    if isinstance(value, list):
+        return " ".join(_card_text(v, words) for v in value) if value else words.gettext(_NONE)
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None or value == []:
-        return "none"
-    return shown(value)
+        return words.gettext(_YES if value else _NO)
+    if value is None:
+        return words.gettext(_NONE)
+    return str(value)
 
 
-def describe_entry(entry: Mapping[str, Any]) -> str:
-    """What was entered for a hand, in words.
+def describe_entry(entry: Mapping[str, Any], words: Words = ENGLISH) -> str:
+    """What was entered for a hand, in words (in ``words``' language and card letters).
 
-    >>> describe_entry({"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}})
-    'up 9♠; cards Ann 4♥, Ben 7♦'
+    >>> describe_entry({"up": "9S", "cards": {"Ann": "4H", "Ben": "QD"}})
+    'up 9♠; cards Ann 4♥, Ben Q♦'
+    >>> describe_entry({"up": "9S", "cards": {"Ann": "4H", "Ben": "QD"}}, Words.of("de"))
+    'Aufgedeckt 9♠; Karten Ann 4♥, Ben D♦'
     >>> describe_entry({"table": "4239", "numbers": {"Ann": "5278"}, "first_triple": "Ben"})
     'table 4239; numbers Ann 5278; first triple Ben'
     """
     parts = []
     for key, value in entry.items():
-        label = key.replace("_", " ")
+        label = _key_text(key, words)
         if isinstance(value, Mapping):
-            inner = ", ".join(f"{k} {_card_text(v)}" for k, v in value.items())
+            inner = ", ".join(f"{k} {_card_text(v, words)}" for k, v in value.items())
             parts.append(f"{label} {inner}")
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
-            inner = " / ".join(", ".join(f"{k} {_card_text(v)}" for k, v in item.items()) for item in value)
+            inner = " / ".join(
+                ", ".join(f"{_key_text(k, words)} {_card_text(v, words)}" for k, v in item.items()) for item in value
+            )
             parts.append(f"{label} {inner}")
         else:
-            parts.append(f"{label} {_card_text(value)}")
+            parts.append(f"{label} {_card_text(value, words)}")
     return "; ".join(parts)
 
 
@@ -496,8 +609,8 @@ def _score(record: Mapping[str, Any]) -> Result:
     return find_game(str(record.get("game"))).score(dict(record))
 
 
-def _said(entry: Any) -> str:
-    return describe_entry(entry) if isinstance(entry, Mapping) else str(entry)
+def _said(entry: Any, words: Words = ENGLISH) -> str:
+    return describe_entry(entry, words) if isinstance(entry, Mapping) else str(entry)
 
 
 def _title(part: Part, index: int) -> str:
@@ -547,6 +660,8 @@ def replay(record: Mapping[str, Any]) -> Replay:
                 notes=tuple(hand.notes),
                 standings=tuple(standings(result)),
                 entry=EntryTarget(Part.HANDS, n),
+                why=tuple(hand.why),
+                raw=entry,
             )
         )
     for part, made in extra:
@@ -554,7 +669,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
         for n, entry in enumerate(made):
             is_last = n == len(made) - 1
             result = full if is_last else _score(record_before(record, part, n + 1))
-            points, why = scored[n] if n < len(scored) else ({}, ())
+            points, why, notes = scored[n] if n < len(scored) else ({}, (), ())
             steps.append(
                 ReplayStep(
                     label=_title(part, n),
@@ -564,6 +679,8 @@ def replay(record: Mapping[str, Any]) -> Replay:
                     notes=why,
                     standings=tuple(standings(result)),
                     entry=EntryTarget(part, n),
+                    why=notes,
+                    raw=entry,
                 )
             )
     return Replay(
@@ -577,6 +694,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
         pending=full.pending.part if full.pending is not None else None,
         notes=tuple(_game_notes(full)),
         verdict=full.verdict,
+        why=tuple(_game_why(full)),
     )
 
 
@@ -590,19 +708,32 @@ def _game_notes(result: Result) -> list[str]:
     return []
 
 
-def _part_results(result: Result, part: Part) -> list[tuple[dict[str, int], tuple[str, ...]]]:
-    """(points, notes) of every entry of an extra part, read off the game's typed result."""
+def _game_why(result: Result) -> list[Note]:
+    """:func:`_game_notes` as data (:class:`scoring.why.Note`)."""
+    from scoring.feast_and_famine import FeastAndFamineResult  # the games' modules: with a result, not at start
+    from scoring.jokers_kill import JokersKillResult
+
+    if isinstance(result, JokersKillResult | FeastAndFamineResult):
+        return list(result.why)
+    return []
+
+
+def _part_results(result: Result, part: Part) -> list[tuple[dict[str, int], tuple[str, ...], tuple[Note, ...]]]:
+    """(points, notes, the notes as data) of every entry of an extra part, read off the game's typed result."""
     from scoring.feast_and_famine import FeastAndFamineResult  # the games' modules: with a result, not at start
     from scoring.jokers_kill import JokersKillResult
     from scoring.ones_to_nines import OnesToNinesResult
 
     if part is Part.PLAYOFF and isinstance(result, JokersKillResult):
-        return [(dict(hand.points), tuple(hand.notes)) for hand in result.playoff or []]
+        return [(dict(hand.points), tuple(hand.notes), tuple(hand.why)) for hand in result.playoff or []]
     if part is Part.SUDDEN_DEATH and isinstance(result, OnesToNinesResult):
-        return [(dict(hand.points), tuple(hand.notes)) for hand in result.sudden_death_hands]
+        return [(dict(hand.points), tuple(hand.notes), tuple(hand.why)) for hand in result.sudden_death_hands]
     if part is Part.TIEBREAK and isinstance(result, FeastAndFamineResult):
-        notes = result.tiebreak_notes
-        return [(dict(points), tuple(notes[n]) if n < len(notes) else ()) for n, points in enumerate(result.tiebreaks)]
+        notes, why = result.tiebreak_notes, result.tiebreak_why
+        return [
+            (dict(points), tuple(notes[n]) if n < len(notes) else (), tuple(why[n]) if n < len(why) else ())
+            for n, points in enumerate(result.tiebreaks)
+        ]
     return []
 
 
@@ -620,30 +751,96 @@ class EditLine:
 
 
 _HEAD = re.compile(r"^(?P<head>[^:]+?)(?::\s*(?P<rest>.*))?$", re.S)
+_ENTRY_HEAD = re.compile(r"^(?P<word>[a-z -]+?) (?P<n>\d+) (?P<verb>entered|corrected|removed)$")
+_VERBS = {"entered": N_("{entry} entered"), "corrected": N_("{entry} corrected"), "removed": N_("{entry} removed")}
+_HEADS = {
+    "undo": N_("undo"),
+    "redo": N_("redo"),
+    "imported": N_("imported"),
+    "session started": N_("session started"),
+    "hands set": N_("hands set"),
+    "rounds set": N_("rounds set"),
+    "play-off hands set": N_("play-off hands set"),
+    "tie-break rounds set": N_("tie-break rounds set"),
+    "sudden-death hands set": N_("sudden-death hands set"),
+}
+"""The edit log's own words (the log keeps them in English, as they were written)."""
+_FROM = re.compile(r"^from (?P<name>.+)$", re.S)
 
 
-def edit_line(entry: LogEntry, tz: tzinfo | None = None) -> EditLine:
-    """Say one log entry in words, with its local time of day.
+def _head_in(head: str, words: Words) -> str:
+    """The head of a log line (``hand 3 corrected``, ``undo``) in the table's language."""
+    if words.code == "en":
+        return head
+    if head in _HEADS:
+        return words.gettext(_HEADS[head])
+    match = _ENTRY_HEAD.match(head)
+    if match is None:
+        return head
+    entry = entry_label(words, match.group("word"), int(match.group("n")) - 1)
+    return words.gettext(_VERBS[match.group("verb")]).format(entry=entry)
+
+
+def _detail_in(detail: str, words: Words) -> str:
+    """A log line's details in the table's language: what an undo took back, where an import came from, or the
+    change made (``cards Ben 7♥ → 7♦``: its record key in words)."""
+    if words.code == "en":
+        return detail
+    found = _FROM.match(detail)
+    if found is not None:
+        return words.gettext("from {name}").format(name=found.group("name"))
+    match = _HEAD.match(detail)
+    head = match.group("head") if match else detail
+    rest = match.group("rest") if match else None
+    said = _head_in(head, words)
+    if said != head:  # "hand 3 corrected: …", what an undo or a redo took back
+        return said if rest is None else f"{said}: {_detail_in(rest, words)}"
+    parts = []
+    for part in detail.split("; "):
+        key, _, tail = part.partition(" ")
+        parts.append(f"{words.gettext(ENTRY_WORDS[key])} {tail}".rstrip() if key in ENTRY_WORDS else part)
+    return _CARD_LABEL.sub(
+        lambda m: _card_text(m.group("rank") + _SUIT_CODES[m.group("suit")], words), "; ".join(parts)
+    )
+
+
+_SUIT_CODES = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_CARD_LABEL = re.compile(r"(?<![\w])(?P<rank>10|[2-9JQKA])(?P<suit>[♠♥♦♣])")
+"""A card's label as the log wrote it (``Q♥``), to say it in the table's letters (German ``D♥``)."""
+
+
+def edit_line(entry: LogEntry, tz: tzinfo | None = None, words: Words = ENGLISH) -> EditLine:
+    """Say one log entry in words, with its local time of day, in the table's language.
 
     >>> from datetime import UTC
     >>> edit_line(LogEntry(at="2026-11-27T21:07:00.000Z", action="hand 3 corrected: cards Ben 7♥ → 7♦"), UTC).text
     'hand 3 corrected at 21:07: cards Ben 7♥ → 7♦'
     >>> edit_line(LogEntry(at="2026-11-27T20:15:00.000Z", action="imported", detail="from a.json"), UTC).text
     'imported at 20:15: from a.json'
+    >>> german = Words.of("de")
+    >>> edit_line(LogEntry(at="2026-11-27T21:07:00.000Z", action="undo: hand 3 entered"), UTC, german).text
+    'rückgängig um 21:07: Spiel 3 eingegeben'
+    >>> corrected = LogEntry(at="2026-11-27T21:07:00.000Z", action="hand 3 corrected: cards Ben Q♥ → 10♦")
+    >>> edit_line(corrected, UTC, german).text
+    'Spiel 3 korrigiert um 21:07: Karten Ben D♥ → 10♦'
     """
     moment = local_time(entry.at, tz)
     match = _HEAD.match(entry.action.strip())
     head = match.group("head") if match else entry.action
     rest = match.group("rest") if match else None
-    details = [d for d in (rest, entry.detail) if d]
-    text = f"{head} at {moment:%H:%M}" + (f": {'; '.join(details)}" if details else "")
+    details = [_detail_in(d, words) for d in (rest, entry.detail) if d]
+    what, time = _head_in(head, words), f"{moment:%H:%M}"
+    if details:
+        text = words.gettext("{what} at {time}: {details}").format(what=what, time=time, details="; ".join(details))
+    else:
+        text = words.gettext("{what} at {time}").format(what=what, time=time)
     correction = any(word in entry.action for word in ("corrected", "removed", "undo", "redo"))
     return EditLine(moment, text, correction)
 
 
-def edit_log(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[EditLine]:
-    """A session's edit log in words, oldest first."""
-    return [edit_line(e, tz) for e in entries]
+def edit_log(entries: Iterable[LogEntry], tz: tzinfo | None = None, words: Words = ENGLISH) -> list[EditLine]:
+    """A session's edit log in words (in ``words``' language), oldest first."""
+    return [edit_line(e, tz, words) for e in entries]
 
 
 def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[EditLine]:

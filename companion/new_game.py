@@ -49,6 +49,7 @@ from scoring import find_game
 from scoring.base import MAX_NAME
 from scoring.jokers_kill import Options as JokersKillOptions
 from scoring.jokers_kill import deck_size
+from scoring.why import Note
 
 ENGLISH = Words.of("en")
 
@@ -209,13 +210,16 @@ def player_limit(game: str, options: Mapping[str, Any], words: Words = ENGLISH) 
 # --- house rules checked before Start ----------------------------------------------------------------------------
 
 
-def option_problems(game: str, options: Mapping[str, Any]) -> dict[str, str]:
-    """Each house rule of ``options`` that ``game`` refuses → why, in words (empty when all are fine).
+def option_problems(game: str, options: Mapping[str, Any], words: Words = ENGLISH) -> dict[str, str]:
+    """Each house rule of ``options`` that ``game`` refuses → why, in words (in ``words``' language; empty when all
+    are fine). Pydantic's own English never shows: each kind of refusal has its words.
 
     >>> option_problems("financial-crisis", {"max_players": 12})
     {'max_players': '“Most players allowed” must be a whole number from 2 to 9, not 12 (BK-15)'}
     >>> option_problems("jokers-kill", {"playoff_wins": 0})
     {'playoff_wins': 'at least 1'}
+    >>> option_problems("jokers-kill", {"playoff_wins": 0}, Words.of("de"))
+    {'playoff_wins': 'mindestens 1'}
     """
     try:
         options_model(game).model_validate(dict(options))
@@ -223,24 +227,44 @@ def option_problems(game: str, options: Mapping[str, Any]) -> dict[str, str]:
         out: dict[str, str] = {}
         for error in exc.errors():
             key = str(error["loc"][0]) if error["loc"] else ""
-            out.setdefault(key, in_words(_said(error), game))
+            out.setdefault(key, in_words(_said(error, words), game, words))
         return out
     return {}
 
 
-def _said(error: Any) -> str:
+_BOUNDS = {
+    "greater_than_equal": ("ge", N_("at least {n}")),
+    "less_than_equal": ("le", N_("at most {n}")),
+    "greater_than": ("gt", N_("more than {n}")),
+    "less_than": ("lt", N_("less than {n}")),
+}
+_KINDS = {
+    "int_type": N_("must be a whole number"),
+    "int_parsing": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "bool_type": N_("must be on or off"),
+    "bool_parsing": N_("must be on or off"),
+    "enum": N_("must be one of the choices"),
+    "literal_error": N_("must be one of the choices"),
+    "string_type": N_("must be text"),
+    "extra_forbidden": N_("is not a house rule of this game"),
+}
+"""Pydantic's kinds of refusal, each in words a translator can say (pydantic writes its messages in English)."""
+
+
+def _said(error: Any, words: Words = ENGLISH) -> str:
     ctx = error.get("ctx") or {}
     kind = error.get("type", "")
-    if kind == "greater_than_equal":
-        return f"at least {ctx['ge']}"
-    if kind == "less_than_equal":
-        return f"at most {ctx['le']}"
-    if kind == "greater_than":
-        return f"more than {ctx['gt']}"
-    if kind == "less_than":
-        return f"less than {ctx['lt']}"
-    message = str(error.get("msg", "not accepted"))
-    return message.removeprefix("Value error, ")
+    if kind in _BOUNDS:
+        bound, said = _BOUNDS[kind]
+        return words.gettext(said).format(n=ctx[bound])
+    note = getattr(ctx.get("error"), "why", None)
+    if isinstance(note, Note):  # a rule's own refusal, as data (scoring's validators)
+        return words.note(note)
+    message = str(error.get("msg", "not accepted")).removeprefix("Value error, ")
+    if words.code == "en":
+        return message
+    return words.gettext(_KINDS.get(kind, N_("not accepted")))
 
 
 # --- a stake typed as money ----------------------------------------------------------------------------------------
@@ -570,7 +594,7 @@ def option_errors(
         except OptionInputError as exc:
             out[option.key] = str(exc)
     labels = {option.key: option.label for option in fields}
-    for key, problem in option_problems(game, parsed).items():
+    for key, problem in option_problems(game, parsed, words).items():
         out.setdefault(key, f"{labels[key]}: {problem}" if key in labels else problem)
     return out
 

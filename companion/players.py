@@ -21,11 +21,15 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+from companion.i18n import N_
+from scoring.why import Note, render
 from storage import (
     Archive,
+    ArchiveReadOnlyError,
     DuplicatePlayerError,
     InvalidPlayerNameError,
     Player,
@@ -34,19 +38,65 @@ from storage import (
     SessionSummary,
     StorageError,
 )
-from storage.roster import clean_name, name_key
+from storage.roster import MAX_NAME, clean_name, name_key
 
 
-class EarlierNameError(DuplicatePlayerError):
+class _Worded:
+    """A refusal that carries its words as data (``why``, a :class:`scoring.why.Note`), so that a screen says it
+    in the table's language; its English message is the note's."""
+
+    why: Note | None = None
+
+    def __init__(self, note: Note) -> None:
+        super().__init__(render(note))  # type: ignore[call-arg]
+        self.why = note
+
+
+class EarlierNameError(_Worded, DuplicatePlayerError):
     """A new name that is an earlier name of a player (adding it would split that player's history in two)."""
 
 
-class PlayedTogetherError(ValueError):
+class PlayedTogetherError(_Worded, ValueError):
     """Two players who sat at the same game cannot be one person, so they cannot be merged."""
 
 
-class SamePlayerError(ValueError):
+class SamePlayerError(_Worded, ValueError):
     """A player cannot be merged with themselves."""
+
+
+def _name_note(name: object) -> Note:
+    """Why the roster refuses ``name`` as a name (:func:`storage.roster.clean_name`'s refusal, as data)."""
+    if not isinstance(name, str):
+        return Note.of(N_("a player's name must be text"))
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        return Note.of(N_("a player's name is empty"))
+    if len(cleaned) > MAX_NAME:
+        return Note.of(N_("the name {name} is longer than {n} characters"), name=repr(cleaned), n=MAX_NAME)
+    return Note.of(
+        N_("the name {name} holds a control or bidi-override character; those are not allowed in a name"),
+        name=repr(cleaned),
+    )
+
+
+@contextmanager
+def _worded(name: object = None, existing: Callable[[], str | None] = lambda: None) -> Iterator[None]:
+    """Give the roster's refusals their words as data (``why``), keeping their type and English message."""
+    try:
+        yield
+    except InvalidPlayerNameError as exc:
+        exc.why = _name_note(name)  # type: ignore[attr-defined]
+        raise
+    except DuplicatePlayerError as exc:
+        found = existing()
+        if not isinstance(exc, _Worded) and found is not None:
+            exc.why = Note.of(  # type: ignore[attr-defined]
+                N_("{name} is already in the roster as {existing}"), name=repr(name), existing=repr(found)
+            )
+        raise
+    except ArchiveReadOnlyError as exc:
+        exc.why = Note.of(N_("the archive is open read-only: players cannot be changed"))  # type: ignore[attr-defined]
+        raise
 
 
 PlayerError = (StorageError, EarlierNameError, PlayedTogetherError, SamePlayerError, ValueError)
@@ -174,15 +224,26 @@ class PlayerDirectory:
     def verify_add(self, name: str, *, except_id: str | None = None) -> str:
         """The cleaned name, or the error adding it would raise: empty or too long, a current player's name, or an
         earlier name of a player (:class:`EarlierNameError`)."""
-        cleaned = self.archive.players.verify_add(name, except_id=except_id)
+        with _worded(name, lambda: self._current_name(name)):
+            cleaned = self.archive.players.verify_add(name, except_id=except_id)
         key = name_key(cleaned)
         for player in self.archive.players.list():
             if player.id != except_id and any(name_key(old) == key for old in player.history):
                 raise EarlierNameError(
-                    f"{cleaned!r} is an earlier name of {player.name}; choose {player.name} to seat them, "
-                    "or another name for someone new"
+                    Note.of(
+                        N_(
+                            "{name} is an earlier name of {player}; choose {player} to seat them, "
+                            "or another name for someone new"
+                        ),
+                        name=repr(cleaned),
+                        player=player.name,
+                    )
                 )
         return cleaned
+
+    def _current_name(self, name: object) -> str | None:
+        found = self.archive.players.find(name) if isinstance(name, str) else None
+        return found.name if found is not None else None
 
     def can_add(self, name: str) -> bool:
         try:
@@ -194,7 +255,8 @@ class PlayerDirectory:
     def add(self, name: str) -> Player:
         """Add a player (refused as :meth:`verify_add` says)."""
         self.verify_add(name)
-        return self.archive.players.add(name)
+        with _worded(name, lambda: self._current_name(name)):
+            return self.archive.players.add(name)
 
     # --- renaming ---------------------------------------------------------------------------------------------
 
@@ -213,7 +275,8 @@ class PlayerDirectory:
     def rename(self, player_id: str, new_name: str) -> Player:
         """Rename a player; their games (recorded under the old name) stay theirs."""
         self.verify_rename(player_id, new_name)
-        return self.archive.players.rename(player_id, clean_name(new_name))
+        with _worded(new_name, lambda: self._current_name(new_name)):
+            return self.archive.players.rename(player_id, clean_name(new_name))
 
     # --- merging ----------------------------------------------------------------------------------------------
 
@@ -223,16 +286,23 @@ class PlayerDirectory:
         keep = self.archive.players.get(keep_id)
         drop = self.archive.players.get(drop_id)
         if keep.id == drop.id:
-            raise SamePlayerError(f"{keep.name} cannot be merged with themselves")
+            raise SamePlayerError(Note.of(N_("{name} cannot be merged with themselves"), name=keep.name))
         keep_names = {name_key(n) for n in (keep.name, *keep.history)}
         drop_names = {name_key(n) for n in (drop.name, *drop.history)}
         for summary in self.archive.list_sessions():
             seated = {name_key(p) for p in summary.players}
             if seated & keep_names and seated & drop_names:
-                title = summary.title or f"the game of {summary.created_at[:10]}"
-                raise PlayedTogetherError(
-                    f"{keep.name} and {drop.name} both played in {title}, so they are two people and cannot be merged"
-                )
+                both = (keep.name, drop.name)
+                if summary.title:
+                    said = N_("{keep} and {drop} both played in {title}, so they are two people and cannot be merged")
+                    why = Note.of(said, keep=both[0], drop=both[1], title=summary.title)
+                else:
+                    said = N_(
+                        "{keep} and {drop} both played in the game of {day}, so they are two people and cannot be "
+                        "merged"
+                    )
+                    why = Note.of(said, keep=both[0], drop=both[1], day=summary.created_at[:10])
+                raise PlayedTogetherError(why)
 
     def can_merge(self, keep_id: str, drop_id: str) -> bool:
         try:
@@ -244,7 +314,8 @@ class PlayerDirectory:
     def merge(self, keep_id: str, drop_id: str) -> Player:
         """Make ``drop_id`` part of ``keep_id`` (one person entered under two names); returns the kept player."""
         self.verify_merge(keep_id, drop_id)
-        return self.archive.players.merge(keep_id, drop_id)
+        with _worded():
+            return self.archive.players.merge(keep_id, drop_id)
 
 
 class Resolver:

@@ -50,11 +50,13 @@ from datetime import datetime
 from enum import StrEnum
 from urllib.parse import urlsplit
 
+from companion.i18n import N_
 from companion.listeners import Listeners
 from companion.session import HOST_DEVICE, SessionService, TableSession
 from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
 from companion.session import EditKind as EditKind
 from scoring import Result
+from scoring.why import Note, render
 from storage import SessionStatus, StorageError
 
 _log = logging.getLogger(__name__)
@@ -78,7 +80,19 @@ LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 
 
 class SharingError(ValueError):
-    """Something about sharing the table went wrong; the message says what, for the person at the screen."""
+    """Something about sharing the table went wrong; the message says what, for the person at the screen. Made from
+    a :class:`~scoring.why.Note`, the message is the note in English and ``why`` keeps the note, so that a screen
+    says it in the table's language.
+
+    >>> error = WrongPinError(Note.of(N_("that is not the PIN the host shows")))
+    >>> str(error), error.why.text
+    ('that is not the PIN the host shows', 'that is not the PIN the host shows')
+    """
+
+    def __init__(self, message: str | Note) -> None:
+        super().__init__(render(message) if isinstance(message, Note) else message)
+        self.why = message if isinstance(message, Note) else None
+        """The message as data, when it was made from a note."""
 
 
 class NotAllowedError(SharingError):
@@ -227,7 +241,7 @@ def generate_pin(length: int = DEFAULT_PIN_LENGTH) -> str:
     companion.sharing.InvalidPinError: a PIN has 4 to 6 digits, not 3
     """
     if length not in PIN_LENGTHS:
-        raise InvalidPinError(f"a PIN has 4 to 6 digits, not {length}")
+        raise InvalidPinError(Note.of(N_("a PIN has 4 to 6 digits, not {n}"), n=length))
     return "".join(secrets.choice("0123456789") for _ in range(length))
 
 
@@ -243,9 +257,9 @@ def verify_pin_format(text: str) -> str:
     """
     pin = "".join(str(text).split())
     if not pin.isdigit() or not pin.isascii():
-        raise InvalidPinError("a PIN is digits only (4 to 6 of them)")
+        raise InvalidPinError(Note.of(N_("a PIN is digits only (4 to 6 of them)")))
     if len(pin) not in PIN_LENGTHS:
-        raise InvalidPinError(f"a PIN has 4 to 6 digits, this one has {len(pin)}")
+        raise InvalidPinError(Note.of(N_("a PIN has 4 to 6 digits, this one has {n}"), n=len(pin)))
     return pin
 
 
@@ -607,7 +621,7 @@ class LiveTable:
 
     def verify_host(self, access: Access) -> None:
         if access.role is not Role.HOST:
-            raise NotAllowedError("only the host can do this")
+            raise NotAllowedError(Note.of(N_("only the host can do this")))
 
     def new_pin(self, access: Access, length: int | None = None) -> str:
         """Make a new PIN (host only); editors who entered the old one become viewers."""
@@ -645,20 +659,20 @@ class LiveTable:
             if now < self._next_try_at:
                 self._note_refused(access.client)
                 wait = duration_text(self._next_try_at - now)
-                raise PinLockedError(f"too many wrong PINs at this table: try again in {wait}")
+                raise PinLockedError(Note.of(N_("too many wrong PINs at this table: try again in {wait}"), wait=wait))
             if self._pin is None:
-                raise NoPinError("the host has turned editing off (no PIN at the moment)")
+                raise NoPinError(Note.of(N_("the host has turned editing off (no PIN at the moment)")))
             if not secrets.compare_digest(pin, self._pin):
                 self._wrong += 1
                 self._note_refused(access.client)
                 wait_s = self.limits.wait(self._wrong)
                 self._next_try_at = now + wait_s
                 if wait_s > 0:
-                    raise PinLockedError(
-                        f"that is not the PIN, and there were too many wrong PINs at this table: "
-                        f"try again in {duration_text(wait_s)}"
+                    said = N_(
+                        "that is not the PIN, and there were too many wrong PINs at this table: try again in {wait}"
                     )
-                raise WrongPinError("that is not the PIN the host shows")
+                    raise PinLockedError(Note.of(said, wait=duration_text(wait_s)))
+                raise WrongPinError(Note.of(N_("that is not the PIN the host shows")))
             return Access(Role.EDITOR, access.client, self._epoch)
 
     def _note_refused(self, client: str) -> None:
@@ -699,8 +713,8 @@ class LiveTable:
             with self._lock:
                 if self._pin is not None and access.pin_epoch == self._epoch:
                     return
-            raise NotAllowedError("the host has revoked the PIN: this phone can only watch now")
-        raise NotAllowedError("this phone can only watch the game: enter the host's PIN to make changes")
+            raise NotAllowedError(Note.of(N_("the host has revoked the PIN: this phone can only watch now")))
+        raise NotAllowedError(Note.of(N_("this phone can only watch the game: enter the host's PIN to make changes")))
 
     def current_access(self, access: Access) -> Access:
         """``access`` as it stands now: an editor whose PIN was revoked is a viewer again."""
@@ -736,7 +750,9 @@ class LiveTable:
         try:
             return self.sessions.open(session_id)
         except (StorageError, ValueError, KeyError) as exc:
-            raise NoLiveGameError(f"there is no game {session_id} to follow ({exc})") from None
+            raise NoLiveGameError(
+                Note.of(N_("there is no game {id} to follow ({reason})"), id=session_id, reason=str(exc))
+            ) from None
 
     def session_for(self, access: Access, session_id: str | None = None) -> TableSession:
         """The game a page with ``access`` may see: the host any game; a viewer or editor only the live game
@@ -745,7 +761,9 @@ class LiveTable:
             return self.current() if session_id is None else self.open(session_id)
         live = self.current_id
         if session_id is not None and session_id != live:
-            raise NotAllowedError("that game is not being shared: only the game at the table can be followed")
+            raise NotAllowedError(
+                Note.of(N_("that game is not being shared: only the game at the table can be followed"))
+            )
         return self.current()
 
     def show(self, session_id: str) -> None:
@@ -775,7 +793,9 @@ class LiveTable:
         """The live game, or :class:`NoLiveGameError` when there is none yet."""
         session_id = self.current_id
         if session_id is None:
-            raise NoLiveGameError("no game has been started yet: the scoreboard appears here when the host starts one")
+            raise NoLiveGameError(
+                Note.of(N_("no game has been started yet: the scoreboard appears here when the host starts one"))
+            )
         return self.open(session_id)
 
     # -- what the viewers see -------------------------------------------------------------------------------

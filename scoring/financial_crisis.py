@@ -199,21 +199,32 @@ class Options(Model):
         if value is None:
             return None
         if not _whole(value) or value < 1:
-            raise ValueError(f"'rounds' must be a whole number of at least 1, not {value!r} (BK-14)")
+            raise InvalidRecordError(
+                Note.of(
+                    "{key} must be a whole number of at least 1, not {value} (BK-14)", key="'rounds'", value=repr(value)
+                )
+            )
         return int(value)
 
     @field_validator("max_players", mode="before")
     @classmethod
     def _max_players(cls, value: Any) -> Any:
         if not _whole(value) or not 2 <= value <= 9:
-            raise ValueError(f"'max_players' must be a whole number from 2 to 9, not {value!r} (BK-15)")
+            raise InvalidRecordError(
+                Note.of(
+                    "{key} must be a whole number from 2 to 9, not {value} (BK-15)",
+                    key="'max_players'",
+                    value=repr(value),
+                )
+            )
         return int(value)
 
     @field_validator("ranked_loss_when_not_valuable", mode="before")
     @classmethod
     def _zero_or_minus_one(cls, value: Any) -> Any:
         if isinstance(value, bool) or value not in (0, -1):
-            raise ValueError(f"'ranked_loss_when_not_valuable' must be 0 or -1, not {value!r}")
+            key = "'ranked_loss_when_not_valuable'"
+            raise InvalidRecordError(Note.of("{key} must be 0 or -1, not {value}", key=key, value=repr(value)))
         return int(value)
 
     def rounds_for(self, players: int) -> int:

@@ -105,9 +105,10 @@ def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
         try:
             found = ctx.services.lists.filtered(filters.current(), aliases)  # the whole archive, once per change
         except DateRangeError as exc:
-            problem.value = str(exc)
+            problem.value = ctx.words.note(exc.why)
             if update:
-                problem.update()
+                with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                    problem.update()
             return
         problem.value = ""
         listing.show(found, update=update)
@@ -250,20 +251,24 @@ def _points_text(points: dict[str, int]) -> str:
 def step_card(step: ReplayStep, on_correct: Callable[[EntryTarget], None] | None, words: Words = ENGLISH) -> ft.Control:
     """One hand of the replay: what was entered, the points, the standings after it and the "why"."""
     _ = words.gettext
+    title = step.label_in(words)
     rows: list[ft.Control] = [
-        ft.Text(step.label, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=step.label),
+        ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, semantics_label=title),
     ]
-    if step.entered:
-        rows.append(ft.Text(_("Entered: {entered}").format(entered=step.entered), size=15))
+    entered = step.entered_in(words)
+    if entered:
+        rows.append(ft.Text(_("Entered: {entered}").format(entered=entered), size=15))
     rows.append(ft.Text(_("Points: {points}").format(points=_points_text(step.points)), size=15))
     if step.standings:
-        after = _("After {hand}: {standings}").format(hand=step.label.lower(), standings=standings_text(step.standings))
+        after = _("After {hand}: {standings}").format(
+            hand=step.said_in(words), standings=standings_text(step.standings, words)
+        )
         rows.append(ft.Text(after, size=15))
-    for note in step.notes:
+    for note in step.notes_in(words):
         rows.append(ft.Text(_("Why: {note}").format(note=note), size=14, italic=True))
     if on_correct is not None and step.entry is not None:
         target = step.entry
-        label = _("Correct {entry}").format(entry=target.label)
+        label = _("Correct {entry}").format(entry=target.label_in(words))
         rows.append(ft.Row([big_button(label, lambda _: on_correct(target), icon=ft.Icons.EDIT, tooltip=None)]))
     return panel(ft.Column(rows, spacing=4))
 
@@ -273,15 +278,16 @@ def _final(rep: Replay, words: Words = ENGLISH) -> list[ft.Control]:
     game's own notes."""
     _ = words.gettext
     out: list[ft.Control] = []
-    if rep.error is None and rep.verdict is not None:
-        out.append(verdict_banner(rep.verdict.headline, list(rep.verdict.reasons.values())))
+    told = rep.verdict_in(words) if rep.error is None else None
+    if told is not None:
+        out.append(verdict_banner(*told))
     out.append(heading(_("Standings")))
     if rep.error is not None:
         cannot = _("This session cannot be replayed: {error}").format(error=rep.error)
         out.append(ft.Text(cannot, color=ft.Colors.ERROR, size=16))
         return out
-    out += final_standings(rep.final)
-    for note in rep.notes:
+    out += final_standings(rep.final, words)
+    for note in rep.notes_in(words):
         out.append(ft.Text(_("Why: {note}").format(note=note), size=14, italic=True))
     return out
 
@@ -309,7 +315,7 @@ def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     def correct(target: EntryTarget) -> None:
         ctx.navigate(f"/history/{doc.id}/{target.slug}")
 
-    result = _("Result: {outcome}").format(outcome=rep.outcome_text)
+    result = _("Result: {outcome}").format(outcome=rep.outcome_in(ctx.words))
     controls: list[ft.Control] = [
         ft.Text(f"{game_name(doc.game)} · {when_text(doc.updated_at, words=ctx.words)}", size=16),
         ft.Text(result, size=18, semantics_label=result),
@@ -317,7 +323,7 @@ def build_session(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     ]
     if rep.steps:
         controls += [heading(_("Score by hand")), progression_chart(rep, ctx.words)]
-    log = edit_log(doc.log)
+    log = edit_log(doc.log, words=ctx.words)
     corrected = [line for line in log if line.correction]
     controls.append(heading(_("Edit log")))
     if corrected:
@@ -379,11 +385,11 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     if target.index is None or target.index >= len(entries):
         raise ValueError(ctx.words.gettext("This session has no {entry}.").format(entry=target.label))
     entered = entries[target.index]
-    said = describe_entry(entered) if isinstance(entered, dict) else str(entered)
+    said = describe_entry(entered, ctx.words) if isinstance(entered, dict) else str(entered)
     title = session.doc.title or game_name(session.game)
     note = paragraph(
         ctx.words.gettext("{title}: {entry} as it was entered: {entered}").format(
-            title=title, entry=target.label_for(session.game), entered=said
+            title=title, entry=target.label_in(ctx.words, session.game), entered=said
         )
     )
     return TableView(ctx, session, target, note).view()

@@ -370,7 +370,7 @@ class LiveScreen:
         try:
             self.seat.enter_pin(text)
         except SharingError as exc:
-            self.report(str(exc))
+            self.report(said(self.words, exc))
             return
         if self._pin_field is not None:
             self._pin_field.value = ""

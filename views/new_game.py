@@ -305,7 +305,7 @@ class SetUp:
         if self.setup_hook is not None:
             if self.sides is not None:
                 self.extra["sides"] = self.sides.fit(self.seats.names, self.extra.get("sides") or {})
-            self.setup_box.controls = [self.setup_hook(list(self.seats.names), self.extra)]
+            self.setup_box.controls = [self.setup_hook(list(self.seats.names), self.extra, self.words)]
 
     def _mover(self, index: int, step: int) -> Callable[[Any], None]:
         return lambda _: self.move(index, step)

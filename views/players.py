@@ -23,6 +23,7 @@ from views.context import ViewContext
 from views.flet_private import component_node
 from views.ratings import player_ratings
 from views.stats import game_line_text, head_to_head_text, player_summary
+from views.table.entry import said
 from views.widgets import TAP, big_button, empty_state, heading, paragraph, screen
 
 PLAYER_ERRORS = (StorageError, ValueError)
@@ -71,7 +72,7 @@ def player_list(state: RosterState, ctx: ViewContext) -> ft.Control:
         try:
             players.verify_add(state.name)
         except PLAYER_ERRORS as exc:
-            problem = str(exc) if state.name.strip() else ""
+            problem = said(ctx.words, exc) if state.name.strip() else ""
         else:
             can_add = True
 
@@ -79,7 +80,7 @@ def player_list(state: RosterState, ctx: ViewContext) -> ft.Control:
         try:
             players.add(state.name)
         except PLAYER_ERRORS as exc:
-            state.problem = str(exc)
+            state.problem = said(ctx.words, exc)
             return
         state.name, state.changes = "", state.changes + 1
 
@@ -125,7 +126,7 @@ def rating_figures(ctx: ViewContext, player_id: str) -> list[ft.Control]:
         if change is not None:
             last = (night.name, change)
             break
-    return player_ratings(scopes, player_id, last)
+    return player_ratings(scopes, player_id, last, ctx.words)
 
 
 def build_player(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -209,12 +210,13 @@ def player_figures(ctx: ViewContext, player_id: str, name: str) -> list[ft.Contr
     except KeyError:
         figures.append(paragraph(ctx.words.gettext("No finished games yet.")))
     else:
-        figures.append(ft.Text(player_summary(mine), size=16, semantics_label=f"{name}: {player_summary(mine)}"))
-        figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all")]
+        summary = player_summary(mine, ctx.words)
+        figures.append(ft.Text(summary, size=16, semantics_label=f"{name}: {summary}"))
+        figures += [ft.Text(text, size=15) for text in game_line_text(mine, "all", ctx.words)]
         versus = stats.versus(name)
         if versus:
             figures.append(heading(ctx.words.gettext("Head-to-head")))
-            figures += [ft.Text(head_to_head_text(h), size=15) for h in versus]
+            figures += [ft.Text(head_to_head_text(h, ctx.words), size=15) for h in versus]
     return figures + rating_figures(ctx, player_id)
 
 
@@ -228,14 +230,14 @@ def _rename_and_merge(state: PlayerState, players: PlayerDirectory, words: Words
         try:
             players.verify_rename(state.player_id, state.new_name)
         except PLAYER_ERRORS as exc:
-            problem = str(exc)
+            problem = said(words, exc)
         else:
             can_rename = " ".join(state.new_name.split()) != name
     if state.other and not problem:
         try:
             players.verify_merge(state.player_id, state.other)
         except PLAYER_ERRORS as exc:
-            problem = str(exc)
+            problem = said(words, exc)
         else:
             can_merge = True
             merge_tip = _("Merge {other} into {name}").format(other=players.get(state.other).name, name=name)
@@ -244,7 +246,7 @@ def _rename_and_merge(state: PlayerState, players: PlayerDirectory, words: Words
         try:
             state.done(change())
         except PLAYER_ERRORS as exc:
-            state.problem = str(exc)
+            state.problem = said(words, exc)
 
     def typed(text: str) -> None:
         state.new_name, state.problem = text, ""

@@ -28,7 +28,7 @@ from companion.sharing import (
     qr_png,
 )
 from views.context import ViewContext
-from views.table.entry import refresh
+from views.table.entry import refresh, said
 from views.widgets import big_button, empty_state, paragraph, screen
 
 PACKAGED_NOTE = (
@@ -152,7 +152,7 @@ class ShareScreen:
             action()
         except SharingError as exc:
             self.rebuild()
-            self.message.value = str(exc)
+            self.message.value = said(self.words, exc)
             self.message.visible = True
             refresh(self.body)
             return

@@ -234,7 +234,7 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
                 standings.ratings, on_open=open_rated, title=title, page_size=FIRST_ROWS, words=words
             )
             rated += season_section(
-                standings, ctx.services.nights.money, dark=ctx.settings.theme is Theme.DARK, words=words
+                standings, ctx.settings.money_shown, dark=ctx.settings.theme is Theme.DARK, words=words
             )
         ratings_box.controls = rated
         body.controls = [

@@ -19,6 +19,7 @@ from companion.entry_ones_to_nines import (
     fit_sides,
     toggle_side,
 )
+from companion.i18n import Words
 from scoring import Part, find_game
 
 SIDES = {"Ann": "A", "Ben": "B", "Cat": "A"}
@@ -182,12 +183,12 @@ def test_setup_hook_chooses_sides() -> None:
     ui = find_panel("1111-9999")
     assert ui is not None and ui.setup is not None
     extra: dict[str, Any] = {}
-    control = ui.setup(["Ann", "Ben", "Cat"], extra)
+    control = ui.setup(["Ann", "Ben", "Cat"], extra, Words.of("en"))
     assert extra["sides"] == {"Ann": "A", "Ben": "A", "Cat": "B"}
     _button(control, "Ben: side A").on_click(None)
     assert extra["sides"]["Ben"] == "B"
     _button(control, "Ben: side B").on_click(None)  # redrawn in place
-    ui.setup(["Ann", "Ben"], extra)  # Cat left the table: her side goes too
+    ui.setup(["Ann", "Ben"], extra, Words.of("en"))  # Cat left the table: her side goes too
     assert extra["sides"] == {"Ann": "A", "Ben": "A"}
 
 

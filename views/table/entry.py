@@ -198,10 +198,10 @@ class EndHook(Protocol):
     ) -> ft.Control | None: ...
 
 
-SetupHook = Callable[[Sequence[str], dict[str, Any]], ft.Control]
-"""Game-specific set-up on the New-game screen (1111-9999's sides): given the seated players, in order, and the
-record's extra top-level keys (a dict the control fills in place, passed to ``SessionService.start(extra=...)``),
-the control to show; called again whenever the seats change."""
+SetupHook = Callable[[Sequence[str], dict[str, Any], Words], ft.Control]
+"""Game-specific set-up on the New-game screen (1111-9999's sides): given the seated players, in order, the
+record's extra top-level keys (a dict the control fills in place, passed to ``SessionService.start(extra=...)``)
+and the table's words, the control to show; called again whenever the seats change."""
 
 
 @dataclass(frozen=True)

@@ -262,7 +262,7 @@ class TableView:
     def _table_parts(self) -> None:
         session = self.session
         result = session.result
-        money = self.ctx.settings.money
+        money = self.ctx.settings.money_shown
         ui = self.ui
         extras = ui.extras(session, money, self.words) if ui is not None and ui.extras is not None else []
         self.strip.show(result)
@@ -324,7 +324,7 @@ class TableView:
 
     def _hand_rows(self, result: Any) -> None:
         """The hand list: the newest :data:`HAND_ROWS` rows, or all of them after *Show all*."""
-        money = self.ctx.settings.money
+        money = self.ctx.settings.money_shown
         newest = None if self._all_hands else HAND_ROWS  # the older rows are not even built
         hands = hand_list(
             result, self.open_hand if self.ui is not None else None, self._tiles, money, newest, self.words

@@ -186,7 +186,7 @@ class BinPanel:
         _ = words.gettext
         self._lock = threading.Lock()
         self.four_colour = ectx.view.settings.four_colour_suits
-        self.money = ectx.view.settings.money
+        self.money = ectx.view.settings.money_shown
         self.ctl = controller(ectx, BargainBinState)
         self.pot_before = self._pot_before()
         self.conduct_open = False

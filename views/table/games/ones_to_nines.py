@@ -76,8 +76,10 @@ def extras(
 # --- set-up: sides ---------------------------------------------------------------------------------------------------
 
 
-def setup(players: Sequence[str], extra: dict[str, Any]) -> ft.Control:
-    """The sides of the table row, one button per seated player (tap to move them to the other side)."""
+def setup(players: Sequence[str], extra: dict[str, Any], words: Words) -> ft.Control:
+    """The sides of the table row, one button per seated player (tap to move them to the other side), in the table's
+    language."""
+    _ = words.gettext
     extra["sides"] = entry_oo.fit_sides(players, extra.get("sides") or {})
     box = ft.Column(spacing=8)
 
@@ -85,19 +87,21 @@ def setup(players: Sequence[str], extra: dict[str, Any]) -> ft.Control:
         sides = extra["sides"]
         rows: list[ft.Control] = [
             ft.Text(
-                "Which side of the table row does each player sit on? Side A reads the row as it is laid out, "
-                "side B reads it reversed (OO-1). Tap a player to change sides.",
+                _(
+                    "Which side of the table row does each player sit on? Side A reads the row as it is laid out, "
+                    "side B reads it reversed (OO-1). Tap a player to change sides."
+                ),
                 size=16,
             )
         ]
         buttons: list[ft.Control] = []
         for name in players:
-            label = f"{name}: side {sides[name]}"
+            label = _("{name}: side {side}").format(name=name, side=sides[name])
             buttons.append(
                 ft.OutlinedButton(content=label, tooltip=label, height=TAP, on_click=lambda _, n=name: flip(n))
             )
         if not buttons:
-            rows.append(ft.Text("Seat the players first.", size=16))
+            rows.append(ft.Text(_("Seat the players first."), size=16))
         rows.append(ft.Row(buttons, wrap=True, spacing=8, run_spacing=8))
         box.controls = rows
 
