@@ -461,7 +461,7 @@ class ReplayStep:
 
     def notes_in(self, words: Words) -> tuple[str, ...]:
         """:attr:`notes` in the table's language (as they are when only the English was kept)."""
-        return tuple(words.note(note) for note in self.why) if len(self.why) == len(self.notes) else self.notes
+        return _notes_in(self.why, self.notes, words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,7 +515,7 @@ class Replay:
 
     def notes_in(self, words: Words) -> tuple[str, ...]:
         """:attr:`notes` in the table's language."""
-        return tuple(words.note(note) for note in self.why) if len(self.why) == len(self.notes) else self.notes
+        return _notes_in(self.why, self.notes, words)
 
     def verdict_in(self, words: Words) -> tuple[str, list[str]] | None:
         """The verdict's headline and its sentences (one per winner) in the table's language; ``None`` without
@@ -530,6 +530,11 @@ class Replay:
             for name, reason in verdict.reasons.items()
         ]
         return words.note(verdict.headline_why), reasons
+
+
+def _notes_in(why: tuple[Note, ...], notes: tuple[str, ...], words: Words) -> tuple[str, ...]:
+    """Notes in the table's language from their data, or as written when only the English was kept."""
+    return tuple(words.note(note) for note in why) if len(why) == len(notes) else notes
 
 
 ENTRY_WORDS = {
