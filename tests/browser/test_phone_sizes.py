@@ -298,6 +298,9 @@ def ones_to_nines_hand(phone: Phone, names: list[str], k: int) -> None:
             phone.tap(phone.button(digit, enabled=True), f"digit {digit}")
             typed += 1
             phone.page.wait_for_function(LEFT_IN_DECK, arg=36 - typed)
+            if typed == 1:  # the keys that mend a hand are on screen while it is typed, as the digits are
+                phone.visible(phone.button("Delete digit"), "Delete digit")
+                phone.visible(phone.button("Clear hand"), "Clear hand")
     phone.text(r"^Next: Every number is in: check and confirm$").wait_for()
     phone.confirm_hand()
 

@@ -26,13 +26,11 @@ from scoring.why import Names, Note
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, said, sent_by_hand, words_of
 from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
 
-PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 4, "md": 4}
-"""Three digit keys a row, like a phone's keypad."""
 LARGE_TABLE = 5
-"""From this many players (the table row and five or more numbers) the numbers are two a row and the digits five a
-row (two rows of 48 px keys): the pad stays on screen with eight players on a 360 × 640 phone."""
-LARGE_PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 2}
-"""A large table's digit keys: five a row (of 10 columns)."""
+"""From this many players (the table row and five or more numbers) the numbers are two a row."""
+PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 2, "md": 1}
+"""The digit keys: five a row (of 10 columns) on a phone, two rows of 48 px keys, so that the pad, "Delete digit"
+and "Clear hand" stay on screen at every table size on a 360 × 640 phone; all nine in one row when wider."""
 LARGE_FIELD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
 """A large table's numbers: two a row on a portrait phone, three when wider."""
 FIELD = ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(horizontal=12))
@@ -155,26 +153,23 @@ class HandPanel:
         """The digit keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for digit in DIGITS:
             text = ft.Text(digit, size=26, weight=ft.FontWeight.BOLD)
-            if self.large:
-                self.pad[digit] = TapKey(text, tapped(self.press, digit), col=LARGE_PAD_COLUMNS, height=MIN_TAP)
-            else:
-                self.pad[digit] = TapKey(text, tapped(self.press, digit), col=PAD_COLUMNS, height=TAP)
+            self.pad[digit] = TapKey(text, tapped(self.press, digit), col=PAD_COLUMNS, height=MIN_TAP)
         self.pad_row = ft.ResponsiveRow(
-            [key.control for key in self.pad.values()],
-            columns=10 if self.large else 12,
-            spacing=6,
-            run_spacing=4 if self.large else 6,
+            [key.control for key in self.pad.values()], columns=10, spacing=6, run_spacing=4
         )
-        self.left = ft.Text("", size=14)
+        self.left = ft.Text("", size=12, expand=True)
         self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Delete digit"), self.backspace)
         self.edit_row = ft.Row(
+            # the deck's count between the two keys that mend a hand: no row of its own
             [
                 self.backspace_button,
+                self.left,
                 ft.OutlinedButton(
-                    content=_("Clear hand"), tooltip=_("Clear hand"), height=MIN_TAP, expand=True, on_click=self.clear
+                    content=_("Clear hand"), tooltip=_("Clear hand"), height=MIN_TAP, on_click=self.clear
                 ),
             ],
             spacing=8,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
         )
         self.triples: dict[str | None, ft.OutlinedButton] = {}
         triple_parts: list[ft.Control] = []
@@ -210,7 +205,6 @@ class HandPanel:
                 *fields,
                 self.prompt,
                 self.pad_row,
-                self.left,
                 self.edit_row,
                 self.review,
                 *triple_parts,
