@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -279,6 +279,84 @@ def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
     )
     r, g, b = (channel / 255 for channel in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+INK = """async ([png, threshold]) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + png;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width; canvas.height = img.height;
+    const g = canvas.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const data = g.getImageData(0, 0, img.width, img.height).data;
+    const counts = new Map();
+    for (let i = 0; i < data.length; i += 4) {
+        const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+        counts.set(key, (counts.get(key) || 0) + 1);
+    }
+    const bg = [...counts.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+    const [br, bg_, bb] = [bg >> 16, (bg >> 8) & 255, bg & 255];
+    const columns = [];
+    for (let x = 0; x < img.width; x++) {
+        let top = -1, bottom = -1;
+        for (let y = 0; y < img.height; y++) {
+            const i = (y * img.width + x) * 4;
+            if (Math.max(Math.abs(data[i] - br), Math.abs(data[i + 1] - bg_), Math.abs(data[i + 2] - bb)) > threshold) {
+                if (top < 0) top = y;
+                bottom = y;
+            }
+        }
+        columns.push(top < 0 ? null : [top, bottom]);
+    }
+    return columns;
+}"""
+"""JavaScript: for each pixel column of a PNG, the first and last rows of its pixels unlike the image's most common
+colour (``null`` for a column with none)."""
+
+
+class Ink(NamedTuple):
+    """What a screenshot of a box shows drawn in it (:func:`ink`): for each pixel column, its first and last inked
+    rows (``None`` for a column with no ink)."""
+
+    columns: tuple[tuple[int, int] | None, ...]
+
+    @property
+    def left(self) -> int:
+        return next(x for x, rows in enumerate(self.columns) if rows is not None)
+
+    @property
+    def right(self) -> int:
+        return max(x for x, rows in enumerate(self.columns) if rows is not None)
+
+    @property
+    def width(self) -> int:
+        """From the first inked column to the last."""
+        return self.right - self.left + 1
+
+    def ends_in_dots(self, px: float) -> bool:
+        """Whether a text of ``px`` pixels drawn here ends in an ellipsis ("…"): its last half an em of ink lies in
+        one band less than 0.3 em tall (the dots on the baseline), where a letter's last half an em reaches across
+        its x-height at least."""
+        last = [rows for rows in self.columns[self.right - round(px / 2) + 1 : self.right + 1] if rows is not None]
+        return max(bottom for _, bottom in last) - min(top for top, _ in last) + 1 < 0.3 * px
+
+    def __repr__(self) -> str:
+        return f"Ink(left={self.left}, right={self.right}, last={self.columns[self.right]})"
+
+
+def ink(page: Any, box: dict[str, float], *, threshold: int = 60) -> Ink | None:
+    """What the page *drew* in ``box`` (page pixels), as a screenshot shows it: the pixels unlike the box's own
+    background (its most common colour). A text cut with an ellipsis ends where the cut is, whatever its
+    semantics label says. ``None`` where nothing is drawn."""
+    import base64
+
+    clip = {key: box[key] for key in ("x", "y", "width", "height")}
+    png = base64.b64encode(page.screenshot(clip=clip, scale="css")).decode("ascii")
+    columns = page.evaluate(INK, [png, threshold])
+    if all(rows is None for rows in columns):
+        return None
+    return Ink(tuple(None if rows is None else (rows[0], rows[1]) for rows in columns))
 
 
 # --- playing a game at the table ----------------------------------------------------------------------------------
