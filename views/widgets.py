@@ -101,12 +101,13 @@ class TapKey:
 
     def __init__(
         self,
-        text: ft.Text,
+        text: ft.Text | ft.Icon,
         on_click: Callable[[Any], Any],
         *,
         col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1,
         height: int = MIN_TAP,
         on_long_press: Callable[[Any], Any] | None = None,
+        label: str | None = None,
     ) -> None:
         self.text = text
         self._colour = text.color
@@ -121,7 +122,7 @@ class TapKey:
             ink=True,
             ink_color=ft.Colors.TRANSPARENT,
         )
-        self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col))
+        self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col, label=label))
         self.enabled = True
         self.veiled = False
         self.selected = False
@@ -147,7 +148,7 @@ class TapKey:
             return False
         self.enabled = enabled
         self._set_state()
-        if self.text.spans:  # the opacity dims the outline too
+        if isinstance(self.text, ft.Text) and self.text.spans:  # the opacity dims the outline too
             self.box.opacity = 1.0 if enabled else DIMMED
         else:
             self.text.color = self._colour if enabled else ft.Colors.OUTLINE_VARIANT

@@ -298,9 +298,10 @@ def ones_to_nines_hand(phone: Phone, names: list[str], k: int) -> None:
             phone.tap(phone.button(digit, enabled=True), f"digit {digit}")
             typed += 1
             phone.page.wait_for_function(LEFT_IN_DECK, arg=36 - typed)
-            if typed == 1:  # the keys that mend a hand are on screen while it is typed, as the digits are
-                phone.visible(phone.button("Delete digit"), "Delete digit")
-                phone.visible(phone.button("Clear hand"), "Clear hand")
+            if typed == 1:  # the keys that mend a hand are on screen while it is typed, as the digits are, whole
+                for key in ("Delete digit", "Clear hand"):
+                    box = phone.visible(phone.button(key), key)
+                    assert box["height"] >= 47.5, f"{key} is cut by the screen's edge or the docked bar: {box}"
     phone.text(r"^Next: Every number is in: check and confirm$").wait_for()
     phone.confirm_hand()
 

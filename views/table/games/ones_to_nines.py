@@ -145,25 +145,33 @@ class HandPanel:
                 col=LARGE_FIELD_COLUMNS if self.large else 12,
                 on_click=lambda _, n=name: self.focus(n),
             )
+        self.left = ft.Text("", size=12, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
+        """The deck's count: on a large table in the place beside the last number (free when the numbers and the
+        table row are odd, as with 8 players), else under the prompt."""
         fields: list[ft.Control] = list(self.fields.values())
         if self.large:
-            fields = [ft.ResponsiveRow(fields, spacing=6, run_spacing=4)]
-        self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
+            left = ft.Container(self.left, col=LARGE_FIELD_COLUMNS, height=MIN_TAP, alignment=ft.Alignment.CENTER_LEFT)
+            fields = [ft.ResponsiveRow([*fields, left], spacing=6, run_spacing=4)]
+        self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
         self.pad: dict[str, TapKey] = {}
         """The digit keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
         for digit in DIGITS:
             text = ft.Text(digit, size=26, weight=ft.FontWeight.BOLD)
             self.pad[digit] = TapKey(text, tapped(self.press, digit), col=PAD_COLUMNS, height=MIN_TAP)
+        delete = _("Delete digit")
+        self.delete_key = TapKey(ft.Icon(ft.Icons.BACKSPACE_OUTLINED), self.backspace, col=PAD_COLUMNS, label=delete)
+        """The pad's tenth place, as on a phone's keypad."""
+        self.review_delete = icon_button(ft.Icons.BACKSPACE_OUTLINED, delete, self.backspace, size=MIN_TAP)
+        """The same beside the prompt, while the review of a whole hand has the pad's place."""
+        self.review_delete.visible = False
         self.pad_row = ft.ResponsiveRow(
-            [key.control for key in self.pad.values()], columns=10, spacing=6, run_spacing=4
+            [*(key.control for key in self.pad.values()), self.delete_key.control], columns=10, spacing=6, run_spacing=4
         )
-        self.left = ft.Text("", size=12, expand=True)
-        self.backspace_button = icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Delete digit"), self.backspace)
-        self.edit_row = ft.Row(
-            # the deck's count between the two keys that mend a hand: no row of its own
+        self.prompt_row = ft.Row(
+            # what to type (and on a small table the deck's count under it) beside "Clear hand": no row of their own
             [
-                self.backspace_button,
-                self.left,
+                ft.Column([self.prompt] if self.large else [self.prompt, self.left], spacing=0, expand=True),
+                self.review_delete,
                 ft.OutlinedButton(
                     content=_("Clear hand"), tooltip=_("Clear hand"), height=MIN_TAP, on_click=self.clear
                 ),
@@ -203,9 +211,8 @@ class HandPanel:
             [
                 self.title,
                 *fields,
-                self.prompt,
+                self.prompt_row,
                 self.pad_row,
-                self.edit_row,
                 self.review,
                 *triple_parts,
             ],
@@ -302,7 +309,8 @@ class HandPanel:
         pad = rows is None or any(key.enabled for key in self.pad.values())  # (a first three of a kind's number)
         if self.pad_row.visible != pad:
             self.pad_row.visible = pad
-            changed.append(self.pad_row)  # its keys are isolated: only its visibility is sent
+            self.review_delete.visible = not pad  # "Delete digit" beside the prompt while the pad is away
+            changed += [self.pad_row, self.review_delete]  # the row's keys are isolated: only its visibility is sent
         if self.confirm_button.disabled != (not entry.complete):
             self.confirm_button.disabled = not entry.complete
             changed.append(self.confirm_button)  # in the screen's bottom bar, outside this panel
