@@ -107,11 +107,12 @@ def test_history_opened_twice_on_an_unchanged_archive_lists_and_filters_once(
 
 
 def test_filters_still_cover_the_whole_archive(services: AppServices) -> None:
-    ids = [save_finished(services, f"Evening {n}") for n in range(30)]
-    found = services.lists.filtered(HistoryFilter(search="evening 3"))
-    assert {s.title for s in found} == {"Evening 3", "Evening 13", "Evening 23"}
+    # "3x", not "3": a search word is found anywhere in a session's text, its date too (on the 3rd of a month)
+    ids = [save_finished(services, f"Evening {n}x") for n in range(30)]
+    found = services.lists.filtered(HistoryFilter(search="evening 3x"))
+    assert {s.title for s in found} == {"Evening 3x", "Evening 13x", "Evening 23x"}
     assert len(services.lists.filtered(HistoryFilter())) == len(ids) == 30
-    assert services.lists.filtered(HistoryFilter(search="evening 3")) is found, "the same filter is remembered"
+    assert services.lists.filtered(HistoryFilter(search="evening 3x")) is found, "the same filter is remembered"
 
 
 def test_continue_lists_once_per_archive_state(services: AppServices, monkeypatch: pytest.MonkeyPatch) -> None:
