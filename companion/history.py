@@ -571,10 +571,11 @@ def _key_text(key: str, words: Words) -> str:
 def _card_text(value: Any, words: Words = ENGLISH) -> str:
     if isinstance(value, str):
         try:
-            Card.parse(value)
+            card = Card.parse(value)
         except ValueError:
             return value
-        return words.note(Note.of("{card}", card=Cards.of([value])))
+        # its canonical code: a record may spell a card "10h" or "7♣", which the scoring accepts too
+        return words.note(Note.of("{card}", card=Cards.of([str(card)])))
     if isinstance(value, list):
         return " ".join(_card_text(v, words) for v in value) if value else words.gettext(_NONE)
     if isinstance(value, bool):
@@ -591,6 +592,8 @@ def describe_entry(entry: Mapping[str, Any], words: Words = ENGLISH) -> str:
     'up 9♠; cards Ann 4♥, Ben Q♦'
     >>> describe_entry({"up": "9S", "cards": {"Ann": "4H", "Ben": "QD"}}, Words.of("de"))
     'Aufgedeckt 9♠; Karten Ann 4♥, Ben D♦'
+    >>> describe_entry({"up": "9s", "cards": {"Ann": "10h", "Ben": "Q♦"}})  # as a record may spell them
+    'up 9♠; cards Ann 10♥, Ben Q♦'
     >>> describe_entry({"table": "4239", "numbers": {"Ann": "5278"}, "first_triple": "Ben"})
     'table 4239; numbers Ann 5278; first triple Ben'
     """
