@@ -81,22 +81,32 @@ def history_controls(
 
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history``: the sessions, newest first, with filters over the whole archive; the first page of the
-    result is shown, "Show more" adds the next (:func:`history_list`, over a :class:`HistoryState`)."""
+    result is shown, "Show more" adds the next. Two components: the filters (:func:`history_filters`, over
+    :class:`HistoryFilters`) and the list (:func:`history_rows`, over them and :class:`ShownPages`), so that "Show
+    more" renders the list alone."""
     wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
     roster = tuple(p.name for p in ctx.services.players.players())
-    state = HistoryState(player=wanted if wanted in roster else ALL)
+    filters = HistoryFilters(player=wanted if wanted in roster else ALL)
     aliases = ctx.services.players.aliases()
     ctx.services.stats.warm_up(ctx.services.archive, aliases)  # so that Statistics opens at once
     ctx.services.ratings.warm_up()  # and its ratings
     shown = HistoryShown(roster, tuple(ctx.services.seasons.seasons.all()), aliases)
-    return screen(ctx, ctx.words.gettext("History"), [_links(ctx), component_node(history_list, state, shown, ctx)])
+    return screen(
+        ctx,
+        ctx.words.gettext("History"),
+        [
+            _links(ctx),
+            component_node(history_filters, filters, shown, ctx.words),
+            component_node(history_rows, filters, ShownPages(), shown, ctx),
+        ],
+    )
 
 
 @ft.observable
 @dataclass
-class HistoryState:
-    """The History list's filters as chosen and typed (game, player, season, a date range, a search; ``ALL``
-    limits nothing) and how many pages of the result are shown."""
+class HistoryFilters:
+    """The History list's filters as chosen and typed: game, player, season, a date range and a search (``ALL``
+    and ``""`` limit nothing)."""
 
     game: str = ALL
     player: str = ALL
@@ -104,19 +114,18 @@ class HistoryState:
     since: str = ""
     until: str = ""
     search: str = ""
-    pages: int = 1
+    changes: int = 0
+    """How many changes were made (each starts the list again at its first page)."""
 
-    def set(self, **changes: str) -> None:
-        """Change filters: the result starts again at its first page."""
-        for name, value in changes.items():
-            setattr(self, name, value)
-        self.pages = 1
+    def set(self, name: str, value: str) -> None:
+        setattr(self, name, value)
+        self.changes += 1
 
     def pick_season(self, name: str, seasons: Sequence[Season]) -> None:
         """Choose a season by ``name``: its first and last days become the date range (``ALL``: no range)."""
         chosen = next((s for s in seasons if s.name == name), None)
-        since, until = (chosen.start.isoformat(), chosen.end.isoformat()) if chosen is not None else ("", "")
-        self.set(season=name, since=since, until=until)
+        self.since, self.until = (chosen.start.isoformat(), chosen.end.isoformat()) if chosen else ("", "")
+        self.set("season", name)
 
     def current(self) -> HistoryFilter:
         """The filter the fields say now (:class:`DateRangeError` for a date that cannot be read)."""
@@ -129,10 +138,26 @@ class HistoryState:
         )
 
 
+@ft.observable
+@dataclass
+class ShownPages:
+    """How many pages of the result the list shows: one after each change of the filters (``of``: their count of
+    changes when "Show more" was last tapped), one more per "Show more"."""
+
+    of: int = 0
+    pages: int = 1
+
+    def count(self, filters: HistoryFilters) -> int:
+        return self.pages if filters.changes == self.of else 1
+
+    def more(self, filters: HistoryFilters) -> None:
+        self.pages, self.of = self.count(filters) + 1, filters.changes
+
+
 @dataclass(frozen=True)
 class HistoryShown:
-    """What the History list reads once, when the screen is opened: the roster's names, the seasons, and earlier
-    names (earlier name → current name)."""
+    """What the History screen reads once, when it is opened: the roster's names, the seasons, and earlier names
+    (earlier name → current name)."""
 
     roster: tuple[str, ...]
     seasons: tuple[Season, ...]
@@ -140,8 +165,8 @@ class HistoryShown:
 
 
 @ft.component
-def history_list(state: HistoryState, shown: HistoryShown, ctx: ViewContext) -> ft.Control:
-    """The filters, what is wrong with them, the count, a page of rows per "Show more", and the button.
+def history_rows(filters: HistoryFilters, paging: ShownPages, shown: HistoryShown, ctx: ViewContext) -> ft.Control:
+    """What is wrong with the filters, the count, a page of rows per "Show more", and the button.
 
     The archive is filtered once per filter (the service remembers the result); the rows of a filter's result are
     built once each, so "Show more" builds and sends only the next page (the rows already shown are the same
@@ -155,7 +180,7 @@ def history_list(state: HistoryState, shown: HistoryShown, ctx: ViewContext) -> 
         ctx.navigate(f"/history/{session_id}")
 
     try:
-        flt = state.current()
+        flt = filters.current()
         found = ctx.services.lists.filtered(flt, shown.aliases)  # the whole archive, once per filter
         last.current = flt
     except DateRangeError as exc:
@@ -163,23 +188,18 @@ def history_list(state: HistoryState, shown: HistoryShown, ctx: ViewContext) -> 
         flt = last.current or HistoryFilter()
         found = ctx.services.lists.filtered(flt, shown.aliases)
     rows: list[ft.Control] = ft.use_memo(list, [flt, found])  # this result's rows built so far
-    end = page_end(len(found), 0, PAGE_SIZE * state.pages)
-    rows.extend(
-        session_tile(row_of(s, words=words), lambda sid: ctx.navigate(f"/history/{sid}"))
-        for s in found[len(rows) : end]
-    )
+    end = page_end(len(found), 0, PAGE_SIZE * paging.count(filters))
+    rows.extend(session_tile(row_of(s, words=words), open_session) for s in found[len(rows) : end])
+    kept = len(ctx.services.archive) > 0
     listing = list(rows[:end]) or [
         empty_state(
-            _("No sessions match") if len(ctx.services.archive) else _("No sessions yet"),
-            _("Change the filters or the search.")
-            if len(ctx.services.archive)
-            else _("Games you play will be listed here."),
+            _("No sessions match") if kept else _("No sessions yet"),
+            _("Change the filters or the search.") if kept else _("Games you play will be listed here."),
         )
     ]
-    more = big_button(_(SHOW_MORE), lambda e: setattr(state, "pages", state.pages + 1), icon=ft.Icons.EXPAND_MORE)
+    more = big_button(_(SHOW_MORE), lambda e: paging.more(filters), icon=ft.Icons.EXPAND_MORE)
     return ft.Column(
         [
-            *_filter_rows(state, shown, words),
             ft.Text(problem, size=15, color=ft.Colors.ERROR),
             ft.Text(count_text(len(found), end, "session", "newest", words), size=15),
             ft.Column(listing, spacing=0),
@@ -189,55 +209,60 @@ def history_list(state: HistoryState, shown: HistoryShown, ctx: ViewContext) -> 
     )
 
 
-def _filter_rows(state: HistoryState, shown: HistoryShown, words: Words) -> list[ft.Control]:
-    """The filter fields (game, player, season, from, to, search), drawn from ``state``; each change sets it."""
+@ft.component
+def history_filters(filters: HistoryFilters, shown: HistoryShown, words: Words) -> ft.Control:
+    """The filter fields (game, player, season, from, to, search), drawn from ``filters``; each change sets them,
+    and the list renders again. The dropdowns' options are made once (the same controls each time, which Flet's
+    diff passes over)."""
     _ = words.gettext
+    options = ft.use_memo(lambda: _filter_options(shown, words), [])
 
-    def dropdown(label: str, name: str, options: list[ft.DropdownOption]) -> ft.Dropdown:
+    def dropdown(label: str, name: str) -> ft.Dropdown:
         field = ft.Dropdown(
             label=label,
-            value=getattr(state, name),
-            options=options,
+            value=getattr(filters, name),
+            options=options[name],
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
         if name == "season":
-            field.on_select = lambda e: state.pick_season(str(field.value or ALL), shown.seasons)
+            field.on_select = lambda e: filters.pick_season(str(field.value or ALL), shown.seasons)
         else:
-            field.on_select = lambda e: state.set(**{name: str(field.value or ALL)})
+            field.on_select = lambda e: filters.set(name, str(field.value or ALL))
         return field
 
     def text_field(label: str, name: str, tooltip: str, **more: Any) -> ft.TextField:
-        field = ft.TextField(label=label, value=getattr(state, name), tooltip=tooltip, expand=True, **more)
-        field.on_change = lambda e: state.set(**{name: str(field.value or "")})
+        field = ft.TextField(label=label, value=getattr(filters, name), tooltip=tooltip, expand=True, **more)
+        field.on_change = lambda e: filters.set(name, str(field.value or ""))
         return field
 
-    game = dropdown(
-        _("Game"),
-        "game",
-        [ft.DropdownOption(key=ALL, text=_("All games"))] + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
+    return ft.Column(
+        [
+            ft.Row([dropdown(_("Game"), "game"), dropdown(_("Player"), "player")]),
+            ft.Row([dropdown(_("Season"), "season")]),
+            ft.Row(
+                [
+                    text_field(_("From"), "since", _("From date"), hint_text="2026-11-27"),
+                    text_field(_("To"), "until", _("To date"), hint_text="2026-11-27"),
+                ]
+            ),
+            ft.Row([text_field(_("Search"), "search", _("Search"), prefix_icon=ft.Icons.SEARCH)]),
+        ],
+        spacing=12,
     )
-    player = dropdown(
-        _("Player"),
-        "player",
-        [ft.DropdownOption(key=ALL, text=_("Everyone"))] + [ft.DropdownOption(key=n, text=n) for n in shown.roster],
-    )
-    season = dropdown(
-        _("Season"),
-        "season",
-        [ft.DropdownOption(key=ALL, text=_("All time"))]
+
+
+def _filter_options(shown: HistoryShown, words: Words) -> dict[str, list[ft.DropdownOption]]:
+    """Each dropdown's options: every game, everyone in the roster, every season, after the one that limits
+    nothing."""
+    _ = words.gettext
+    return {
+        "game": [ft.DropdownOption(key=ALL, text=_("All games"))]
+        + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
+        "player": [ft.DropdownOption(key=ALL, text=_("Everyone"))]
+        + [ft.DropdownOption(key=n, text=n) for n in shown.roster],
+        "season": [ft.DropdownOption(key=ALL, text=_("All time"))]
         + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in shown.seasons],
-    )
-    return [
-        ft.Row([game, player]),
-        ft.Row([season]),
-        ft.Row(
-            [
-                text_field(_("From"), "since", _("From date"), hint_text="2026-11-27"),
-                text_field(_("To"), "until", _("To date"), hint_text="2026-11-27"),
-            ]
-        ),
-        ft.Row([text_field(_("Search"), "search", _("Search"), prefix_icon=ft.Icons.SEARCH)]),
-    ]
+    }
 
 
 def _links(ctx: ViewContext) -> ft.Column:
