@@ -1,24 +1,30 @@
 """One edit host: what a screen does with an edit a person asked for, the same on the host's table, on a phone
 with the PIN and in History's correction.
 
-The screen gives :class:`EditHost` how its edits are made (the host's table: :meth:`TableSession.make
-<companion.session.TableSession.make>`; a phone: :meth:`LiveTable.apply_as <companion.sharing.LiveTable.apply_as>`,
-which checks the PIN first) and where to say what happened. Then every outcome is handled here, once:
+The screen gives :class:`EditHost` where its edits go (an :class:`EditTarget`: the host's table is the
+:class:`TableSession <companion.session.TableSession>` itself; a phone's page makes them through
+:meth:`LiveTable.apply_as <companion.sharing.LiveTable.apply_as>`, which checks the PIN first) and where to say what
+happened. An edit goes down once (:meth:`EditHost.submit`), and every outcome is handled here, once; what it was
+comes back as a value, an :class:`Outcome`, for the screen to act on (the change itself comes back through the
+session's listener):
 
-* made: the message goes away and ``on_made(edit)`` redraws (or leaves a correction screen);
-* made but not saved (a full disk): kept in memory; the table screen's banner offers "Retry save";
-* made on an older version of the game, or no longer allowed (the PIN was revoked): said, and ``on_stale`` shows
-  the newest state (what was being entered is offered again on it);
+* made: the message goes away (a correction screen then leaves);
+* made but not saved (a full disk): kept in memory, and made; the table screen's banner offers "Retry save";
+* made on an older version of the game, or no longer allowed (the PIN was revoked): said, and ``STALE`` (the screen
+  shows the newest state; what was being entered is offered again on it);
 * refused by the game (an impossible hand, nothing to undo...): said, with "Nothing was changed".
 
 No Flet in here.
 
 >>> from companion.session import Edit, NothingToUndoError
+>>> class Refusing:
+...     def make(self, edit):
+...         raise NothingToUndoError("there is nothing to undo")
+...     def can_make(self, edit):
+...         return False
 >>> said = []
->>> def refuse(edit):
-...     raise NothingToUndoError("there is nothing to undo")
->>> EditHost(refuse, report=said.append).submit(Edit.undo())
-False
+>>> EditHost(Refusing(), report=said.append).submit(Edit.undo())
+<Outcome.REFUSED: 'refused'>
 >>> said
 ['there is nothing to undo. Nothing was changed.']
 """
@@ -26,7 +32,8 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from enum import Enum
+from typing import Any, Protocol
 
 from companion.i18n import Words
 from companion.session import EDIT_REFUSALS, Edit, EditKind, SaveFailedError, StaleEditError
@@ -38,52 +45,54 @@ REFUSED: tuple[type[Exception], ...] = (*EDIT_REFUSALS, SharingError)
 """What a screen's edit can be refused with: the session's refusals, and the live table's."""
 
 
-def _nothing(*_: Any) -> None:
-    return None
+class EditTarget(Protocol):
+    """Where a screen's edits go down: :class:`~companion.session.TableSession` itself, or a phone's seat."""
+
+    def make(self, edit: Edit) -> Any: ...
+
+    def can_make(self, edit: Edit) -> bool: ...
+
+
+class Outcome(Enum):
+    """What became of an edit: made (``True``), or not (``False``): made on an older version or no longer allowed
+    (``STALE``: the screen shows the newest state), or refused."""
+
+    MADE = "made"
+    STALE = "stale"
+    REFUSED = "refused"
+
+    def __bool__(self) -> bool:
+        return self is Outcome.MADE
 
 
 class EditHost:
-    """Makes a screen's edits and reports the outcome (see the module's description)."""
+    """Makes a screen's edits on its :class:`EditTarget` and reports the outcome (see the module's description)."""
 
-    def __init__(
-        self,
-        make: Callable[[Edit], Any],
-        *,
-        report: Report,
-        on_made: Callable[[Edit], None] = _nothing,
-        on_stale: Callable[[], None] = _nothing,
-        can_make: Callable[[Edit], bool] | None = None,
-        words: Words | None = None,
-    ) -> None:
+    def __init__(self, target: EditTarget, *, report: Report, words: Words | None = None) -> None:
         self.words = words or Words.of("en")
         """The table's language, for what is said."""
-        self._make = make
-        self._can_make = can_make
+        self.target = target
         self.report = report
-        self.on_made = on_made
-        self.on_stale = on_stale
 
-    def submit(self, edit: Edit) -> bool:
-        """Make ``edit``; ``True`` when it was made (saved, or kept in memory after a failed save)."""
+    def submit(self, edit: Edit) -> Outcome:
+        """Make ``edit``; :attr:`Outcome.MADE` when it was made (saved, or kept in memory after a failed save)."""
         try:
-            self._make(edit)
+            self.target.make(edit)
         except SaveFailedError:
             pass  # made, and kept in memory: the table screen's banner offers Retry save
         except (StaleEditError, NotAllowedError) as exc:
             why = getattr(exc, "why", None)
             self.report(self.words.note(why) if isinstance(why, Note) else str(exc))
-            self.on_stale()
-            return False
+            return Outcome.STALE
         except REFUSED as exc:
             self.report(refusal(exc, edit, self.words))
-            return False
+            return Outcome.REFUSED
         self.report(None)
-        self.on_made(edit)
-        return True
+        return Outcome.MADE
 
     def can_submit(self, edit: Edit) -> bool:
-        """Whether ``edit`` would be made now (for greying out a control); ``True`` when the screen cannot tell."""
-        return self._can_make(edit) if self._can_make is not None else True
+        """Whether ``edit`` would be made now (for greying out a control)."""
+        return self.target.can_make(edit)
 
 
 def refusal(error: Exception, edit: Edit, words: Words | None = None) -> str:

@@ -39,7 +39,7 @@ from companion.sharing import (
 )
 from scoring import Part, Result, ScoringError, Step, find_game, part_for_step
 from views.context import ViewContext
-from views.edit_host import EditHost
+from views.edit_host import EditHost, Outcome
 from views.routing import normalise
 from views.seat import Seat
 from views.standings import standings_panel, verdict_panel
@@ -150,16 +150,7 @@ class LiveScreen:
         self.words = words = ctx.words
         self._hands_title = ft.Text(words.gettext("Hands"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM)
         self._hands_column = ft.Column(spacing=10)
-        self.edits = EditHost(
-            self._apply_as,
-            report=self.report,
-            on_made=lambda _: self.show(),
-            # The newest state is drawn once this handler is done, so that an entry panel can first keep what
-            # was entered (it is offered again on the new state: nothing is lost).
-            on_stale=lambda: self._later(force=True),
-            can_make=self._can_apply,
-            words=words,
-        )
+        self.edits = EditHost(self, report=self.report, words=words)
         """Every change this page asks for goes through here, as on the host's table screen."""
 
     # -- building -----------------------------------------------------------------------------------------------
@@ -384,14 +375,23 @@ class LiveScreen:
         if session is None:
             self.report(self.words.gettext("There is no game to change."))
             return False
-        return self.edits.submit(edit)
+        outcome = self.edits.submit(edit)
+        if outcome is Outcome.STALE:
+            # The newest state is drawn once this handler is done, so that an entry panel can first keep what was
+            # entered (it is offered again on the new state: nothing is lost).
+            self._later(force=True)
+        elif outcome:
+            self.show()
+        return bool(outcome)
 
-    def _apply_as(self, edit: Edit) -> Any:
+    def make(self, edit: Edit) -> Any:
+        """Make ``edit`` as this page's seat (its :class:`~views.edit_host.EditTarget` side)."""
         if self.session is None:
             raise NoLiveGameError("there is no game to change")
         return self.seat.live.apply_as(self.seat.access, self.session.id, edit)
 
-    def _can_apply(self, edit: Edit) -> bool:
+    def can_make(self, edit: Edit) -> bool:
+        """Whether this page's seat may make ``edit`` now, and the game would take it."""
         session = self.session
         return session is not None and self.seat.live.can_apply(self.seat.access, session.id, edit)
 

@@ -38,7 +38,7 @@ from scoring.base import MAX_NAME
 from views.context import ViewContext
 from views.table.entry import refresh
 from views.table.games import find_panel
-from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen
+from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen, seat_text
 
 
 def build_pick(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -275,12 +275,7 @@ class SetUp:
             rows.append(
                 ft.Row(
                     [
-                        ft.Text(
-                            f"{i + 1}. {name}",
-                            size=18,
-                            expand=True,
-                            semantics_label=_("Seat {n}: {name}").format(n=i + 1, name=name),
-                        ),
+                        seat_text(i + 1, name, self.words),
                         up,
                         down,
                         icon_button(ft.Icons.CLOSE, _("Remove {name}").format(name=name), self._remover(i)),

@@ -308,6 +308,12 @@ def nav_tile(ctx: ViewContext, title: str, subtitle: str, route: str, *, icon: f
     )
 
 
+def seat_text(n: int, name: str, words: Words) -> ft.Text:
+    """A seated player's line, ``2. Ben``, read out as ``Seat 2: Ben`` (``n`` counts from 1)."""
+    label = words.gettext("Seat {n}: {name}").format(n=n, name=name)
+    return ft.Text(f"{n}. {name}", size=18, expand=True, semantics_label=label)
+
+
 def heading(text: str) -> ft.Text:
     """A section heading."""
     return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_LARGE, semantics_label=text)

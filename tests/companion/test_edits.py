@@ -25,7 +25,7 @@ from companion.session import (
 from companion.sharing import HOST, Access, LiveTable, NotAllowedError, Role
 from scoring import Part, ScoringError
 from storage import Archive, StorageWriteError
-from views.edit_host import EditHost
+from views.edit_host import EditHost, Outcome
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 HAND_ANN = {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}
@@ -142,42 +142,40 @@ def test_the_live_table_only_adds_its_access_check(service: SessionService, tabl
     assert live.apply_as(HOST, table.id, Edit.redo()).totals["Ann"] == 2
 
 
-class Screen:
-    """What a screen gives the edit host: where it says things, and what it redraws."""
+class Seat:
+    """A phone's seat as the edit host sees it: its edits go down through the live table, with its access."""
 
-    def __init__(self) -> None:
-        self.said: list[str | None] = []
-        self.made: list[Edit] = []
-        self.stale = 0
+    def __init__(self, live: LiveTable, access: Access, session_id: str) -> None:
+        self.live, self.access, self.session_id = live, access, session_id
 
-    def host(self, make: Any) -> EditHost:
-        return EditHost(make, report=self.said.append, on_made=self.made.append, on_stale=self.on_stale)
+    def make(self, edit: Edit) -> Any:
+        return self.live.apply_as(self.access, self.session_id, edit)
 
-    def on_stale(self) -> None:
-        self.stale += 1
+    def can_make(self, edit: Edit) -> bool:
+        return self.live.can_apply(self.access, self.session_id, edit)
 
 
 def test_the_edit_host_handles_each_outcome_once(table: TableSession, monkeypatch: pytest.MonkeyPatch) -> None:
-    screen = Screen()
-    host = screen.host(table.make)
-    assert host.submit(Edit.add(HAND_ANN, expected_version=0))
-    assert screen.said == [None] and screen.made == [Edit.add(HAND_ANN, expected_version=0)]
+    said: list[str | None] = []
+    host = EditHost(table, report=said.append)
+    assert host.submit(Edit.add(HAND_ANN, expected_version=0)) is Outcome.MADE
+    assert said == [None] and len(table.hands) == 1
 
-    assert not host.submit(Edit.add(HAND_BEN, expected_version=0))  # made on an older version
-    assert "newest state" in str(screen.said[-1]) and screen.stale == 1
+    assert host.submit(Edit.add(HAND_BEN, expected_version=0)) is Outcome.STALE  # made on an older version
+    assert "newest state" in str(said[-1])
 
-    assert not host.submit(Edit.add(TWICE))
-    assert str(screen.said[-1]).endswith("Nothing was changed; your entry is still here.")
-    assert not host.submit(Edit.redo())
-    assert screen.said[-1] == "there is nothing to redo. Nothing was changed."
-    assert len(table.hands) == 1 and len(screen.made) == 1
+    assert host.submit(Edit.add(TWICE)) is Outcome.REFUSED
+    assert str(said[-1]).endswith("Nothing was changed; your entry is still here.")
+    assert not host.can_submit(Edit.redo()) and host.submit(Edit.redo()) is Outcome.REFUSED
+    assert said[-1] == "there is nothing to redo. Nothing was changed."
+    assert len(table.hands) == 1
 
     def refuse(*_: Any, **__: Any) -> None:
         raise StorageWriteError(table.archive.data_dir / "x.json", OSError(28, "No space left on device"))
 
     monkeypatch.setattr(table.archive, "save_session", refuse)
-    assert host.submit(Edit.add(HAND_BEN)), "made and kept in memory: the banner offers Retry save"
-    assert table.save_error is not None and len(table.hands) == 2 and screen.said[-1] is None
+    assert host.submit(Edit.add(HAND_BEN)) is Outcome.MADE, "made and kept in memory: the banner offers Retry save"
+    assert table.save_error is not None and len(table.hands) == 2 and said[-1] is None
     with pytest.raises(SaveFailedError):
         table.retry_save()
 
@@ -187,10 +185,11 @@ def test_a_phone_whose_pin_was_revoked_is_told_and_redrawn(service: SessionServi
     live.show(table.id)
     editor = live.enter_pin(Access(Role.VIEWER, "10.0.0.9"), "2468")
     live.revoke_pin(HOST)
-    screen = Screen()
-    host = screen.host(lambda edit: live.apply_as(editor, table.id, edit))
-    assert not host.submit(Edit.add(HAND_ANN))
-    assert "revoked" in str(screen.said[-1]) and screen.stale == 1 and table.hands == []
+    said: list[str | None] = []
+    host = EditHost(Seat(live, editor, table.id), report=said.append)
+    assert not host.can_submit(Edit.add(HAND_ANN))
+    assert host.submit(Edit.add(HAND_ANN)) is Outcome.STALE
+    assert "revoked" in str(said[-1]) and table.hands == []
 
 
 def test_a_phone_editor_sees_undo_greyed_out_until_there_is_something_to_undo(tmp_path: Path) -> None:

@@ -167,3 +167,47 @@ def test_the_recap_says_the_day_once(services: AppServices) -> None:
     day = night.name.split(", ", 1)[1]  # "Wed 2 Dec"
     assert not [t for t in shown if t.startswith(day)], "the title already says the day"
     assert services.nights.recap_text(night).splitlines()[0] == night.name
+
+
+def test_starting_a_night_seats_the_last_games_players_and_refuses_in_words(services: AppServices) -> None:
+    services.sessions.start("jokers-kill", ["Ann", "Ben"])
+    services.players.add("Cat")
+    shell, page = shell_for(services, "/nights/new")
+    shell.render()
+    view = page.views[-1]
+    shown = texts(view)
+    assert "1. Ann" in shown and "2. Ben" in shown, "the last game's players are seated to begin with"
+    assert "Seat Ann" not in [label_of(c) for c in controls(view)], "a seated player is not offered again"
+    player = next(c for c in controls(view) if isinstance(c, ft.TextField) and c.label == "New player name")
+    assert by_tooltip(view, "Seat player").disabled, "nothing typed: nothing to seat"
+    player.value = " ann "
+    player.on_change(None)  # type: ignore[misc]
+    assert not by_tooltip(view, "Seat player").disabled
+    by_tooltip(view, "Seat player").on_click(None)
+    assert "ann is already seated." in texts(view)
+    by_tooltip(view, "Seat Cat").on_click(None)
+    assert "3. Cat" in texts(view) and "ann is already seated." not in texts(view)
+    player.value = "Dan  Ek"
+    player.on_change(None)  # type: ignore[misc]
+    player.on_submit(None)  # type: ignore[misc]
+    assert "4. Dan Ek" in texts(view)
+    assert next(c for c in controls(view) if isinstance(c, ft.TextField) and c.label == "New player name").value == ""
+    from tests.support.screens import buttons
+
+    buttons(view)["Remove Ann"].on_click(None)
+    assert [t for t in texts(view) if t[:2] in ("1.", "2.", "3.")] == ["1. Ben", "2. Cat", "3. Dan Ek"]
+    name = next(c for c in controls(view) if isinstance(c, ft.TextField) and c.label == "Night name")
+    name.value = "Quiz night"
+    name.on_change(None)  # type: ignore[misc]
+    by_tooltip(view, "Start the night").on_click(None)
+    night = services.nights.current()
+    assert night is not None and (night.name, night.players) == ("Quiz night", ("Ben", "Cat", "Dan Ek"))
+    assert page.navigated == [f"/nights/{night.id}"]
+
+
+def test_start_needs_two_players(services: AppServices) -> None:
+    shell, page = shell_for(services, "/nights/new")
+    shell.render()
+    view = page.views[-1]
+    assert "Nobody seated yet." in texts(view)
+    assert by_tooltip(view, "Start the night").disabled

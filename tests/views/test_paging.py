@@ -118,3 +118,40 @@ def test_paged_appends_only_the_next_page_and_keeps_the_rows_shown() -> None:
     assert len(paged.listing.controls) == 25 and not paged.more.visible and not paged.count.visible
     paged.show([])
     assert [c.value for c in paged.listing.controls if isinstance(c, ft.Text)] == ["none"]
+
+
+def _session_tiles(view: ft.View) -> list[ft.ListTile]:
+    from tests.support.screens import walk
+
+    return [c for c, _ in walk(view) if isinstance(c, ft.ListTile) and str(c.tooltip).startswith("Game ")]
+
+
+def test_history_show_more_builds_only_the_next_page_and_keeps_the_rows_shown(services: AppServices) -> None:
+    unfinished_games(services)
+    _, view = render(services, "/history")
+    first = _session_tiles(view)
+    assert len(first) == PAGE_SIZE
+    tap(view, SHOW_MORE)
+    after = _session_tiles(view)
+    assert len(after) == 2 * PAGE_SIZE
+    assert all(a is b for a, b in zip(after, first, strict=False)), "the rows shown are the same controls"
+    search = next(c for c in _fields(view) if c.label == "Search")
+    search.value = "first"
+    search.on_change(None)  # type: ignore[misc]
+    found = _session_tiles(view)
+    assert [str(f.tooltip).split(",")[0] for f in found] == ["Game 0 (the first)"]
+    assert found[0] is not after[0], "a new filter's rows are its own"
+
+
+def test_history_keeps_its_list_under_a_date_it_cannot_read(services: AppServices) -> None:
+    newest = unfinished_games(services, 3)
+    _, view = render(services, "/history")
+    since = next(c for c in _fields(view) if c.label == "From")
+    since.value = "yesterday"
+    since.on_change(None)  # type: ignore[misc]
+    assert any("'yesterday' is not a date" in t for t in texts(view))
+    assert tiles(view) == newest, "the list stays as the last filter that could be read left it"
+    since.value = "2999-01-01"
+    since.on_change(None)  # type: ignore[misc]
+    assert not any("is not a date" in t for t in texts(view))
+    assert tiles(view) == [] and "No sessions match" in texts(view)

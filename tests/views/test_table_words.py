@@ -140,10 +140,14 @@ def test_ones_to_nines_in_german_types_the_table_row_in_german(services: AppServ
 def test_a_refused_edit_is_said_in_the_tables_language() -> None:
     said: list[str | None] = []
 
-    def refuse(edit: Edit) -> None:
-        raise NothingToUndoError(Note.of("there is nothing to undo"))
+    class Refusing:
+        def make(self, edit: Edit) -> None:
+            raise NothingToUndoError(Note.of("there is nothing to undo"))
 
-    assert not EditHost(refuse, report=said.append, words=Words.of("de")).submit(Edit.undo())
+        def can_make(self, edit: Edit) -> bool:
+            return False
+
+    assert not EditHost(Refusing(), report=said.append, words=Words.of("de")).submit(Edit.undo())
     assert said == ["es gibt nichts rückgängig zu machen. Nichts wurde geändert."]
-    assert not EditHost(refuse, report=said.append).submit(Edit.undo())
+    assert not EditHost(Refusing(), report=said.append).submit(Edit.undo())
     assert said[-1] == "there is nothing to undo. Nothing was changed.", "English as before"

@@ -1,24 +1,15 @@
-"""What the game-night screens share: a message line, a click bound now, a night looked up for a route."""
+"""What the game-night screens share: a click bound now, a game's name, a night looked up for a route."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
-
-import flet as ft
 
 from companion.i18n import Words
 from companion.night_model import Night, NightError
 from companion.night_recap import day_of, says_day
 from scoring import ScoringError, find_game
 from views.context import ViewContext
-
-
-def refresh(control: ft.Control) -> None:
-    """``control.update()`` when it is on a page (screens built in unit tests are not)."""
-    with contextlib.suppress(RuntimeError, AssertionError):
-        control.update()
 
 
 def click(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
@@ -28,17 +19,6 @@ def click(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
         fn(*args)
 
     return handler
-
-
-def message_text() -> ft.Text:
-    return ft.Text("", size=16, visible=False)
-
-
-def say(text: ft.Text, words: str, *, error: bool = False) -> None:
-    text.value = words
-    text.color = ft.Colors.ERROR if error else None
-    text.visible = bool(words)
-    refresh(text)
 
 
 def game_name(key: str, words: Words | None = None) -> str:

@@ -1,165 +1,147 @@
-"""``/nights/new``: start a game night with its name and the table's players."""
+"""``/nights/new``: start a game night with its name and the table's players.
+
+The screen is an ``@ft.component`` (:func:`start_page`) over :class:`StartState`, an ``@ft.observable`` holding the
+night's name, the players seated so far, the name being typed and what the last tap said: a tap or a keystroke
+changes the state, and the component renders again.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
 
 import flet as ft
 
 from companion.i18n import N_
 from companion.night_model import NightError
-from companion.night_service import NightService, default_name
+from companion.night_service import default_name
 from scoring.base import MAX_NAME
 from views.context import ViewContext
-from views.nights.common import click, message_text, refresh, say
-from views.widgets import TAP, big_button, empty_state, heading, icon_button, paragraph, screen
+from views.flet_private import component_node
+from views.nights.common import click
+from views.widgets import TAP, big_button, empty_state, heading, icon_button, paragraph, screen, seat_text
 
 TITLE = N_("Start a game night")
 
 
-class StartScreen:
-    """The night's name and the table's players (those of the last game, to begin with), seated one by one."""
+@ft.observable
+@dataclass
+class StartState:
+    """The night being started: its name, the players seated (in order), the name being typed, and what the last
+    tap said (``""``: nothing) and whether it was a refusal."""
 
-    def __init__(self, ctx: ViewContext) -> None:
-        self.ctx = ctx
-        self.words = ctx.words
-        _ = self.words.gettext
-        self.nights: NightService = ctx.services.nights
-        recent = ctx.services.archive.list_sessions()
-        self.seated: list[str] = list(recent[0].players) if recent else []
-        self.name = default_name(words=self.words)
-        self.typed = ""
-        self.seats = ft.Column(spacing=4)
-        self.roster = ft.Row(wrap=True, spacing=8, run_spacing=8)
-        self.message = message_text()
-        self.name_field = ft.TextField(
-            label=_("Night name"), value=self.name, on_change=self.named, max_length=100, height=TAP + 24
-        )
-        self.seat_button = ft.OutlinedButton(
-            content=_("Seat player"),
-            tooltip=_("Seat player"),
-            height=TAP,
-            on_click=lambda _: self.add(self.typed),
-            disabled=True,
-        )
-        self.player_field = ft.TextField(
-            label=_("New player name"),
-            on_change=self.typing,
-            on_submit=lambda _: self.add(self.typed),
-            max_length=MAX_NAME,
-            expand=True,
-            height=TAP + 24,
-        )
-        self.start_button = ft.FilledButton(
-            content=_("Start the night"),
-            icon=ft.Icons.NIGHTLIFE,
-            tooltip=_("Start the night"),
-            height=TAP,
-            expand=True,
-            on_click=lambda _: self.start(),
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-        )
+    name: str
+    seated: list[str] = field(default_factory=list)
+    typed: str = ""
+    said: str = ""
+    error: bool = False
 
-    def view(self) -> ft.View:
-        self.redraw()
-        _ = self.words.gettext
-        return screen(
-            self.ctx,
-            _(TITLE),
-            [
-                paragraph(
-                    _(
-                        "One evening, several games, one settle-up. Every game started while the night is open "
-                        "belongs to it."
-                    )
-                ),
-                self.name_field,
-                heading(_("The table's players")),
-                self.seats,
-                ft.Row([self.player_field, self.seat_button]),
-                self.roster,
-                self.message,
-                ft.Row([self.start_button]),
-            ],
-        )
-
-    def named(self, event: Any) -> None:
-        self.name = str(event.control.value or "")
-
-    def typing(self, event: Any) -> None:
-        self.typed = str(event.control.value or "")
-        self.seat_button.disabled = not self.typed.strip()
-        refresh(self.seat_button)
-
-    def redraw(self) -> None:
-        _ = self.words.gettext
-        self.seats.controls = [
-            ft.Row(
-                [
-                    ft.Text(
-                        f"{i + 1}. {name}",
-                        size=18,
-                        expand=True,
-                        semantics_label=_("Seat {n}: {name}").format(n=i + 1, name=name),
-                    ),
-                    icon_button(ft.Icons.CLOSE, _("Remove {name}").format(name=name), click(self.remove, name)),
-                ]
-            )
-            for i, name in enumerate(self.seated)
-        ] or [ft.Text(_("Nobody seated yet."), size=16)]
-        keys = {n.casefold() for n in self.seated}
-        self.roster.controls = [
-            ft.OutlinedButton(
-                content=p.name,
-                tooltip=_("Seat {name}").format(name=p.name),
-                height=TAP,
-                on_click=click(self.add, p.name),
-            )
-            for p in self.ctx.services.players.players()
-            if p.name.casefold() not in keys
-        ]
-        self.start_button.disabled = len(self.seated) < 2
-        for control in (self.seats, self.roster, self.start_button):
-            refresh(control)
-
-    def add(self, name: str) -> None:
-        _ = self.words.gettext
+    def add(self, name: str, ctx: ViewContext) -> None:
+        """Seat ``name`` (spaces tidied); a blank name or one already seated is refused in words."""
+        _ = ctx.words.gettext
         clean = " ".join(name.split())
         if not clean:
-            say(self.message, _("Type a name first."), error=True)
-            return
-        if clean.casefold() in {n.casefold() for n in self.seated}:
-            say(self.message, _("{name} is already seated.").format(name=clean), error=True)
-            return
-        self.seated.append(clean)
-        self.player_field.value = ""
-        self.typed = ""
-        self.seat_button.disabled = True
-        refresh(self.player_field)
-        refresh(self.seat_button)
-        say(self.message, "")
-        self.redraw()
+            self.said, self.error = _("Type a name first."), True
+        elif clean.casefold() in {n.casefold() for n in self.seated}:
+            self.said, self.error = _("{name} is already seated.").format(name=clean), True
+        else:
+            self.seated, self.typed, self.said, self.error = [*self.seated, clean], "", "", False
 
     def remove(self, name: str) -> None:
-        self.seated.remove(name)
-        self.redraw()
+        self.seated = [n for n in self.seated if n != name]
 
-    def start(self) -> None:
+    def start(self, ctx: ViewContext) -> None:
+        """Start the night and open it; a refusal is said and nothing changes."""
         try:
-            night = self.nights.start(self.name or default_name(words=self.words), self.seated)
+            night = ctx.services.nights.start(self.name or default_name(words=ctx.words), self.seated)
         except NightError as exc:
-            said = self.words.gettext("Cannot start the night: {error}.").format(error=exc)
-            say(self.message, said, error=True)
+            self.said = ctx.words.gettext("Cannot start the night: {error}.").format(error=exc)
+            self.error = True
             return
-        self.ctx.navigate(f"/nights/{night.id}")
+        ctx.navigate(f"/nights/{night.id}")
+
+
+@ft.component
+def start_page(state: StartState, ctx: ViewContext) -> ft.Control:
+    """The night's name, the seats, the field and roster to seat players from, and the Start button."""
+    _ = ctx.words.gettext
+    name_field = ft.TextField(label=_("Night name"), value=state.name, max_length=100, height=TAP + 24)
+    name_field.on_change = lambda e: setattr(state, "name", str(name_field.value or ""))
+    player_field = ft.TextField(
+        label=_("New player name"),
+        value=state.typed,
+        on_submit=lambda e: state.add(state.typed, ctx),
+        max_length=MAX_NAME,
+        expand=True,
+        height=TAP + 24,
+    )
+    player_field.on_change = lambda e: setattr(state, "typed", str(player_field.value or ""))
+    seat_button = ft.OutlinedButton(
+        content=_("Seat player"),
+        tooltip=_("Seat player"),
+        height=TAP,
+        on_click=lambda e: state.add(state.typed, ctx),
+        disabled=not state.typed.strip(),
+    )
+    seats: list[ft.Control] = [
+        ft.Row(
+            [
+                seat_text(i + 1, name, ctx.words),
+                icon_button(ft.Icons.CLOSE, _("Remove {name}").format(name=name), click(state.remove, name)),
+            ]
+        )
+        for i, name in enumerate(state.seated)
+    ] or [ft.Text(_("Nobody seated yet."), size=16)]
+    keys = {n.casefold() for n in state.seated}
+    roster: list[ft.Control] = [
+        ft.OutlinedButton(
+            content=p.name,
+            tooltip=_("Seat {name}").format(name=p.name),
+            height=TAP,
+            on_click=click(state.add, p.name, ctx),
+        )
+        for p in ctx.services.players.players()
+        if p.name.casefold() not in keys
+    ]
+    start_button = ft.FilledButton(
+        content=_("Start the night"),
+        icon=ft.Icons.NIGHTLIFE,
+        tooltip=_("Start the night"),
+        height=TAP,
+        expand=True,
+        on_click=lambda e: state.start(ctx),
+        style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        disabled=len(state.seated) < 2,
+    )
+    message = ft.Text(state.said, size=16, visible=bool(state.said), color=ft.Colors.ERROR if state.error else None)
+    return ft.Column(
+        [
+            paragraph(
+                _(
+                    "One evening, several games, one settle-up. Every game started while the night is open "
+                    "belongs to it."
+                )
+            ),
+            name_field,
+            heading(_("The table's players")),
+            ft.Column(seats, spacing=4),
+            ft.Row([player_field, seat_button]),
+            ft.Row(roster, wrap=True, spacing=8, run_spacing=8),
+            message,
+            ft.Row([start_button]),
+        ],
+        spacing=12,
+    )
 
 
 def build_start(ctx: ViewContext, params: dict[str, str]) -> ft.View:
-    """``/nights/new``: a new night; while another night is open, the way back to it instead."""
+    """``/nights/new``: a new night, with the players of the last game seated to begin with; while another night is
+    open, the way back to it instead."""
     current = ctx.services.nights.current()
-    if current is None:
-        return StartScreen(ctx).view()
     _ = ctx.words.gettext
+    if current is None:
+        recent = ctx.services.archive.list_sessions()
+        state = StartState(default_name(words=ctx.words), list(recent[0].players) if recent else [])
+        return screen(ctx, _(TITLE), [component_node(start_page, state, ctx)])
     return screen(
         ctx,
         _(TITLE),

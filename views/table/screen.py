@@ -138,9 +138,7 @@ class TableView:
         """The thread making this screen's edit, while it does: the session's one word of the change comes back on
         it (:meth:`follow`), and the screen redraws there and then, before the tap's handler returns."""
         self._following = False
-        self.edits = EditHost(
-            self.session.make, report=self.report, on_made=self._made, can_make=session.can_make, words=words
-        )
+        self.edits = EditHost(session, report=self.report, words=words)
         """Every change this screen asks for (a hand, a correction, undo, redo) goes through here."""
         self.undo_button = icon_button(ft.Icons.UNDO, _("Undo"), self.undo, size=APPBAR_TAP)
         self.redo_button = icon_button(ft.Icons.REDO, _("Redo"), self.redo, size=APPBAR_TAP)
@@ -465,15 +463,14 @@ class TableView:
         the change comes back once, through the session's listener (:meth:`follow`), which redraws."""
         self._making = threading.get_ident()
         try:
-            return self.edits.submit(edit.entered_on(HOST_DEVICE))
+            made = self.edits.submit(edit.entered_on(HOST_DEVICE))
         finally:
             self._making = None
-
-    def _made(self, edit: Edit) -> None:
-        if edit.index is not None:  # a correction: back to the table
+        if made and edit.index is not None:  # a correction: back to the table
             self.ctx.navigate(parent_of(self.ctx.path))
-        elif not self._following:  # a screen not following its session (not the page's route) draws it itself
+        elif made and not self._following:  # a screen not following its session (not the page's route) draws it
             self.show()
+        return bool(made)
 
     def undo(self, _: Any = None) -> None:
         self._submit(Edit.undo(expected_version=self.rendered))  # the hand being entered goes with it
