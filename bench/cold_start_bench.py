@@ -34,8 +34,8 @@ from tests.support.browser import CHROMIUM, Served, find_free_port  # noqa: E402
 
 TARGET_RATIO = 1.2
 APP_IMPORTS = "import flet, flet_web.fastapi, app.main, app.cli, app.serve, app.web, companion.services, views.shell"
-"""What ``python -m app`` imports before it serves its first page (Flet and its web server as the trivial app does;
-Home's screen module comes with the shell)."""
+"""What ``python -m app`` imports before it draws its first page (Flet and its web server as the trivial app does;
+Home's screen module comes with the shell, which the app imports in a thread once it listens)."""
 TRIVIAL_IMPORTS = "import flet, flet_web.fastapi, bench.trivial_app"
 
 
