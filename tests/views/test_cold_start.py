@@ -3,6 +3,7 @@ screen is imported when it is first opened, and every route still finds its scre
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -87,9 +88,13 @@ LAZY_AT_START = (
     "companion.night_recap",
     "companion.night_image",
     "companion.formats",
+    "babel.dates",
+    "babel.support",
 )
 """What the app does not import before it serves, though its services are open: History's lists, statistics,
-ratings, seasons, a night's money and recap, export, import and backups are made when first used."""
+ratings, seasons, a night's money and recap, export, import and backups are made when first used; Babel's dates
+and catalogues when a screen writes a date or the table speaks another language than English."""
+ENGLISH_DEVICE = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "en_GB.UTF-8"}
 
 
 MADE_WHEN_ASKED = ("companion.ratings", "companion.seasons", "companion.history")
@@ -108,7 +113,13 @@ def test_the_app_opens_its_services_before_serving_without_the_modules_home_does
         "services.close()\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, **ENGLISH_DEVICE},
     ).stdout.split("\n")
     assert out[0] == "", f"imported before the app serves: {out[0]}"
     assert out[1] == "RatingService SeasonService SessionLists"  # each made when first asked for
