@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 from app.signals import hold_stop_handlers
 from companion.config import DEFAULT_HOST, DEFAULT_PORT
-from companion.history import clear_uploads
 from companion.services import AppServices
+from companion.uploads import clear_uploads
 from storage import StorageError
 from storage.limits import MAX_BACKUP_BYTES, MAX_IMPORT_BYTES
 
@@ -92,6 +92,9 @@ def display_available() -> bool:
 
 AUTO_BACKUP_EVERY_S = 6 * 3600
 """How often the running app checks whether today's automatic backup exists (it makes at most one a day)."""
+AUTO_BACKUP_DELAY_S = 10.0
+"""The first check waits for the first page to be drawn, or this many seconds when no page opens: zipping the
+archive never competes with the start for the processor."""
 
 
 def auto_backup_once(services: AppServices) -> str | None:
@@ -104,11 +107,20 @@ def auto_backup_once(services: AppServices) -> str | None:
     return None
 
 
-def start_auto_backups(services: AppServices, every_s: float = AUTO_BACKUP_EVERY_S) -> threading.Thread:
-    """Run :func:`auto_backup_once` now and then every ``every_s`` seconds, in a daemon thread (zipping a large
-    archive takes seconds, so it stays off the UI's threads)."""
+def start_auto_backups(
+    services: AppServices,
+    every_s: float = AUTO_BACKUP_EVERY_S,
+    *,
+    after: threading.Event | None = None,
+    delay_s: float = AUTO_BACKUP_DELAY_S,
+) -> threading.Thread:
+    """Run :func:`auto_backup_once` once ``after`` is set (the first page is drawn; at most ``delay_s`` seconds
+    later), then every ``every_s`` seconds, in a daemon thread (zipping a large archive takes seconds, so it stays
+    off the UI's threads and out of the start)."""
 
     def loop() -> None:
+        if after is not None:
+            after.wait(delay_s)
         while True:
             problem = auto_backup_once(services)
             if problem is not None:
@@ -165,26 +177,50 @@ def serve(
     presentation: Presentation = Presentation.SERVER,
     on_started: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve the app until the process is stopped."""
-    from views.shell import make_page_handler
+    """Serve the app until the process is stopped.
 
+    The screens' modules are imported, and the first page's Flet classes warmed up, in a thread once the server
+    listens (:func:`views.shell.warm_up`), while the browser loads Flet's web client; a page that connects sooner
+    waits for the import it needs."""
     if presentation is Presentation.SERVER:
         # Flet's own switch for "serve the browser view, open nothing" (it also picks this on a headless Linux).
         os.environ["FLET_FORCE_WEB_SERVER"] = "true"
     upload_dir = None
+    first_page = threading.Event()
+    """Set once the first page is drawn: the work that can wait (the day's backup) starts then."""
     if not services.archive.read_only:
-        start_auto_backups(services)
+        start_auto_backups(services, after=first_page)
         with contextlib.suppress(OSError):  # without it, a picked file comes over the page's connection
             upload_dir = clear_uploads(services.archive.data_dir)
     desktop = presentation is Presentation.DESKTOP
+
+    def handler(page: ft.Page) -> None:
+        from views.shell import make_page_handler
+
+        try:
+            make_page_handler(services)(page)
+        finally:
+            first_page.set()
+
+    def listening(url: str) -> None:
+        threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
+        if on_started is not None:
+            on_started(url)
+
     # One stop handler from start to end (app.signals); the desktop window is Flet's to close.
     with contextlib.nullcontext() if desktop else hold_stop_handlers():
         run_flet(
-            make_page_handler(services),
+            handler,
             host=host,
             port=port,
             desktop=desktop,
             open_browser=presentation is Presentation.BROWSER,
-            on_started=on_started,
+            on_started=listening,
             upload_dir=upload_dir,
         )
+
+
+def _warm_up() -> None:
+    from views.shell import warm_up
+
+    warm_up()

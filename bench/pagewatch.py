@@ -128,13 +128,15 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
-def app_server(port: int, data_dir: Path, log: Path) -> Served:
-    """The real app: ``python -m app --port P --data-dir D --no-browser`` (the ``companion`` command)."""
+def app_server(port: int, data_dir: Path, log: Path, root: Path = ROOT) -> Served:
+    """The real app: ``python -m app --port P --data-dir D --no-browser`` (the ``companion`` command), from the
+    checkout at ``root`` (by default this one)."""
     return Served(
         [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"],
         port,
         log,
         START_TIMEOUT_S,
+        cwd=root,
     )
 
 

@@ -30,6 +30,8 @@ from companion.entry import EntryTarget, entry_label
 from companion.i18n import N_, Words
 from companion.players import Resolver
 from companion.stats import game_name
+from companion.uploads import UPLOADS as UPLOADS
+from companion.uploads import clear_uploads, uploads_folder
 from scoring import Result, ScoringError, Standing, Verdict, find_game, standings
 from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
@@ -860,10 +862,6 @@ def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[E
 
 EXPORTS = "exports"
 IMPORTS = "imports"
-UPLOADS = "uploads"
-"""``uploads/`` of the data folder: where a file picked in the browser view arrives over HTTP (Flet's upload
-endpoint, so that its size is not bound by a WebSocket message) before it is imported or restored; each file is
-removed once used, and whatever is left there is removed when the server starts (:func:`clear_uploads`)."""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -951,22 +949,6 @@ def import_bytes(
         return report
     result: ImportReport = archive.import_file(target, progress)
     return result
-
-
-def uploads_folder(data_dir: FsPath) -> FsPath:
-    """Where files picked in the browser view arrive (see :data:`UPLOADS`)."""
-    return FsPath(data_dir) / UPLOADS
-
-
-def clear_uploads(data_dir: FsPath) -> FsPath:
-    """Create the uploads folder, empty of what an earlier run left there; returns it (raises
-    :class:`OSError`)."""
-    folder = uploads_folder(data_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    for left in folder.iterdir():
-        if left.is_file() or left.is_symlink():
-            left.unlink(missing_ok=True)
-    return folder
 
 
 def check_backup_file(path: FsPath, name: str | None = None, progress: Progress | None = None) -> CheckedBackup:

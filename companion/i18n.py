@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
-from babel.support import NullTranslations, Translations
 
 from scoring.why import ENGLISH, RANKS_DE, RANKS_SV, Language, Note, render
 
@@ -104,9 +103,10 @@ def _folder(code: str) -> str:
 
 
 @functools.cache
-def translations(code: str) -> NullTranslations:
+def translations(code: str) -> gettext.NullTranslations:
     """The compiled catalogue of a language (:class:`babel.support.Translations`, a :class:`gettext`
-    translations object); for English, or a language without one, :class:`gettext.NullTranslations`.
+    translations object, imported with the first language that has one); for English, or a language without one,
+    :class:`gettext.NullTranslations`.
 
     >>> translations("de").gettext("The players' cards are discarded.")
     'Die Karten der Spieler werden abgeworfen.'
@@ -114,9 +114,11 @@ def translations(code: str) -> NullTranslations:
     'Joker'
     """
     if code == "en":
-        return NullTranslations()
+        return gettext.NullTranslations()
+    from babel.support import Translations
+
     found = Translations.load(str(LOCALES), [_folder(code)], DOMAIN)
-    return found if isinstance(found, gettext.GNUTranslations) else NullTranslations()
+    return found if isinstance(found, gettext.GNUTranslations) else gettext.NullTranslations()
 
 
 def language(code: str, *, english_ranks: bool = False) -> Language:

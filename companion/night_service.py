@@ -22,25 +22,26 @@ import dataclasses
 import logging
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-from babel.dates import format_date
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import Words
 from companion.money import MoneyFormat
-from companion.night_image import recap_png
-from companion.night_ledger import Ledger, Settlement, ledger, settle
 from companion.night_model import Night, NightError, check_night_id
-from companion.night_recap import ENGLISH, Recap, recap, recap_text
 from companion.session import SessionService, TableSession
 from companion.settings import SettingsService
 from storage import Archive, SessionSummary, StorageError
 from storage.atomic import StorageWriteError, atomic_write_bytes
 from storage.nights import NightStore
+
+if TYPE_CHECKING:  # the ledger, the recap and its image are imported when a night's screen first shows them
+    from companion.night_ledger import Ledger, Settlement
+    from companion.night_recap import Recap
+
+ENGLISH = Words.of("en")
 
 _log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ def default_name(moment: datetime | None = None, words: Words = ENGLISH) -> str:
     when = moment or datetime.now()
     if words.code == "en":
         return f"Game night, {when:%a} {when.day} {when:%b}"
+    from babel.dates import format_date
+
     day = format_date(when.date(), "EEE d MMM", locale=words.locale)
     return words.gettext("Game night, {day}").format(day=day)
 
@@ -92,9 +95,9 @@ class NightService:
         self._lock = threading.RLock()
         self.last_problem: str | None = None
         """Why the last game started during a night could not be added to it (shown on the night's screen)."""
-        self.ratings: Any = None
-        """The archive's ratings (:class:`companion.ratings.RatingService`), when the recap is to show each
-        player's change of rating over the night."""
+        self.ratings: Callable[[], Any] | None = None
+        """What gives the archive's ratings (:class:`companion.ratings.RatingService`), when the recap is to show
+        each player's change of rating over the night (a function: the ratings are made when first needed)."""
         sessions.on_start(self._game_started)
 
     # -- reading -------------------------------------------------------------------------------------------------
@@ -172,24 +175,34 @@ class NightService:
 
     def ledger(self, night: Night) -> Ledger:
         """The night's money, re-derived from the records now."""
+        from companion.night_ledger import ledger
+
         return ledger(night, self.records(night))
 
     def settlement(self, night: Night) -> Settlement:
         """Who pays whom tonight, in the fewest transfers."""
+        from companion.night_ledger import settle
+
         return settle(night, self.ledger(night))
 
     def recap(self, night: Night, words: Words = ENGLISH) -> Recap:
+        from companion.night_recap import recap
+
         out = recap(night, self.records(night), words)
         if self.ratings is not None:
-            out = dataclasses.replace(out, rating_change=self.ratings.night_changes(night.sessions, out.players))
+            out = dataclasses.replace(out, rating_change=self.ratings().night_changes(night.sessions, out.players))
         return out
 
     def recap_text(self, night: Night, words: Words = ENGLISH) -> str:
         """The recap as plain text for a messenger, in the currency setting and the table's language."""
+        from companion.night_recap import recap_text
+
         return recap_text(self.recap(night, words), self.money, words)
 
     def recap_png(self, night: Night, *, dark: bool = False, words: Words = ENGLISH) -> bytes:
         """The recap drawn as a PNG in the app's theme (``dark`` for the dark scheme) and the table's language."""
+        from companion.night_image import recap_png
+
         return recap_png(self.recap(night, words), self.money, dark=dark, words=words)
 
     # -- changing ------------------------------------------------------------------------------------------------
@@ -394,6 +407,7 @@ def night_stats(nights: Sequence[tuple[Night, Recap]]) -> NightStats:
     A night is won by whoever won the most of its games; a tie gives it to each of them.
 
     >>> from companion.night_ledger import Settlement
+    >>> from companion.night_recap import Recap
     >>> def r(wins, money): return Recap("n", "", None, tuple(wins), (), wins, money, Settlement((), (), {}), ())
     >>> a = Night.start("One", ["Ann", "Ben"], night_id="a", now="2026-12-01T19:00:00Z")
     >>> b = Night.start("Two", ["Ann", "Ben", "Cat"], night_id="b", now="2026-12-08T19:00:00Z")

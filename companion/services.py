@@ -21,23 +21,27 @@ module-global.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from companion.config import DataDirError, ensure_data_dir
 from companion.damage import DamageReport
-from companion.history import SessionLists
 from companion.night_service import NightService
 from companion.players import PlayerDirectory
-from companion.ratings import RatingService
-from companion.seasons import Seasons, SeasonService
 from companion.session import SessionService
 from companion.settings import SettingsService
 from companion.sharing import LiveTable, ShareAddress
-from companion.stats import CACHE_FILE, OutcomeCache
 from storage import Archive, StorageError
 from storage.settings import SettingsStore
+
+if TYPE_CHECKING:  # made, and their modules imported, when first used: Home shows none of them
+    from companion.history import SessionLists
+    from companion.ratings import RatingService
+    from companion.seasons import SeasonService
+    from companion.stats import OutcomeCache
 
 
 @dataclass(eq=False)
@@ -57,19 +61,62 @@ class AppServices:
     """The players roster with renames and merges."""
     live: LiveTable
     """The live table: where the app is shared, the PIN, which game ``/live`` shows."""
-    stats: OutcomeCache
-    """The statistics cache of this data folder (each game's outcome, kept until its record changes)."""
     nights: NightService
     """The game nights: the open night (which every game started joins), its ledger, settle-up and recap."""
     damage: DamageReport
     """The files set aside in ``damaged/`` that the user has not dismissed yet (the banner on Home): the archive's
     and the settings' notices, taken once for the whole app, so every tab shows the same banner."""
-    lists: SessionLists
-    """The History and Continue lists, remembered until the archive changes (shared by every tab)."""
-    ratings: RatingService
-    """The players' ratings per game and across all games, derived from the finished games."""
-    seasons: SeasonService
-    """The seasons (kept with the settings), their standings and recaps."""
+    store: SettingsStore
+    """The settings file (the seasons are kept in it)."""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _stats: OutcomeCache | None = field(default=None, repr=False)
+    _lists: SessionLists | None = field(default=None, repr=False)
+    _ratings: RatingService | None = field(default=None, repr=False)
+    _seasons: SeasonService | None = field(default=None, repr=False)
+
+    # The services below are made when a screen first asks for them (Home needs none), each once, under the lock.
+
+    @property
+    def stats(self) -> OutcomeCache:
+        """The statistics cache of this data folder (each game's outcome, kept until its record changes)."""
+        with self._lock:
+            if self._stats is None:
+                from companion.stats import CACHE_FILE, OutcomeCache
+
+                self._stats = OutcomeCache(self.data_dir / CACHE_FILE)
+            return self._stats
+
+    @property
+    def lists(self) -> SessionLists:
+        """The History and Continue lists, remembered until the archive changes (shared by every tab)."""
+        with self._lock:
+            if self._lists is None:
+                from companion.history import SessionLists
+
+                self._lists = SessionLists(self.archive)
+            return self._lists
+
+    @property
+    def ratings(self) -> RatingService:
+        """The players' ratings per game and across all games, derived from the finished games."""
+        stats = self.stats
+        with self._lock:
+            if self._ratings is None:
+                from companion.ratings import RatingService
+
+                self._ratings = RatingService(self.archive, stats)
+            return self._ratings
+
+    @property
+    def seasons(self) -> SeasonService:
+        """The seasons (kept with the settings), their standings and recaps."""
+        lists, ratings = self.lists, self.ratings
+        with self._lock:
+            if self._seasons is None:
+                from companion.seasons import Seasons, SeasonService
+
+                self._seasons = SeasonService(Seasons(self.store, self.archive, lists.every), ratings, self.nights.all)
+            return self._seasons
 
     def data_version(self) -> tuple[object, ...]:
         """What the screens show from the data folder, in a value that differs whenever any of it changed: the
@@ -111,25 +158,19 @@ class AppServices:
             archive.close()
             raise
         sessions = SessionService(archive)
-        stats = OutcomeCache(folder / CACHE_FILE)
-        ratings = RatingService(archive, stats)
-        nights = NightService(archive, sessions, settings)
-        nights.ratings = ratings
-        lists = SessionLists(archive)
-        return cls(
+        services = cls(
             data_dir=folder,
             settings=settings,
             archive=archive,
             sessions=sessions,
             players=PlayerDirectory(archive),
             live=LiveTable(sessions, address=address, pin=pin),
-            stats=stats,
-            nights=nights,
+            nights=NightService(archive, sessions, settings),
             damage=DamageReport(archive.damage),
-            lists=lists,
-            ratings=ratings,
-            seasons=SeasonService(Seasons(store, archive, lists.every), ratings, nights.all),
+            store=store,
         )
+        services.nights.ratings = lambda: services.ratings
+        return services
 
     def close(self) -> None:
         """Release the data folder (its lock) for another app."""

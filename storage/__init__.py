@@ -8,6 +8,9 @@ complete the set; :class:`Archive` (:mod:`storage.archive`) puts them together. 
 aside and reported once (:mod:`storage.damage`).
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from storage.archive import Archive, open_archive
 from storage.atomic import AtomicJSONStorage, StorageWriteError
 from storage.damage import DamageNotice, describe_damage
@@ -30,7 +33,6 @@ from storage.errors import (
     SessionNotFoundError,
     StorageError,
 )
-from storage.imports import ImportFileRefusedError, ImportReport
 from storage.limits import MAX_IMPORT_BYTES
 from storage.models import (
     SCHEMA_VERSION,
@@ -43,6 +45,22 @@ from storage.models import (
     record_fingerprint,
 )
 from storage.roster import Roster
+
+if TYPE_CHECKING:
+    from storage.imports import ImportFileRefusedError, ImportReport
+
+_LAZY = {"ImportFileRefusedError": "storage.imports", "ImportReport": "storage.imports"}
+"""Names of the package imported from their module when first asked for (opening the app imports no import code)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'storage' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MAX_IMPORT_BYTES",

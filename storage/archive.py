@@ -34,17 +34,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from storage.backup import CheckedBackup, auto_backup, backup, list_backups, restore
 from storage.core import ArchiveCore
 from storage.errors import StorageError
-from storage.exports import check_output_path, export_sessions, write_output
-from storage.imports import ImportReport, import_bytes, import_file
 from storage.journal import Progress, replay
 from storage.layout import SESSION_TABLE, SESSIONS, shard_of
 from storage.nights import NightStore, export_nights
 from storage.restoring import pending as restore_pending
 from storage.restoring import replay as replay_restore
+
+if TYPE_CHECKING:  # export, import and backups are imported when first used: opening the app needs none of them
+    from storage.backup import CheckedBackup
+    from storage.imports import ImportReport
 
 __all__ = ["SESSIONS", "SESSION_TABLE", "Archive", "open_archive", "shard_of"]
 
@@ -101,6 +103,8 @@ class Archive(ArchiveCore):
 
         A JSON export carries game nights under ``"nights"``: the nights ``nights`` if given; otherwise every
         night when every session is exported, else the nights whose games are all among ``ids``."""
+        from storage.exports import export_sessions
+
         wanted = None if ids is None else list(ids)
         docs = None
         if fmt == "json":
@@ -120,6 +124,8 @@ class Archive(ArchiveCore):
     ) -> Path:
         """Export to the file ``target``: refused (:class:`~storage.errors.OutputPathError`) inside the data
         folder (but its ``exports/``) and onto anything but a regular file or a new path."""
+        from storage.exports import check_output_path, write_output
+
         check_output_path(target, self.data_dir)
         return write_output(target, self.export_sessions(ids, fmt, nights=nights), self.data_dir)
 
@@ -127,10 +133,14 @@ class Archive(ArchiveCore):
         """Import a file exported by this app, or bare game records, through the journaled pipeline
         (:func:`storage.imports.import_file`): all or nothing, even if the process is killed. The file's game
         nights are added after its games (``report.nights``)."""
+        from storage.imports import import_file
+
         return import_file(self, Path(path), progress, nights=self._night_store())
 
     def import_bytes(self, name: str, data: bytes, progress: Progress | None = None) -> ImportReport:
         """Import the bytes of a file called ``name`` (picked in a browser); see :meth:`import_file`."""
+        from storage.imports import import_bytes
+
         return import_bytes(self, name, data, progress, nights=self._night_store())
 
     def _night_store(self) -> NightStore | None:
@@ -139,12 +149,18 @@ class Archive(ArchiveCore):
     def backup(self, dest: Path | str | None = None, progress: Progress | None = None) -> Path:
         """A zip of the whole archive in ``dest`` (a file; a folder, or a path ending with ``/``, gets a dated zip
         inside); by default in ``backups/``."""
+        from storage.backup import backup
+
         return backup(self, dest, progress=progress)
 
     def auto_backup(self, *, keep: int = 7) -> Path | None:
+        from storage.backup import auto_backup
+
         return auto_backup(self, keep=keep)
 
     def list_backups(self) -> list[Path]:
+        from storage.backup import list_backups
+
         return list_backups(self)
 
     def restore(
@@ -153,6 +169,8 @@ class Archive(ArchiveCore):
         """Replace the sessions, roster and game nights by those of a backup (a path, or one already checked by
         :func:`storage.backup.check_backup`), checked whole first, journaled; returns how many sessions. A backup
         of no session raises :class:`~storage.errors.EmptyBackupError` unless ``allow_empty``."""
+        from storage.backup import CheckedBackup, restore
+
         target = path if isinstance(path, CheckedBackup) else Path(path)
         night_store = None if self.read_only else self.nights
         return restore(self, target, progress, nights=night_store, allow_empty=allow_empty)

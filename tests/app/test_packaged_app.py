@@ -33,7 +33,7 @@ def test_the_packaged_app_runs_flets_socket_server_for_its_own_client(
         importlib.util, "find_spec", lambda name, *a: None if name == "flet_desktop" else real(name, *a)
     )
     monkeypatch.setattr(sys, "argv", ["main.py", "--no-browser", "--port", "1"])  # a packaged app takes none
-    monkeypatch.setattr(serve, "start_auto_backups", lambda services: None)
+    monkeypatch.setattr(serve, "start_auto_backups", lambda services, **when: None)
     runs: list[dict[str, Any]] = []
 
     def run(handler: Any, **options: Any) -> None:

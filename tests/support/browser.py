@@ -94,8 +94,11 @@ class Served:
     """A server in a subprocess of its own process group, answering on 127.0.0.1:``port`` and writing its output
     to ``log_file``; :meth:`stop` ends exactly that group. Shared by the browser tests and the benchmarks."""
 
-    def __init__(self, command: list[str], port: int, log_file: Path, start_timeout: float = START_TIMEOUT) -> None:
+    def __init__(
+        self, command: list[str], port: int, log_file: Path, start_timeout: float = START_TIMEOUT, cwd: Path = ROOT
+    ) -> None:
         self.command = command
+        self.cwd = cwd
         self.port = port
         self.log_file = log_file
         self.start_timeout = start_timeout
@@ -110,7 +113,7 @@ class Served:
         with self.log_file.open("ab") as log:
             self.process = subprocess.Popen(
                 self.command,
-                cwd=ROOT,
+                cwd=self.cwd,  # another checkout of the project serves its own code (a benchmark's baseline)
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group, so stop() ends exactly this server
