@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -499,6 +500,7 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--visits", type=int, default=RUNS, help=f"first visits and reloads (default {RUNS}; 0: none)")
     parser.add_argument("--against", metavar="COMMIT", help="also serve this commit's code and tap it in turns")
     parser.add_argument("--only", action="append", help="only the screens whose name starts so (repeatable)")
+    parser.add_argument("--raw", type=Path, help="also write every tap's figures to this JSON file")
     return parser.parse_args(argv)
 
 
@@ -544,6 +546,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         visits = measure_visits(browser, apps[0].url, trivial.url, args.visits, cases) if args.visits else None
         ended = load_text()
     out = report_taps(taps, [a.name for a in apps], args.taps)
+    if args.raw is not None:
+        raw = {
+            case: {
+                name: [{**dataclasses.asdict(t.page), "server": t.server} for t in done] for name, done in runs.items()
+            }
+            for case, runs in taps.items()
+        }
+        args.raw.write_text(json.dumps(raw, indent=1), encoding="utf-8")
     if visits is not None:
         print()
         out |= report_visits(visits, args.visits)
