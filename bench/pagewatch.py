@@ -41,7 +41,7 @@ INIT_SCRIPT = r"""
 (() => {
   if (window.__bench) return;
   const B = window.__bench = {down: null, rx: 0, rxFrames: 0, tx: 0, txFrames: 0, hit: null, painted: null,
-                              label: null, observer: null, frames: [], drawn: []};
+                              label: null, observer: null, frames: [], drawn: [], sent: []};
   addEventListener('pointerdown', (e) => { B.down = e.timeStamp; }, true);
   const size = (d) => (d && (d.byteLength ?? d.size ?? d.length)) || 0;
   const Native = window.WebSocket;
@@ -55,7 +55,10 @@ INIT_SCRIPT = r"""
         requestAnimationFrame(() => setTimeout(() => { B.drawn.push([at, performance.now()]); }, 0));
       });
     }
-    send(data) { B.tx += size(data); B.txFrames += 1; return super.send(data); }
+    send(data) {
+      B.tx += size(data); B.txFrames += 1; B.sent.push([performance.now(), size(data)]);
+      return super.send(data);
+    }
   }
   window.WebSocket = Counted;
   const semanticsOn = window.__benchNoSemantics ? null : setInterval(() => {
@@ -167,7 +170,7 @@ def tap_drawn(page: Any, xy: tuple[float, float], quiet_ms: int = 120) -> Sample
     """Tap at ``xy`` and measure, with no semantics needed, until the frame after the first WebSocket message the
     page receives after the tap (the message that carries the change) is drawn."""
     before = counters(page)
-    page.evaluate("() => { __bench.drawn.length = 0; __bench.frames.length = 0; }")
+    page.evaluate("() => { __bench.drawn.length = 0; __bench.frames.length = 0; __bench.sent.length = 0; }")
     page.mouse.click(*xy)
     page.wait_for_function(
         "() => __bench.down !== null && __bench.drawn.some(([at]) => at >= __bench.down)", timeout=WAIT_TIMEOUT_MS
@@ -212,6 +215,8 @@ class Sample:
     client_ms: float = float("nan")
     """The last WebSocket message before the label appeared → the label painted: the page's share (decode, build,
     layout, paint)."""
+    out_ms: float = float("nan")
+    """Pointerdown → the tap's first WebSocket message out: the page's share before the server hears of it."""
 
 
 def wait_quiet(page: Any, quiet_ms: int) -> None:
@@ -250,14 +255,16 @@ def settled(page: Any, before: dict[str, int], *, since: str = "down", quiet_ms:
     wait_quiet(page, quiet_ms)
     got = page.evaluate(
         "() => ({down: __bench.down, hit: __bench.hit, painted: __bench.painted, label: __bench.label,"
-        " frames: __bench.frames.splice(0)})"
+        " frames: __bench.frames.splice(0), sent: __bench.sent.splice(0)})"
     )
     after = counters(page)
     start = 0.0 if since == "load" else float(got["down"])
     times = [float(at) for at, _ in got["frames"] if start <= float(at) <= float(got["hit"]) + 1]
+    out = [float(at) for at, _ in got["sent"] if float(at) >= start]
     return Sample(
         server_ms=(times[0] - start) if times else float("nan"),
         client_ms=(float(got["painted"]) - times[-1]) if times else float("nan"),
+        out_ms=(min(out) - start) if out else float("nan"),
         ms=float(got["painted"]) - start,
         seen_ms=float(got["hit"]) - start,
         rx_bytes=after["rx"] - before["rx"],

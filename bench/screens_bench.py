@@ -2,28 +2,39 @@
 opened by a tap, loaded as a first visit and reloaded, against the trivial Flet app of :mod:`bench.trivial_app`.
 
 Set-up: the 10,000-session archive of :mod:`bench.history_bench` (five games, about a third unfinished), its index
-and outcome cache built once, then the real app and the trivial app served side by side on loopback. Measured in
-the page's own clock (:mod:`bench.pagewatch`), :data:`RUNS` runs each, median and p95:
+and outcome cache built once, then the real app and the trivial app served side by side on loopback, each with a
+probe in its server (:mod:`bench.serverprobe`). Measured in the page's own clock (:mod:`bench.pagewatch`):
 
 * **tap**: pointerdown on the screen's button (home → Continue, home → History, History → Statistics) → the
-  screen's first rows painted;
+  screen's first rows painted; :data:`TAPS` taps a screen, each after a tap of the trivial app, both after the same
+  quiet (:func:`quiet`), so each ratio is side by side. Where the time goes: the page until the tap's message is
+  out, the server's handlers of the tap and of the route change (wall and the thread's CPU), the bytes and messages
+  the server sent, component re-renders asked for, and the page from the last message in to the label painted;
+* ``--against COMMIT`` serves that commit's code too (taken out with ``git archive``, with an archive written by its
+  own code) and taps both in turns, the order reversed every round;
 * **first visit**: a new tab opens the screen's address → painted (Flutter's start-up included, as for the
-  trivial app's first visit);
-* **reload**: that tab reloaded → painted again (Flet resumes the same session and sends the page as it stands;
-  the app draws nothing again unless something changed, :mod:`views.shell`);
-* the bytes the page received for each, and reload / first visit in time and in bytes.
+  trivial app's first visit); **reload**: that tab reloaded → painted again (Flet resumes the same session and sends
+  the page as it stands; the app draws nothing again unless something changed, :mod:`views.shell`); the bytes the
+  page received for each, and reload / first visit in time and in bytes.
 
-Run: ``.venv/bin/python -m bench.screens_bench [SESSIONS]`` or ``make bench BENCH_ARGS=screens`` (about three
-minutes; needs Chromium and Playwright, as the browser tests do). Targets, in the last column: a tap opens each
-screen in ≤ 300 ms (p95); a reload costs at most 1.1 × a first visit, in time and in bytes. A reload is cheaper than
-a first visit for any Flet app (the browser keeps Flutter's engine), so the trivial app's own reload / visit is
-printed beside them.
+Run: ``.venv/bin/python -m bench.screens_bench [SESSIONS] [--taps N] [--visits N] [--against COMMIT] [--only NAME]``
+or ``make bench BENCH_ARGS=screens`` (about ten minutes; needs Chromium and Playwright, as the browser tests do).
+Targets: a tap opens each screen in ≤ 300 ms (p95); a reload costs at most 1.1 × a first visit, in time and in
+bytes. A reload is cheaper than a first visit for any Flet app (the browser keeps Flutter's engine), so the trivial
+app's own reload / visit is printed beside them. The load average is printed at the start and the end: a figure
+taken on a loaded machine says so.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import dataclasses
+import json
+import math
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,8 +48,8 @@ if str(ROOT) not in sys.path:
 
 from bench.history_bench import SESSIONS_COUNT, seed  # noqa: E402
 from bench.pagewatch import (  # noqa: E402
+    START_TIMEOUT_S,
     Sample,
-    app_server,
     arm,
     centre,
     launch,
@@ -48,13 +59,23 @@ from bench.pagewatch import (  # noqa: E402
     progress,
     settled,
     stop_on_sigterm,
-    trivial_server,
+    wait_quiet,
     watched_page,
 )
 from bench.trivial_app import BUTTON, TEXT_PREFIX  # noqa: E402
+from tests.support.browser import Served as PageServer  # noqa: E402
 from tests.support.browser import find_free_port  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
 RUNS = 5
+"""First visits and reloads of each screen."""
+TAPS = 20
+"""Taps of each screen for each code served (so that the p95 is not simply the slowest tap)."""
+QUIET_MS = 400
+PAUSE_MS = 200
+"""Before every tap, the app's and the trivial app's alike: no message for QUIET_MS, then PAUSE_MS more."""
+TRIVIAL = "trivial app"
+THIS = "this tree"
 TAP_TARGET_MS = 300.0
 RELOAD_RATIO = 1.1
 
@@ -76,6 +97,8 @@ class ScreenCase:
     parent_marker: str
     marker: str
     way_back: tuple[tuple[str | None, str], ...]
+    baseline: bool = True
+    """Whether an earlier commit's code has it too (``--against``)."""
 
 
 SCREENS = (
@@ -103,6 +126,7 @@ SCREENS = (
         HISTORY,
         r"^Rank 1, ",
         ((None, HOME), ("History", HISTORY)),
+        baseline=False,
     ),
 )
 
@@ -170,138 +194,371 @@ def go_back(page: Any, case: ScreenCase) -> None:
     page.wait_for_timeout(500)
 
 
-def measure(browser: Any, app_url: str, trivial_url: str) -> dict[str, dict[str, list[Sample]]]:
-    figures: dict[str, dict[str, list[Sample]]] = {}
-    trivial = watched_page(browser)
-    marker = rf"^{TEXT_PREFIX}\d+$"
-    figures["trivial app"] = {"load": [], "reload": [], "tap": []}
-    progress("measuring the trivial app")
-    for _ in range(RUNS):
-        visit_and_reload(browser, trivial_url, marker, figures["trivial app"])
-        load(trivial, trivial_url, marker)
-        xy = centre(trivial, trivial.get_by_role("button", name=BUTTON, exact=True))
-        shown = trivial.evaluate("(p) => __bench.labels(p)[0]", marker)
-        before = arm(trivial, marker, shown)
-        trivial.mouse.click(*xy)
-        figures["trivial app"]["tap"].append(settled(trivial, before))
-    trivial.context.close()
+class Probe:
+    """The server probe's log (:mod:`bench.serverprobe`), read from where the last read ended."""
 
-    page = watched_page(browser)
-    for case in SCREENS:
-        runs: dict[str, list[Sample]] = {"load": [], "reload": [], "tap": []}
-        progress(f"measuring {case.name}")
-        load(page, app_url + case.parent, case.parent_marker)
-        page.wait_for_timeout(800)
-        for _ in range(RUNS):
-            runs["tap"].append(tap_open(page, case.button, case.marker))
-            go_back(page, case)
-        for _ in range(RUNS):
-            visit_and_reload(browser, app_url + case.path, case.marker, runs)
-        figures[case.name] = runs
-    page.context.close()
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+
+    def drain(self) -> list[dict[str, Any]]:
+        """The records written since the last call."""
+        if not self.path.exists():
+            return []
+        with self.path.open("rb") as log:
+            log.seek(self.offset)
+            data = log.read()
+        complete = data[: data.rfind(b"\n") + 1]
+        self.offset += len(complete)
+        return [json.loads(line) for line in complete.splitlines() if line.strip()]
+
+
+@dataclass
+class Served:
+    """One app served with the probe: its name, address, page and probe."""
+
+    name: str
+    url: str
+    probe: Probe
+    page: Any = None
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap: the page's figures and the server's, from the probe."""
+
+    page: Sample
+    server: dict[str, float]
+
+
+NAN = float("nan")
+
+
+def server_share(records: list[dict[str, Any]]) -> dict[str, float]:
+    """What the server did for one tap: the tap's own handler (``click``) and the route change's (wall and CPU, ms),
+    the messages and bytes it sent, and how many component re-renders were asked for."""
+    events = [r for r in records if "event" in r]
+    route = [r for r in events if r["event"] == "route_change"]
+    other = [r for r in events if r["event"] != "route_change"]
+    sent = [r["sent"] for r in records if "sent" in r]
+
+    def total(rows: list[dict[str, Any]], key: str) -> float:
+        return float(sum(r[key] for r in rows)) if rows else NAN
+
+    return {
+        "tap_wall": total(other, "wall"),
+        "tap_cpu": total(other, "cpu"),
+        "route_wall": total(route, "wall"),
+        "route_cpu": total(route, "cpu"),
+        "route_changes": float(len(route)),
+        "sent_kb": sum(sent) / 1000,
+        "sent_messages": float(len(sent)),
+        "rerenders": float(sum(1 for r in records if "scheduled" in r)),
+    }
+
+
+def quiet(page: Any, probe: Probe) -> None:
+    """The same quiet before every tap, the app's and the trivial app's: the page's WebSocket silent for
+    :data:`QUIET_MS`, then :data:`PAUSE_MS` more; what the server wrote meanwhile is not the tap's."""
+    wait_quiet(page, QUIET_MS)
+    page.wait_for_timeout(PAUSE_MS)
+    probe.drain()
+
+
+def trivial_tap(served: Served) -> Tap:
+    page = served.page
+    quiet(page, served.probe)
+    marker = rf"^{TEXT_PREFIX}\d+$"
+    xy = centre(page, page.get_by_role("button", name=BUTTON, exact=True))
+    before = arm(page, marker, page.evaluate("(p) => __bench.labels(p)[0]", marker))
+    page.mouse.click(*xy)
+    sample = settled(page, before)
+    return Tap(sample, server_share(served.probe.drain()))
+
+
+def app_tap(served: Served, case: ScreenCase) -> Tap:
+    quiet(served.page, served.probe)
+    sample = tap_open(served.page, case.button, case.marker)
+    tap = Tap(sample, server_share(served.probe.drain()))
+    go_back(served.page, case)
+    return tap
+
+
+def measure_taps(
+    browser: Any, apps: list[Served], trivial: Served, taps: int, cases: tuple[ScreenCase, ...]
+) -> dict[str, dict[str, list[Tap]]]:
+    """Each case's taps: for every app in turns (the order reversed every round), a trivial app's tap, then the
+    app's, each after the same quiet. Keyed by case, then by app name (``trivial app`` for the trivial taps)."""
+    marker = rf"^{TEXT_PREFIX}\d+$"
+    trivial.page = watched_page(browser)
+    load(trivial.page, trivial.url, marker)
+    out: dict[str, dict[str, list[Tap]]] = {}
+    for case in cases:
+        here = [a for a in apps if a.name == apps[0].name or case.baseline]
+        progress(f"tapping {case.name}: {taps} taps each for {', '.join(a.name for a in here)} (load {load_text()})")
+        runs: dict[str, list[Tap]] = {a.name: [] for a in here}
+        runs[TRIVIAL] = []
+        for served in here:
+            load(served.page, served.url + case.parent, case.parent_marker)
+            served.page.wait_for_timeout(800)
+        for n in range(taps):
+            for served in here if n % 2 == 0 else list(reversed(here)):
+                runs[TRIVIAL].append(trivial_tap(trivial))
+                runs[served.name].append(app_tap(served, case))
+        out[case.name] = runs
+    return out
+
+
+def measure_visits(
+    browser: Any, app_url: str, trivial_url: str, runs: int, cases: tuple[ScreenCase, ...]
+) -> dict[str, dict[str, list[Sample]]]:
+    """First visits and reloads of each screen (this tree's code) and of the trivial app."""
+    figures: dict[str, dict[str, list[Sample]]] = {}
+    marker = rf"^{TEXT_PREFIX}\d+$"
+    figures[TRIVIAL] = {"load": [], "reload": []}
+    progress("visiting the trivial app")
+    for _ in range(runs):
+        visit_and_reload(browser, trivial_url, marker, figures[TRIVIAL])
+    for case in cases:
+        progress(f"visiting {case.name}")
+        figures[case.name] = {"load": [], "reload": []}
+        for _ in range(runs):
+            visit_and_reload(browser, app_url + case.path, case.marker, figures[case.name])
     return figures
 
 
-KINDS = (("tap", "tap → shown"), ("load", "first visit"), ("reload", "reload"))
-
-
 def p95(values: list[float]) -> float:
-    return percentile(values, 0.95) if values else float("nan")
+    return percentile(values, 0.95) if values else NAN
 
 
-def verdicts(out: dict[str, float], name: str) -> str:
-    """The met/MISSED column of one screen: a tap opens it in ≤ 300 ms (p95), and its reload costs at most 1.1 × its
-    first visit, in bytes and in time."""
-    tap = out[f"{name}_tap_p95"] <= TAP_TARGET_MS
-    reload = out[f"{name}_reload_kb_ratio"] <= RELOAD_RATIO and out[f"{name}_reload_ratio"] <= RELOAD_RATIO
-    return f"{'met' if tap else 'MISSED'} / {'met' if reload else 'MISSED'}"
+def med(values: list[float]) -> float:
+    kept = [v for v in values if not math.isnan(v)]
+    return median(kept) if kept else NAN
 
 
-def report(figures: dict[str, dict[str, list[Sample]]], archive: dict[str, int]) -> dict[str, float]:
+def load_text() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
+def report_taps(figures: dict[str, dict[str, list[Tap]]], apps: list[str], taps: int) -> dict[str, float]:
+    """Two tables: each screen's taps against the trivial app's taken beside them, and where a tap's time goes."""
     out: dict[str, float] = {}
-    base = {kind: median([s.ms for s in figures["trivial app"][kind]]) for kind, _ in KINDS}
-    rows = []
-    for name, runs in figures.items():
-        row = [name]
-        for kind, _ in KINDS:
-            values = [s.ms for s in runs[kind]]
-            ms, high = median(values), p95(values)
-            kb = median([s.rx_bytes for s in runs[kind]]) / 1000
-            out[f"{name}_{kind}_ms"] = ms
-            out[f"{name}_{kind}_p95"] = high
-            out[f"{name}_{kind}_kb"] = kb
-            row += [f"{ms:,.0f} / {high:,.0f}", f"{ms / base[kind]:.1f}×", f"{kb:,.1f}"]
-        out[f"{name}_reload_ratio"] = out[f"{name}_reload_ms"] / out[f"{name}_load_ms"]
-        out[f"{name}_reload_kb_ratio"] = out[f"{name}_reload_kb"] / max(out[f"{name}_load_kb"], 0.001)
-        row += [f"{out[f'{name}_reload_ratio']:.2f}", f"{out[f'{name}_reload_kb_ratio']:.2f}"]
-        row.append(verdicts(out, name) if name != "trivial app" else "baseline")
-        rows.append(row)
+    rows, shares = [], []
+    trivial_all: list[Tap] = []
+    for case_name, runs in figures.items():
+        base = [t.page.ms for t in runs[TRIVIAL]]
+        trivial_all += runs[TRIVIAL]
+        for name in apps:
+            if name not in runs:
+                continue
+            taken = runs[name]
+            ms = [t.page.ms for t in taken]
+            key = case_name if name == apps[0] else f"{case_name} [{name}]"
+            out[f"{key}_tap_ms"], out[f"{key}_tap_p95"] = med(ms), p95(ms)
+            out[f"{key}_tap_kb"] = med([t.page.rx_bytes / 1000 for t in taken])
+            rows.append(
+                [
+                    case_name,
+                    name,
+                    f"{med(ms):,.0f} / {p95(ms):,.0f}",
+                    f"{med(ms) / med(base):.1f}× / {p95(ms) / p95(base):.1f}×",
+                    f"{med(base):,.0f} / {p95(base):,.0f}",
+                    f"{out[f'{key}_tap_kb']:,.1f}",
+                    f"{med([t.page.rx_frames for t in taken]):.0f} / {med([t.page.tx_frames for t in taken]):.0f}",
+                    "met" if p95(ms) <= TAP_TARGET_MS else "MISSED",
+                ]
+            )
+            server = {k: med([t.server[k] for t in taken]) for k in taken[0].server}
+            out[f"{key}_route_wall"], out[f"{key}_route_cpu"] = server["route_wall"], server["route_cpu"]
+            out[f"{key}_sent_kb"] = server["sent_kb"]
+            tap_out = med([t.page.out_ms for t in taken])
+            shown = med([t.page.client_ms for t in taken])
+            rest = med(ms) - tap_out - server["tap_wall"] - server["route_wall"] - shown
+            shares.append(
+                [
+                    case_name,
+                    name,
+                    f"{tap_out:,.0f}",
+                    f"{server['tap_wall']:,.0f} / {server['tap_cpu']:,.0f}",
+                    f"{server['route_wall']:,.0f} / {server['route_cpu']:,.0f}",
+                    f"{server['sent_kb']:,.1f} in {server['sent_messages']:.0f}",
+                    f"{server['rerenders']:.0f}",
+                    f"{shown:,.0f}",
+                    f"{rest:,.0f}",
+                ]
+            )
+    ms = [t.page.ms for t in trivial_all]
+    out["trivial app_tap_ms"], out["trivial app_tap_p95"] = med(ms), p95(ms)
     print(
-        f"Screens in Chromium, {archive['sessions']:,} sessions ({archive['unfinished']:,} unfinished, "
-        f"{archive['finished']:,} finished); {RUNS} runs each, median / p95 ms in the page's clock (p95 of "
-        f"{RUNS} is the slowest), × = median against the trivial app, KB received by the page"
+        f"Taps, {taps} a screen for each code, in turns, each after a tap of the trivial app and the same quiet "
+        f"({QUIET_MS} ms without a message, then {PAUSE_MS} ms); median / p95 ms in the page's clock (pointerdown "
+        f"→ the screen's label painted); × = against the trivial app's taps taken beside them; KB and messages "
+        f"received / sent by the page. The trivial app over all: {med(ms):,.0f} / {p95(ms):,.0f} ms."
+    )
+    print_table(
+        ["screen", "code", "tap → shown ms", "× trivial", "trivial ms", "KB", "msgs in / out", "≤ 300 ms p95"],
+        rows,
+    )
+    print()
+    print(
+        "Where a tap's time goes (medians, ms): the page until the tap's message is out; the server's handler of "
+        "the tap (which asks the page to push the route) and of the route change, wall / CPU of the server's thread; "
+        "what the server sent; component re-renders asked for; the page from the last message in to the label "
+        "painted; the rest (the route's round trip through the page, the network, the server waiting for its loop)."
     )
     print_table(
         [
             "screen",
-            "tap → shown ms",
-            "×",
-            "KB",
-            "first visit ms",
-            "×",
-            "KB",
-            "reload ms",
-            "×",
-            "KB",
-            "reload / visit ms",
-            "reload / visit KB",
-            f"tap ≤ {TAP_TARGET_MS:.0f} ms / reload ≤ {RELOAD_RATIO} × visit",
+            "code",
+            "tap → out",
+            "tap handler",
+            "route change",
+            "server sent KB",
+            "re-renders",
+            "last in → shown",
+            "rest",
         ],
-        rows,
-    )
-    measured = [c for c in SCREENS if c.path != "/rules"]
-    worst_tap = max(out[f"{c.name}_tap_p95"] for c in measured)
-    worst_ms = max(out[f"{c.name}_reload_ratio"] for c in measured)
-    worst_kb = max(out[f"{c.name}_reload_kb_ratio"] for c in measured)
-    tap_ok = worst_tap <= TAP_TARGET_MS
-    reload_ok = worst_ms <= RELOAD_RATIO and worst_kb <= RELOAD_RATIO
-    print(
-        f"target every screen opens by a tap in ≤ {TAP_TARGET_MS:.0f} ms (p95): "
-        f"{'met' if tap_ok else 'MISSED'} (worst {worst_tap:.0f} ms)"
-    )
-    print(
-        f"target a reload costs at most {RELOAD_RATIO} × a first visit (time and bytes): "
-        f"{'met' if reload_ok else 'MISSED'} (worst {worst_ms:.2f} × the time, {worst_kb:.2f} × the bytes)"
-    )
-    # A reload is cheaper than a first visit for any Flet app (the browser keeps Flutter's engine); against the
-    # trivial app's own reload / visit, what a screen adds to a reload shows.
-    floor = out["trivial app_reload_ratio"]
-    print(
-        f"for comparison: the trivial app's reload / visit is {floor:.2f}; the screens' worst is {worst_ms:.2f} "
-        f"({worst_ms / floor:.2f} × the trivial app's)"
+        shares,
     )
     return out
+
+
+KINDS = (("load", "first visit"), ("reload", "reload"))
+
+
+def report_visits(figures: dict[str, dict[str, list[Sample]]], runs: int) -> dict[str, float]:
+    """First visit and reload of each screen against the trivial app's, and reload / first visit in time and
+    bytes."""
+    out: dict[str, float] = {}
+    base = {kind: median([s.ms for s in figures[TRIVIAL][kind]]) for kind, _ in KINDS}
+    rows = []
+    for name, done in figures.items():
+        row = [name]
+        for kind, _ in KINDS:
+            values = [s.ms for s in done[kind]]
+            ms, high = median(values), p95(values)
+            kb = median([s.rx_bytes for s in done[kind]]) / 1000
+            out[f"{name}_{kind}_ms"], out[f"{name}_{kind}_p95"], out[f"{name}_{kind}_kb"] = ms, high, kb
+            row += [f"{ms:,.0f} / {high:,.0f}", f"{ms / base[kind]:.1f}×", f"{kb:,.1f}"]
+        out[f"{name}_reload_ratio"] = out[f"{name}_reload_ms"] / out[f"{name}_load_ms"]
+        out[f"{name}_reload_kb_ratio"] = out[f"{name}_reload_kb"] / max(out[f"{name}_load_kb"], 0.001)
+        ok = out[f"{name}_reload_ratio"] <= RELOAD_RATIO and out[f"{name}_reload_kb_ratio"] <= RELOAD_RATIO
+        row += [f"{out[f'{name}_reload_ratio']:.2f}", f"{out[f'{name}_reload_kb_ratio']:.2f}"]
+        row.append(("met" if ok else "MISSED") if name != TRIVIAL else "baseline")
+        rows.append(row)
+    print(
+        f"First visits (a new tab) and reloads, {runs} each, this tree's code: median / p95 ms from the navigation "
+        "start, × = median against the trivial app, KB received by the page"
+    )
+    headers = ["screen", "first visit ms", "×", "KB", "reload ms", "×", "KB", "reload / visit ms", "reload / visit KB"]
+    print_table([*headers, f"reload ≤ {RELOAD_RATIO} × visit"], rows)
+    measured = [n for n in figures if n not in (TRIVIAL, SCREENS[0].name)] or [SCREENS[0].name]
+    worst_ms = max(out[f"{n}_reload_ratio"] for n in measured)
+    worst_kb = max(out[f"{n}_reload_kb_ratio"] for n in measured)
+    ok = worst_ms <= RELOAD_RATIO and worst_kb <= RELOAD_RATIO
+    print(
+        f"target a reload costs at most {RELOAD_RATIO} × a first visit (time and bytes): {'met' if ok else 'MISSED'}"
+        f" (worst {worst_ms:.2f} × the time, {worst_kb:.2f} × the bytes; the trivial app's reload / visit is "
+        f"{out[f'{TRIVIAL}_reload_ratio']:.2f})"
+    )
+    return out
+
+
+def probed(tree: Path, module: str, args: list[str], port: int, probe_log: Path, log: Path) -> PageServer:
+    """``python -m module args`` served from ``tree`` with the server probe (:mod:`bench.serverprobe`)."""
+    command = [sys.executable, str(HERE / "serverprobe.py"), "--log", str(probe_log), "--tree", str(tree), module]
+    return PageServer([*command, "--", *args], port, log, START_TIMEOUT_S)
+
+
+def baseline_tree(commit: str, into: Path) -> Path:
+    """The project's files at ``commit``, taken out with ``git archive`` into ``into``."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def prepare_in(tree: Path, folder: Path, count: int) -> dict[str, int]:
+    """:func:`prepare` as the code of ``tree`` writes it (an earlier commit reads its own archive)."""
+    code = (
+        "import json, sys; from pathlib import Path; from bench.screens_bench import prepare; "
+        "print(json.dumps(prepare(Path(sys.argv[1]), int(sys.argv[2]))))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(folder), str(count)], cwd=tree, env=env, check=True, capture_output=True
+    )
+    found: dict[str, int] = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    return found
+
+
+def options(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.screens_bench", description=__doc__.splitlines()[0])
+    parser.add_argument("sessions", nargs="?", type=int, default=SESSIONS_COUNT, help="sessions in the archive")
+    parser.add_argument("--taps", type=int, default=TAPS, help=f"taps a screen for each code (default {TAPS})")
+    parser.add_argument("--visits", type=int, default=RUNS, help=f"first visits and reloads (default {RUNS}; 0: none)")
+    parser.add_argument("--against", metavar="COMMIT", help="also serve this commit's code and tap it in turns")
+    parser.add_argument("--only", action="append", help="only the screens whose name starts so (repeatable)")
+    parser.add_argument("--raw", type=Path, help="also write every tap's figures to this JSON file")
+    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     from playwright.sync_api import sync_playwright
 
     stop_on_sigterm()
-    count = int(argv[0]) if argv else SESSIONS_COUNT
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "data"
+    args = options(argv or [])
+    cases = tuple(c for c in SCREENS if not args.only or any(c.name.startswith(o) for o in args.only))
+    print(f"load average at the start: {load_text()} (1, 5, 15 min; {os.cpu_count()} CPUs)", flush=True)
+    with tempfile.TemporaryDirectory() as tmp_name, contextlib.ExitStack() as stack:
+        tmp = Path(tmp_name)
         started = time.perf_counter()
-        archive = prepare(folder, count)
-        print(f"set-up: {count:,} sessions written and indexed in {time.perf_counter() - started:.1f} s", flush=True)
-        app = app_server(find_free_port(), folder, Path(tmp) / "app.log")
-        trivial = trivial_server(find_free_port(), Path(tmp) / "trivial.log")
-        with app, trivial, sync_playwright() as playwright:
-            browser = launch(playwright)
-            try:
-                figures = measure(browser, app.url, trivial.url)
-            finally:
-                browser.close()
-    return report(figures, archive)
+        folder = tmp / "data"
+        archive = prepare(folder, args.sessions)
+        trees = [(THIS, ROOT, folder)]
+        if args.against:
+            old = baseline_tree(args.against, tmp / "baseline")
+            prepare_in(old, tmp / "baseline-data", args.sessions)
+            trees.append((args.against, old, tmp / "baseline-data"))
+        print(
+            f"set-up: {args.sessions:,} sessions ({archive['unfinished']:,} unfinished, {archive['finished']:,} "
+            f"finished) written and indexed in {time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
+        apps: list[Served] = []
+        for name, tree, data in trees:
+            port, probe_log = find_free_port(), tmp / f"{len(apps)}.probe"
+            app_args = ["--port", str(port), "--data-dir", str(data), "--no-browser"]
+            server = probed(tree, "app", app_args, port, probe_log, tmp / f"{len(apps)}.log")
+            stack.enter_context(server)
+            apps.append(Served(name, server.url, Probe(probe_log)))
+        port = find_free_port()
+        trivial_server = probed(ROOT, "bench.trivial_app", ["--port", str(port)], port, tmp / "t.probe", tmp / "t.log")
+        stack.enter_context(trivial_server)
+        trivial = Served(TRIVIAL, trivial_server.url, Probe(tmp / "t.probe"))
+        playwright = stack.enter_context(sync_playwright())
+        browser = launch(playwright)
+        stack.callback(browser.close)
+        for served in apps:
+            served.page = watched_page(browser)
+        taps = measure_taps(browser, apps, trivial, args.taps, cases)
+        visits = measure_visits(browser, apps[0].url, trivial.url, args.visits, cases) if args.visits else None
+        ended = load_text()
+    out = report_taps(taps, [a.name for a in apps], args.taps)
+    if args.raw is not None:
+        raw = {
+            case: {
+                name: [{**dataclasses.asdict(t.page), "server": t.server} for t in done] for name, done in runs.items()
+            }
+            for case, runs in taps.items()
+        }
+        args.raw.write_text(json.dumps(raw, indent=1), encoding="utf-8")
+    if visits is not None:
+        print()
+        out |= report_visits(visits, args.visits)
+    print(f"load average at the end: {ended} (1, 5, 15 min)")
+    return out
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from companion.ratings import (
 from companion.seasons import POINTS_RULE, SeasonLine, SeasonStandings, recap_png, recap_text
 from views.charts import rating_chart
 from views.paging import Paged
-from views.widgets import TAP, heading, panel, paragraph
+from views.widgets import TAP, big_button, heading, panel, paragraph
 
 RULE = N_(
     "The rating is the conservative estimate μ − 3σ of a Weng-Lin (openskill) rating: μ is the skill, σ how sure "
@@ -74,7 +74,8 @@ def ratings_section(
     page_size: int = PAGE_SIZE,
     words: Words = ENGLISH,
 ) -> list[ft.Control]:
-    """The ratings table of one scope (rank, name, rating, μ ± σ, games, wins) and a player's rating over time."""
+    """The ratings table of one scope (rank, name, rating, μ ± σ, games, wins) and a player's rating over time (on
+    request: :func:`rating_over_time`)."""
     _ = words.gettext
     out: list[ft.Control] = [
         heading(title or _("Ratings · {scope}").format(scope=scope_name(ratings.scope, words))),
@@ -95,8 +96,17 @@ def ratings_section(
     )
     rows.show(ranked)
     out += rows.controls
+    out.append(rating_over_time(ratings, words))
+    return out
+
+
+def rating_over_time(ratings: Ratings, words: Words = ENGLISH) -> ft.Column:
+    """A player's rating over time, drawn on request: a button at first (the chart, its 60 points and the list of
+    players to pick from are a fifth of what Statistics sends), then the chart of the top player and a list to pick
+    another. ``ratings`` has at least one player."""
+    _ = words.gettext
+    box = ft.Column(spacing=8)
     chart_box = ft.Container()
-    top = ratings.players[0]
 
     def draw(player_id: str, update: bool) -> None:
         points = ratings.history(player_id)
@@ -105,17 +115,23 @@ def ratings_section(
             with contextlib.suppress(RuntimeError):
                 chart_box.update()
 
-    who = ft.Dropdown(
-        label=_("Rating over time of"),
-        value=top.id,
-        options=[ft.DropdownOption(key=p.id, text=p.name) for p in ratings.players[:50]],
-        on_select=lambda e: draw(str(e.control.value), True),
-        tooltip=_("Rating over time of"),
-        expand=True,
-    )
-    draw(top.id, False)
-    out += [heading(_("Rating over time")), ft.Row([who]), chart_box]
-    return out
+    def show(_event: Any) -> None:
+        top = ratings.players[0]
+        who = ft.Dropdown(
+            label=_("Rating over time of"),
+            value=top.id,
+            options=[ft.DropdownOption(key=p.id, text=p.name) for p in ratings.players[:50]],
+            on_select=lambda e: draw(str(e.control.value), True),
+            tooltip=_("Rating over time of"),
+            expand=True,
+        )
+        draw(top.id, False)
+        box.controls = [heading(_("Rating over time")), ft.Row([who]), chart_box]
+        with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+            box.update()
+
+    box.controls = [ft.Row([big_button(_("Rating over time"), show, icon=ft.Icons.SHOW_CHART)])]
+    return box
 
 
 def player_ratings(

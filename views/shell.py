@@ -119,7 +119,7 @@ class Shell:
         page.on_disconnect = self._on_disconnect
         page.on_close = self._on_close
         self._unsubscribe = self.services.settings.subscribe(self._on_settings)
-        run_component_updates(page)  # the screens made of components (Settings, Players, Rules, History)
+        run_component_updates(page)  # the screens made of components (Settings, Players, the nights)
         self.render()
 
     def views_for(self, route: str, settings: Settings, keep: Mapping[str, ft.View] | None = None) -> list[ft.View]:

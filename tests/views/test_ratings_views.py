@@ -62,9 +62,17 @@ def test_statistics_shows_the_ratings_table_and_a_chart(services: AppServices) -
         assert any(
             t.startswith(f"Rank {rank}, {p.name}, rating {p.ordinal:.1f}, μ {p.mu:.1f} ± {p.sigma:.1f}") for t in shown
         )
-    charts = [c for c, _ in walk(view) if isinstance(c, ft.Semantics) and str(c.label).startswith("Rating chart of")]
-    assert len(charts) == 1 and ratings.players[0].name in str(charts[0].label)
     assert any(t.startswith("Ratings · All games") for t in shown)
+
+    def charts() -> list[ft.Semantics]:
+        return [c for c, _ in walk(view) if isinstance(c, ft.Semantics) and str(c.label).startswith("Rating chart of")]
+
+    assert charts() == [], "the chart is drawn on request"
+    (button,) = [c for c, _ in walk(view) if isinstance(c, ft.OutlinedButton) and c.tooltip == "Rating over time"]
+    button.on_click(None)  # type: ignore[misc]
+    (chart,) = charts()
+    assert ratings.players[0].name in str(chart.label)
+    check_labels(view)
 
 
 def test_statistics_by_season_shows_its_standings_and_recap(services: AppServices) -> None:
