@@ -39,7 +39,6 @@ from scoring.base import (
     check_players,
     join_names,
     said,
-    sole_win,
 )
 from scoring.errors import IllegalHandError, InvalidRecordError, ScoringError, UnknownPlayerError
 from scoring.game import Game
@@ -738,23 +737,26 @@ rule 8).
         (winner,) = tied
         runner = min(total for name, total in totals.items() if name != winner)
         nexts = Names.of(name for name, total in totals.items() if name != winner and total == runner)
-        return sole_win(
+        return Verdict.of(
             Decider.LOWEST_TOTAL,
             ["OO-R7", "OO-R8", "OO-11"],
-            winner,
             Note.of(
                 "{winner} wins with the lowest total, {low}: in 1111-9999 the lowest total wins.",
                 winner=winner,
                 low=low,
             ),
-            "{winner} wins with the lowest total, {low}, after {reached} reached the target of {target}; "
-            "next lowest is {nexts} with {runner} (rule 7, rule 8).",
-            winner=winner,
-            low=low,
-            reached=by,
-            target=target,
-            nexts=nexts,
-            runner=runner,
+            {
+                winner: Note.of(
+                    "{winner} wins with the lowest total, {low}, after {reached} reached the target of {target}; "
+                    "next lowest is {nexts} with {runner} (rule 7, rule 8).",
+                    winner=winner,
+                    low=low,
+                    reached=by,
+                    target=target,
+                    nexts=nexts,
+                    runner=runner,
+                )
+            },
         )
     alive = list(tied)
     for number, points in enumerate(sudden, start=1):
@@ -766,24 +768,27 @@ rule 8).
             hands = (
                 Note.of("sudden-death hand {number}", number=number) if number > 1 else Note.of("the sudden-death hand")
             )
-            return sole_win(
+            return Verdict.of(
                 Decider.SUDDEN_DEATH,
                 ["OO-R9", "OO-13", "OO-14"],
-                winner,
                 Note.of(
                     "{winner} wins sudden death, {best} against {beaten}, after tying for the lowest total.",
                     winner=winner,
                     best=best,
                     beaten=beaten,
                 ),
-                "{winner} wins sudden death: tied with {others} on the lowest total, {low}, {winner} scored the lowest "
-                "in {hands}, {best} against {beaten} (rule 9, OO-13).",
-                winner=winner,
-                others=Names.of(n for n in tied if n != winner),
-                low=low,
-                hands=hands,
-                best=best,
-                beaten=beaten,
+                {
+                    winner: Note.of(
+                        "{winner} wins sudden death: tied with {others} on the lowest total, {low}, {winner} scored "
+                        "the lowest in {hands}, {best} against {beaten} (rule 9, OO-13).",
+                        winner=winner,
+                        others=Names.of(n for n in tied if n != winner),
+                        low=low,
+                        hands=hands,
+                        best=best,
+                        beaten=beaten,
+                    )
+                },
             )
         alive = lowest
     return None
