@@ -26,13 +26,11 @@ from pydantic import (
     BeforeValidator,
     Field,
     GetCoreSchemaHandler,
-    PlainSerializer,
     StrictBool,
     StrictInt,
     TypeAdapter,
     ValidationError,
     ValidatorFunctionWrapHandler,
-    WithJsonSchema,
     WrapValidator,
     field_validator,
     model_validator,
@@ -55,7 +53,7 @@ from scoring.base import (
     validation_error,
     zeros,
 )
-from scoring.cards import JOKER, Card, standard_deck
+from scoring.cards import CARD_PATTERN, JOKER, Card, CardText, standard_deck
 from scoring.errors import (
     DuplicateCardError,
     IllegalHandError,
@@ -179,12 +177,7 @@ def _to_bin_card(value: Any) -> BinCard:
     return BinCard.parse(value)
 
 
-BinCardField = Annotated[
-    BinCard,
-    BeforeValidator(_to_bin_card),
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "pattern": "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$|^[Jj][Kk][+-]$"}),
-]
+BinCardField = Annotated[BinCard, CardText(_to_bin_card, CARD_PATTERN + "|^[Jj][Kk][+-]$")]
 """A Bargain Bin card inside a record model: parsed forgivingly, written canonically (``JK+`` for the Joker)."""
 
 

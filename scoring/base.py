@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, ParamSpec, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -329,6 +329,7 @@ def next_step(result: Result) -> Step:
 
 
 R = TypeVar("R", bound=RecordBase)
+P = ParamSpec("P")
 
 
 _TYPE_WORDS = {
@@ -486,6 +487,20 @@ def check_no_duplicates(cards: Iterable[tuple[Any, str]], context: str) -> None:
         if card in seen:
             raise DuplicateCardError(f"{card.label} appears twice {context}".rstrip(), path)
         seen.add(card)
+
+
+def accepts(check: Callable[P, object], /, *args: P.args, **kwargs: P.kwargs) -> bool:
+    r"""Whether ``check`` accepts what it is handed: ``False`` when it raises a :class:`ScoringError` (a ``can_``
+    question answered by its ``verify_`` function).
+
+    >>> accepts(check_name, "Ann", 0), accepts(check_name, "Ann\x1b", 0)
+    (True, False)
+    """
+    try:
+        check(*args, **kwargs)
+    except ScoringError:
+        return False
+    return True
 
 
 OTHERS: Any = object()

@@ -14,17 +14,21 @@ True
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic_core import CoreSchema, core_schema
 
 from scoring.errors import InvalidCardError
 from scoring.why import Note
 
 
 class Suit(enum.Enum):
-    """A suit, by its letter."""
+    """A suit, by its letter. A suit is one object, so it hashes as one (an enum's own hash is a Python call)."""
+
+    __hash__ = object.__hash__
 
     SPADES = "S"
     """♠"""
@@ -58,30 +62,35 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 
-@dataclass(frozen=True, slots=True, order=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One physical card: a rank and a suit, or the Joker (``rank == "JK"``, ``suit is None``).
 
-    A card keeps its canonical text (:attr:`code`), which is its ``str``, its hash and what makes two cards equal:
-    scoring writes, hashes and compares cards many thousand times per game, and an enum's value or hash costs a
-    Python call each time. :meth:`parse` hands out one card object per card.
+    There is one card object per card (:meth:`parse` and :func:`standard_deck` hand them out from one table, and a
+    copy is the card itself), so two cards are equal when they are the same object and a card hashes as an object
+    does: scoring hashes and compares cards many thousand times per game, and a hash written in Python costs a call
+    each time. A card keeps its canonical text (:attr:`code`), which is its ``str``.
+
+    >>> Card.parse("qh") == Card.parse("QH"), Card.parse("QH") in {Card.parse("q♥")}
+    (True, True)
     """
 
     rank: str
     suit: Suit | None
-    code: str = field(init=False, repr=False, compare=False, hash=False)
+    code: str = field(init=False, repr=False)
     """``"10H"``, ``"JK"``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", "JK" if self.suit is None else self.rank + self.suit.value)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Card:
-            return self.code == other.code
-        return NotImplemented
+    def __copy__(self) -> Card:
+        return self
 
-    def __hash__(self) -> int:
-        return hash(self.code)
+    def __deepcopy__(self, memo: Any) -> Card:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card.parse, (self.code,))
 
     @staticmethod
     def parse(text: object) -> Card:
@@ -171,14 +180,33 @@ def shown(value: object) -> str:
     return str(value)
 
 
-def _validate_card(value: Any) -> Card:
-    return Card.parse(value)
+@dataclass(frozen=True)
+class CardText:
+    """How a card type lies in a pydantic record model (``Annotated[Card, CardText(...)]``): read from its text by
+    ``parse`` (forgiving), written as its canonical text (its ``str``), described in the JSON Schema as text that
+    matches ``pattern``.
+
+    >>> from pydantic import TypeAdapter
+    >>> TypeAdapter(CardField).validate_python("t♥"), TypeAdapter(CardField).dump_python(Card.parse("qs"))
+    (Card('10H'), 'QS')
+    """
+
+    parse: Callable[[Any], Any]
+    pattern: str
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_before_validator_function(
+            self.parse,
+            handler(source),
+            serialization=core_schema.plain_serializer_function_ser_schema(str, return_schema=core_schema.str_schema()),
+        )
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        return {"type": "string", "pattern": self.pattern}
 
 
-CardField = Annotated[
-    Card,
-    BeforeValidator(_validate_card),
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "pattern": "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$|^[Jj][Kk]$"}),
-]
+CARD_PATTERN = "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$"
+"""A card of the 52 as a record may write it (``CardText.pattern``): any case, ``T`` for 10, suit symbols."""
+
+CardField = Annotated[Card, CardText(Card.parse, CARD_PATTERN + "|^[Jj][Kk]$")]
 """A card inside a pydantic record model: parsed forgivingly, written canonically."""

@@ -67,7 +67,7 @@ from scoring.errors import (
 )
 from scoring.game import Game
 from scoring.verdict import Decider, Verdict
-from scoring.why import Cards, Names, Note, NoteList, NoteLists, render, render_all
+from scoring.why import Cards, Names, Note, NoteList, NoteLists, one_or_more, render, render_all
 
 RULING_PREFIX = "FF"
 """The prefix of Feast and Famine's ruling ids (``FF-3``) in ``shared/rules/feast-and-famine.md``."""
@@ -608,26 +608,18 @@ def _tiebreak_verdict(
                     names=Names.of(out),
                 )
             )
-        if len(top) == 1:
-            others = [f"{name} {rnd.points[name]}" for name in frozen if name != top[0]]
-            beaten = Note.of(", beating {names}", names=Names.of(others)) if others else Note.of("")
-            notes.append(
-                Note.of(
-                    "{name} wins the game with the highest tie-break score, {best}{beaten}; tie-break scores are not "
-                    "added to the totals (rule 8.3, FF-12).",
-                    name=top[0],
-                    best=best,
-                    beaten=beaten,
-                )
+        others = [f"{name} {rnd.points[name]}" for name in frozen if name != top[0]]
+        beaten = Note.of(", beating {names}", names=Names.of(others)) if others else Note.of("")
+        notes.append(
+            one_or_more(
+                top,
+                "{name} wins the game with the highest tie-break score, {best}{beaten}; tie-break scores are not "
+                "added to the totals (rule 8.3, FF-12).",
+                "{names} Froze on {best} each: joint winners, no further round (FF-13).",
+                best=best,
+                beaten=beaten,
             )
-        else:
-            notes.append(
-                Note.of(
-                    "{names} Froze on {best} each: joint winners, no further round (FF-13).",
-                    names=Names.of(top),
-                    best=best,
-                )
-            )
+        )
         return top, notes, False
     rest = [name for name in record.players if name not in tied]
     if rest:
@@ -639,20 +631,14 @@ def _tiebreak_verdict(
                 names=Names.of(tied),
             )
         )
-        if len(top) == 1:
-            notes.append(
-                Note.of(
-                    "{name} has the next-highest total, {best}, and wins (rule 8.3, FF-11).", name=top[0], best=best
-                )
+        notes.append(
+            one_or_more(
+                top,
+                "{name} has the next-highest total, {best}, and wins (rule 8.3, FF-11).",
+                "{names} share the next-highest total, {best}: a joint win (rule 8.3, FF-11).",
+                best=best,
             )
-        else:
-            notes.append(
-                Note.of(
-                    "{names} share the next-highest total, {best}: a joint win (rule 8.3, FF-11).",
-                    names=Names.of(top),
-                    best=best,
-                )
-            )
+        )
         return top, notes, True
     notes.append(Note.of("Every tied player was Knocked Out and no other player is left to win (FF-10)."))
     if record.options.all_out_nobody_left == "joint":

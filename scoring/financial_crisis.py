@@ -18,6 +18,7 @@ rounds (default: one per player, BK-14); the highest total wins and equal highes
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
@@ -37,7 +38,7 @@ from scoring.base import (
     sole_win,
     zeros,
 )
-from scoring.cards import RANKS, SUITS, Card, Suit, standard_deck
+from scoring.cards import CARD_PATTERN, RANKS, SUITS, Card, CardText, Suit, standard_deck
 from scoring.errors import (
     DuplicateCardError,
     IllegalHandError,
@@ -239,6 +240,8 @@ DEFAULT_OPTIONS = Options()
 
 
 def _parse_card(value: Any) -> Card:
+    if type(value) is Card and value.suit is not None:  # already read (a record's pile, handed on)
+        return value
     try:
         card = Card.parse(value)
     except InvalidCardError:
@@ -248,12 +251,7 @@ def _parse_card(value: Any) -> Card:
     return card
 
 
-FCCard = Annotated[
-    Card,
-    BeforeValidator(_parse_card),
-    PlainSerializer(str, return_type=str),
-    WithJsonSchema({"type": "string", "pattern": "^([AaTtJjQqKk2-9]|10)[SHDCshdc♠♥♦♣]$"}),
-]
+FCCard = Annotated[Card, CardText(_parse_card, CARD_PATTERN)]
 """A card of the 52-card deck (no Joker), parsed forgivingly and written canonically."""
 
 
@@ -726,16 +724,18 @@ def _position(card: Card, low: bool) -> int:
     return RANKS.index(card.rank) + 1
 
 
-def _best_runs(counts: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
+@functools.lru_cache(maxsize=4096)
+def _best_runs(counts: tuple[int, ...]) -> tuple[int, tuple[tuple[int, int], ...]]:
     """The best disjoint runs for ``counts[p]`` cards at each position ``p`` (1…14): points and (start, end) runs.
 
     Going up the ranks, each card extends an open run, preferring a run of three or more, then one of two, then one
     of one, and otherwise starts a new run; runs that stop short of three cards score nothing. An exchange argument
     shows no other split scores more: moving a card (and what follows it) from a shorter run onto a longer one, or
-    from a new run onto an open one, never loses a point (BK-8).
+    from a new run onto an open one, never loses a point (BK-8). A rest's counts recur from round to round and game
+    to game, so each is worked out once.
 
     >>> _best_runs((0, 0, 0, 1, 1, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0))  # 3 4 5 5 6 7 (BK-E9)
-    (3, [(3, 7)])
+    (3, ((3, 7),))
     """
     runs: list[tuple[int, int]] = []
     open1: list[int] = []
@@ -749,7 +749,7 @@ def _best_runs(counts: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
         runs.extend((start, p - 1) for start in open3[k3:])
         open1, open2, open3 = [p] * (c - k3 - k2 - k1), open1[:k1], open3[:k3] + open2[:k2]
     runs.extend((start, 14) for start in open3)
-    return sum(end - start - 1 for start, end in runs), sorted(runs)
+    return sum(end - start - 1 for start, end in runs), tuple(sorted(runs))
 
 
 def best_straights(cards: Iterable[Card | str], options: Options = DEFAULT_OPTIONS) -> Straights:
@@ -797,7 +797,7 @@ def best_straights(cards: Iterable[Card | str], options: Options = DEFAULT_OPTIO
         splits = [len(aces)]
     else:
         splits = list(range(len(aces) + 1))
-    best: tuple[int, list[tuple[int, int]], dict[int, list[Card]]] | None = None
+    best: tuple[int, tuple[tuple[int, int], ...], dict[int, list[Card]]] | None = None
     for low in splits:
         pools = {p: list(group) for p, group in others.items()}
         if low:

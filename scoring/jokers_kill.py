@@ -101,7 +101,17 @@ class Options(Model):
     """Play-off hands a player must win to win the game (rule 9, JK-12): 1 to :data:`MAX_PLAYOFF_WINS`."""
 
 
-class Hand(Model):
+class _CardMaps(Model):
+    """A hand's maps of players to cards, each naming a player once (:func:`_names_once`): a hand as entered
+    (:class:`Hand`) and one still being entered."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _names_once(cls, data: Any) -> Any:
+        return _names_once(data)
+
+
+class Hand(_CardMaps):
     """One hand as the table entered it (also the shape of a play-off hand)."""
 
     up: CardField
@@ -114,11 +124,6 @@ class Hand(Model):
     """Each tie-break deal in order, to exactly the players still tied (rule 4.4, JK-4)."""
     void: StrictBool = False
     """The tie-break could not be dealt for want of cards: nobody scores and the game ends (JK-7)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _names_once(cls, data: Any) -> Any:
-        return _names_once(data)
 
 
 def _names_once(data: Any) -> Any:
@@ -1313,17 +1318,12 @@ def _partial(data: Mapping[str, Any] | Hand | None, base: str) -> _Parts:
     return _Parts(hand.up, list(hand.buried), dict(hand.cards), [dict(d) for d in hand.tiebreaks], hand.void)
 
 
-class _PartialHand(Model):
+class _PartialHand(_CardMaps):
     up: CardField | None = None
     buried: tuple[CardField, ...] = ()
     cards: dict[PlayerName, CardField] = Field(default_factory=dict)
     tiebreaks: tuple[dict[PlayerName, CardField], ...] = ()
     void: StrictBool = False
-
-    @model_validator(mode="before")
-    @classmethod
-    def _names_once(cls, data: Any) -> Any:
-        return _names_once(data)
 
 
 def deal_needed(

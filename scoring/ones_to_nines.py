@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import Annotated, Any, ClassVar, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, TypedDict, Unpack, cast
 
 from pydantic import BeforeValidator, Field, StrictBool, StrictInt, WithJsonSchema
 
@@ -35,6 +35,7 @@ from scoring.base import (
     PlayerName,
     RecordBase,
     Result,
+    accepts,
     check_players,
     join_names,
     said,
@@ -368,14 +369,15 @@ def verify_number(
             )
 
 
-def can_number(
-    number: object,
-    table: str = "",
-    others: Iterable[str] = (),
-    *,
-    length: int = HAND_LENGTH,
-    complete: bool = True,
-) -> bool:
+class NumberShape(TypedDict, total=False):
+    """What :func:`verify_number` and :func:`can_number` take by keyword: the number's ``length`` and whether it
+    must be ``complete``."""
+
+    length: int
+    complete: bool
+
+
+def can_number(number: object, table: str = "", others: Iterable[str] = (), **shape: Unpack[NumberShape]) -> bool:
     """Whether :func:`verify_number` accepts ``number``; a digit pad greys out digit ``d`` when
     ``can_number(typed + d, ..., complete=False)`` is false.
 
@@ -384,11 +386,7 @@ def can_number(
     >>> [d for d in DIGITS if can_number("333" + d, "4239", complete=False)]
     ['1', '2', '4', '5', '6', '7', '8', '9']
     """
-    try:
-        verify_number(number, table, others, length=length, complete=complete)
-    except (NotANumberError, TooManyOfADigitError):
-        return False
-    return True
+    return accepts(verify_number, number, table, others, **shape)
 
 
 def verify_declare_triple(number: str) -> None:

@@ -19,8 +19,10 @@ Scoring does no I/O: a language is handed in (``companion.i18n`` makes one from 
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from collections.abc import Callable, Iterable, Mapping
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Union
 
@@ -111,7 +113,12 @@ class Cards:
         ('10H', 'KS')
         """
         made = _make(Cards)  # as :func:`_builder` builds, spelled out: every card a note shows is one of these
-        _set_cards(made, tuple(map(str, cards)))
+        items = cards if type(cards) is tuple or type(cards) is list else tuple(cards)
+        try:
+            codes = tuple(map(_code, items))  # cards (``scoring.cards.Card``) keep their text: no call to ``str``
+        except AttributeError:  # text, or a game's own card type
+            codes = tuple(map(str, items))
+        _set_cards(made, codes)
         _set_sep(made, sep)
         return made
 
@@ -231,6 +238,7 @@ _new_items = _builder(Items, "items", "sep")
 _make = object.__new__
 _set_rulings, _set_text, _set_values = (getattr(Note, name).__set__ for name in ("rulings", "text", "values"))
 _set_cards, _set_sep = (getattr(Cards, name).__set__ for name in ("cards", "sep"))
+_code = operator.attrgetter("code")
 _CITED: dict[str, tuple[str, ...]] = {}
 """What :func:`_cited` found in each note text (there are a few hundred texts, each written in the code)."""
 
@@ -248,6 +256,29 @@ def _new_note(rulings: tuple[str, ...], text: str, values: dict[str, Value]) -> 
 def _plain(text: str) -> Note:
     """A note without values, made once per text (a note is frozen: one serves every hand that says it)."""
     return _new_note(_cited(text), text, {})
+
+
+@functools.lru_cache(maxsize=1024)
+def _fields(text: str) -> frozenset[str]:
+    """The names of the placeholders in a note's text."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+def one_or_more(names: Sequence[str], one: str, more: str, /, **values: Any) -> Note:
+    """A note about ``names``: ``one`` with the ``{name}`` when there is one name, ``more`` with the ``{names}``
+    otherwise; each takes only those of ``values`` it names.
+
+    >>> render(one_or_more(["Ann"], "{name} wins on {best}{why}", "{names} share {best}", best=9, why="!"))
+    'Ann wins on 9!'
+    >>> one_or_more(["Ann", "Ben"], "{name} wins on {best}{why}", "{names} share {best}", best=9, why="!").values
+    {'names': Names(names=('Ann', 'Ben')), 'best': 9}
+    """
+    if len(names) == 1:
+        text, who = one, {"name": names[0]}
+    else:
+        text, who = more, {"names": _new_names(tuple(names))}
+    wanted = _fields(text)
+    return Note.of(text, **who, **{key: value for key, value in values.items() if key in wanted})
 
 
 def _card(code: str, lang: Language) -> str:
@@ -369,6 +400,7 @@ __all__ = [
     "Note",
     "Rank",
     "join_names",
+    "one_or_more",
     "render",
     "render_all",
 ]

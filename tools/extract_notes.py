@@ -1,4 +1,5 @@
-"""A Babel extraction method for the notes scoring writes: every ``Note.of(TEXT, ...)`` call's English text.
+"""A Babel extraction method for the notes scoring writes: every ``Note.of(TEXT, ...)`` call's English text, and both
+texts of every ``one_or_more(NAMES, ONE, MORE, ...)`` (``scoring.why``: a note about one player or several).
 
 ``TEXT`` is a string literal, or a conditional choosing between literals (``"... was ..." if one else "... were
 ..."``); each literal is one message. Babel's own Python extractor would join the two literals of a conditional
@@ -10,6 +11,9 @@ into one message, so ``babel.cfg`` names this one for ``scoring/``. Used by ``ma
 >>> source = b'Note.of("{a} wins" if one else "{a} win", a=x)\\nNote.of("Joker")\\nNames.of(["x"])\\n'
 >>> [(line, message) for line, _, message, _ in extract(io.BytesIO(source), [], [], {})]
 [(1, '{a} wins'), (1, '{a} win'), (2, 'Joker')]
+>>> source = b'one_or_more(top, "{name} wins", "{names} share")\\n'
+>>> [message for _, _, message, _ in extract(io.BytesIO(source), [], [], {})]
+['{name} wins', '{names} share']
 """
 
 from __future__ import annotations
@@ -47,8 +51,16 @@ def extract(
     """Babel's extraction-method signature: ``(line, funcname, message, comments)`` for every note text."""
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _is_note_of(node) and node.args:
-            for text in _literals(node.args[0]):
+        if not isinstance(node, ast.Call):
+            continue
+        if _is_note_of(node):
+            texts = node.args[:1]
+        elif isinstance(node.func, ast.Name) and node.func.id == "one_or_more":
+            texts = node.args[1:3]
+        else:
+            continue
+        for arg in texts:
+            for text in _literals(arg):
                 yield node.lineno, None, text, []
     if options.get("extra") == "true":
         for text in EXTRA:
