@@ -33,10 +33,10 @@ from tests.support import browser as helpers
 from tests.support.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    PHONE,
     AppServer,
     close_context,
     find_free_port,
+    new_context,
     open_app,
     require_browser,
 )
@@ -116,8 +116,7 @@ def browser(chromium: Chromium, request: pytest.FixtureRequest) -> Iterator[Any]
 
 @pytest.fixture
 def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    context.set_default_timeout(15_000)
+    context = new_context(browser)
     tab = context.new_page()
     try:
         open_app(tab, app_server)
