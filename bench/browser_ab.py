@@ -74,7 +74,7 @@ def grouped(line: dict[str, Any]) -> dict[str, float]:
     return figures
 
 
-def compare(against: str, tests: list[str], turns: int, extra: list[str]) -> dict[str, Any]:
+def compare(against: str, tests: list[str], turns: int, extra: list[str], keep: Path | None = None) -> dict[str, Any]:
     runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="browser-ab-") as folder:
         base = Path(folder)
@@ -88,6 +88,8 @@ def compare(against: str, tests: list[str], turns: int, extra: list[str]) -> dic
                 started = load()
                 lines = run_side(sides[side], tests, plugin_dir, base / f"{side}.jsonl", extra)
                 runs.append({"turn": turn, "side": side, "load": [started, load()], "lines": lines})
+                if keep is not None:  # written after every run: a sitting cut short keeps what it measured
+                    keep.write_text(json.dumps({"against": against, "turns": turns, "runs": runs}, indent=1))
                 print(f"turn {turn + 1} {side}: load {started} → {load()}", file=sys.stderr)
     return {"against": against, "turns": turns, "runs": runs}
 
@@ -134,11 +136,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("tests", nargs="+", help="pytest node ids or files (browser tests)")
     parser.add_argument("--against", required=True, help="the commit to compare with (main, a hash)")
     parser.add_argument("--turns", type=int, default=2, help="runs each side takes (default: %(default)s)")
-    parser.add_argument("--json", type=Path, help="also write every run's figures to this file")
+    parser.add_argument("--json", type=Path, help="also write every run's figures to this file (after each run)")
     args, extra = parser.parse_known_args(argv)
-    figures = compare(args.against, args.tests, args.turns, extra)
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=1))
+    figures = compare(args.against, args.tests, args.turns, extra, args.json)
     report(figures)
     return figures
 

@@ -124,10 +124,17 @@ class Meter:
     def _run(self) -> None:
         self._tid = threading.get_native_id()
         while not self._done.wait(INTERVAL_S):
-            self.last.update(_children_cpu(self.me))
+            self._read()
+
+    def _read(self) -> None:
+        """Read the tree again; a process keeps the kind it was first seen as (one that is ending has an empty
+        command line: a renderer read as its context closes would count as ``other``)."""
+        for pid, (kind, seconds) in _children_cpu(self.me).items():
+            known = self.last.get(pid, (kind, 0.0))[0]
+            self.last[pid] = (kind if known == "other" else known, seconds)
 
     def stop(self) -> dict[str, Any]:
-        self.last.update(_children_cpu(self.me))
+        self._read()
         self._done.set()
         self._thread.join()
         thread = _stat(Path(f"/proc/{self.me}/task/{self._tid}/stat")) if self._tid else None
