@@ -127,11 +127,11 @@ class Meter:
             self._read()
 
     def _read(self) -> None:
-        """Read the tree again; a process keeps the kind it was first seen as (one that is ending has an empty
-        command line: a renderer read as its context closes would count as ``other``)."""
+        """Read the tree again; a process keeps the first definite kind it was seen as (one that is ending has an
+        empty command line, ``other``; a child just forked from Chromium's zygote still has the zygote's)."""
         for pid, (kind, seconds) in _children_cpu(self.me).items():
             known = self.last.get(pid, (kind, 0.0))[0]
-            self.last[pid] = (kind if known == "other" else known, seconds)
+            self.last[pid] = (kind if known in ("other", "chromium-other") else known, seconds)
 
     def stop(self) -> dict[str, Any]:
         self._read()
