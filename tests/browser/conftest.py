@@ -9,7 +9,8 @@
   (:mod:`tests.support.watchdog`). Each test gets its own browser context, so nothing is shared between tests but
   the compiled Flutter engine.
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
-  can be found by role and label (``page.get_by_role("button", name="Rules")``).
+  can be found by role and label (``page.get_by_role("button", name="Rules")``); blank for a test marked
+  ``opens_app`` (one that opens the app at a page of its own first).
 * ``open_app(page, path)``: load a path of the app and switch semantics on (also after a reload).
 * ``screenshot(page, name)``: save ``NAME.png``; into ``docs/screenshots/`` for the README only when
   ``CTC_SCREENSHOTS=1`` (``make screenshots``), else into the untracked ``test-output/screenshots/``.
@@ -33,10 +34,10 @@ from tests.support import browser as helpers
 from tests.support.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    PHONE,
     AppServer,
     close_context,
     find_free_port,
+    new_context,
     open_app,
     require_browser,
 )
@@ -114,13 +115,19 @@ def browser(chromium: Chromium, request: pytest.FixtureRequest) -> Iterator[Any]
         yield chromium.get()
 
 
+OPENS_APP = "opens_app"
+"""The marker of a browser test whose first step is to open the app at a page of its own (``open_app(page, server,
+"/continue/...")``): its ``page`` is left blank, so the app is not loaded once for nothing (a load of Home is
+about 2.5 CPU-seconds of Chromium's)."""
+
+
 @pytest.fixture
-def page(browser: Any, app_server: AppServer) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    context.set_default_timeout(15_000)
+def page(browser: Any, app_server: AppServer, request: pytest.FixtureRequest) -> Iterator[Any]:
+    context = new_context(browser)
     tab = context.new_page()
     try:
-        open_app(tab, app_server)
+        if request.node.get_closest_marker(OPENS_APP) is None:
+            open_app(tab, app_server)
         yield tab
     finally:
         close_context(context)

@@ -236,6 +236,7 @@ def test_feast_and_famine_reload_after_the_opening_deal(page: Any, app_server: A
 # --- History: a tie-break round corrected with the game's own panel --------------------------------------------------
 
 
+@pytest.mark.opens_app
 def test_a_feast_and_famine_tie_break_round_corrected_from_history(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/history")
     page.get_by_role("button", name=re.compile(rf"^{FF_TITLE}\b")).first.click()

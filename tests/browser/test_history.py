@@ -251,6 +251,7 @@ def test_history_lists_both_games_with_replay_chart_and_statistics(page: Any, ap
     screenshot(page, "stats-all")
 
 
+@pytest.mark.opens_app
 def test_correcting_a_finished_game_is_logged_and_shown(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/history")
     check_standings(page, "Saturday numbers")
@@ -279,6 +280,7 @@ def test_correcting_a_finished_game_is_logged_and_shown(page: Any, app_server: A
         assert summary.winners == ("Cat",)
 
 
+@pytest.mark.opens_app
 def test_export_then_import_into_a_fresh_folder_reproduces_every_standing(
     page: Any, app_server: AppServer, fresh_server: AppServer
 ) -> None:
@@ -319,6 +321,7 @@ def test_export_then_import_into_a_fresh_folder_reproduces_every_standing(
         assert after == before
 
 
+@pytest.mark.opens_app
 def test_renaming_a_player_keeps_their_games(page: Any, app_server: AppServer) -> None:
     open_app(page, app_server, "/players")
     page.get_by_role("button", name=re.compile(r"^Ben\b")).first.click()

@@ -19,7 +19,7 @@ import pytest
 from companion.i18n import Words
 from companion.services import AppServices
 from storage import Archive
-from tests.support.browser import close_context, enable_semantics, find_free_port, screenshot
+from tests.support.browser import close_context, enable_semantics, find_free_port, new_context, screenshot
 from tests.support.languages import LanguageServer
 from views.widgets import card_label
 
@@ -217,8 +217,7 @@ def test_the_smallest_phone_holds_the_largest_table_in_each_language(
 ) -> None:
     lang = speaking.lang
     words = Words.of(lang)
-    context = browser.new_context(viewport=SMALL, device_scale_factor=1)
-    context.set_default_timeout(20_000)
+    context = new_context(browser, SMALL, timeout_ms=20_000)
     page = context.new_page()
     try:
         page.goto(speaking.url + f"/continue/{tables[SAMPLES[lang][0]]}")

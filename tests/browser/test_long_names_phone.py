@@ -17,7 +17,7 @@ import pytest
 from tests.support.browser import AppServer, ink, open_app, screenshot, tap
 from views.table.scoreboard import LAST_WIDTH, PLACE_WIDTH, ROW_SPACING, TOTAL_WIDTH
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 SMALL = {"width": 360, "height": 640}
 LONG = "Anna-Katharina Hans-Christian Jean-Baptiste Konstantinos Christabella Maximilianus Aleksandrina Bartholomeus"

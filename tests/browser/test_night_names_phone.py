@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.browser import AppServer, open_app, reveal, screenshot
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 PHONE_360 = {"width": 360, "height": 740}
 TEN_LETTERS = [

@@ -30,13 +30,13 @@ import pytest
 from storage import Archive
 from storage.backup import check_backup
 from tests.support.browser import (
-    PHONE,
     ROOT,
     START_TIMEOUT,
     AppServer,
     button,
     close_context,
     enter_jk_hand,
+    new_context,
     open_app,
     require_browser,
     seat,
@@ -120,8 +120,7 @@ def test_the_packaged_start_keeps_the_game_and_its_backups_in_the_app_storage_fo
     first = _wait_for("the first start's automatic backup", lambda: _auto_backups(storage))
     assert "Card Table Companion: open http://127.0.0.1:" in packaged_app.log()
 
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    context.set_default_timeout(15_000)
+    context = new_context(browser)
     tab = context.new_page()
     try:
         open_app(tab, packaged_app)

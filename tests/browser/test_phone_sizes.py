@@ -25,7 +25,7 @@ from tests.support.browser import AppServer, box_of, card_label, open_app, scree
 from views.table.games.feast_and_famine import card_codes as ff_codes
 from views.table.games.financial_crisis import card_codes as fc_codes
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 PHONES = [
     {"width": 360, "height": 640},

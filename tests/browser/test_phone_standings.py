@@ -14,7 +14,7 @@ import pytest
 from tests.support.browser import AppServer, open_app, screenshot, tap
 from views.table.scoreboard import LAST_WIDTH, PLACE_WIDTH, ROW_SPACING, STRIP_ROW, TOTAL_WIDTH
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 NARROW = {"width": 360, "height": 740}
 NAMES = ["Anna", "Boris", "Clara", "David", "Ellen", "Felix", "Greta", "Henry"]

@@ -24,7 +24,7 @@ from scoring import GAMES as EVERY_GAME
 from scoring import find_game
 from storage import SessionStatus
 from tests.conftest import CASES
-from tests.support.browser import close_context, enable_semantics, find_free_port
+from tests.support.browser import close_context, enable_semantics, find_free_port, new_context
 from tests.support.languages import LanguageServer, shown
 from tests.support.pseudo_walk import unwrapped
 
@@ -133,8 +133,7 @@ def test_every_screen_in_the_pseudo_language_is_marked(
     crawl: int, pseudo: tuple[LanguageServer, dict[str, str]], browser: Any
 ) -> None:
     server, ids = pseudo
-    context = browser.new_context(viewport=TALL, device_scale_factor=1)
-    context.set_default_timeout(15_000)
+    context = new_context(browser, TALL)
     page = context.new_page()
     found: dict[str, list[str]] = {}
     seen: list[str] = []

@@ -37,7 +37,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from app.fonts import APP_FONT
-from tests.support.browser import PHONE, AppServer, close_context, find_free_port, require_browser
+from tests.support.browser import PHONE, AppServer, close_context, find_free_port, new_context, require_browser
 from tests.support.hostile_ws import decoded, packed, register
 
 pytestmark = pytest.mark.browser
@@ -206,8 +206,7 @@ def test_fifty_tabs_closed_reloaded_or_cut_off_while_the_server_writes_print_no_
     browser: Any, served: AppServer
 ) -> None:
     before = served.output()
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    context.set_default_timeout(30_000)
+    context = new_context(browser, PHONE, timeout_ms=30_000)
     statuses: list[tuple[int, str]] = []
     context.on("response", lambda response: statuses.append((response.status, response.url)))
     raw = RawTabs(served.port)

@@ -19,7 +19,7 @@ import pytest
 from companion.services import AppServices
 from tests.support.browser import AppServer, button, open_app, reveal, scroll_to_top, type_into, wait_text
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 SMALL_PHONE = {"width": 360, "height": 740}
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]

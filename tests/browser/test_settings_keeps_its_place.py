@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.browser import AppServer, box_of, open_app, reveal
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 SMALL_PHONE = {"width": 360, "height": 640}
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.browser import AppServer, open_app, reload_app, reveal
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 
 def radio(page: Any, name: str) -> Any:

@@ -14,7 +14,7 @@ import pytest
 from companion.services import AppServices
 from tests.support.browser import AppServer, box_of, button, open_app, wait_text
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 TALL_PHONE = {"width": 412, "height": 915}
 EIGHT = ["Alexandria", "Bartholomew", "Christophe", "Dominique", "Evangeline", "Fredericka", "Gwendolyn", "Hieronymus"]

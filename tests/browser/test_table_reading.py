@@ -18,7 +18,7 @@ import pytest
 from companion.services import AppServices
 from tests.support.browser import AppServer, button, card_label, open_app, tap_card, wait_text
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
 SMALL_PHONE = {"width": 360, "height": 740}
 

@@ -192,6 +192,18 @@ class AppServer(Served):
         return self.output()
 
 
+def new_context(browser: Any, viewport: dict[str, int] = PHONE, timeout_ms: int = 15_000) -> Any:
+    """A browser context for one test: ``viewport`` at device scale factor 1, Playwright's waits limited to
+    ``timeout_ms``, and the page told the user prefers reduced motion (``prefers-reduced-motion: reduce``), which
+    Flutter reads as "disable animations": fewer frames are drawn (SwiftShader's GL in Chromium's GPU process and
+    Skia in the renderer, on the CPU), about a third less CPU for a game entered tap by tap, and no control is
+    still moving when it is measured or tapped. Every assertion is about what the screen shows once it is still, so
+    it holds either way; the benchmarks (``bench/``) keep the default motion, as a user has it."""
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, reduced_motion="reduce")
+    context.set_default_timeout(timeout_ms)
+    return context
+
+
 def close_context(context: Any) -> None:
     """Close a browser context, unless its browser is gone (killed by the watchdog, or crashed)."""
     try:
@@ -587,9 +599,7 @@ def phone_url(server: AppServer, path: str = "/") -> str:
 
 
 def new_tab(browser: Any) -> Any:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    context.set_default_timeout(15_000)
-    return context.new_page()
+    return new_context(browser).new_page()
 
 
 def open_at(tab: Any, url: str) -> None:
