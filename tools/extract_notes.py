@@ -1,5 +1,6 @@
-"""A Babel extraction method for the notes scoring writes: every ``Note.of(TEXT, ...)`` call's English text, and both
-texts of every ``one_or_more(NAMES, ONE, MORE, ...)`` (``scoring.why``: a note about one player or several).
+"""A Babel extraction method for the notes scoring writes: every ``Note.of(TEXT, ...)`` call's English text, both
+texts of every ``one_or_more(NAMES, ONE, MORE, ...)`` (``scoring.why``: a note about one player or several), and
+each verdict's reason.
 
 ``TEXT`` is a string literal, or a conditional choosing between literals (``"... was ..." if one else "... were
 ..."``); each literal is one message. Babel's own Python extractor would join the two literals of a conditional
@@ -14,6 +15,12 @@ into one message, so ``babel.cfg`` names this one for ``scoring/``. Used by ``ma
 >>> source = b'one_or_more(top, "{name} wins", "{names} share")\\n'
 >>> [message for _, _, message, _ in extract(io.BytesIO(source), [], [], {})]
 ['{name} wins', '{names} share']
+
+and the reason of every ``sole_win``/``joint_win`` verdict (``scoring.base``), its fifth argument:
+
+>>> source = b'sole_win(D, ["X"], w, Note.of("W wins."), "{name} wins (rule 7).", name=w)\\n'
+>>> [message for _, _, message, _ in extract(io.BytesIO(source), [], [], {})]
+['{name} wins (rule 7).', 'W wins.']
 """
 
 from __future__ import annotations
@@ -57,6 +64,8 @@ def extract(
             texts = node.args[:1]
         elif isinstance(node.func, ast.Name) and node.func.id == "one_or_more":
             texts = node.args[1:3]
+        elif isinstance(node.func, ast.Name) and node.func.id in ("sole_win", "joint_win"):
+            texts = node.args[4:5]  # the reason (the headline, a Note.of, is found as one)
         else:
             continue
         for arg in texts:

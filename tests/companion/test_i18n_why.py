@@ -147,13 +147,19 @@ def _texts(note: Note) -> set[str]:
 
 def test_every_note_the_cases_produce_is_in_the_template() -> None:
     seen: set[str] = set()
+    verdicts: set[str] = set()
     for case_file in CASES:
         result = scoring.score(json.loads(case_file.read_text(encoding="utf-8"))["record"])
         for hand in _hand_lists({"hands": result.hands, "playoff": getattr(result, "playoff", None) or []}):
             for note in hand.why:
                 seen |= _texts(note)
-    assert len(seen) > 100
-    assert seen - {""} <= set(MESSAGES)
+        verdict = getattr(result, "verdict", None)
+        if verdict is not None:  # the banner and each winner's reason: said in the table's language too
+            for note in [verdict.headline_why, *verdict.reasons_why.values()]:
+                verdicts |= _texts(note)
+    seen |= verdicts
+    assert len(seen) > 100 and len(verdicts) > 10
+    assert seen - {""} <= set(MESSAGES), sorted(seen - {""} - set(MESSAGES))
 
 
 @pytest.mark.parametrize("code", ["sv", "de"])
