@@ -7,8 +7,10 @@ The logic is in :mod:`companion.history`; these builders only lay it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,25 +24,21 @@ from companion.history import (
     HistoryFilter,
     Replay,
     ReplayStep,
-    count_text,
     describe_entry,
     edit_log,
     filter_sessions,
-    page_end,
     parse_date,
     replay,
     row_of,
     when_text,
 )
 from companion.i18n import Words
-from companion.seasons import Season
 from companion.stats import game_name
-from companion.storage_types import Archive, SessionDoc, SessionStatus, StorageError
+from companion.storage_types import Archive, SessionDoc, SessionStatus, SessionSummary, StorageError
 from scoring import GAMES, ScoringError
 from views.charts import progression_chart
 from views.context import ViewContext
-from views.flet_private import component_node
-from views.paging import SHOW_MORE
+from views.paging import Paged
 from views.standings import final_standings, standings_text, verdict_banner
 from views.table.screen import TableView
 from views.widgets import TAP, big_button, empty_state, heading, panel, paragraph, screen
@@ -81,188 +79,138 @@ def history_controls(
 
 def build_list(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     """``/history``: the sessions, newest first, with filters over the whole archive; the first page of the
-    result is shown, "Show more" adds the next. Two components: the filters (:func:`history_filters`, over
-    :class:`HistoryFilters`) and the list (:func:`history_rows`, over them and :class:`ShownPages`), so that "Show
-    more" renders the list alone."""
-    wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
-    roster = tuple(p.name for p in ctx.services.players.players())
-    filters = HistoryFilters(player=wanted if wanted in roster else ALL)
+    result is shown, "Show more" adds the next."""
+    _ = ctx.words.gettext
+    archive: Archive = ctx.services.archive
     aliases = ctx.services.players.aliases()
-    ctx.services.stats.warm_up(ctx.services.archive, aliases)  # so that Statistics opens at once
-    ctx.services.ratings.warm_up()  # and its ratings
-    shown = HistoryShown(roster, tuple(ctx.services.seasons.seasons.all()), aliases)
-    return screen(
-        ctx,
-        ctx.words.gettext("History"),
-        [
-            _links(ctx),
-            component_node(history_filters, filters, shown, ctx.words),
-            component_node(history_rows, filters, ShownPages(), shown, ctx),
-        ],
-    )
-
-
-@ft.observable
-@dataclass
-class HistoryFilters:
-    """The History list's filters as chosen and typed: game, player, season, a date range and a search (``ALL``
-    and ``""`` limit nothing)."""
-
-    game: str = ALL
-    player: str = ALL
-    season: str = ALL
-    since: str = ""
-    until: str = ""
-    search: str = ""
-    changes: int = 0
-    """How many changes were made (each starts the list again at its first page)."""
-
-    def set(self, name: str, value: str) -> None:
-        setattr(self, name, value)
-        self.changes += 1
-
-    def pick_season(self, name: str, seasons: Sequence[Season]) -> None:
-        """Choose a season by ``name``: its first and last days become the date range (``ALL``: no range)."""
-        chosen = next((s for s in seasons if s.name == name), None)
-        self.since, self.until = (chosen.start.isoformat(), chosen.end.isoformat()) if chosen else ("", "")
-        self.set("season", name)
-
-    def current(self) -> HistoryFilter:
-        """The filter the fields say now (:class:`DateRangeError` for a date that cannot be read)."""
-        return HistoryFilter(
-            game=None if self.game == ALL else self.game,
-            player=None if self.player == ALL else self.player,
-            since=parse_date(self.since),
-            until=parse_date(self.until),
-            search=self.search,
-        )
-
-
-@ft.observable
-@dataclass
-class ShownPages:
-    """How many pages of the result the list shows: one after each change of the filters (``of``: their count of
-    changes when "Show more" was last tapped), one more per "Show more"."""
-
-    of: int = 0
-    pages: int = 1
-
-    def count(self, filters: HistoryFilters) -> int:
-        return self.pages if filters.changes == self.of else 1
-
-    def more(self, filters: HistoryFilters) -> None:
-        self.pages, self.of = self.count(filters) + 1, filters.changes
-
-
-@dataclass(frozen=True)
-class HistoryShown:
-    """What the History screen reads once, when it is opened: the roster's names, the seasons, and earlier names
-    (earlier name → current name)."""
-
-    roster: tuple[str, ...]
-    seasons: tuple[Season, ...]
-    aliases: Mapping[str, str]
-
-
-@ft.component
-def history_rows(filters: HistoryFilters, paging: ShownPages, shown: HistoryShown, ctx: ViewContext) -> ft.Control:
-    """What is wrong with the filters, the count, a page of rows per "Show more", and the button.
-
-    The archive is filtered once per filter (the service remembers the result); the rows of a filter's result are
-    built once each, so "Show more" builds and sends only the next page (the rows already shown are the same
-    controls in the same places, which Flet's diff passes over)."""
-    words = ctx.words
-    _ = words.gettext
-    last: ft.MutableRef[HistoryFilter] = ft.use_ref(HistoryFilter())
-    problem = ""
+    problem = _error_text()
 
     def open_session(session_id: str) -> None:
         ctx.navigate(f"/history/{session_id}")
 
-    try:
-        flt = filters.current()
-        found = ctx.services.lists.filtered(flt, shown.aliases)  # the whole archive, once per filter
-        last.current = flt
-    except DateRangeError as exc:
-        problem = words.note(exc.why)  # the list stays as the last filter that could be read left it
-        flt = last.current or HistoryFilter()
-        found = ctx.services.lists.filtered(flt, shown.aliases)
-    rows: list[ft.Control] = ft.use_memo(list, [flt, found])  # this result's rows built so far
-    end = page_end(len(found), 0, PAGE_SIZE * paging.count(filters))
-    rows.extend(session_tile(row_of(s, words=words), open_session) for s in found[len(rows) : end])
-    kept = len(ctx.services.archive) > 0
-    listing = list(rows[:end]) or [
-        empty_state(
-            _("No sessions match") if kept else _("No sessions yet"),
-            _("Change the filters or the search.") if kept else _("Games you play will be listed here."),
-        )
-    ]
-    more = big_button(_(SHOW_MORE), lambda e: paging.more(filters), icon=ft.Icons.EXPAND_MORE)
-    return ft.Column(
-        [
-            ft.Text(problem, size=15, color=ft.Colors.ERROR),
-            ft.Text(count_text(len(found), end, "session", "newest", words), size=15),
-            ft.Column(listing, spacing=0),
-            ft.Row([more], visible=end < len(found)),
-        ],
-        spacing=12,
+    def nothing() -> list[ft.Control]:
+        return [
+            empty_state(
+                _("No sessions match") if len(archive) else _("No sessions yet"),
+                _("Change the filters or the search.") if len(archive) else _("Games you play will be listed here."),
+            )
+        ]
+
+    listing: Paged[SessionSummary] = Paged(
+        lambda s: session_tile(row_of(s, words=ctx.words), open_session), noun="session", empty=nothing, words=ctx.words
     )
+    filters = _Filters.build(ctx, lambda: fill(True))
+
+    def fill(update: bool) -> None:
+        try:
+            found = ctx.services.lists.filtered(filters.current(), aliases)  # the whole archive, once per change
+        except DateRangeError as exc:
+            problem.value = ctx.words.note(exc.why)
+            if update:
+                with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                    problem.update()
+            return
+        problem.value = ""
+        listing.show(found, update=update)
+        if update:
+            with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                problem.update()
+
+    fill(False)
+    ctx.services.stats.warm_up(archive, aliases)  # so that Statistics opens at once
+    ctx.services.ratings.warm_up()  # and its ratings
+    return screen(ctx, _("History"), [_links(ctx), *filters.rows(), problem, *listing.controls])
 
 
-@ft.component
-def history_filters(filters: HistoryFilters, shown: HistoryShown, words: Words) -> ft.Control:
-    """The filter fields (game, player, season, from, to, search), drawn from ``filters``; each change sets them,
-    and the list renders again. The dropdowns' options are made once (the same controls each time, which Flet's
-    diff passes over)."""
-    _ = words.gettext
-    options = ft.use_memo(lambda: _filter_options(shown, words), [])
+@dataclass(frozen=True)
+class _Filters:
+    """The History list's filters: game, player (from ``?player=``), a season (which sets the date range), a date
+    range and a search."""
 
-    def dropdown(label: str, name: str) -> ft.Dropdown:
-        field = ft.Dropdown(
-            label=label,
-            value=getattr(filters, name),
-            options=options[name],
+    game: ft.Dropdown
+    player: ft.Dropdown
+    season: ft.Dropdown
+    since: ft.TextField
+    until: ft.TextField
+    search: ft.TextField
+
+    @classmethod
+    def build(cls, ctx: ViewContext, changed: Callable[[], None]) -> _Filters:
+        """The filter fields; ``changed`` runs on every change of one."""
+        _ = ctx.words.gettext
+        game = ft.Dropdown(
+            label=_("Game"),
+            value=ALL,
+            options=[ft.DropdownOption(key=ALL, text=_("All games"))]
+            + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
+            on_select=lambda _: changed(),
             expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
         )
-        if name == "season":
-            field.on_select = lambda e: filters.pick_season(str(field.value or ALL), shown.seasons)
-        else:
-            field.on_select = lambda e: filters.set(name, str(field.value or ALL))
-        return field
+        wanted = parse_qs(urlsplit(ctx.page.route or "").query).get("player", [ALL])[0]
+        roster = [p.name for p in ctx.services.players.players()]
+        player = ft.Dropdown(
+            label=_("Player"),
+            value=wanted if wanted in roster else ALL,
+            options=[ft.DropdownOption(key=ALL, text=_("Everyone"))]
+            + [ft.DropdownOption(key=name, text=name) for name in roster],
+            on_select=lambda _: changed(),
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
+        )
+        since = ft.TextField(
+            label=_("From"), hint_text="2026-11-27", on_change=lambda _: changed(), tooltip=_("From date"), expand=True
+        )
+        until = ft.TextField(
+            label=_("To"), hint_text="2026-11-27", on_change=lambda _: changed(), tooltip=_("To date"), expand=True
+        )
+        search = ft.TextField(
+            label=_("Search"),
+            prefix_icon=ft.Icons.SEARCH,
+            on_change=lambda _: changed(),
+            tooltip=_("Search"),
+            expand=True,
+        )
+        seasons = ctx.services.seasons.seasons.all()
 
-    def text_field(label: str, name: str, tooltip: str, **more: Any) -> ft.TextField:
-        field = ft.TextField(label=label, value=getattr(filters, name), tooltip=tooltip, expand=True, **more)
-        field.on_change = lambda e: filters.set(name, str(field.value or ""))
-        return field
+        def pick_season() -> None:
+            chosen = next((s for s in seasons if s.name == season.value), None)
+            since.value = chosen.start.isoformat() if chosen is not None else ""
+            until.value = chosen.end.isoformat() if chosen is not None else ""
+            for field in (since, until):
+                with contextlib.suppress(RuntimeError):  # not on a page (a screen built in a unit test)
+                    field.update()
+            changed()
 
-    return ft.Column(
-        [
-            ft.Row([dropdown(_("Game"), "game"), dropdown(_("Player"), "player")]),
-            ft.Row([dropdown(_("Season"), "season")]),
-            ft.Row(
-                [
-                    text_field(_("From"), "since", _("From date"), hint_text="2026-11-27"),
-                    text_field(_("To"), "until", _("To date"), hint_text="2026-11-27"),
-                ]
-            ),
-            ft.Row([text_field(_("Search"), "search", _("Search"), prefix_icon=ft.Icons.SEARCH)]),
-        ],
-        spacing=12,
-    )
+        season = ft.Dropdown(
+            label=_("Season"),
+            value=ALL,
+            options=[ft.DropdownOption(key=ALL, text=_("All time"))]
+            + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in seasons],
+            on_select=lambda _: pick_season(),
+            expand=True,  # named by its label; a tooltip would add a node of that name that takes no tap
+        )
+        return cls(game, player, season, since, until, search)
 
+    def current(self) -> HistoryFilter:
+        """The filter the fields say now."""
 
-def _filter_options(shown: HistoryShown, words: Words) -> dict[str, list[ft.DropdownOption]]:
-    """Each dropdown's options: every game, everyone in the roster, every season, after the one that limits
-    nothing."""
-    _ = words.gettext
-    return {
-        "game": [ft.DropdownOption(key=ALL, text=_("All games"))]
-        + [ft.DropdownOption(key=g.key, text=g.name) for g in GAMES],
-        "player": [ft.DropdownOption(key=ALL, text=_("Everyone"))]
-        + [ft.DropdownOption(key=n, text=n) for n in shown.roster],
-        "season": [ft.DropdownOption(key=ALL, text=_("All time"))]
-        + [ft.DropdownOption(key=s.name, text=f"{s.name} ({s.span})") for s in shown.seasons],
-    }
+        def day(field: ft.TextField) -> date | None:
+            return parse_date(field.value or "")
+
+        return HistoryFilter(
+            game=None if self.game.value in (None, ALL) else self.game.value,
+            player=None if self.player.value in (None, ALL) else self.player.value,
+            since=day(self.since),
+            until=day(self.until),
+            search=self.search.value or "",
+        )
+
+    def rows(self) -> list[ft.Control]:
+        return [
+            ft.Row([self.game, self.player]),
+            ft.Row([self.season]),
+            ft.Row([self.since, self.until]),
+            ft.Row([self.search]),
+        ]
 
 
 def _links(ctx: ViewContext) -> ft.Column:
