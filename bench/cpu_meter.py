@@ -30,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.watchdog import descendants
+
 METER_ENV = "CTC_CPU_METER"
 INTERVAL_S = 0.1
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -81,15 +83,7 @@ def _children_cpu(root: int) -> dict[int, tuple[str, float]]:
             read = _stat(entry / "stat")
             if read is not None:
                 parents[int(entry.name)], cpu[int(entry.name)] = read
-    tree = {root}
-    grew = True
-    while grew:
-        grew = False
-        for pid, parent in parents.items():
-            if parent in tree and pid not in tree:
-                tree.add(pid)
-                grew = True
-    tree.discard(root)
+    tree = descendants(parents, [root]) - {root}
     found = {}
     for pid in tree:
         try:

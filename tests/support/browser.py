@@ -273,30 +273,7 @@ def wait_dark(page: Any, *, timeout_s: float = 15.0) -> float:
     return luminance
 
 
-def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
-    """Relative luminance (0 black … 1 white) of one screen pixel (negative ``y`` counts from the bottom)."""
-    import base64
-
-    png = base64.b64encode(page.screenshot()).decode("ascii")
-    rgb = page.evaluate(
-        """async ([png, x, y]) => {
-            const img = new Image();
-            img.src = 'data:image/png;base64,' + png;
-            await img.decode();
-            const canvas = document.createElement('canvas');
-            canvas.width = img.width; canvas.height = img.height;
-            const g = canvas.getContext('2d');
-            g.drawImage(img, 0, 0);
-            const row = y < 0 ? img.height + y : y;
-            return Array.from(g.getImageData(x, row, 1, 1).data.slice(0, 3));
-        }""",
-        [png, x, y],
-    )
-    r, g, b = (channel / 255 for channel in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-INK = """async ([png, threshold]) => {
+DECODE_PNG = """
     const img = new Image();
     img.src = 'data:image/png;base64,' + png;
     await img.decode();
@@ -305,6 +282,31 @@ INK = """async ([png, threshold]) => {
     const g = canvas.getContext('2d');
     g.drawImage(img, 0, 0);
     const data = g.getImageData(0, 0, img.width, img.height).data;
+"""
+"""JavaScript, inside an async function of ``png`` (a base64 PNG): its ``img`` and its pixels' RGBA ``data``."""
+
+
+def background_luminance(page: Any, x: int = 5, y: int = -5) -> float:
+    """Relative luminance (0 black … 1 white) of one screen pixel (negative ``y`` counts from the bottom)."""
+    import base64
+
+    png = base64.b64encode(page.screenshot()).decode("ascii")
+    rgb = page.evaluate(
+        f"""async ([png, x, y]) => {{
+            {DECODE_PNG}
+            const i = ((y < 0 ? img.height + y : y) * img.width + x) * 4;
+            return [data[i], data[i + 1], data[i + 2]];
+        }}""",
+        [png, x, y],
+    )
+    r, g, b = (channel / 255 for channel in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+INK = (
+    """async ([png, threshold]) => {"""
+    + DECODE_PNG
+    + """
     const counts = new Map();
     for (let i = 0; i < data.length; i += 4) {
         const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
@@ -326,6 +328,7 @@ INK = """async ([png, threshold]) => {
     }
     return columns;
 }"""
+)
 """JavaScript: for each pixel column of a PNG, the first and last rows of its pixels unlike the image's most common
 colour (``null`` for a column with none)."""
 

@@ -28,6 +28,7 @@ import os
 import signal
 import threading
 import uuid
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,11 @@ def process_tree(roots: list[int]) -> list[int]:
             parent = _parent_of(int(entry.name))
             if parent is not None:
                 parents[int(entry.name)] = parent
+    return sorted(descendants(parents, roots))
+
+
+def descendants(parents: Mapping[int, int], roots: Iterable[int]) -> set[int]:
+    """``roots`` and every process descended from them, given each process's parent (pid → parent pid)."""
     tree = set(roots)
     grew = True
     while grew:
@@ -72,7 +78,7 @@ def process_tree(roots: list[int]) -> list[int]:
             if parent in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return sorted(tree)
+    return tree
 
 
 class Chromium:
