@@ -103,6 +103,13 @@ def measure(page: Any, label: str, px: int, *, role: str | None = None) -> dict[
     locator = page.get_by_role(role, name=label, exact=True) if role else page.get_by_text(label, exact=True)
     reveal(page, locator).first.wait_for(state="attached")
     found = page.evaluate(MEASURE, [label, px])
+    for _ in range(6):  # a node the screen's edge cuts is measured cut: scroll it wholly on screen first
+        if found is None or (found["y"] >= 0 and found["y"] + found["height"] <= PHONE_360["height"] - 56):
+            break
+        page.mouse.move(PHONE_360["width"] / 2, PHONE_360["height"] / 2)
+        page.mouse.wheel(0, found["y"] - PHONE_360["height"] / 3)
+        page.wait_for_timeout(400)
+        found = page.evaluate(MEASURE, [label, px])
     assert found is not None, f"{label!r} is not on the screen"
     return dict(found)
 
