@@ -277,6 +277,8 @@ class BinPanel:
             ],
             wrap=True,
         )
+        self._rows: list[ft.Control] = [self.receiver_row, self.sign_row, self.pad]
+        """The rows live play shows or hides as the hand goes (always in the panel while it is shown)."""
         self.take_back = _outlined(_("Take back last card"), self._act("undo_play"), size=15)
         self.take_back.height = MIN_TAP
         self.actions = ft.Row([self.take_back, self.confirm_button], spacing=8)
@@ -389,6 +391,7 @@ class BinPanel:
         rows). The controls a tap does not change are the same objects as before, so a tap sends only the texts
         and states that changed (never more as the game grows)."""
         before = [_look(control) for control in self._kept]
+        shown_before = [row.visible for row in self._rows]
         entry = self.entry
         live = entry.mode is EntryMode.LIVE
         _ = self.words.gettext
@@ -409,6 +412,8 @@ class BinPanel:
         if [id(c) for c in self.body.controls] != [id(c) for c in parts]:
             self.body.controls = parts
             changed.append(self.body)
+        else:  # the rows shown or hidden (sent before the kept controls in them)
+            changed += [row for row, was in zip(self._rows, shown_before, strict=True) if row.visible != was]
         shown = self._shown_kept(parts)
         changed += [c for c, look in zip(self._kept, before, strict=True) if _look(c) != look and id(c) in shown]
         return changed
@@ -490,17 +495,18 @@ class BinPanel:
             _update(self.other_receiver, disabled=False)
             told = _("{receiver}: {points} card points.").format(receiver=receiver, points=points[receiver])
             self.giver_text.value = f"{self.giver_text.value} {told}"
-        else:
-            parts.append(self.receiver_row)
-        if entry.joker_waiting:
-            parts.append(self.sign_row)
-        elif not (self.large and choosing):  # a large table's pad comes back with the next receiver
+        # The receivers, the Joker's signs and the pad stay in the panel, shown or hidden: a tap that swaps them
+        # (a large table's pad in the receivers' place) sends two visibilities, not both rows' every key again.
+        self.receiver_row.visible = not swapped
+        self.sign_row.visible = entry.joker_waiting
+        show_pad = not entry.joker_waiting and not (self.large and choosing)  # a large table's: with the receiver
+        if show_pad:
             ready = entry.receiver is not None and giver is not None
             self.veil.set_raised(not ready)  # the keys are sent as their look changed (_look)
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
                 tap_key.set_enabled(entry.can_value(key))
-            parts.append(self.pad)
-        return parts
+        self.pad.visible = show_pad
+        return [*parts, self.receiver_row, self.sign_row, self.pad]
 
     def _key(self, key: PadKey) -> TapKey:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
