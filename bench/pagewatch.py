@@ -41,7 +41,7 @@ INIT_SCRIPT = r"""
 (() => {
   if (window.__bench) return;
   const B = window.__bench = {down: null, rx: 0, rxFrames: 0, tx: 0, txFrames: 0, hit: null, painted: null,
-                              label: null, observer: null, frames: [], drawn: [], sent: []};
+                              label: null, observer: null, frames: [], drawn: [], sent: [], lastAt: 0};
   addEventListener('pointerdown', (e) => { B.down = e.timeStamp; }, true);
   const size = (d) => (d && (d.byteLength ?? d.size ?? d.length)) || 0;
   const Native = window.WebSocket;
@@ -50,7 +50,7 @@ INIT_SCRIPT = r"""
       super(...args);
       this.addEventListener('message', (ev) => {
         const at = performance.now();
-        B.rx += size(ev.data); B.rxFrames += 1; B.frames.push([Math.round(at), size(ev.data)]);
+        B.rx += size(ev.data); B.rxFrames += 1; B.frames.push([Math.round(at), size(ev.data)]); B.lastAt = at;
         // the frame after this message: the next animation frame, once its callbacks (Flutter's drawing) are done
         requestAnimationFrame(() => setTimeout(() => { B.drawn.push([at, performance.now()]); }, 0));
       });
@@ -295,6 +295,53 @@ def buttons(page: Any, pattern: str) -> list[dict[str, Any]]:
     """The buttons whose label matches ``pattern``: ``label``, centre ``x``/``y`` and ``disabled``."""
     found: list[dict[str, Any]] = page.evaluate("(p) => __bench.buttons(p)", pattern)
     return found
+
+
+UNMEASURED_QUIET_MS = 20
+"""How long the page must stay quiet after a tap that is not measured before the next tap."""
+
+
+def advance(page: Any, button: str, prompt: str) -> tuple[float, float]:
+    """A tap that is not measured, with as few round trips to the browser as can be: tap the first enabled button
+    whose label matches ``button`` (waited for), then wait until the labels matching ``prompt`` changed and no
+    WebSocket message came for :data:`UNMEASURED_QUIET_MS`. Returns where it tapped."""
+    deadline = time.monotonic() + WAIT_TIMEOUT_MS / 1000
+    while True:
+        got = page.evaluate(
+            "([b, p]) => ({found: __bench.buttons(b).filter((x) => !x.disabled)[0] || null,"
+            " before: __bench.labels(p)})",
+            [button, prompt],
+        )
+        if got["found"] is not None:
+            break
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no enabled button labelled {button!r} on the page")
+        page.wait_for_timeout(50)
+    xy = (float(got["found"]["x"]), float(got["found"]["y"]))
+    page.mouse.click(*xy)
+    page.wait_for_function(
+        """([p, old, q]) => {
+          const now = __bench.labels(p);
+          const moved = now.length !== old.length || now.some((label, i) => label !== old[i]);
+          return moved && performance.now() - __bench.lastAt >= q;
+        }""",
+        arg=[prompt, got["before"], UNMEASURED_QUIET_MS],
+        timeout=WAIT_TIMEOUT_MS,
+    )
+    return xy
+
+
+def click_drawn(page: Any, xy: tuple[float, float]) -> None:
+    """A tap that is not measured, on a page without semantics: tap at ``xy``, then wait for the frame after the
+    first WebSocket message it brings and :data:`UNMEASURED_QUIET_MS` without one."""
+    page.evaluate("() => { __bench.drawn.length = 0; }")
+    page.mouse.click(*xy)
+    page.wait_for_function(
+        """(q) => __bench.down !== null && __bench.drawn.some(([at]) => at >= __bench.down)
+                  && performance.now() - __bench.lastAt >= q""",
+        arg=UNMEASURED_QUIET_MS,
+        timeout=WAIT_TIMEOUT_MS,
+    )
 
 
 def tap_until_changed(page: Any, xy: tuple[float, float], pattern: str, quiet_ms: int = 80) -> Sample:

@@ -27,10 +27,12 @@ p95 ≤ 1.5 × the trivial app's; Confirm p95 ≤ 2 ×; the cost at hand 60 with
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,8 +44,10 @@ if str(ROOT) not in sys.path:
 from bench.pagewatch import (  # noqa: E402
     PHONE,
     Sample,
+    advance,
     app_server,
     buttons,
+    click_drawn,
     labels,
     launch,
     median,
@@ -81,10 +85,6 @@ VALUE_KEY = r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$"
 QUIET_BEFORE_MS = 600
 """The quiet both apps get before each measured tap (no tap, no frame expected), the same for both: the trivial
 app's ripple and the app's last redraw are over before the next tap."""
-UNMEASURED_QUIET_MS = 20
-"""How long the page must stay quiet after a tap that is not measured (a measured tap waits 80 ms): the trivial
-app's tap, made before every measured one, gives the page its time to settle, and a hand of 50 cards is played in
-half the time, so a run can measure enough Confirms for a p95."""
 TARGETS = {"tap": 1.5, "confirm": 2.0, "growth": 1.1}
 """p95 ratios to the trivial app (issue 29: taps ≤ 1.5×, Confirm ≤ 2×, throttled or not), and hand 60 / hand 1."""
 THROTTLE_RATES = (1.0, 4.0)
@@ -96,12 +96,6 @@ def load_average() -> str:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "unknown"
-
-
-def throttle(page: Any, rate: float) -> None:
-    """Slow ``page``'s CPU ``rate`` times (DevTools protocol); 1 leaves it as it is."""
-    if rate != 1.0:
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
 
 
 def quiet(page: Any) -> None:
@@ -127,13 +121,51 @@ class Series:
         return [s.seen_ms for s in self.samples]
 
 
-class Alternator:
-    """Taps the trivial app once before every measured tap on the app, collecting both."""
+class Cpu:
+    """Chromium's CPU throttling per page (DevTools' ``Emulation.setCPUThrottlingRate``).
 
-    def __init__(self, trivial: Any) -> None:
+    The trivial app and the Jokers Kill pages run slowed throughout (every tap on them is measured). A Bargain Bin
+    page is slowed from before the quiet that precedes a measured tap until that tap is done: the taps that only
+    fill a hand (90 of its 100) run at full speed, so that a throttled run takes minutes, not an hour; every
+    measured tap, on either app, has had the same quiet at the slowed rate before it."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.sessions: dict[int, Any] = {}
+
+    def set(self, page: Any, rate: float) -> None:
+        if self.rate == 1.0:
+            return
+        session = self.sessions.get(id(page))
+        if session is None:
+            session = self.sessions[id(page)] = page.context.new_cdp_session(page)
+        session.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+    def slow(self, page: Any) -> None:
+        self.set(page, self.rate)
+
+    @contextmanager
+    def slowed(self, page: Any) -> Iterator[None]:
+        self.slow(page)
+        try:
+            yield
+        finally:
+            self.set(page, 1.0)
+
+
+class Alternator:
+    """Taps the trivial app once before every measured tap on the app, collecting both. ``drawn`` times the trivial
+    tap to the frame after its message (for pages without semantics), else to its text."""
+
+    def __init__(self, trivial: Any, *, drawn: bool = False) -> None:
         self.trivial = trivial
-        self.series = Series("trivial app: click → text", "trivial")
+        self.drawn = drawn
+        name = "click → frame after its message (semantics off)" if drawn else "click → text"
+        self.series = Series(f"trivial app: {name}", "trivial")
         self.xy: tuple[float, float] | None = None
+
+    def locate(self, xy: tuple[float, float]) -> None:
+        self.xy = xy
 
     def tap(self) -> None:
         """A measured trivial tap after the quiet, then the quiet the app's measured tap gets (the caller taps)."""
@@ -141,13 +173,32 @@ class Alternator:
             [found] = buttons(self.trivial, rf"^{BUTTON}$")
             self.xy = (found["x"], found["y"])
         quiet(self.trivial)
-        self.series.samples.append(tap_until_changed(self.trivial, self.xy, rf"^{TEXT_PREFIX}\d+$"))
+        if self.drawn:
+            self.series.samples.append(tap_drawn(self.trivial, self.xy))
+        else:
+            self.series.samples.append(tap_until_changed(self.trivial, self.xy, rf"^{TEXT_PREFIX}\d+$"))
         quiet(self.trivial)
 
 
-def seed(folder: Path) -> dict[str, str]:
-    """The sessions measured, started (and the hand-60 one played for 59 hands) through the session service."""
+def play_seeded(sessions: Any, table_id: str, hands: int) -> None:
+    """Play ``hands`` Bargain Bin hands into the session, each card to the first player who can take one and of the
+    first value it can have: the same choices :func:`bargain_bin_hand` taps."""
     from companion.entry_bargain_bin import BinEntry, pad_keys
+
+    table = sessions.open(table_id)
+    for _ in range(hands):
+        entry = BinEntry.start(table.record)
+        keys = pad_keys(entry.options)
+        while entry.giver is not None:
+            to = next(name for name in entry.players if entry.can_receive(name))
+            entry = entry.choose_receiver(to)
+            entry = entry.choose_value(next(key for key in keys if entry.can_value(key)))
+        table.add_hand(entry.to_hand())
+
+
+def seed(folder: Path) -> dict[str, str]:
+    """The sessions measured, started (and the hand-60 ones played for 59 hands) through the session service. Each
+    Bargain Bin session has a twin (``…_off``) in the same state, played with semantics off by the same taps."""
     from companion.session import SessionService
     from storage import Archive
 
@@ -156,24 +207,37 @@ def seed(folder: Path) -> dict[str, str]:
         sessions = SessionService(archive)
         ids["jk"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill bench").id
         ids["jk_off"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill, semantics off").id
-        ids["bb1"] = sessions.start("bargain-bin", BB_PLAYERS, BB_OPTIONS, title="Bargain Bin at hand 1").id
-        table = sessions.start("bargain-bin", BB_PLAYERS, BB_OPTIONS, title="Bargain Bin at hand 60")
-        for _ in range(SEEDED_HANDS):
-            entry = BinEntry.start(table.record)
-            keys = pad_keys(entry.options)
-            while entry.giver is not None:
-                to = next(name for name in entry.players if entry.can_receive(name))
-                entry = entry.choose_receiver(to)
-                entry = entry.choose_value(next(key for key in keys if entry.can_value(key)))
-            table.add_hand(entry.to_hand())
-        assert len(table.hands) == SEEDED_HANDS
-        ids["bb60"] = table.id
+        for key, title, hands in (("bb1", "at hand 1", 0), ("bb60", f"at hand {SEEDED_HANDS + 1}", SEEDED_HANDS)):
+            for suffix in ("", "_off"):
+                ids[key + suffix] = sessions.start(
+                    "bargain-bin", BB_PLAYERS, BB_OPTIONS, title=f"Bargain Bin {title}{suffix}"
+                ).id
+                play_seeded(sessions, ids[key + suffix], hands)
+        assert len(sessions.open(ids["bb60_off"]).hands) == SEEDED_HANDS
     return ids
 
 
-def open_table(page: Any, url: str) -> None:
+def check_twins(folder: Path, ids: dict[str, str]) -> None:
+    """After the run: each Bargain Bin session and its semantics-off twin hold the same hands (so the taps replayed
+    without semantics met the same screens)."""
+    from companion.session import SessionService
+    from storage import Archive
+
+    with Archive(folder) as archive:
+        sessions = SessionService(archive)
+        for key in ("bb1", "bb60"):
+            played, twin = sessions.open(ids[key]).hands, sessions.open(ids[f"{key}_off"]).hands
+            if played != twin:
+                raise RuntimeError(f"the semantics-off twin of {key} differs: {len(played)} hands against {len(twin)}")
+
+
+def open_table(page: Any, url: str, *, semantics: bool = True) -> None:
     page.goto(url)
-    page.wait_for_function("(p) => __bench.labels(p).length > 0", arg=PROMPT)
+    if semantics:
+        page.wait_for_function("(p) => __bench.labels(p).length > 0", arg=PROMPT)
+    else:
+        page.wait_for_function("() => __bench.rxFrames > 0")
+        page.wait_for_timeout(2_000)  # no semantics to wait for: the first screen's frames settle
     page.wait_for_timeout(1_000)  # the page transition and first frames settle
 
 
@@ -210,82 +274,99 @@ def jokers_kill(page: Any, alt: Alternator, hands: int) -> tuple[Series, Series]
     return cards, confirms
 
 
-def semantics_off(
-    browser: Any, viewport: dict[str, int], rate: float, app_url: str, trivial_url: str, hands: int
-) -> list[Series]:
-    """Jokers Kill and the trivial app with Flutter's semantics tree off, alternating as above. The buttons' places
-    are read once from a page with semantics on (the cards and Confirm stay where they are); each tap is then timed
-    to the frame after the first WebSocket message it brings (:func:`bench.pagewatch.tap_drawn`)."""
-    deals = jk_deals()[:hands]
-    finder = watched_page(browser, viewport)
-    open_table(finder, app_url)
-    places = {code: button_at(finder, rf"^{code}$", enabled=False) for deal in deals for code in deal}
-    confirm = button_at(finder, "^Confirm hand$", enabled=False)
-    finder.goto(trivial_url)
-    finder.wait_for_function("(p) => __bench.labels(p).length > 0", arg=rf"^{TEXT_PREFIX}\d+$")
-    [tap_button] = buttons(finder, rf"^{BUTTON}$")
-    finder.context.close()
-    trivial = watched_page(browser, viewport, semantics=False)
-    page = watched_page(browser, viewport, semantics=False)
-    for one, url in ((trivial, trivial_url), (page, app_url)):
-        throttle(one, rate)
-        one.goto(url)
-        one.wait_for_function("() => __bench.rxFrames > 0")
-        one.wait_for_timeout(3_000)  # no semantics to wait for: the first screen's frames settle
-    base = Series("trivial app: click → frame after its message (semantics off)", "trivial")
+def jokers_kill_off(page: Any, places: dict[str, tuple[float, float]], alt: Alternator, hands: int) -> list[Series]:
+    """Jokers Kill with semantics off, each tap timed to the frame after the first WebSocket message it brings
+    (:func:`bench.pagewatch.tap_drawn`), at the places a page with semantics on showed (they stay put)."""
     cards = Series("Jokers Kill: card tap → frame after its message (semantics off)", "tap")
     confirms = Series("Jokers Kill: Confirm → frame after its message (semantics off)", "confirm")
-
-    def pair(xy: tuple[float, float], into: Series) -> None:
-        quiet(trivial)
-        base.samples.append(tap_drawn(trivial, (tap_button["x"], tap_button["y"])))
-        quiet(page)
-        into.samples.append(tap_drawn(page, xy))
-
-    for n, deal in enumerate(deals, start=1):
+    for n, deal in enumerate(jk_deals()[:hands], start=1):
         for code in deal:
-            pair(places[code], cards)
-        pair(confirm, confirms)
+            alt.tap()
+            cards.samples.append(tap_drawn(page, places[code]))
+        alt.tap()
+        confirms.samples.append(tap_drawn(page, places["confirm"]))
         progress(f"Jokers Kill hand {n} confirmed (semantics off)")
-    trivial.context.close()
-    page.context.close()
-    return [base, cards, confirms]
+    return [cards, confirms]
 
 
-def bargain_bin_hand(page: Any, alt: Alternator, values: Series, confirms: Series, measured_values: int) -> None:
+def jk_places(browser: Any, viewport: dict[str, int], url: str, hands: int) -> dict[str, tuple[float, float]]:
+    """Where the cards of the deals and Confirm are, read from a page with semantics on."""
+    finder = watched_page(browser, viewport)
+    open_table(finder, url)
+    places = {code: button_at(finder, rf"^{code}$", enabled=False) for deal in jk_deals()[:hands] for code in deal}
+    places["confirm"] = button_at(finder, "^Confirm hand$", enabled=False)
+    finder.context.close()
+    return places
+
+
+@dataclass
+class Stage:
+    """One Bargain Bin stage (hand 1 or hand 60): its page with semantics on and its twin's page without, and what
+    each measures."""
+
+    at: int
+    page: Any
+    off: Any
+    values: Series = field(init=False)
+    confirms: Series = field(init=False)
+    values_off: Series = field(init=False)
+    confirms_off: Series = field(init=False)
+
+    def __post_init__(self) -> None:
+        where = f"Bargain Bin, 10 players, hand {self.at}"
+        self.values = Series(f"{where}: value tap → shown", "tap")
+        self.confirms = Series(f"{where}: Confirm → scoreboard", "confirm")
+        self.values_off = Series(f"{where}: value tap → frame after its message (semantics off)", "tap")
+        self.confirms_off = Series(f"{where}: Confirm → frame after its message (semantics off)", "confirm")
+
+
+def bargain_bin_hand(stage: Stage, alt: Alternator, cpu: Cpu, measured_values: int) -> list[tuple[float, float, bool]]:
     """One Bargain Bin hand by live play: each card a receiver tap and a value tap (the first ``measured_values``
-    value taps are measured, each after a trivial tap), then Confirm (measured)."""
+    value taps are measured, each after a trivial tap), then Confirm (measured). Returns every tap: where, and
+    whether it was measured."""
+    page, taps = stage.page, []
     card = 0
     while not labels(page, HAND_PLAYED):
-        tap_until_changed(page, button_at(page, RECEIVER), PROMPT, quiet_ms=UNMEASURED_QUIET_MS)
-        xy = button_at(page, VALUE_KEY)
+        taps.append((*advance(page, RECEIVER, PROMPT), False))
         if card < measured_values:
-            alt.tap()
-            values.samples.append(tap_until_changed(page, xy, PROMPT))
+            xy = button_at(page, VALUE_KEY)
+            with cpu.slowed(page):
+                alt.tap()
+                stage.values.samples.append(tap_until_changed(page, xy, PROMPT))
+            taps.append((*xy, True))
         else:
-            tap_until_changed(page, xy, PROMPT, quiet_ms=UNMEASURED_QUIET_MS)
+            taps.append((*advance(page, VALUE_KEY, PROMPT), False))
         card += 1
     xy = button_at(page, "^Confirm hand$")
-    alt.tap()
-    confirms.samples.append(tap_until_changed(page, xy, STANDING))
+    with cpu.slowed(page):
+        alt.tap()
+        stage.confirms.samples.append(tap_until_changed(page, xy, STANDING))
+    taps.append((*xy, True))
+    return taps
 
 
-def bargain_bin(pages: dict[int, Any], alt: Alternator, hands: int, measured_values: int) -> list[Series]:
-    """Bargain Bin at each stage (hand number → the page of that session), a hand of each in turn, so that the
-    stages are measured side by side too (their ratio is not one half of the run against the other)."""
-    series = {
-        at: (
-            Series(f"Bargain Bin, 10 players, hand {at}: value tap → shown", "tap"),
-            Series(f"Bargain Bin, 10 players, hand {at}: Confirm → scoreboard", "confirm"),
-        )
-        for at in pages
-    }
+def bargain_bin_hand_off(stage: Stage, taps: list[tuple[float, float, bool]], alt: Alternator, cpu: Cpu) -> None:
+    """The same hand on the twin without semantics, by the same taps at the same places, the same ones measured
+    (each after a trivial tap, to the frame after its first message)."""
+    page = stage.off
+    for i, (x, y, measured) in enumerate(taps):
+        if not measured:
+            click_drawn(page, (x, y))
+            continue
+        with cpu.slowed(page):
+            alt.tap()
+            sample = tap_drawn(page, (x, y))
+        (stage.confirms_off if i == len(taps) - 1 else stage.values_off).samples.append(sample)
+
+
+def bargain_bin(stages: list[Stage], alts: tuple[Alternator, Alternator], cpu: Cpu, hands: int, values: int) -> None:
+    """Bargain Bin at each stage, a hand of each in turn, so that the stages are measured side by side too (their
+    ratio is not one half of the run against the other); each hand with semantics on, then on the twin without."""
     for n in range(hands):
-        for at, page in pages.items():
-            values, confirms = series[at]
-            bargain_bin_hand(page, alt, values, confirms, measured_values)
-            progress(f"Bargain Bin hand {at + n} confirmed")
-    return [one for pair in series.values() for one in pair]
+        for stage in stages:
+            taps = bargain_bin_hand(stage, alts[0], cpu, values)
+            bargain_bin_hand_off(stage, taps, alts[1], cpu)
+            progress(f"Bargain Bin hand {stage.at + n} confirmed (semantics on and off)")
 
 
 def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
@@ -369,13 +450,32 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         default=",".join(f"{r:g}" for r in THROTTLE_RATES),
         help="CPU throttling rates to run, comma-separated (default 1,4: unthrottled, then a phone-class CPU)",
     )
-    parser.add_argument("--values", type=int, default=10, help="value taps measured in each Bargain Bin hand")
+    parser.add_argument("--values", type=int, default=4, help="value taps measured in each Bargain Bin hand")
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="processes kept busy beside the run (2: two busy cores, as on CI's machine beside the tests)",
+    )
     args = parser.parse_args(argv if argv is not None else [])
     stop_on_sigterm()
     out: dict[str, float] = {}
-    for rate in [float(r) for r in args.throttle.split(",") if r.strip()]:
-        out.update({f"{rate:g}x {k}": v for k, v in run_mode(args, rate).items()})
+    with busy_cores(args.busy):
+        for rate in [float(r) for r in args.throttle.split(",") if r.strip()]:
+            out.update({f"{rate:g}x {k}": v for k, v in run_mode(args, rate).items()})
     return out
+
+
+@contextmanager
+def busy_cores(count: int) -> Iterator[None]:
+    """``count`` processes spinning a core each for the run (none for 0)."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for one in spinners:
+            one.kill()
+            one.wait()
 
 
 def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
@@ -384,6 +484,7 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
 
     viewport = VIEWPORT if rate == 1.0 else PHONE
     load_before = load_average()
+    cpu = Cpu(rate)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "data"
         started = time.perf_counter()
@@ -394,42 +495,50 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
         with app, trivial_app, sync_playwright() as playwright:
             browser = launch(playwright)
             try:
+                jk_hands = min(args.jk_hands, 17)
+                places = jk_places(browser, viewport, f"{app.url}/continue/{ids['jk_off']}", jk_hands)
                 trivial = watched_page(browser, viewport)
-                throttle(trivial, rate)
-                trivial.goto(trivial_app.url)
+                trivial_off = watched_page(browser, viewport, semantics=False)
+                for one in (trivial, trivial_off):
+                    cpu.slow(one)
+                    one.goto(trivial_app.url)
                 trivial.wait_for_function("(p) => __bench.labels(p).length > 0", arg=rf"^{TEXT_PREFIX}\d+$")
-                alt = Alternator(trivial)
+                [found] = buttons(trivial, rf"^{BUTTON}$")
+                alt, alt_off = Alternator(trivial), Alternator(trivial_off, drawn=True)
+                alt_off.locate((found["x"], found["y"]))
                 page = watched_page(browser, viewport)
-                throttle(page, rate)
-                measured: list[Series] = []
+                cpu.slow(page)
                 open_table(page, f"{app.url}/continue/{ids['jk']}")
-                measured += jokers_kill(page, alt, min(args.jk_hands, 17))
-                open_table(page, f"{app.url}/continue/{ids['bb1']}")
-                later = watched_page(browser, viewport)
-                throttle(later, rate)
-                open_table(later, f"{app.url}/continue/{ids['bb60']}")
-                measured += bargain_bin({1: page, SEEDED_HANDS + 1: later}, alt, args.hands, args.values)
-                off = semantics_off(
-                    browser,
-                    viewport,
-                    rate,
-                    f"{app.url}/continue/{ids['jk_off']}",
-                    trivial_app.url,
-                    min(args.jk_hands, 17),
-                )
+                measured: list[Series] = [*jokers_kill(page, alt, jk_hands)]
+                off = watched_page(browser, viewport, semantics=False)
+                cpu.slow(off)
+                open_table(off, f"{app.url}/continue/{ids['jk_off']}", semantics=False)
+                measured_off = jokers_kill_off(off, places, alt_off, jk_hands)
+                for one in (page, off):
+                    cpu.set(one, 1.0)
+                stages = []
+                for key, at in (("bb1", 1), ("bb60", SEEDED_HANDS + 1)):
+                    stage = Stage(at, watched_page(browser, viewport), watched_page(browser, viewport, semantics=False))
+                    open_table(stage.page, f"{app.url}/continue/{ids[key]}")
+                    open_table(stage.off, f"{app.url}/continue/{ids[key + '_off']}", semantics=False)
+                    stages.append(stage)
+                bargain_bin(stages, (alt, alt_off), cpu, args.hands, args.values)
+                measured += [one for stage in stages for one in (stage.values, stage.confirms)]
+                measured_off += [one for stage in stages for one in (stage.values_off, stage.confirms_off)]
             finally:
                 browser.close()
+        check_twins(folder, ids)
     mode = "unthrottled" if rate == 1.0 else f"CPU throttled {rate:g}x"
     print(
-        f"\n== {mode}, {viewport['width']}x{viewport['height']}; load average {load_before} at the start, "
-        f"{load_average()} at the end"
+        f"\n== {mode}, {viewport['width']}x{viewport['height']}, {args.busy} busy processes beside; load average "
+        f"{load_before} at the start, {load_average()} at the end"
     )
     out = report(alt.series, measured)
     print(
         "\nSemantics off (no screen reader): the same taps timed by a signal that needs no semantics. Clocks: "
         "text = pointerdown → the first message back; frame = → the frame after that message is drawn."
     )
-    out.update({f"semantics off {k}": v for k, v in report(off[0], off[1:]).items()})
+    out.update({f"semantics off {k}": v for k, v in report(alt_off.series, measured_off).items()})
     return out
 
 
