@@ -277,7 +277,7 @@ class BinPanel:
             ],
             wrap=True,
         )
-        self._rows: list[ft.Control] = [self.receiver_row, self.sign_row, self.pad]
+        self._rows: list[ft.Control] = [self.receiver_row, self.pad]
         """The rows live play shows or hides as the hand goes (always in the panel while it is shown)."""
         self.take_back = _outlined(_("Take back last card"), self._act("undo_play"), size=15)
         self.take_back.height = MIN_TAP
@@ -495,10 +495,10 @@ class BinPanel:
             _update(self.other_receiver, disabled=False)
             told = _("{receiver}: {points} card points.").format(receiver=receiver, points=points[receiver])
             self.giver_text.value = f"{self.giver_text.value} {told}"
-        # The receivers, the Joker's signs and the pad stay in the panel, shown or hidden: a tap that swaps them
-        # (a large table's pad in the receivers' place) sends two visibilities, not both rows' every key again.
+        # The receivers and the pad stay in the panel, shown or hidden: a tap that swaps them (a large table's pad
+        # in the receivers' place) sends two visibilities, not both rows' every key again. The Joker's signs come
+        # and go (rare, and their buttons share the Joker keys' words).
         self.receiver_row.visible = not swapped
-        self.sign_row.visible = entry.joker_waiting
         show_pad = not entry.joker_waiting and not (self.large and choosing)  # a large table's: with the receiver
         if show_pad:
             ready = entry.receiver is not None and giver is not None
@@ -506,7 +506,8 @@ class BinPanel:
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
                 tap_key.set_enabled(entry.can_value(key))
         self.pad.visible = show_pad
-        return [*parts, self.receiver_row, self.sign_row, self.pad]
+        signs = [self.sign_row] if entry.joker_waiting else []
+        return [*parts, self.receiver_row, *signs, self.pad]
 
     def _key(self, key: PadKey) -> TapKey:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
