@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from companion.i18n import N_
+from scoring.base import passes
 from scoring.why import Note, render
 from storage import (
     Archive,
@@ -246,11 +247,7 @@ class PlayerDirectory:
         return found.name if found is not None else None
 
     def can_add(self, name: str) -> bool:
-        try:
-            self.verify_add(name)
-        except (DuplicatePlayerError, InvalidPlayerNameError):
-            return False
-        return True
+        return passes(lambda: self.verify_add(name), (DuplicatePlayerError, InvalidPlayerNameError))
 
     def add(self, name: str) -> Player:
         """Add a player (refused as :meth:`verify_add` says)."""
@@ -266,11 +263,10 @@ class PlayerDirectory:
         return self.verify_add(new_name, except_id=player_id)
 
     def can_rename(self, player_id: str, new_name: str) -> bool:
-        try:
-            self.verify_rename(player_id, new_name)
-        except (DuplicatePlayerError, InvalidPlayerNameError, PlayerNotFoundError):
-            return False
-        return True
+        return passes(
+            lambda: self.verify_rename(player_id, new_name),
+            (DuplicatePlayerError, InvalidPlayerNameError, PlayerNotFoundError),
+        )
 
     def rename(self, player_id: str, new_name: str) -> Player:
         """Rename a player; their games (recorded under the old name) stay theirs."""
@@ -305,11 +301,9 @@ class PlayerDirectory:
                 raise PlayedTogetherError(why)
 
     def can_merge(self, keep_id: str, drop_id: str) -> bool:
-        try:
-            self.verify_merge(keep_id, drop_id)
-        except (PlayedTogetherError, SamePlayerError, PlayerNotFoundError):
-            return False
-        return True
+        return passes(
+            lambda: self.verify_merge(keep_id, drop_id), (PlayedTogetherError, SamePlayerError, PlayerNotFoundError)
+        )
 
     def merge(self, keep_id: str, drop_id: str) -> Player:
         """Make ``drop_id`` part of ``keep_id`` (one person entered under two names); returns the kept player."""
