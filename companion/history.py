@@ -875,16 +875,32 @@ def export_name(fmt: str, moment: datetime | None = None) -> str:
     return f"card-table-companion-{when:%Y-%m-%d-%H%M%S}.{fmt}"
 
 
+def free_path(folder: FsPath, name: Callable[[int], str]) -> FsPath:
+    """``folder / name(0)``, or else the first of ``folder / name(1)``, ``name(2)``... that does not exist yet: a
+    file written there replaces none.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (FsPath(tmp) / "night.txt").write_text("kept")
+    ...     free_path(FsPath(tmp), lambda n: f"night-{n}.txt" if n else "night.txt").name
+    'night-1.txt'
+    """
+    n = 0
+    target = folder / name(n)
+    while target.exists():
+        n += 1
+        target = folder / name(n)
+    return target
+
+
 def export_to_folder(archive: Archive, fmt: str, folder: FsPath | None = None) -> FsPath:
     """Export every session as ``fmt`` (json or csv) into ``folder`` (default: the data folder's ``exports``);
     returns the file written (:class:`~storage.ExportFormatError`, :class:`~storage.atomic.StorageWriteError`)."""
     data = archive.export_sessions(None, fmt)
     target_dir = folder if folder is not None else archive.data_dir / EXPORTS
-    target = target_dir / export_name(fmt)
-    n = 1
-    while target.exists():
-        target = target_dir / export_name(fmt).replace(f".{fmt}", f"-{n}.{fmt}")
-        n += 1
+    target = free_path(
+        target_dir, lambda n: export_name(fmt).replace(f".{fmt}", f"-{n}.{fmt}") if n else export_name(fmt)
+    )
     try:
         target_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -923,11 +939,10 @@ def keep_picked(archive: Archive, name: str, data: bytes) -> FsPath:
     :class:`~storage.atomic.StorageWriteError`)."""
     folder = archive.data_dir / IMPORTS
     safe = _SAFE_NAME.sub("-", FsPath(name).name).strip("-.") or "picked"
-    target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{safe}"
-    n = 1
-    while target.exists():
-        target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{n}-{safe}"
-        n += 1
+    target = free_path(
+        folder,
+        lambda n: f"{datetime.now():%Y%m%d-%H%M%S}-{n}-{safe}" if n else f"{datetime.now():%Y%m%d-%H%M%S}-{safe}",
+    )
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.history import EXPORTS, free_path
 from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.night_model import Night, NightError, check_night_id
@@ -47,7 +48,6 @@ _log = logging.getLogger(__name__)
 
 MIN_PREFIX = 4
 """The shortest night-id prefix :meth:`NightService.resolve` accepts."""
-EXPORTS = "exports"
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -324,11 +324,7 @@ class NightService:
         if kind not in data:
             raise NightError(f"cannot export a night as {kind!r}: choose json, txt or png")
         folder = self.archive.data_dir / EXPORTS
-        target = folder / f"{file_stem(night)}.{kind}"
-        n = 1
-        while target.exists():
-            target = folder / f"{file_stem(night)}-{n}.{kind}"
-            n += 1
+        target = free_path(folder, lambda n: f"{file_stem(night)}-{n}.{kind}" if n else f"{file_stem(night)}.{kind}")
         try:
             folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(target, data[kind]())
