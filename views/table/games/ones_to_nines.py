@@ -24,7 +24,7 @@ from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from scoring.parts import Part
 from scoring.why import Names, Note
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, said, sent_by_hand, words_of
-from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, icon_button, panel, tapped
 
 LARGE_TABLE = 5
 """From this many players (the table row and five or more numbers) the numbers are two a row."""
@@ -197,15 +197,7 @@ class HandPanel:
         self.review = ft.Column(spacing=2 if self.large else 4, visible=False)
         self._review_rows: list[str] | None = None
         label = _("Confirm sudden-death hand") if self.sudden else _("Confirm hand")
-        self.confirm_button = ft.FilledButton(
-            content=label,
-            icon=ft.Icons.CHECK,
-            tooltip=label,
-            height=MIN_TAP,
-            expand=True,
-            on_click=self.confirm,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-        )
+        self.confirm_button = big_button(label, self.confirm, icon=ft.Icons.CHECK, primary=True, height=MIN_TAP)
         self.actions = ft.Row([self.confirm_button])
         self.body = ft.Column(
             [
