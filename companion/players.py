@@ -124,7 +124,16 @@ class Profile:
     @property
     def win_rate(self) -> float:
         """Wins per finished game (0.0 with none)."""
-        return self.wins / self.finished if self.finished else 0.0
+        return win_rate_of(self.wins, self.finished)
+
+
+def win_rate_of(wins: int, games: int) -> float:
+    """Wins per game, 0.0 with no game (a player's record, a game's line in the statistics).
+
+    >>> win_rate_of(3, 4), win_rate_of(0, 0)
+    (0.75, 0.0)
+    """
+    return wins / games if games else 0.0
 
 
 def alias_map(roster_players: Iterable[Player]) -> dict[str, str]:

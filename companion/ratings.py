@@ -236,6 +236,15 @@ def rated_games(outcomes: Iterable[Outcome], who: Callable[[str], tuple[str, str
 # --- rating ----------------------------------------------------------------------------------------------------
 
 
+def conservative(mu: float, sigma: float) -> float:
+    """The conservative rating (the ordinal), μ − 3σ: what a player's rating is shown and ranked by.
+
+    >>> conservative(25.0, 25 / 3)
+    0.0
+    """
+    return mu - 3 * sigma
+
+
 class Change(NamedTuple):
     """One player's rating before and after one game (a named tuple: 10,000 games make 50,000 of them, built at a
     fraction of a frozen dataclass's cost)."""
@@ -250,11 +259,11 @@ class Change(NamedTuple):
 
     @property
     def ordinal_before(self) -> float:
-        return self.mu_before - 3 * self.sigma_before
+        return conservative(self.mu_before, self.sigma_before)
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return conservative(self.mu, self.sigma)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +288,7 @@ class PlayerRating:
     @property
     def ordinal(self) -> float:
         """The conservative rating, μ − 3σ (what the table is ranked by)."""
-        return self.mu - 3 * self.sigma
+        return conservative(self.mu, self.sigma)
 
     @property
     def provisional(self) -> bool:
@@ -422,7 +431,7 @@ class Point:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return conservative(self.mu, self.sigma)
 
 
 @dataclass(frozen=True, slots=True)
@@ -792,6 +801,7 @@ __all__ = [
     "Rivals",
     "Step",
     "check_scope",
+    "conservative",
     "model",
     "rate",
     "rated_games",

@@ -34,7 +34,7 @@ from typing import Any
 from babel.numbers import format_decimal, format_percent
 
 from companion.i18n import Words
-from companion.players import Resolver
+from companion.players import Resolver, win_rate_of
 from scoring import Result, ScoringError, find_game, lower_wins, standings
 from storage import Archive, SessionStatus, SessionSummary, StorageError
 from storage.atomic import StorageWriteError, atomic_write_bytes
@@ -297,7 +297,7 @@ class GameLine:
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return win_rate_of(self.wins, self.games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +313,7 @@ class PlayerStats:
     @property
     def win_rate(self) -> float:
         """Wins per game (joint wins count as wins)."""
-        return self.wins / self.games if self.games else 0.0
+        return win_rate_of(self.wins, self.games)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ The set-up hook chooses each player's side.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -356,14 +356,19 @@ class HandPanel:
         self.ectx.report(None)
         self._send(self.redraw())
 
+    def _unless_refused(self, change: Callable[[], HandEntry]) -> HandEntry | None:
+        """The entry ``change()`` makes, or ``None`` with its refusal said under the panel."""
+        try:
+            return change()
+        except EntryError as exc:
+            self.ectx.report(f"{said(self.words, exc)}.")
+            return None
+
     def press(self, digit: str) -> None:
         with self._lock:
-            try:
-                entry = self.entry.press(digit)
-            except EntryError as exc:
-                self.ectx.report(f"{said(self.words, exc)}.")
-                return
-            self._set(entry)
+            entry = self._unless_refused(lambda: self.entry.press(digit))
+            if entry is not None:
+                self._set(entry)
 
     def focus(self, name: str) -> None:
         with self._lock:
@@ -381,10 +386,8 @@ class HandPanel:
 
     def first_triple(self, name: str | None) -> None:
         with self._lock:
-            try:
-                entry = self.entry.set_first_triple(name)
-            except EntryError as exc:
-                self.ectx.report(f"{said(self.words, exc)}.")
+            entry = self._unless_refused(lambda: self.entry.set_first_triple(name))
+            if entry is None:
                 return
             if name is not None and not entry.value(name) and entry.focus == name:
                 entry = entry.with_focus(entry.next_field() or name)
