@@ -261,10 +261,13 @@ def big_button(
     primary: bool = False,
     height: int = TAP,
     disabled: bool = False,
-) -> ft.Control:
+    expand: bool | None = True,
+    visible: bool = True,
+    style: ft.ButtonStyle | None = None,
+) -> ft.FilledButton | ft.OutlinedButton:
     """A full-width button ``height`` pixels tall (:data:`TAP`; :data:`MIN_TAP` under a table's pad), filled when
-    ``primary``; its accessible label is ``tooltip`` or ``label``. ``on_click`` may be a coroutine function (one that
-    waits on the file picker)."""
+    ``primary``, its text 18 px unless ``style`` says otherwise; its accessible label is ``tooltip`` or ``label``.
+    ``on_click`` may be a coroutine function (one that waits on the file picker)."""
     kind = ft.FilledButton if primary else ft.OutlinedButton
     return kind(
         content=label,
@@ -272,9 +275,10 @@ def big_button(
         on_click=on_click,
         tooltip=tooltip or label,
         height=height,
-        expand=True,
+        expand=expand,
+        visible=visible,
         disabled=disabled,
-        style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        style=style or ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
     )
 
 

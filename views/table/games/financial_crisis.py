@@ -23,7 +23,7 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand, words_of
 from views.table.entry import said as error_text
-from views.widgets import MIN_TAP, TAP, TapKey, card_label, panel, suit_colour_value, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, panel, suit_colour_value, tapped
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
@@ -72,21 +72,11 @@ def _tight_button(
     expand: bool | None = True,
     visible: bool = True,
 ) -> ft.FilledButton | ft.OutlinedButton:
-    """A button of the pad's bottom rows: :data:`MIN_TAP` tall with little padding at the sides (a phone's width holds
-    two or three of them), filled when ``primary``; its label is its tooltip."""
-    kind = ft.FilledButton if primary else ft.OutlinedButton
-    return kind(
-        content=label,
-        tooltip=label,
-        height=MIN_TAP,
-        expand=expand,
-        visible=visible,
-        on_click=on_click,
-        style=ft.ButtonStyle(
-            padding=ft.Padding.symmetric(horizontal=6),
-            text_style=ft.TextStyle(size=text_size) if text_size is not None else None,
-        ),
-    )
+    """A :func:`~views.widgets.big_button` of the pad's bottom rows: :data:`MIN_TAP` tall with little padding at the
+    sides (a phone's width holds two or three of them), its text ``text_size`` px (default: the theme's)."""
+    text = ft.TextStyle(size=text_size) if text_size is not None else None
+    tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), text_style=text)
+    return big_button(label, on_click, primary=primary, height=MIN_TAP, expand=expand, visible=visible, style=tight)
 
 
 class FinancialCrisisEntry:
