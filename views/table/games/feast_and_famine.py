@@ -122,14 +122,14 @@ class RoundPanel:
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.card_keys[code] = TapKey(text, tapped(self.tap, code), col=2 if code == "JK" else 1)
-        self.refuse = ft.OutlinedButton(
-            content=_("Refuse"),
+        self.refuse = big_button(
+            _("Refuse"),
+            lambda _: self.tap(entry_ff.REFUSE),
             icon=ft.Icons.AC_UNIT,
-            tooltip=_("Refuse"),
             height=MIN_TAP,
             disabled=True,
+            expand=None,
             visible=False,
-            on_click=lambda _: self.tap(entry_ff.REFUSE),
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=12)),
         )
         self.actions = ft.Row([self.refuse, self.confirm_button], spacing=8)
