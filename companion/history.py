@@ -37,8 +37,9 @@ from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from scoring.why import Cards, Names, Note, render
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
-from storage.atomic import StorageWriteError, atomic_write_bytes
+from storage.atomic import StorageWriteError, atomic_write_bytes, free_path
 from storage.backup import CheckedBackup, check_backup
+from storage.layout import EXPORTS
 
 ENGLISH = Words.of("en")
 """The words when no language is given (English, as the app has always said it)."""
@@ -860,7 +861,6 @@ def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[E
 
 # --- export and import through files ---------------------------------------------------------------------------
 
-EXPORTS = "exports"
 IMPORTS = "imports"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -873,24 +873,6 @@ def export_name(fmt: str, moment: datetime | None = None) -> str:
     """
     when = moment if moment is not None else datetime.now()
     return f"card-table-companion-{when:%Y-%m-%d-%H%M%S}.{fmt}"
-
-
-def free_path(folder: FsPath, name: Callable[[int], str]) -> FsPath:
-    """``folder / name(0)``, or else the first of ``folder / name(1)``, ``name(2)``... that does not exist yet: a
-    file written there replaces none.
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     _ = (FsPath(tmp) / "night.txt").write_text("kept")
-    ...     free_path(FsPath(tmp), lambda n: f"night-{n}.txt" if n else "night.txt").name
-    'night-1.txt'
-    """
-    n = 0
-    target = folder / name(n)
-    while target.exists():
-        n += 1
-        target = folder / name(n)
-    return target
 
 
 def export_to_folder(archive: Archive, fmt: str, folder: FsPath | None = None) -> FsPath:

@@ -28,14 +28,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.history import EXPORTS, free_path
 from companion.i18n import Words
 from companion.money import MoneyFormat
 from companion.night_model import Night, NightError, check_night_id
 from companion.session import SessionService, TableSession
 from companion.settings import SettingsService
 from storage import Archive, SessionSummary, StorageError
-from storage.atomic import StorageWriteError, atomic_write_bytes
+from storage.atomic import StorageWriteError, atomic_write_bytes, free_path
+from storage.layout import EXPORTS
 from storage.nights import NightStore
 
 if TYPE_CHECKING:  # the ledger, the recap and its image are imported when a night's screen first shows them
