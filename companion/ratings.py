@@ -75,6 +75,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from companion.background import OneRun
 from companion.formats import signed_tenths, tenths
 from companion.i18n import Words
 from companion.stats import Outcome, OutcomeCache, game_name
@@ -580,7 +581,7 @@ class RatingService:
         """(scope, first day, last day) → its book (which re-rates from the first game that differs)."""
         self._snapshots: dict[tuple[str, str, str], tuple[Any, Ratings]] = {}
         """the same key → (archive state, snapshot)."""
-        self._warming = False
+        self._warming = OneRun("ratings-warm-up")
         self._memo: dict[str, tuple[str, RatedGame | None]] = {}
         """session id → (its record's fingerprint, the game as rated, or None when it is not rated)."""
         self._memo_who: Any = None
@@ -735,23 +736,14 @@ class RatingService:
     def warm_up(self) -> threading.Thread | None:
         """Work out the ratings of every game in a background thread (called when History opens, so that Statistics
         opens at once); ``None`` if one is already running."""
-        with self._lock:
-            if self._warming:
-                return None
-            self._warming = True
 
         def run() -> None:
             try:
                 self.ratings(ALL, background=True)
             except Exception:  # the screen will meet and report it when it opens
                 _log.debug("ratings warm-up failed", exc_info=True)
-            finally:
-                with self._lock:
-                    self._warming = False
 
-        thread = threading.Thread(target=run, name="ratings-warm-up", daemon=True)
-        thread.start()
-        return thread
+        return self._warming.start(run)
 
     def night_changes(self, session_ids: Iterable[str], names: Iterable[str]) -> dict[str, float]:
         """Each of ``names`` (as the night knows them) with their change of rating (all games) over the night's
