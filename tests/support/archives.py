@@ -6,6 +6,7 @@ import base64
 import json
 import random
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,11 @@ from storage import Archive, LogEntry, record_fingerprint
 from tests.conftest import CASES
 
 
-def valid_records(limit: int) -> list[dict[str, Any]]:
+def scorable_cases(paths: Iterable[Path] | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    """Every conformance case of ``paths`` (default: the repository's own, ``tests/cases``) whose record is valid
+    and whose game scores here: (file, case)."""
     out = []
-    for path in sorted(CASES.glob("*/*.json")):
+    for path in sorted(CASES.glob("*/*.json")) if paths is None else paths:
         case = json.loads(path.read_text(encoding="utf-8"))
         if case.get("expect_error"):
             continue
@@ -24,6 +27,14 @@ def valid_records(limit: int) -> list[dict[str, Any]]:
             scoring.score(case["record"])
         except (scoring.ScoringError, ImportError):
             continue
+        out.append((path, case))
+    return out
+
+
+def valid_records(limit: int) -> list[dict[str, Any]]:
+    """The first ``limit`` valid records of :func:`scorable_cases`, no two the same."""
+    out: list[dict[str, Any]] = []
+    for _, case in scorable_cases():
         if record_fingerprint(case["record"]) not in {record_fingerprint(r) for r in out}:
             out.append(case["record"])
     return out[:limit]
