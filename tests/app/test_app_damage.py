@@ -17,8 +17,7 @@ import pytest
 from app import cli
 from companion.services import AppServices
 from companion.settings import Theme
-from storage import Archive
-from storage.layout import JOURNAL, shard_of
+from tests.support.archives import first_id, place
 from tests.support.screens import shell_for, walk
 from views.home import DISMISS_DAMAGE
 
@@ -42,23 +41,6 @@ def data(tmp_path: Path) -> Path:
             table.set_draft(DRAFT)  # a hand being entered in every game
         services.settings.set_theme("dark")
     return folder
-
-
-def first_id(data: Path) -> str:
-    with Archive(data, read_only=True) as archive:
-        return sorted(s.id for s in archive.list_sessions())[0]
-
-
-def place(data: Path, where: str) -> Path:
-    first = first_id(data)
-    return {
-        "session": data / "sessions" / f"{first}.json",
-        "index shard": data / "index" / f"{shard_of(first)}.json",
-        "roster": data / "players.json",
-        "journal": data / JOURNAL,
-        "drafts": data / "drafts" / f"{first}.drafts.json",
-        "settings": data / "settings.json",
-    }[where]
 
 
 def damage(path: Path, how: str, data: Path) -> None:

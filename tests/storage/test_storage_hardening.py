@@ -18,8 +18,8 @@ import pytest
 from app import cli
 from companion.settings import SettingsService, Theme
 from storage import Archive, LockFileError, OutputPathError, SessionDamagedError, SessionDoc
-from storage.layout import JOURNAL, shard_of
 from storage.settings import SettingsStore
+from tests.support.archives import place
 
 
 def rec(players: tuple[str, ...] = ("Ann", "Ben"), hands: int = 0) -> dict[str, Any]:
@@ -148,19 +148,6 @@ def test_a_lock_that_is_a_folder_is_refused(data: Path) -> None:
 # --- a folder, or an unreadable entry, where a file should be -----------------------------------------------
 
 
-def _place(data: Path, where: str) -> Path:
-    with Archive(data, read_only=True) as archive:
-        first = sorted(s.id for s in archive.list_sessions())[0]
-    return {
-        "session": data / "sessions" / f"{first}.json",
-        "index shard": data / "index" / f"{shard_of(first)}.json",
-        "roster": data / "players.json",
-        "journal": data / JOURNAL,
-        "drafts": data / "drafts" / f"{first}.drafts.json",
-        "settings": data / "settings.json",
-    }[where]
-
-
 @contextlib.contextmanager
 def unreadable(path: Path) -> Iterator[None]:
     """Reading the file now at ``path`` raises PermissionError (as chmod 000 would for anyone but root, which the
@@ -190,7 +177,7 @@ PLACES = ["session", "index shard", "roster", "journal", "drafts", "settings"]
 @pytest.mark.parametrize("how", ["a folder", "unreadable"])
 @pytest.mark.parametrize("where", PLACES)
 def test_a_folder_or_unreadable_entry_is_set_aside_and_the_rest_opens(data: Path, where: str, how: str) -> None:
-    path = _place(data, where)
+    path = place(data, where)
     with Archive(data) as archive:
         first = sorted(s.id for s in archive.list_sessions())[0]
         ids = {p.name: p.id for p in archive.players.list()}
@@ -242,7 +229,7 @@ def test_a_folder_or_unreadable_entry_is_set_aside_and_the_rest_opens(data: Path
 
 
 def test_the_command_line_reports_what_it_set_aside_once_in_one_line(data: Path, tmp_path: Path) -> None:
-    shard = _place(data, "index shard")
+    shard = place(data, "index shard")
     shard.write_text("{garbage")
     (data / "players.json").write_text("[not a roster")
     game = tmp_path / "game.json"

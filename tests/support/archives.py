@@ -12,6 +12,7 @@ from typing import Any
 
 import scoring
 from storage import Archive, LogEntry, record_fingerprint
+from storage.layout import JOURNAL, shard_of
 from tests.conftest import CASES
 
 
@@ -38,6 +39,26 @@ def valid_records(limit: int) -> list[dict[str, Any]]:
         if record_fingerprint(case["record"]) not in {record_fingerprint(r) for r in out}:
             out.append(case["record"])
     return out[:limit]
+
+
+def first_id(data: Path) -> str:
+    """The id of the data folder's first session (ids sorted)."""
+    with Archive(data, read_only=True) as archive:
+        return sorted(s.id for s in archive.list_sessions())[0]
+
+
+def place(data: Path, where: str) -> Path:
+    """The file of one kind of entry of the data folder (``session``, ``index shard``, ``roster``, ``journal``,
+    ``drafts`` or ``settings``), the first session's where there is one per session."""
+    first = first_id(data)
+    return {
+        "session": data / "sessions" / f"{first}.json",
+        "index shard": data / "index" / f"{shard_of(first)}.json",
+        "roster": data / "players.json",
+        "journal": data / JOURNAL,
+        "drafts": data / "drafts" / f"{first}.drafts.json",
+        "settings": data / "settings.json",
+    }[where]
 
 
 def big_backup(tmp_path: Path) -> Path:
