@@ -16,6 +16,7 @@ from app import cli
 from companion.night_model import NightError
 from companion.services import AppServices
 from scoring import find_game
+from tests.support.ledger import apply
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 VEGAS = {"vegas_unit_cents": 10, "target": 1}
@@ -34,14 +35,6 @@ def vegas_net(services: AppServices, session_id: str) -> dict[str, int]:
     result: Any = find_game("bargain-bin").score(services.archive.load_session(session_id).record)
     payments, payouts = dict(result.payments), dict(result.payouts or {})
     return {name: payouts.get(name, 0) - payments[name] for name in payments}
-
-
-def apply(balance: dict[str, int], transfers: Any) -> dict[str, int]:
-    out = dict(balance)
-    for t in transfers:
-        out[t.payer] += t.amount
-        out[t.receiver] -= t.amount
-    return out
 
 
 def run_cli(*argv: str) -> tuple[int, str, str]:
