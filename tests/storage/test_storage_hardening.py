@@ -5,7 +5,6 @@ reported once, by the archive and by ``companion`` on the command line."""
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import stat
@@ -15,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from app import cli
 from companion.settings import SettingsService, Theme
 from storage import Archive, LockFileError, OutputPathError, SessionDamagedError, SessionDoc
 from storage.settings import SettingsStore
 from tests.support.archives import place
+from tests.support.command import run_cli
 
 
 def rec(players: tuple[str, ...] = ("Ann", "Ben"), hands: int = 0) -> dict[str, Any]:
@@ -33,13 +32,6 @@ def data(tmp_path: Path) -> Path:
         for n in range(3):
             archive.create_session(rec(("Ann", "Ben", f"P{n}"), n), title=f"game {n}")
     return folder
-
-
-def run_cli(*argv: Any) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_command([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def tree(folder: Path) -> dict[str, bytes]:

@@ -15,6 +15,19 @@ from storage.atomic import atomic_write_json
 from tests.conftest import CASES
 
 
+def json_paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place inside a JSON-like value, as a path of keys and indexes: ``()`` (the value itself) first, then
+    each member's places in order."""
+    out = [path]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            out += json_paths(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            out += json_paths(value, (*path, index))
+    return out
+
+
 def hal_and_ivy() -> dict[str, Any]:
     """Bargain Bin: Ivy reaches 10 while Hal has the next-highest total, 7 (rule 7)."""
     hal = {"scores": {"Fay": -5, "Gus": 0, "Hal": 10, "Ivy": 20}}
