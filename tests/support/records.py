@@ -15,17 +15,22 @@ from storage.atomic import atomic_write_json
 from tests.conftest import CASES
 
 
-def json_paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place inside a JSON-like value, as a path of keys and indexes: ``()`` (the value itself) first, then
-    each member's places in order."""
-    out = [path]
+def json_places(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every place inside a JSON-like value, as a path of keys and indexes, with what is there: ``()`` (the value
+    itself) first, then each member's places in order."""
+    out: list[tuple[tuple[Any, ...], Any]] = [(path, data)]
     if isinstance(data, dict):
         for key, value in data.items():
-            out += json_paths(value, (*path, key))
+            out += json_places(value, (*path, key))
     elif isinstance(data, list):
         for index, value in enumerate(data):
-            out += json_paths(value, (*path, index))
+            out += json_places(value, (*path, index))
     return out
+
+
+def json_paths(data: Any) -> list[tuple[Any, ...]]:
+    """The paths of :func:`json_places`."""
+    return [path for path, _ in json_places(data)]
 
 
 def hal_and_ivy() -> dict[str, Any]:
