@@ -40,6 +40,20 @@ def hal_and_ivy() -> dict[str, Any]:
     return {"game": "bargain-bin", "players": ["Fay", "Gus", "Hal", "Ivy"], "hands": [gus] * 3 + [hal] * 7}
 
 
+def cancelled_by_removals() -> dict[str, Any]:
+    """Bargain Bin: Ben and Dan are removed in the second hand, two removals in a game of four cancel it (BB-14):
+    nobody wins; the totals are Ann 2, Ben 1, Cat 1, Dan 0."""
+    conduct = [{"player": "Ben", "action": "remove"}, {"player": "Dan", "action": "remove"}]
+    return {
+        "game": "bargain-bin",
+        "players": ["Ann", "Ben", "Cat", "Dan"],
+        "hands": [
+            {"scores": {"Ann": 3, "Ben": 9, "Cat": 1, "Dan": 0}},
+            {"scores": {"Ann": 3, "Cat": 1}, "conduct": conduct},
+        ],
+    }
+
+
 def quin_after_all_out(tiebreak: dict[str, Any] | None = None) -> dict[str, Any]:
     """Feast and Famine (FF-E6 d): Ann and Ben tie on 85, both are Knocked Out in the tie-break; Quin has 60."""
     out = {"Ann": "out", "Ben": "out", "Quin": "out", "Dan": "out"}
