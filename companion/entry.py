@@ -34,6 +34,7 @@ from pydantic import TypeAdapter
 
 from companion.guides import GameGuide
 from companion.i18n import N_, Words
+from scoring.base import REFUSED, passes
 from scoring.parts import Part, parse_entry_slug
 from scoring.registry import find_game
 from scoring.why import Note, render
@@ -313,26 +314,6 @@ class MemoryDrafts:
 
 
 # --- the controller --------------------------------------------------------------------------------------------
-
-REFUSED = (ValueError,)
-"""What a change or a confirm may raise to say no (every game's entry errors and :class:`ScoringError` are
-:class:`ValueError` subclasses)."""
-
-
-def passes(check: Callable[[], object], refusals: tuple[type[Exception], ...] = REFUSED) -> bool:
-    """Whether ``check()`` passes, ``False`` when it raises one of ``refusals``: an entry state's
-    :meth:`EntryState.can_confirm` from its :meth:`EntryState.verify` (the Confirm button is greyed out otherwise).
-
-    >>> def verify():
-    ...     raise ValueError("Ben's card is missing")
-    >>> passes(verify), passes(lambda: None)
-    (False, True)
-    """
-    try:
-        check()
-    except refusals:
-        return False
-    return True
 
 
 class EntryController(Generic[S]):

@@ -53,6 +53,7 @@ from companion.money import MoneyFormat, format_money
 from scoring import InvalidRecordError, Result
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, JOKER_VALUE, Action, Sign
+from scoring.base import passes
 from scoring.cards import RANKS
 from scoring.errors import IncompleteError
 from scoring.why import Note, Rank, render
@@ -438,11 +439,7 @@ class BinEntry:
             raise NotYourTurnError(Note.of(N_("{name} has no cards left: {why}"), name=name, why=why))
 
     def can_give(self, name: str) -> bool:
-        try:
-            self.verify_giver(name)
-        except EntryError:
-            return False
-        return True
+        return passes(lambda: self.verify_giver(name), (EntryError,))
 
     def choose_giver(self, name: str) -> BinEntry:
         """The table says ``name`` plays next (out of the usual turn)."""
@@ -471,11 +468,7 @@ class BinEntry:
             raise ReceiverError(problem)
 
     def can_receive(self, to: str) -> bool:
-        try:
-            self.verify_receive(to)
-        except EntryError:
-            return False
-        return True
+        return passes(lambda: self.verify_receive(to), (EntryError,))
 
     def choose_receiver(self, to: str) -> BinEntry:
         """The next card goes in front of ``to`` (tapping the same player again un-chooses them)."""
@@ -511,11 +504,7 @@ class BinEntry:
             raise ValueUsedError(Note.of(N_("both {key} cards have already been played in this hand"), key=key.label))
 
     def can_value(self, key: PadKey) -> bool:
-        try:
-            self.verify_value(key)
-        except EntryError:
-            return False
-        return True
+        return passes(lambda: self.verify_value(key), (EntryError,))
 
     def choose_value(self, key: PadKey) -> BinEntry:
         """Play a card of ``key`` from the player whose turn it is to the chosen receiver: a Joker key plays the
@@ -583,11 +572,7 @@ class BinEntry:
             raise ConductError(Note.of(N_("the removals of this hand already cancel the game")))
 
     def can_conduct(self, name: str, action: Action) -> bool:
-        try:
-            self.verify_conduct(name, action)
-        except EntryError:
-            return False
-        return True
+        return passes(lambda: self.verify_conduct(name, action), (EntryError,))
 
     def conduct_text(self, name: str, action: Action, words: Words | None = None) -> str:
         """What warning or removing ``name`` now means, for the confirm dialog (rule 9, BB-12…BB-14).

@@ -34,11 +34,12 @@ from typing import Any, Literal, NotRequired
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError, passes
+from companion.entry import DraftStore, EntryController, EntryKind, EntryTarget, GameEntry, WordedError
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import IncompleteError, Result, ScoringError, find_game
 from scoring import feast_and_famine as ff
+from scoring.base import passes
 from scoring.cards import Card
 from scoring.parts import Part
 from scoring.why import Note

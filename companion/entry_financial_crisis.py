@@ -41,12 +41,12 @@ from typing import Any, NotRequired, TypeAlias
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
-from companion.entry import EntryTarget, GameEntry, passes
+from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import Card, ScoringError, find_game
 from scoring import financial_crisis as fc
-from scoring.base import validation_error
+from scoring.base import accepts, passes, validation_error
 from scoring.cards import Suit
 from scoring.errors import IllegalHandError, IncompleteError, InvalidRecordError, UnknownPlayerError
 from scoring.why import Note
@@ -291,11 +291,7 @@ def _game(record: RecordLike) -> fc.Record | dict[str, Any]:
 
 def can_add_card(record: RecordLike, draft: RoundDraft, card: Card | str) -> bool:
     """Whether :func:`verify_add_card` accepts ``card`` (the UI greys out the others)."""
-    try:
-        verify_add_card(record, draft, card)
-    except ScoringError:
-        return False
-    return True
+    return accepts(verify_add_card, record, draft, card)
 
 
 def legal_codes(draft: RoundDraft) -> set[str]:
@@ -397,11 +393,7 @@ def verify_next_pile(draft: RoundDraft) -> str:
 
 def can_next_pile(draft: RoundDraft) -> bool:
     """Whether there is a next pile to move on to (never before the bank is complete)."""
-    try:
-        verify_next_pile(draft)
-    except ScoringError:
-        return False
-    return True
+    return accepts(verify_next_pile, draft)
 
 
 def start_next_pile(record: RecordLike, draft: RoundDraft, card: Card | str) -> RoundDraft:
@@ -449,11 +441,7 @@ def verify_override(draft: RoundDraft) -> None:
 
 
 def can_override(draft: RoundDraft) -> bool:
-    try:
-        verify_override(draft)
-    except ScoringError:
-        return False
-    return True
+    return accepts(verify_override, draft)
 
 
 def _normalised(record: RecordLike, draft: RoundDraft) -> RoundDraft:

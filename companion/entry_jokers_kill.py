@@ -32,11 +32,12 @@ from typing import Any
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads typing_extensions TypedDicts on 3.11
 
-from companion.entry import EntryTarget, GameEntry, passes
+from companion.entry import EntryTarget, GameEntry
 from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import Card, Result, ScoringError, find_game
 from scoring import jokers_kill as jk
+from scoring.base import passes
 from scoring.cards import RANKS, Suit
 from scoring.errors import IncompleteError
 from scoring.jokers_kill import DealNeed, JokersKillResult, Need

@@ -35,6 +35,7 @@ from companion.guides import GameGuide, HouseRule, Section
 from companion.i18n import N_, Words
 from scoring import IncompleteError, ScoringError, find_game
 from scoring import ones_to_nines as oo
+from scoring.base import passes
 from scoring.ones_to_nines import DIGITS
 from scoring.parts import Part
 from scoring.why import Note
@@ -276,11 +277,7 @@ class HandEntry:
             raise DigitError(str(exc)) from None
 
     def can_press(self, digit: str) -> bool:
-        try:
-            self.verify_press(digit)
-        except EntryError:
-            return False
-        return True
+        return passes(lambda: self.verify_press(digit), (EntryError,))
 
     def press(self, digit: str) -> HandEntry:
         """The entry with ``digit`` typed; a full field moves the focus to the next one to fill."""
@@ -328,11 +325,7 @@ class HandEntry:
                 raise TripleError(str(exc)) from None
 
     def can_first_triple(self, name: str) -> bool:
-        try:
-            self.verify_first_triple(name)
-        except EntryError:
-            return False
-        return True
+        return passes(lambda: self.verify_first_triple(name), (EntryError,))
 
     def set_first_triple(self, name: str | None) -> HandEntry:
         """Record ``name`` as first to set down three of a kind (``None``: nobody)."""

@@ -37,8 +37,9 @@ from scoring.cards import Card
 from scoring.parts import EXTRA_PARTS, Part, entries, record_before
 from scoring.why import Cards, Names, Note, render
 from storage import Archive, ImportReport, LogEntry, SessionStatus, SessionSummary
-from storage.atomic import StorageWriteError, atomic_write_bytes
+from storage.atomic import StorageWriteError, atomic_write_bytes, free_path
 from storage.backup import CheckedBackup, check_backup
+from storage.layout import EXPORTS
 
 ENGLISH = Words.of("en")
 """The words when no language is given (English, as the app has always said it)."""
@@ -860,7 +861,6 @@ def corrections(entries: Iterable[LogEntry], tz: tzinfo | None = None) -> list[E
 
 # --- export and import through files ---------------------------------------------------------------------------
 
-EXPORTS = "exports"
 IMPORTS = "imports"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -880,11 +880,9 @@ def export_to_folder(archive: Archive, fmt: str, folder: FsPath | None = None) -
     returns the file written (:class:`~storage.ExportFormatError`, :class:`~storage.atomic.StorageWriteError`)."""
     data = archive.export_sessions(None, fmt)
     target_dir = folder if folder is not None else archive.data_dir / EXPORTS
-    target = target_dir / export_name(fmt)
-    n = 1
-    while target.exists():
-        target = target_dir / export_name(fmt).replace(f".{fmt}", f"-{n}.{fmt}")
-        n += 1
+    target = free_path(
+        target_dir, lambda n: export_name(fmt).replace(f".{fmt}", f"-{n}.{fmt}") if n else export_name(fmt)
+    )
     try:
         target_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -923,11 +921,10 @@ def keep_picked(archive: Archive, name: str, data: bytes) -> FsPath:
     :class:`~storage.atomic.StorageWriteError`)."""
     folder = archive.data_dir / IMPORTS
     safe = _SAFE_NAME.sub("-", FsPath(name).name).strip("-.") or "picked"
-    target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{safe}"
-    n = 1
-    while target.exists():
-        target = folder / f"{datetime.now():%Y%m%d-%H%M%S}-{n}-{safe}"
-        n += 1
+    target = free_path(
+        folder,
+        lambda n: f"{datetime.now():%Y%m%d-%H%M%S}-{n}-{safe}" if n else f"{datetime.now():%Y%m%d-%H%M%S}-{safe}",
+    )
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

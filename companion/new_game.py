@@ -46,7 +46,7 @@ from companion.games import get_guide
 from companion.i18n import N_, Words
 from companion.money import MoneyError, MoneyFormat, format_money, format_plain, parse_money
 from scoring import find_game
-from scoring.base import MAX_NAME
+from scoring.base import MAX_NAME, passes
 from scoring.jokers_kill import Options as JokersKillOptions
 from scoring.jokers_kill import deck_size
 from scoring.why import Note
@@ -376,11 +376,7 @@ class Seating:
         return clean
 
     def can_add(self, name: str) -> bool:
-        try:
-            self.verify_add(name)
-        except SeatingError:
-            return False
-        return True
+        return passes(lambda: self.verify_add(name), (SeatingError,))
 
     def add(self, name: str) -> Seating:
         self.names.append(self.verify_add(name))

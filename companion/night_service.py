@@ -34,7 +34,8 @@ from companion.night_model import Night, NightError, check_night_id
 from companion.session import SessionService, TableSession
 from companion.settings import SettingsService
 from storage import Archive, SessionSummary, StorageError
-from storage.atomic import StorageWriteError, atomic_write_bytes
+from storage.atomic import StorageWriteError, atomic_write_bytes, free_path
+from storage.layout import EXPORTS
 from storage.nights import NightStore
 
 if TYPE_CHECKING:  # the ledger, the recap and its image are imported when a night's screen first shows them
@@ -47,7 +48,6 @@ _log = logging.getLogger(__name__)
 
 MIN_PREFIX = 4
 """The shortest night-id prefix :meth:`NightService.resolve` accepts."""
-EXPORTS = "exports"
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -324,11 +324,7 @@ class NightService:
         if kind not in data:
             raise NightError(f"cannot export a night as {kind!r}: choose json, txt or png")
         folder = self.archive.data_dir / EXPORTS
-        target = folder / f"{file_stem(night)}.{kind}"
-        n = 1
-        while target.exists():
-            target = folder / f"{file_stem(night)}-{n}.{kind}"
-            n += 1
+        target = free_path(folder, lambda n: f"{file_stem(night)}-{n}.{kind}" if n else f"{file_stem(night)}.{kind}")
         try:
             folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(target, data[kind]())

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from companion.i18n import N_
+from scoring.base import passes
 from scoring.why import Note, render
 from storage import (
     Archive,
@@ -123,7 +124,16 @@ class Profile:
     @property
     def win_rate(self) -> float:
         """Wins per finished game (0.0 with none)."""
-        return self.wins / self.finished if self.finished else 0.0
+        return win_rate_of(self.wins, self.finished)
+
+
+def win_rate_of(wins: int, games: int) -> float:
+    """Wins per game, 0.0 with no game (a player's record, a game's line in the statistics).
+
+    >>> win_rate_of(3, 4), win_rate_of(0, 0)
+    (0.75, 0.0)
+    """
+    return wins / games if games else 0.0
 
 
 def alias_map(roster_players: Iterable[Player]) -> dict[str, str]:
@@ -246,11 +256,7 @@ class PlayerDirectory:
         return found.name if found is not None else None
 
     def can_add(self, name: str) -> bool:
-        try:
-            self.verify_add(name)
-        except (DuplicatePlayerError, InvalidPlayerNameError):
-            return False
-        return True
+        return passes(lambda: self.verify_add(name), (DuplicatePlayerError, InvalidPlayerNameError))
 
     def add(self, name: str) -> Player:
         """Add a player (refused as :meth:`verify_add` says)."""
@@ -266,11 +272,10 @@ class PlayerDirectory:
         return self.verify_add(new_name, except_id=player_id)
 
     def can_rename(self, player_id: str, new_name: str) -> bool:
-        try:
-            self.verify_rename(player_id, new_name)
-        except (DuplicatePlayerError, InvalidPlayerNameError, PlayerNotFoundError):
-            return False
-        return True
+        return passes(
+            lambda: self.verify_rename(player_id, new_name),
+            (DuplicatePlayerError, InvalidPlayerNameError, PlayerNotFoundError),
+        )
 
     def rename(self, player_id: str, new_name: str) -> Player:
         """Rename a player; their games (recorded under the old name) stay theirs."""
@@ -305,11 +310,9 @@ class PlayerDirectory:
                 raise PlayedTogetherError(why)
 
     def can_merge(self, keep_id: str, drop_id: str) -> bool:
-        try:
-            self.verify_merge(keep_id, drop_id)
-        except (PlayedTogetherError, SamePlayerError, PlayerNotFoundError):
-            return False
-        return True
+        return passes(
+            lambda: self.verify_merge(keep_id, drop_id), (PlayedTogetherError, SamePlayerError, PlayerNotFoundError)
+        )
 
     def merge(self, keep_id: str, drop_id: str) -> Player:
         """Make ``drop_id`` part of ``keep_id`` (one person entered under two names); returns the kept player."""

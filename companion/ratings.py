@@ -75,6 +75,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from companion.background import OneRun
 from companion.formats import signed_tenths, tenths
 from companion.i18n import Words
 from companion.stats import Outcome, OutcomeCache, game_name
@@ -236,6 +237,15 @@ def rated_games(outcomes: Iterable[Outcome], who: Callable[[str], tuple[str, str
 # --- rating ----------------------------------------------------------------------------------------------------
 
 
+def conservative(mu: float, sigma: float) -> float:
+    """The conservative rating (the ordinal), μ − 3σ: what a player's rating is shown and ranked by.
+
+    >>> conservative(25.0, 25 / 3)
+    0.0
+    """
+    return mu - 3 * sigma
+
+
 class Change(NamedTuple):
     """One player's rating before and after one game (a named tuple: 10,000 games make 50,000 of them, built at a
     fraction of a frozen dataclass's cost)."""
@@ -250,11 +260,11 @@ class Change(NamedTuple):
 
     @property
     def ordinal_before(self) -> float:
-        return self.mu_before - 3 * self.sigma_before
+        return conservative(self.mu_before, self.sigma_before)
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return conservative(self.mu, self.sigma)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +289,7 @@ class PlayerRating:
     @property
     def ordinal(self) -> float:
         """The conservative rating, μ − 3σ (what the table is ranked by)."""
-        return self.mu - 3 * self.sigma
+        return conservative(self.mu, self.sigma)
 
     @property
     def provisional(self) -> bool:
@@ -422,7 +432,7 @@ class Point:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return conservative(self.mu, self.sigma)
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,7 +581,7 @@ class RatingService:
         """(scope, first day, last day) → its book (which re-rates from the first game that differs)."""
         self._snapshots: dict[tuple[str, str, str], tuple[Any, Ratings]] = {}
         """the same key → (archive state, snapshot)."""
-        self._warming = False
+        self._warming = OneRun("ratings-warm-up")
         self._memo: dict[str, tuple[str, RatedGame | None]] = {}
         """session id → (its record's fingerprint, the game as rated, or None when it is not rated)."""
         self._memo_who: Any = None
@@ -726,23 +736,14 @@ class RatingService:
     def warm_up(self) -> threading.Thread | None:
         """Work out the ratings of every game in a background thread (called when History opens, so that Statistics
         opens at once); ``None`` if one is already running."""
-        with self._lock:
-            if self._warming:
-                return None
-            self._warming = True
 
         def run() -> None:
             try:
                 self.ratings(ALL, background=True)
             except Exception:  # the screen will meet and report it when it opens
                 _log.debug("ratings warm-up failed", exc_info=True)
-            finally:
-                with self._lock:
-                    self._warming = False
 
-        thread = threading.Thread(target=run, name="ratings-warm-up", daemon=True)
-        thread.start()
-        return thread
+        return self._warming.start(run)
 
     def night_changes(self, session_ids: Iterable[str], names: Iterable[str]) -> dict[str, float]:
         """Each of ``names`` (as the night knows them) with their change of rating (all games) over the night's
@@ -792,6 +793,7 @@ __all__ = [
     "Rivals",
     "Step",
     "check_scope",
+    "conservative",
     "model",
     "rate",
     "rated_games",

@@ -56,6 +56,7 @@ from companion.entry import WordedError
 from companion.i18n import N_
 from companion.listeners import Listeners
 from scoring import Replay, Result, ScoringError, Step, find_game, next_step
+from scoring.base import passes
 from scoring.cards import shown
 from scoring.parts import EXTRA_PARTS, Part, UnknownPartError, entries, part_for_step, part_of_key, set_entries
 from scoring.why import Note
@@ -499,11 +500,7 @@ class TableSession:
 
     def can_make(self, edit: Edit) -> bool:
         """Whether :meth:`make` would make ``edit`` now (for greying out a control)."""
-        try:
-            self.verify(edit)
-        except EDIT_REFUSALS:
-            return False
-        return True
+        return passes(lambda: self.verify(edit), EDIT_REFUSALS)
 
     # --- changing ------------------------------------------------------------------------------------------
 

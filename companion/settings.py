@@ -36,6 +36,7 @@ from companion.i18n import normalize as normalize_language
 from companion.i18n import resolve as resolve_language
 from companion.listeners import Listeners
 from companion.money import MoneyError, MoneyFormat
+from scoring.base import passes
 from storage.settings import SettingsStore
 
 _log = logging.getLogger(__name__)
@@ -266,11 +267,7 @@ class SettingsService:
 
     def can_set_theme(self, theme: Theme | str) -> bool:
         """Whether :meth:`set_theme` would accept ``theme``."""
-        try:
-            self.verify_theme(theme)
-        except InvalidThemeError:
-            return False
-        return True
+        return passes(lambda: self.verify_theme(theme), (InvalidThemeError,))
 
     def set_theme(self, theme: Theme | str) -> Settings:
         """Save the theme; returns the new settings."""
@@ -312,11 +309,7 @@ class SettingsService:
 
     def can_set_money(self, fmt: MoneyFormat | Mapping[str, Any]) -> bool:
         """Whether :meth:`set_money` would accept ``fmt``."""
-        try:
-            self.verify_money(fmt)
-        except InvalidMoneyFormatError:
-            return False
-        return True
+        return passes(lambda: self.verify_money(fmt), (InvalidMoneyFormatError,))
 
     def set_money(self, fmt: MoneyFormat | Mapping[str, Any]) -> Settings:
         """Save the currency and number format; returns the new settings."""

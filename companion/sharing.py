@@ -56,6 +56,7 @@ from companion.session import HOST_DEVICE, SessionService, TableSession
 from companion.session import Edit as Edit  # the edit a page asks for (made by TableSession.make)
 from companion.session import EditKind as EditKind
 from scoring import Result
+from scoring.base import passes
 from scoring.why import Note, render
 from storage import SessionStatus, StorageError
 
@@ -699,11 +700,7 @@ class LiveTable:
             )
 
     def can_edit(self, access: Access) -> bool:
-        try:
-            self.verify_edit(access)
-        except NotAllowedError:
-            return False
-        return True
+        return passes(lambda: self.verify_edit(access), (NotAllowedError,))
 
     def verify_edit(self, access: Access) -> None:
         """Raise :class:`NotAllowedError` unless ``access`` may change the game now."""

@@ -33,8 +33,9 @@ from typing import Any
 
 from babel.numbers import format_decimal, format_percent
 
+from companion.background import OneRun
 from companion.i18n import Words
-from companion.players import Resolver
+from companion.players import Resolver, win_rate_of
 from scoring import Result, ScoringError, find_game, lower_wins, standings
 from storage import Archive, SessionStatus, SessionSummary, StorageError
 from storage.atomic import StorageWriteError, atomic_write_bytes
@@ -120,7 +121,7 @@ class OutcomeCache:
         """session id → (its entry, that entry as JSON in the file): what :meth:`_save` wrote last."""
         self._lock = threading.RLock()
         self._loaded = False
-        self._warming = False
+        self._warming = OneRun("stats-warm-up")
         self.problems: list[str] = []
         """Games left out by the last :meth:`outcomes` because they cannot be replayed (a damaged record), in words."""
 
@@ -223,23 +224,12 @@ class OutcomeCache:
     def warm_up(self, archive: Archive, aliases: Mapping[str, str] | None = None) -> threading.Thread | None:
         """Fill this cache and its statistics in a background thread (called when History opens, so that
         Statistics opens at once); ``None`` if one is already running."""
-        with self._lock:
-            if self._warming:
-                return None
-            self._warming = True
 
         def run() -> None:
-            try:
+            with contextlib.suppress(StorageError, ScoringError, OSError):  # the screen will report it when it opens
                 self.statistics(archive, aliases=aliases)
-            except (StorageError, ScoringError, OSError):
-                pass  # the screen will report it when it opens
-            finally:
-                with self._lock:
-                    self._warming = False
 
-        thread = threading.Thread(target=run, name="stats-warm-up", daemon=True)
-        thread.start()
-        return thread
+        return self._warming.start(run)
 
     def _compute(self, archive: Archive, summary: SessionSummary) -> dict[str, Any]:
         try:
@@ -297,7 +287,7 @@ class GameLine:
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return win_rate_of(self.wins, self.games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +303,7 @@ class PlayerStats:
     @property
     def win_rate(self) -> float:
         """Wins per game (joint wins count as wins)."""
-        return self.wins / self.games if self.games else 0.0
+        return win_rate_of(self.wins, self.games)
 
 
 @dataclass(frozen=True, slots=True)

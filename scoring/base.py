@@ -489,18 +489,35 @@ def check_no_duplicates(cards: Iterable[tuple[Any, str]], context: str) -> None:
         seen.add(card)
 
 
+REFUSED: tuple[type[Exception], ...] = (ValueError,)
+"""What a ``verify_`` function raises to say no, by default: every :class:`ScoringError` and every game's entry
+error in the companion is a :class:`ValueError`."""
+
+
+def passes(check: Callable[[], object], refusals: tuple[type[Exception], ...] = REFUSED) -> bool:
+    """Whether ``check()`` passes, ``False`` when it raises one of ``refusals``: a ``can_`` question answered by its
+    ``verify_`` function (a control is greyed out when it says no). Anything else it raises goes through.
+
+    >>> def verify():
+    ...     raise ValueError("Ben's card is missing")
+    >>> passes(verify), passes(lambda: None)
+    (False, True)
+    """
+    try:
+        check()
+    except refusals:
+        return False
+    return True
+
+
 def accepts(check: Callable[P, object], /, *args: P.args, **kwargs: P.kwargs) -> bool:
-    r"""Whether ``check`` accepts what it is handed: ``False`` when it raises a :class:`ScoringError` (a ``can_``
-    question answered by its ``verify_`` function).
+    r"""Whether ``check`` accepts what it is handed: ``False`` when it raises a :class:`ScoringError` (:func:`passes`
+    for a ``verify_`` function of the rules).
 
     >>> accepts(check_name, "Ann", 0), accepts(check_name, "Ann\x1b", 0)
     (True, False)
     """
-    try:
-        check(*args, **kwargs)
-    except ScoringError:
-        return False
-    return True
+    return passes(lambda: check(*args, **kwargs), (ScoringError,))
 
 
 OTHERS: Any = object()

@@ -13,7 +13,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -98,6 +98,23 @@ def atomic_file(path: Path, *, durable: bool = True) -> Iterator[BinaryIO]:
         if tmp_name:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def free_path(folder: Path, name: Callable[[int], str]) -> Path:
+    """``folder / name(0)``, or else the first of ``folder / name(1)``, ``name(2)``... that does not exist yet: a
+    file written there replaces none.
+
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "night.txt").write_text("kept")
+    ...     free_path(Path(tmp), lambda n: f"night-{n}.txt" if n else "night.txt").name
+    'night-1.txt'
+    """
+    n = 0
+    target = folder / name(n)
+    while target.exists():
+        n += 1
+        target = folder / name(n)
+    return target
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from tinydb import TinyDB
 
+from scoring.base import passes
 from storage.atomic import AtomicJSONStorage
 from storage.errors import (
     ArchiveReadOnlyError,
@@ -177,11 +178,7 @@ class Roster:
         return cleaned
 
     def can_add(self, name: str) -> bool:
-        try:
-            self.verify_add(name)
-        except (DuplicatePlayerError, InvalidPlayerNameError):
-            return False
-        return True
+        return passes(lambda: self.verify_add(name), (DuplicatePlayerError, InvalidPlayerNameError))
 
     # --- changing ---------------------------------------------------------------------------------------------
 

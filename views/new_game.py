@@ -38,7 +38,7 @@ from scoring.base import MAX_NAME
 from views.context import ViewContext
 from views.table.entry import refresh
 from views.table.games import find_panel
-from views.widgets import TAP, heading, icon_button, nav_tile, paragraph, screen, seat_text
+from views.widgets import TAP, big_button, heading, icon_button, nav_tile, paragraph, screen, seat_text
 
 
 def build_pick(ctx: ViewContext, params: dict[str, str]) -> ft.View:
@@ -92,15 +92,7 @@ class SetUp:
             content=_("Seat player"), tooltip=_("Seat player"), height=TAP, on_click=self.add_typed, disabled=True
         )
         self.message = ft.Text("", color=ft.Colors.ERROR, size=16, visible=False)
-        self.start_button = ft.FilledButton(
-            content=_("Start game"),
-            icon=ft.Icons.PLAY_ARROW,
-            tooltip=_("Start game"),
-            height=TAP,
-            expand=True,
-            on_click=self.start,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-        )
+        self.start_button = big_button(_("Start game"), self.start, icon=ft.Icons.PLAY_ARROW, primary=True)
         self.count_hint = ft.Text("", size=15)
         """Why Start is greyed out (the seated count outside the game's limit, a house rule to fix), or the count."""
         self.limit_text = paragraph("")

@@ -19,7 +19,6 @@ import functools
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -193,19 +192,6 @@ def _report_text(report: ImportReport, words: Words) -> str:
     return " ".join(report.messages) or words.gettext("Nothing was imported.")
 
 
-def _async_button(label: str, handler: Callable[[Any], Awaitable[None]], icon: ft.IconData) -> ft.Control:
-    """Like :func:`views.widgets.big_button`, for a handler that waits on the file picker."""
-    return ft.OutlinedButton(
-        content=label,
-        icon=icon,
-        on_click=handler,
-        tooltip=label,
-        height=TAP,
-        expand=True,
-        style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-    )
-
-
 class Status:
     """A section's status line: what its last action did, in red when it was refused."""
 
@@ -245,7 +231,7 @@ class ExportSection:
             ft.Row(
                 [big_button(_("Export to the data folder"), self.export_here, icon=ft.Icons.SAVE_ALT, primary=True)]
             ),
-            ft.Row([_async_button(_("Save as…"), self.save_as, ft.Icons.DOWNLOAD)]),
+            ft.Row([big_button(_("Save as…"), self.save_as, icon=ft.Icons.DOWNLOAD)]),
             self.status.control,
         ]
 
@@ -311,7 +297,7 @@ class ImportSection(FileSection):
         return [
             heading(_("Import")),
             paragraph(_("A JSON export of this app, or a game record. Games already here are skipped.")),
-            ft.Row([_async_button(_("Choose a file…"), self.import_picked, ft.Icons.UPLOAD_FILE)]),
+            ft.Row([big_button(_("Choose a file…"), self.import_picked, icon=ft.Icons.UPLOAD_FILE)]),
             ft.Row(
                 [
                     self.path_field,
@@ -387,7 +373,7 @@ class BackupSection(FileSection):
             self.restoring.control,
             self.status.control,
             self.backups,
-            ft.Row([_async_button(_("Choose a backup to restore…"), self.restore_picked, ft.Icons.RESTORE)]),
+            ft.Row([big_button(_("Choose a backup to restore…"), self.restore_picked, icon=ft.Icons.RESTORE)]),
             ft.Row(
                 [
                     self.restore_field,

@@ -254,22 +254,31 @@ def screen(ctx: ViewContext, title: str, controls: Sequence[ft.Control], *, home
 
 def big_button(
     label: str,
-    on_click: Callable[[Any], None],
+    on_click: Callable[[Any], Any],
     *,
     icon: ft.IconData | None = None,
     tooltip: str | None = None,
     primary: bool = False,
-) -> ft.Control:
-    """A full-width button at least :data:`TAP` pixels tall; its accessible label is ``tooltip`` or ``label``."""
+    height: int = TAP,
+    disabled: bool = False,
+    expand: bool | None = True,
+    visible: bool = True,
+    style: ft.ButtonStyle | None = None,
+) -> ft.FilledButton | ft.OutlinedButton:
+    """A full-width button ``height`` pixels tall (:data:`TAP`; :data:`MIN_TAP` under a table's pad), filled when
+    ``primary``, its text 18 px unless ``style`` says otherwise; its accessible label is ``tooltip`` or ``label``.
+    ``on_click`` may be a coroutine function (one that waits on the file picker)."""
     kind = ft.FilledButton if primary else ft.OutlinedButton
     return kind(
         content=label,
         icon=icon,
         on_click=on_click,
         tooltip=tooltip or label,
-        height=TAP,
-        expand=True,
-        style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        height=height,
+        expand=expand,
+        visible=visible,
+        disabled=disabled,
+        style=style or ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
     )
 
 

@@ -5,8 +5,6 @@ Home (the same in every tab, until dismissed) and a line from ``companion``."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -14,23 +12,15 @@ from typing import Any
 import flet as ft
 import pytest
 
-from app import cli
 from companion.services import AppServices
 from companion.settings import Theme
-from storage import Archive
-from storage.layout import JOURNAL, shard_of
+from tests.support.archives import first_id, place
+from tests.support.command import run_cli
 from tests.support.screens import shell_for, walk
 from views.home import DISMISS_DAMAGE
 
 PLAYERS = ("Ann", "Ben", "Cat")
 DRAFT = {"up": "9S", "buried": [], "cards": {"Ann": "KH"}, "tiebreaks": []}
-
-
-def run_cli(*argv: Any) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_command([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -42,23 +32,6 @@ def data(tmp_path: Path) -> Path:
             table.set_draft(DRAFT)  # a hand being entered in every game
         services.settings.set_theme("dark")
     return folder
-
-
-def first_id(data: Path) -> str:
-    with Archive(data, read_only=True) as archive:
-        return sorted(s.id for s in archive.list_sessions())[0]
-
-
-def place(data: Path, where: str) -> Path:
-    first = first_id(data)
-    return {
-        "session": data / "sessions" / f"{first}.json",
-        "index shard": data / "index" / f"{shard_of(first)}.json",
-        "roster": data / "players.json",
-        "journal": data / JOURNAL,
-        "drafts": data / "drafts" / f"{first}.drafts.json",
-        "settings": data / "settings.json",
-    }[where]
 
 
 def damage(path: Path, how: str, data: Path) -> None:

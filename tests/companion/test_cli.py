@@ -33,6 +33,7 @@ from storage.layout import JOURNAL
 from storage.locking import folder_in_use
 from tests.conftest import CASES, ROOT
 from tests.conftest import case_files as all_case_files
+from tests.support.archives import scorable_cases
 from tests.support.matching import mismatches
 
 COMPANION = Path(sys.executable).with_name("companion")
@@ -52,18 +53,8 @@ def case_files() -> list[Path]:
 
 
 def valid_cases() -> list[tuple[Path, dict[str, Any]]]:
-    """Every conformance case whose record is valid here: (file, case)."""
-    out = []
-    for path in case_files():
-        case = json.loads(path.read_text(encoding="utf-8"))
-        if case.get("expect_error"):
-            continue
-        try:
-            scoring.score(case["record"])
-        except (scoring.ScoringError, ImportError):
-            continue
-        out.append((path, case))
-    return out
+    """Every conformance case whose record is valid here, the shared folder's too: (file, case)."""
+    return scorable_cases(case_files())
 
 
 def invalid_case() -> tuple[dict[str, Any], scoring.ScoringError]:

@@ -24,7 +24,7 @@ from companion.session import (
 )
 from companion.sharing import HOST, Access, LiveTable, NotAllowedError, Role
 from scoring import Part, ScoringError
-from storage import Archive, StorageWriteError
+from storage import StorageWriteError
 from views.edit_host import EditHost, Outcome
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -34,16 +34,6 @@ HAND_BEN = {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}}
 """Ben pairs the up-card 8 → Ben +3."""
 TWICE = {"up": "9S", "cards": {"Ann": "4H", "Ben": "4H", "Cat": "QC"}}
 """The same card twice: refused by the rules."""
-
-
-@pytest.fixture
-def service(archive: Archive) -> SessionService:
-    return SessionService(archive)
-
-
-@pytest.fixture
-def table(service: SessionService) -> TableSession:
-    return service.start("jokers-kill", PLAYERS)
 
 
 def test_an_edit_is_a_frozen_value() -> None:

@@ -18,7 +18,7 @@ from companion.stats import OutcomeCache, statistics
 from scoring import Decider
 from storage import Archive, SessionStatus
 from tests.conftest import CASES
-from tests.support.records import hal_and_ivy, quin_after_all_out
+from tests.support.records import cancelled_by_removals, hal_and_ivy, quin_after_all_out
 from views.standings import final_label, row_labels, said
 
 Row = tuple[str, int, bool]
@@ -121,15 +121,7 @@ def test_all_knocked_out_ff_11(archive: Archive) -> None:
 
 def test_bb_14_cancelled_game(archive: Archive) -> None:
     # BB-14: two removals in a game of four cancel it; nobody wins, History orders by total, Statistics skips it
-    conduct = [{"player": "Ben", "action": "remove"}, {"player": "Dan", "action": "remove"}]
-    record = {
-        "game": "bargain-bin",
-        "players": ["Ann", "Ben", "Cat", "Dan"],
-        "hands": [
-            {"scores": {"Ann": 3, "Ben": 9, "Cat": 1, "Dan": 0}},
-            {"scores": {"Ann": 3, "Cat": 1}, "conduct": conduct},
-        ],
-    }
+    record = cancelled_by_removals()
     rows = [("Ann", 1, False), ("Ben", 2, True), ("Cat", 2, True), ("Dan", 4, False)]
     result = check(archive, record, rows, Decider.CANCELLED)
     assert result.cancelled and not any(s.winner for s in scoring.standings(result))

@@ -19,6 +19,7 @@ from companion.night_model import SPLIT, LedgerEntry, Night, NightError, NightSt
 from companion.night_recap import GameRecap, longest_streaks, recap, recap_text, verdict_of
 from scoring import Decider, Result, Verdict, find_game
 from scoring.base import MAX_NAME
+from tests.support.ledger import apply
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
 STAMP = "2026-12-04T12:00:00.000Z"  # noon UTC: the 4th on any clock from UTC−11 to UTC+11
@@ -56,14 +57,6 @@ def night(*sessions: str) -> Night:
     for session_id in sessions:
         n = n.add_game(session_id)
     return n
-
-
-def apply(balance: Mapping[str, int], transfers: Any) -> dict[str, int]:
-    out = dict(balance)
-    for t in transfers:
-        out[t.payer] += t.amount
-        out[t.receiver] -= t.amount
-    return out
 
 
 def set_partitions(items: list[str]) -> Iterator[list[list[str]]]:

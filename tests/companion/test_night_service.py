@@ -4,18 +4,17 @@ re-derives the ledger, export and import into a fresh folder (ids mapped), the C
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app import cli
 from companion.night_model import NightError
 from companion.services import AppServices
 from scoring import find_game
+from tests.support.command import run_cli
+from tests.support.ledger import apply
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 VEGAS = {"vegas_unit_cents": 10, "target": 1}
@@ -34,21 +33,6 @@ def vegas_net(services: AppServices, session_id: str) -> dict[str, int]:
     result: Any = find_game("bargain-bin").score(services.archive.load_session(session_id).record)
     payments, payouts = dict(result.payments), dict(result.payouts or {})
     return {name: payouts.get(name, 0) - payments[name] for name in payments}
-
-
-def apply(balance: dict[str, int], transfers: Any) -> dict[str, int]:
-    out = dict(balance)
-    for t in transfers:
-        out[t.payer] += t.amount
-        out[t.receiver] -= t.amount
-    return out
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_command(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_games_started_while_a_night_is_open_belong_to_it(services: AppServices) -> None:

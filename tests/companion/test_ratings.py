@@ -3,8 +3,6 @@ rivals and season points on a fixed archive worked out by hand, the night's rati
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import random
 import subprocess
@@ -17,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from app import cli
 from companion import commands
 from companion.night_model import Night
 from companion.players import PlayerDirectory
@@ -28,6 +25,7 @@ from companion.stats import OutcomeCache
 from scoring import score, standings
 from storage import Archive, SessionStatus
 from storage.settings import SettingsStore
+from tests.support.command import run_cli
 from tests.support.generators import bargain_bin, feast_and_famine, financial_crisis, jokers_kill, ones_to_nines
 from tests.support.records import PLAIN, PLAYOFF, TIE, case_record, write_session
 
@@ -357,13 +355,6 @@ def test_the_nights_recap_shows_each_players_rating_change(tmp_path: Path) -> No
 
 
 # --- the command line ----------------------------------------------------------------------------------------
-
-
-def run_cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_command(list(args))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_cli_ratings_json_is_openskill_run_directly(tmp_path: Path) -> None:

@@ -29,16 +29,6 @@ H1 = {"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}  # JK-E2: An
 H2 = {"up": "8S", "cards": {"Ann": "2H", "Ben": "8D", "Cat": "5C"}}  # JK-E4: Ben 3
 
 
-@pytest.fixture
-def service(archive: Archive) -> SessionService:
-    return SessionService(archive)
-
-
-@pytest.fixture
-def table(service: SessionService) -> TableSession:
-    return service.start("jokers-kill", PLAYERS)
-
-
 def saved_record(archive: Archive, table: TableSession) -> dict[str, Any]:
     return archive.load_session(table.id).record
 

@@ -46,6 +46,7 @@ from scoring.errors import (
     UnknownPlayerError,
 )
 from tests.support.generators.bargain_bin import random_record
+from tests.support.records import json_paths
 from tests.support.scored import as_json, refusal
 
 P4 = ["Ann", "Ben", "Cat", "Dan"]
@@ -671,17 +672,6 @@ def test_entry_forms_agree(seed: int) -> None:
 # Random malformed records raise only ScoringError
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out.extend(_paths(value, (*prefix, key)))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out.extend(_paths(value, (*prefix, i)))
-    return out
-
-
 def _get(node: Any, path: tuple[Any, ...]) -> Any:
     for part in path:
         node = node[part]
@@ -693,7 +683,7 @@ JUNK: list[Any] = [None, True, -1, 0, 3.5, "", "x", "ZZ", "JK", "JK+", "Zed", []
 
 def mutate(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
     bad = copy.deepcopy(record)
-    paths = [p for p in _paths(bad) if p]
+    paths = [p for p in json_paths(bad) if p]
     path = rng.choice(paths)
     parent = _get(bad, path[:-1])
     kind = rng.randrange(4)

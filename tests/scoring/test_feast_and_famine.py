@@ -40,6 +40,7 @@ from scoring.feast_and_famine import (
     verify_hold,
 )
 from tests.support.generators.feast_and_famine import random_record, simulate_round
+from tests.support.records import json_places
 
 FOUR = ["Ann", "Ben", "Cat", "Dan"]
 
@@ -622,21 +623,10 @@ def test_simulated_rounds_are_legal(seed: int) -> None:
 JUNK: list[Any] = [None, 0, -1, 1.5, True, "", "x", "JK", "out", [], {}, ["AS"], {"Ann": 1}, "🂡" * 3]
 
 
-def _containers(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
-    found: list[tuple[tuple[Any, ...], Any]] = [(path, node)]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _containers(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            found += _containers(value, (*path, i))
-    return found
-
-
 def mutate(rng: random.Random, raw: dict[str, Any]) -> dict[str, Any]:
     """One random damage: drop a key, swap in a wrong value, a bad/duplicate card, a Joker, an unknown player."""
     out = copy.deepcopy(raw)
-    spots = _containers(out)
+    spots = json_places(out)
     path, node = rng.choice(spots)
     kind = rng.randrange(6)
     if isinstance(node, dict) and node and kind == 0:

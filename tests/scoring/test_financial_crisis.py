@@ -51,6 +51,7 @@ from scoring.financial_crisis import (
 )
 from tests.conftest import ROOT, RULES
 from tests.support.generators.financial_crisis import random_record
+from tests.support.records import json_paths
 
 SYMBOL_SUIT = {"♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS}
 NUMERALS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
@@ -689,20 +690,9 @@ def test_long_random_game() -> None:
 JUNK: list[Any] = [None, 0, -1, 2.5, True, "", "x", "ZZ", "JK", "1S", [], {}, ["2C"], {"a": 1}, "Zed", 10**20]
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += _paths(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            out += _paths(value, (*path, index))
-    return out
-
-
 def _mutate(raw: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     data = copy.deepcopy(raw)
-    paths = [p for p in _paths(data) if p]
+    paths = [p for p in json_paths(data) if p]
     path = rng.choice(paths)
     parent: Any = data
     for part in path[:-1]:

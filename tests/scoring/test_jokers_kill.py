@@ -48,6 +48,7 @@ from scoring.jokers_kill import (
 from tests.conftest import CASES
 from tests.conftest import FIXTURES as TEST_FIXTURES
 from tests.support.generators.jokers_kill import play_hand, random_game, random_record
+from tests.support.records import json_paths
 from tests.support.scored import as_json, refusal
 
 FIXTURES = TEST_FIXTURES / "scoring"
@@ -648,17 +649,6 @@ def test_deal_needed_agrees_with_the_simulation(seed: int) -> None:
     assert (need.need is Need.DEAD) == outcome["dead"] and (need.need is Need.VOID) == outcome["void"]
 
 
-def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            out += _paths(value, (*prefix, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            out += _paths(value, (*prefix, i))
-    return out
-
-
 def _get(data: Any, path: tuple[Any, ...]) -> Any:
     for part in path:
         data = data[part]
@@ -670,7 +660,7 @@ def _get(data: Any, path: tuple[Any, ...]) -> Any:
 def test_malformed_records_raise_only_scoring_errors(seed: int, kind: int) -> None:
     rng = random.Random(seed)
     record = random_record(rng, rng.choice([2, 3, 4]))
-    paths = [p for p in _paths(record) if p]
+    paths = [p for p in json_paths(record) if p]
     path = rng.choice(paths)
     parent, key = _get(record, path[:-1]), path[-1]
     if kind == 0:  # drop a key or an element

@@ -35,6 +35,7 @@ from scoring.ones_to_nines import (
     verify_number,
 )
 from tests.support.generators.ones_to_nines import random_record
+from tests.support.records import json_paths
 
 # ------------------------------------------------------------------------------------------------ helpers
 
@@ -485,23 +486,11 @@ def test_random_long_and_tied_games(seed: int) -> None:
 JUNK: list[Any] = [None, True, 0, -3, 1.5, "", "x", "0000", "99999", "1111", "JK", [], {}, ["A"], {"Ann": 1}, "Zed"]
 
 
-def _nodes(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place inside a JSON-like value, as a path of keys and indexes."""
-    out = [path]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            out += _nodes(value, (*path, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            out += _nodes(value, (*path, i))
-    return out
-
-
 def _mutate(rng: random.Random, data: Any) -> Any:
     """Change one random place of a JSON-like value: drop it, rename its key (an unknown player), replace it with
     junk, repeat digits past four of a kind, add an unknown key, or duplicate a list item."""
     data = copy.deepcopy(data)
-    path = rng.choice(_nodes(data)[1:] or [()])
+    path = rng.choice(json_paths(data)[1:] or [()])
     if not path:
         return rng.choice(JUNK)
     parent = data

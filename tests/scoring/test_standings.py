@@ -13,7 +13,7 @@ import scoring
 from scoring import standings
 from tests.conftest import CASES
 from tests.support.generators import bargain_bin, feast_and_famine, financial_crisis, jokers_kill, ones_to_nines
-from tests.support.records import hal_and_ivy, quin_after_all_out
+from tests.support.records import cancelled_by_removals, hal_and_ivy, quin_after_all_out
 
 
 def case(game: str, name: str) -> dict[str, Any]:
@@ -138,15 +138,7 @@ def test_joint_winners_ff_13_and_bk_14() -> None:
 
 
 def test_cancelled_game_has_no_winners_and_orders_by_total_bb_14() -> None:
-    conduct = [{"player": "Ben", "action": "remove"}, {"player": "Dan", "action": "remove"}]
-    record = {
-        "game": "bargain-bin",
-        "players": ["Ann", "Ben", "Cat", "Dan"],
-        "hands": [
-            {"scores": {"Ann": 3, "Ben": 9, "Cat": 1, "Dan": 0}},
-            {"scores": {"Ann": 3, "Cat": 1}, "conduct": conduct},
-        ],
-    }
+    record = cancelled_by_removals()
     result = scoring.score(record)
     assert result.cancelled and result.totals == {"Ann": 2, "Ben": 1, "Cat": 1, "Dan": 0}
     assert table(record) == [

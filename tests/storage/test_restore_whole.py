@@ -4,9 +4,7 @@ tool restores whole; a SIGKILL at any moment of a restore leaves the old archive
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
 import os
 import random
@@ -21,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from app.cli import run_command as main
 from companion.commands import TRACEBACK_ENV
 from storage import Archive, BackupError, SessionDoc
 from storage.backup import MANIFEST, check_backup
@@ -31,6 +28,7 @@ from storage.limits import MAX_BACKUP_BYTES
 from tests.conftest import CASES
 from tests.conftest import FIXTURES as TEST_FIXTURES
 from tests.support.archives import big_backup, valid_records
+from tests.support.command import run_cli
 from tests.support.killing import fork_and_kill
 
 FIXTURES = TEST_FIXTURES / "backups"
@@ -165,13 +163,6 @@ def raw_zip(target: Path, entries: list[tuple[str, bytes, dict[str, Any]]]) -> P
     return target
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture(autouse=True)
 def _bugs_raise(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(TRACEBACK_ENV, "1")  # an unexpected failure is a traceback here, never a polite line
@@ -190,7 +181,7 @@ def refused_unchanged(data: Path, bad: Path, *words: str) -> str:
     """Restore ``bad`` from the command line and through the app's entry point: refused, one line naming what is
     wrong, every byte of the data folder unchanged. Returns the command line's message."""
     before = tree(data)
-    code, out, err = cli("restore", str(bad), "--data-dir", str(data))
+    code, out, err = run_cli("restore", str(bad), "--data-dir", str(data))
     assert code == 1 and out == "", (code, out, err)
     assert err.count("\n") == 1 and err.startswith("companion: error: "), err
     assert "unexpected failure" not in err and "please report" not in err
@@ -328,7 +319,7 @@ def test_a_backup_rezipped_by_another_tool_restores_whole(tmp_path: Path, fixtur
         roster = next(zf.read(i) for n, i in zip(names, zf.infolist(), strict=True) if n.endswith("players.json"))
     assert len(wanted) == 3
     data = filled(tmp_path / "data", valid_records(5)[3:])
-    code, out, err = cli("restore", str(source), "--data-dir", str(data))
+    code, out, err = run_cli("restore", str(source), "--data-dir", str(data))
     assert code == 0 and "Restored 3 sessions" in out, (out, err)
     restored = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (data / "sessions").glob("*.json")}
     assert restored == wanted
@@ -340,7 +331,7 @@ def test_a_backup_rezipped_by_another_tool_restores_whole(tmp_path: Path, fixtur
 
 def test_an_app_backup_restores_whole(setup: tuple[Path, Path]) -> None:
     data, made = setup
-    code, out, _ = cli("restore", str(made), "--data-dir", str(data))
+    code, out, _ = run_cli("restore", str(made), "--data-dir", str(data))
     assert code == 0 and "Restored 4 sessions" in out
     assert {f"sessions/{p.name}" for p in (data / "sessions").glob("*.json")} == {
         n for n in members(made) if n.startswith("sessions/")
@@ -352,7 +343,7 @@ def test_a_backup_up_to_the_restore_limit_restores_from_the_command_line(tmp_pat
     big = big_backup(tmp_path)
     assert 40 * 1024 * 1024 < big.stat().st_size <= MAX_BACKUP_BYTES
     data = filled(tmp_path / "data", valid_records(2))
-    code, out, err = cli("restore", str(big), "--data-dir", str(data))
+    code, out, err = run_cli("restore", str(big), "--data-dir", str(data))
     assert code == 0 and "Restored 11 sessions" in out, err
     with Archive(data) as archive:
         assert sorted(s.title or "" for s in archive.list_sessions()) == sorted(f"big game {n}" for n in range(11))
@@ -376,7 +367,7 @@ def test_an_empty_backup_needs_to_be_asked_for(tmp_path: Path) -> None:
     checked = check_backup(empty)
     assert checked.empty
     before = tree(data)
-    code, out, err = cli("restore", str(empty), "--data-dir", str(data))
+    code, out, err = run_cli("restore", str(empty), "--data-dir", str(data))
     assert code == 1 and err.count("\n") == 1 and "--replace-with-empty" in err and "holds no sessions" in err
     assert tree(data) == before
     with Archive(data) as archive:
@@ -384,7 +375,7 @@ def test_an_empty_backup_needs_to_be_asked_for(tmp_path: Path) -> None:
         with pytest.raises(EmptyBackupError, match="holds no sessions"):
             archive.restore(empty)
         assert tree(data) == opened and len(archive) == 3
-    code, out, err = cli("restore", str(empty), "--data-dir", str(data), "--replace-with-empty")
+    code, out, err = run_cli("restore", str(empty), "--data-dir", str(data), "--replace-with-empty")
     assert code == 0 and "Restored 0 sessions" in out, err
     with Archive(data) as archive:
         assert len(archive) == 0

@@ -18,6 +18,7 @@ import pytest
 
 import storage.atomic
 from storage import Archive, SessionDoc, StorageError, StorageWriteError
+from tests.support.faults import full_drafts_disk
 
 
 def rec(players: tuple[str, ...] = ("Ann", "Ben", "Cat"), hands: int = 0) -> dict[str, Any]:
@@ -211,15 +212,7 @@ def test_drafts_on_a_full_disk_log_one_line_per_change_of_state_and_no_traceback
 
     archive = Archive(tmp_path / "data")
     table = SessionService(archive).start("jokers-kill", ["Ann", "Ben", "Cat"])
-    real = storage.atomic.atomic_write_bytes
-    full = {"on": True}
-
-    def maybe_full(path: Path, data: bytes, *, durable: bool = True) -> None:
-        if full["on"] and path.name.endswith(".drafts.json"):
-            raise StorageWriteError(path, OSError(errno.ENOSPC, "No space left on device"))
-        real(path, data, durable=durable)
-
-    monkeypatch.setattr(storage.atomic, "atomic_write_bytes", maybe_full)
+    full = full_drafts_disk(monkeypatch)
     caplog.set_level("DEBUG")
     for n in range(20):  # twenty taps on a full disk
         table.set_draft({"up": f"{2 + n % 8}S"})

@@ -5,7 +5,6 @@ reported once, by the archive and by ``companion`` on the command line."""
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import stat
@@ -15,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from app import cli
 from companion.settings import SettingsService, Theme
 from storage import Archive, LockFileError, OutputPathError, SessionDamagedError, SessionDoc
-from storage.layout import JOURNAL, shard_of
 from storage.settings import SettingsStore
+from tests.support.archives import place
+from tests.support.command import run_cli
 
 
 def rec(players: tuple[str, ...] = ("Ann", "Ben"), hands: int = 0) -> dict[str, Any]:
@@ -33,13 +32,6 @@ def data(tmp_path: Path) -> Path:
         for n in range(3):
             archive.create_session(rec(("Ann", "Ben", f"P{n}"), n), title=f"game {n}")
     return folder
-
-
-def run_cli(*argv: Any) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_command([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -148,19 +140,6 @@ def test_a_lock_that_is_a_folder_is_refused(data: Path) -> None:
 # --- a folder, or an unreadable entry, where a file should be -----------------------------------------------
 
 
-def _place(data: Path, where: str) -> Path:
-    with Archive(data, read_only=True) as archive:
-        first = sorted(s.id for s in archive.list_sessions())[0]
-    return {
-        "session": data / "sessions" / f"{first}.json",
-        "index shard": data / "index" / f"{shard_of(first)}.json",
-        "roster": data / "players.json",
-        "journal": data / JOURNAL,
-        "drafts": data / "drafts" / f"{first}.drafts.json",
-        "settings": data / "settings.json",
-    }[where]
-
-
 @contextlib.contextmanager
 def unreadable(path: Path) -> Iterator[None]:
     """Reading the file now at ``path`` raises PermissionError (as chmod 000 would for anyone but root, which the
@@ -190,7 +169,7 @@ PLACES = ["session", "index shard", "roster", "journal", "drafts", "settings"]
 @pytest.mark.parametrize("how", ["a folder", "unreadable"])
 @pytest.mark.parametrize("where", PLACES)
 def test_a_folder_or_unreadable_entry_is_set_aside_and_the_rest_opens(data: Path, where: str, how: str) -> None:
-    path = _place(data, where)
+    path = place(data, where)
     with Archive(data) as archive:
         first = sorted(s.id for s in archive.list_sessions())[0]
         ids = {p.name: p.id for p in archive.players.list()}
@@ -242,7 +221,7 @@ def test_a_folder_or_unreadable_entry_is_set_aside_and_the_rest_opens(data: Path
 
 
 def test_the_command_line_reports_what_it_set_aside_once_in_one_line(data: Path, tmp_path: Path) -> None:
-    shard = _place(data, "index shard")
+    shard = place(data, "index shard")
     shard.write_text("{garbage")
     (data / "players.json").write_text("[not a roster")
     game = tmp_path / "game.json"

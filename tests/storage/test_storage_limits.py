@@ -4,8 +4,6 @@ reader, every document) before anything is replaced. Also backups from cron (iss
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import tracemalloc
@@ -15,22 +13,15 @@ from typing import Any
 
 import pytest
 
-from app import cli
 from companion import commands
 from companion.history import import_path
 from storage import Archive, BackupError
 from storage.limits import MAX_BACKUP_BYTES, MAX_BACKUP_ENTRIES
+from tests.support.command import run_cli
 
 
 def rec(players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     return {"game": "jokers-kill", "players": players or ["Ann", "Ben"], "options": {}, "hands": [], **extra}
-
-
-def run_cli(*argv: Any) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.run_command([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def exported(doc: dict[str, Any]) -> dict[str, Any]:

@@ -23,21 +23,12 @@ from storage import (
     StorageWriteError,
 )
 from tests.conftest import CASES
+from tests.support.archives import scorable_cases
 
 
 def valid_records() -> list[dict[str, Any]]:
     """Every valid conformance record whose game scores here (the five games at the time of writing)."""
-    out = []
-    for path in sorted(CASES.glob("*/*.json")):
-        case = json.loads(path.read_text())
-        if case.get("expect_error"):
-            continue
-        try:
-            scoring.score(case["record"])
-        except (scoring.ScoringError, ImportError):
-            continue
-        out.append(case["record"])
-    return out
+    return [case["record"] for _, case in scorable_cases()]
 
 
 def invalid_record() -> dict[str, Any]:

@@ -15,11 +15,43 @@ from storage.atomic import atomic_write_json
 from tests.conftest import CASES
 
 
+def json_places(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every place inside a JSON-like value, as a path of keys and indexes, with what is there: ``()`` (the value
+    itself) first, then each member's places in order."""
+    out: list[tuple[tuple[Any, ...], Any]] = [(path, data)]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            out += json_places(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            out += json_places(value, (*path, index))
+    return out
+
+
+def json_paths(data: Any) -> list[tuple[Any, ...]]:
+    """The paths of :func:`json_places`."""
+    return [path for path, _ in json_places(data)]
+
+
 def hal_and_ivy() -> dict[str, Any]:
     """Bargain Bin: Ivy reaches 10 while Hal has the next-highest total, 7 (rule 7)."""
     hal = {"scores": {"Fay": -5, "Gus": 0, "Hal": 10, "Ivy": 20}}
     gus = {"scores": {"Fay": -5, "Gus": 10, "Hal": 0, "Ivy": 20}}
     return {"game": "bargain-bin", "players": ["Fay", "Gus", "Hal", "Ivy"], "hands": [gus] * 3 + [hal] * 7}
+
+
+def cancelled_by_removals() -> dict[str, Any]:
+    """Bargain Bin: Ben and Dan are removed in the second hand, two removals in a game of four cancel it (BB-14):
+    nobody wins; the totals are Ann 2, Ben 1, Cat 1, Dan 0."""
+    conduct = [{"player": "Ben", "action": "remove"}, {"player": "Dan", "action": "remove"}]
+    return {
+        "game": "bargain-bin",
+        "players": ["Ann", "Ben", "Cat", "Dan"],
+        "hands": [
+            {"scores": {"Ann": 3, "Ben": 9, "Cat": 1, "Dan": 0}},
+            {"scores": {"Ann": 3, "Cat": 1}, "conduct": conduct},
+        ],
+    }
 
 
 def quin_after_all_out(tiebreak: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -223,11 +223,23 @@ class DevicePage:
         handler(*args)
 
 
+def child_controls(control: Any) -> list[Any]:
+    """The controls right under ``control``, as its fields hold them (a component as it was last rendered: see
+    :func:`walk` to render it now)."""
+    if not dataclasses.is_dataclass(control):
+        return []
+    found = []
+    for field in dataclasses.fields(control):
+        if field.name in ("parent", "page") or field.name.startswith("_"):
+            continue
+        value = getattr(control, field.name, None)
+        found += [
+            child for child in (value if isinstance(value, list) else [value]) if isinstance(child, ft.BaseControl)
+        ]
+    return found
+
+
 def all_texts(control: Any) -> list[str]:
-    import dataclasses
-
-    import flet as ft
-
     found: list[str] = []
     stack = [control]
     while stack:
@@ -236,13 +248,5 @@ def all_texts(control: Any) -> list[str]:
             found.append(str(item.value))
         if isinstance(item, ft.ListTile) and isinstance(item.title, ft.Text):
             found.append(str(item.title.value))
-        if not dataclasses.is_dataclass(item):
-            continue
-        for f in dataclasses.fields(item):
-            if f.name in ("parent", "page") or f.name.startswith("_"):
-                continue
-            value = getattr(item, f.name, None)
-            for child in value if isinstance(value, list) else [value]:
-                if isinstance(child, ft.BaseControl):
-                    stack.append(child)
+        stack += child_controls(item)
     return found

@@ -23,7 +23,7 @@ from companion.session import HOST_DEVICE, SessionService
 from companion.sharing import Access, Edit, Role, device_of
 from storage import Archive
 from tests.support.screens import DevicePage as PhonePage
-from tests.support.screens import Page, buttons, tap, texts
+from tests.support.screens import Page, buttons, child_controls, tap, texts
 from views.context import ViewContext
 from views.live import LiveScreen
 from views.seat import Seat
@@ -165,21 +165,11 @@ def _text(control: Any) -> str | None:
 
 
 def walk_live(root: Any) -> Iterator[Any]:
-    import dataclasses
-
     stack = [root]
     while stack:
         item = stack.pop()
         yield item
-        if not dataclasses.is_dataclass(item):
-            continue
-        for f in dataclasses.fields(item):
-            if f.name in ("parent", "page") or f.name.startswith("_"):
-                continue
-            value = getattr(item, f.name, None)
-            for child in value if isinstance(value, list) else [value]:
-                if isinstance(child, ft.BaseControl):
-                    stack.append(child)
+        stack += child_controls(item)
 
 
 def phone_places(screen: LiveScreen) -> list[str]:

@@ -9,6 +9,7 @@ import flet as ft
 import pytest
 
 from companion.ratings import ALL
+from companion.seasons import Season
 from companion.services import AppServices
 from scoring import score
 from storage import SessionStatus
@@ -75,14 +76,20 @@ def test_statistics_shows_the_ratings_table_and_a_chart(services: AppServices) -
     check_labels(view)
 
 
-def test_statistics_by_season_shows_its_standings_and_recap(services: AppServices) -> None:
-    shell, page = shell_for(services, "/stats")
+def _by_first_season(services: AppServices, route: str) -> tuple[ft.View, Season]:
+    """The screen at ``route`` with the first season chosen in its Season drop-down."""
+    shell, page = shell_for(services, route)
     shell.render()
     view = page.views[-1]
     season = next(c for c, _ in walk(view) if isinstance(c, ft.Dropdown) and c.label == "Season")
-    this_year = services.seasons.seasons.all()[0]
-    season.value = this_year.name
+    chosen = services.seasons.seasons.all()[0]
+    season.value = chosen.name
     season.on_select(None)  # type: ignore[misc]
+    return view, chosen
+
+
+def test_statistics_by_season_shows_its_standings_and_recap(services: AppServices) -> None:
+    view, this_year = _by_first_season(services, "/stats")
     shown = texts(view)
     standings = services.seasons.standings(this_year)
     assert any(t.startswith("Season standings, 1. ") for t in shown)
@@ -125,13 +132,7 @@ def test_the_nights_recap_screen_shows_the_rating_change(services: AppServices) 
 
 
 def test_history_filters_by_season(services: AppServices) -> None:
-    shell, page = shell_for(services, "/history")
-    shell.render()
-    view = page.views[-1]
-    season = next(c for c, _ in walk(view) if isinstance(c, ft.Dropdown) and c.label == "Season")
-    chosen = services.seasons.seasons.all()[0]
-    season.value = chosen.name
-    season.on_select(None)  # type: ignore[misc]
+    view, chosen = _by_first_season(services, "/history")
     fields = {c.label: c.value for c, _ in walk(view) if isinstance(c, ft.TextField)}
     assert (fields["From"], fields["To"]) == (chosen.start.isoformat(), chosen.end.isoformat())
     assert any(t.startswith("3 sessions") for t in texts(view))

@@ -6,7 +6,6 @@ packaged app (Flet's app-storage folder set) it says plainly that the live table
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from companion.config import PACKAGED_DATA_ENV
 from companion.session import SessionService
 from companion.sharing import LiveTable, ShareAddress
 from storage import Archive
+from tests.support.screens import child_controls
 from views.share import PACKAGED_NOTE, SHARING_OFF_NOTE, ShareScreen
 
 SHARED = ShareAddress("0.0.0.0", 8550, lan="192.168.1.5")
@@ -26,14 +26,8 @@ LOCAL = ShareAddress("127.0.0.1", 8550)
 
 def controls(control: Any) -> Iterator[Any]:
     yield control
-    if dataclasses.is_dataclass(control):
-        for f in dataclasses.fields(control):
-            if f.name in ("parent", "page") or f.name.startswith("_"):
-                continue
-            value = getattr(control, f.name, None)
-            for child in value if isinstance(value, list) else [value]:
-                if isinstance(child, ft.BaseControl):
-                    yield from controls(child)
+    for child in child_controls(control):
+        yield from controls(child)
 
 
 def shown(address: ShareAddress, tmp_path: Path) -> tuple[list[str], list[ft.Image]]:

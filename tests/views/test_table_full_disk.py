@@ -3,14 +3,12 @@ in one line on the table screen, with no traceback in the log; once the disk tak
 
 from __future__ import annotations
 
-import errno
 from pathlib import Path
 
 import pytest
 
-import storage.atomic
 from companion.services import AppServices
-from storage import StorageWriteError
+from tests.support.faults import full_drafts_disk
 from tests.support.screens import render, tap, texts
 
 NOTICE = "The hand being entered is kept in this app only (not on disk: "
@@ -19,19 +17,11 @@ NOTICE = "The hand being entered is kept in this app only (not on disk: "
 def test_a_tap_on_a_full_disk_keeps_the_hand_in_memory_and_says_so_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    real = storage.atomic.atomic_write_bytes
-    full = {"on": True}
-
-    def maybe_full(path: Path, data: bytes, *, durable: bool = True) -> None:
-        if full["on"] and path.name.endswith(".drafts.json"):
-            raise StorageWriteError(path, OSError(errno.ENOSPC, "No space left on device"))
-        real(path, data, durable=durable)
-
     with AppServices.open(tmp_path / "data") as services:
         table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
         page, view = render(services, f"/continue/{table.id}")
         assert not any(text.startswith(NOTICE) for text in texts(view))
-        monkeypatch.setattr(storage.atomic, "atomic_write_bytes", maybe_full)
+        full = full_drafts_disk(monkeypatch)
         caplog.set_level("DEBUG")
         tap(view, "9♠")
         tap(view, "4♥")

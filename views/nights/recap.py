@@ -165,19 +165,7 @@ def recap_page(state: RecapState, shown: RecapShown, ctx: ViewContext) -> ft.Con
         message,
         panel(ft.Text(text, size=14, selectable=True, semantics_label=_("The recap as text"))),
         ft.Image(src=png, semantics_label=_("The recap as an image"), fit=ft.BoxFit.CONTAIN, width=540),
-        ft.Row(
-            [
-                ft.OutlinedButton(
-                    content=_("Download the image"),
-                    icon=ft.Icons.DOWNLOAD,
-                    tooltip=_("Download the image"),
-                    on_click=download,
-                    height=TAP,
-                    expand=True,
-                    style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-                )
-            ]
-        ),
+        ft.Row([big_button(_("Download the image"), download, icon=ft.Icons.DOWNLOAD)]),
         ft.Row(
             [
                 big_button(

@@ -102,14 +102,11 @@ def start_page(state: StartState, ctx: ViewContext) -> ft.Control:
         for p in ctx.services.players.players()
         if p.name.casefold() not in keys
     ]
-    start_button = ft.FilledButton(
-        content=_("Start the night"),
+    start_button = big_button(
+        _("Start the night"),
+        lambda e: state.start(ctx),
         icon=ft.Icons.NIGHTLIFE,
-        tooltip=_("Start the night"),
-        height=TAP,
-        expand=True,
-        on_click=lambda e: state.start(ctx),
-        style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        primary=True,
         disabled=len(state.seated) < 2,
     )
     message = ft.Text(state.said, size=16, visible=bool(state.said), color=ft.Colors.ERROR if state.error else None)

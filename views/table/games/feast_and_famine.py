@@ -34,7 +34,7 @@ from views.table.entry import (
     sent_by_hand,
     words_of,
 )
-from views.widgets import MIN_TAP, TAP, TapKey, card_label, panel, suit_colour_value, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, panel, suit_colour_value, tapped
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
 """Cards a row, rank by rank: 9 on a portrait phone (the 52 cards and the Joker in 6 rows of 48 px keys: the
@@ -111,15 +111,8 @@ class RoundPanel:
         )
         """Where the game is (round, circuit, dealer): read once from the record, not on every tap."""
         label = _("Confirm round")
-        self.confirm_button = ft.FilledButton(
-            content=label,
-            icon=ft.Icons.CHECK,
-            tooltip=label,
-            height=MIN_TAP,
-            expand=True,
-            disabled=True,
-            on_click=self.confirm,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
+        self.confirm_button = big_button(
+            label, self.confirm, icon=ft.Icons.CHECK, primary=True, height=MIN_TAP, disabled=True
         )
 
         self.card_keys: dict[str, TapKey] = {}
@@ -129,14 +122,14 @@ class RoundPanel:
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.card_keys[code] = TapKey(text, tapped(self.tap, code), col=2 if code == "JK" else 1)
-        self.refuse = ft.OutlinedButton(
-            content=_("Refuse"),
+        self.refuse = big_button(
+            _("Refuse"),
+            lambda _: self.tap(entry_ff.REFUSE),
             icon=ft.Icons.AC_UNIT,
-            tooltip=_("Refuse"),
             height=MIN_TAP,
             disabled=True,
+            expand=None,
             visible=False,
-            on_click=lambda _: self.tap(entry_ff.REFUSE),
             style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=12)),
         )
         self.actions = ft.Row([self.refuse, self.confirm_button], spacing=8)

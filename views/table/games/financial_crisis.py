@@ -23,7 +23,7 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand, words_of
 from views.table.entry import said as error_text
-from views.widgets import MIN_TAP, TAP, TapKey, card_label, panel, suit_colour_value, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, panel, suit_colour_value, tapped
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
@@ -61,6 +61,22 @@ def target_button_label(draft: RoundDraft, target: str | None, words: Words | No
 def _signed(points: int) -> str:
     """``+3``, ``−2`` (a real minus sign, as the scoring notes write it) or ``0``."""
     return f"{points:+d}".replace("-", "−") if points else "0"
+
+
+def _tight_button(
+    label: str,
+    on_click: Callable[[Any], Any],
+    *,
+    primary: bool = False,
+    text_size: int | None = None,
+    expand: bool | None = True,
+    visible: bool = True,
+) -> ft.FilledButton | ft.OutlinedButton:
+    """A :func:`~views.widgets.big_button` of the pad's bottom rows: :data:`MIN_TAP` tall with little padding at the
+    sides (a phone's width holds two or three of them), its text ``text_size`` px (default: the theme's)."""
+    text = ft.TextStyle(size=text_size) if text_size is not None else None
+    tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), text_style=text)
+    return big_button(label, on_click, primary=primary, height=MIN_TAP, expand=expand, visible=visible, style=tight)
 
 
 class FinancialCrisisEntry:
@@ -101,14 +117,7 @@ class FinancialCrisisEntry:
         self.counts = ft.Text("", size=11, visible=self.large)
         """A large table's bank and piles in one line (their buttons are shown by "Choose pile")."""
         self.targets.visible = not self.large
-        self.piles_button = ft.OutlinedButton(
-            content=_("Choose pile"),
-            tooltip=_("Choose pile"),
-            height=MIN_TAP,
-            visible=self.large,
-            on_click=self.toggle_piles,
-            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),
-        )
+        self.piles_button = _tight_button(_("Choose pile"), self.toggle_piles, expand=None, visible=self.large)
         self.held = ft.Text("", size=14)
         self.keys: dict[str, TapKey] = {}
         """The card keys (no ink: see :class:`views.widgets.TapKey`); a card of the pile or bank being entered is
@@ -121,23 +130,8 @@ class FinancialCrisisEntry:
         self.grid = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
         )
-        tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
-        self.next_button = ft.FilledButton(
-            content=_("Next pile"),
-            tooltip=_("Next pile"),
-            height=MIN_TAP,
-            expand=True,
-            on_click=self.next_pile,
-            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), text_style=ft.TextStyle(size=14)),
-        )
-        self.remove = ft.OutlinedButton(
-            content=_("Take out last card"),
-            tooltip=_("Take out last card"),
-            height=MIN_TAP,
-            expand=True,
-            on_click=self.undo_card,
-            style=tight,
-        )
+        self.next_button = _tight_button(_("Next pile"), self.next_pile, primary=True, text_size=14)
+        self.remove = _tight_button(_("Take out last card"), self.undo_card)
         self.reading_panel = ft.Column(spacing=6)
         self._reading_key: Any = ()
         self.breakdown_title = ft.Text(
@@ -150,14 +144,7 @@ class FinancialCrisisEntry:
         self.progress = ft.Text("", size=14)
         self.warnings = ft.Column(spacing=4)
         self.notes = ft.Column([self.progress, self.warnings], spacing=4)
-        self.confirm = ft.FilledButton(
-            content=_("Confirm round"),
-            tooltip=_("Confirm round"),
-            height=MIN_TAP,
-            expand=True,
-            on_click=self.confirm_round,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=6)),
-        )
+        self.confirm = _tight_button(_("Confirm round"), self.confirm_round, primary=True, text_size=16)
         self.actions = ft.Row([self.next_button, self.confirm], spacing=6)
         """The bottom bar: Next pile beside Confirm, both where the thumb is, whatever the size of the table."""
         self.control = panel(

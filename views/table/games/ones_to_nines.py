@@ -10,7 +10,7 @@ The set-up hook chooses each player's side.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -24,7 +24,7 @@ from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from scoring.parts import Part
 from scoring.why import Names, Note
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, said, sent_by_hand, words_of
-from views.widgets import MIN_TAP, TAP, TapKey, icon_button, panel, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, icon_button, panel, tapped
 
 LARGE_TABLE = 5
 """From this many players (the table row and five or more numbers) the numbers are two a row."""
@@ -197,15 +197,7 @@ class HandPanel:
         self.review = ft.Column(spacing=2 if self.large else 4, visible=False)
         self._review_rows: list[str] | None = None
         label = _("Confirm sudden-death hand") if self.sudden else _("Confirm hand")
-        self.confirm_button = ft.FilledButton(
-            content=label,
-            icon=ft.Icons.CHECK,
-            tooltip=label,
-            height=MIN_TAP,
-            expand=True,
-            on_click=self.confirm,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-        )
+        self.confirm_button = big_button(label, self.confirm, icon=ft.Icons.CHECK, primary=True, height=MIN_TAP)
         self.actions = ft.Row([self.confirm_button])
         self.body = ft.Column(
             [
@@ -364,14 +356,19 @@ class HandPanel:
         self.ectx.report(None)
         self._send(self.redraw())
 
+    def _unless_refused(self, change: Callable[[], HandEntry]) -> HandEntry | None:
+        """The entry ``change()`` makes, or ``None`` with its refusal said under the panel."""
+        try:
+            return change()
+        except EntryError as exc:
+            self.ectx.report(f"{said(self.words, exc)}.")
+            return None
+
     def press(self, digit: str) -> None:
         with self._lock:
-            try:
-                entry = self.entry.press(digit)
-            except EntryError as exc:
-                self.ectx.report(f"{said(self.words, exc)}.")
-                return
-            self._set(entry)
+            entry = self._unless_refused(lambda: self.entry.press(digit))
+            if entry is not None:
+                self._set(entry)
 
     def focus(self, name: str) -> None:
         with self._lock:
@@ -389,10 +386,8 @@ class HandPanel:
 
     def first_triple(self, name: str | None) -> None:
         with self._lock:
-            try:
-                entry = self.entry.set_first_triple(name)
-            except EntryError as exc:
-                self.ectx.report(f"{said(self.words, exc)}.")
+            entry = self._unless_refused(lambda: self.entry.set_first_triple(name))
+            if entry is None:
                 return
             if name is not None and not entry.value(name) and entry.focus == name:
                 entry = entry.with_focus(entry.next_field() or name)
