@@ -17,10 +17,12 @@ page (the semantics tree), and → the frame after it. Measured:
   before the text → its frame; :class:`bench.pagewatch.Sample`).
 
 Every run is made twice (``--throttle 1,4``): unthrottled at 1280×1400, then with Chromium's CPU slowed 4× (DevTools'
-``Emulation.setCPUThrottlingRate``, both apps alike) at 390×844, a phone-class CPU; each prints the load average.
-Controls are found by their semantics labels (the same the browser tests use). Run:
-``.venv/bin/python -m bench.tap_latency [--hands N] [--values N] [--throttle 1,4]`` (long: an hour or more with
-the defaults on 2 cores); ``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps
+``Emulation.setCPUThrottlingRate``, both apps alike) at 390×844, a phone-class CPU (:class:`Cpu`: only from the
+quiet before each measured Bargain Bin tap); each prints the load average. Every tap is measured with semantics
+off too, on pages that never switch it on (Bargain Bin on twin sessions, :class:`Stage`). Controls are found by
+their semantics labels (the same the browser tests use). Run: ``.venv/bin/python -m bench.tap_latency [--hands N]
+[--jk-hands N] [--values N] [--throttle 1,4] [--busy N]`` (about 45 minutes a mode with the defaults on 2 cores);
+``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps
 p95 ≤ 1.5 × the trivial app's; Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
 """
 
