@@ -128,7 +128,7 @@ class Cpu:
 
     The trivial app and the Jokers Kill pages run slowed throughout (every tap on them is measured). A Bargain Bin
     page is slowed from before the quiet that precedes a measured tap until that tap is done: the taps that only
-    fill a hand (90 of its 100) run at full speed, so that a throttled run takes minutes, not an hour; every
+    fill a hand (90 of its 100) run at full speed, so that a throttled run takes as long as an unthrottled one; every
     measured tap, on either app, has had the same quiet at the slowed rate before it."""
 
     def __init__(self, rate: float) -> None:
