@@ -94,9 +94,9 @@ class TapKey:
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
     colours (spans: a value key's rank and suits) is dimmed by the box's opacity instead, one number to send where
-    each span's style would be sent again. Under a raised :class:`VeilOver` (:meth:`set_veiled`) the button node
-    reads as unavailable too (``aria-disabled`` in the browser), its look left to the veil. The key is an isolated
-    control (:func:`isolated`): a screen sends it only when it changed.
+    each span's style would be sent again. Under a raised :class:`VeilOver` the button node reads as unavailable
+    too (``aria-disabled`` in the browser), through the grid around it, its look left to the veil. The key is an
+    isolated control (:func:`isolated`): a screen sends it only when it changed.
     """
 
     def __init__(
@@ -124,30 +124,14 @@ class TapKey:
         )
         self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col, label=label))
         self.enabled = True
-        self.veiled = False
         self.selected = False
-
-    def _set_state(self) -> bool:
-        """The node's disabled state: greyed out or veiled (the button node's, which its box follows: a disabled
-        key keeps its size and takes no tap); whether it changed."""
-        disabled = self.veiled or not self.enabled
-        if bool(self.control.disabled) == disabled:
-            return False
-        self.control.disabled = disabled
-        return True
-
-    def set_veiled(self, veiled: bool) -> bool:
-        """Read out as unavailable while a :class:`VeilOver` covers the key (or as it is, once lowered); its look
-        is the veil's. Returns whether the key changed (then it is to be sent)."""
-        self.veiled = veiled
-        return self._set_state()
 
     def set_enabled(self, enabled: bool) -> bool:
         """Grey the key out or bring it back; returns whether its look changed (then it is to be sent)."""
         if enabled == self.enabled:
             return False
         self.enabled = enabled
-        self._set_state()
+        self.control.disabled = not enabled  # the button node's, which its box follows: it keeps its size
         if isinstance(self.text, ft.Text) and self.text.spans:  # the opacity dims the outline too
             self.box.opacity = 1.0 if enabled else DIMMED
         else:
@@ -171,24 +155,25 @@ class VeilOver:
     card waiting for who gets it): a cover over the grid, and a tap on it is ``on_refused`` (which says why).
 
     Raised, the cover takes the grid's taps (and the browser's clicks: a key under it is not clickable), and its
-    ``on_click`` is ``on_refused``; lowered, it has neither. Raising and lowering it changes the cover alone: the
-    grid, its keys and their states are not touched, so the page redraws one box. (A grid's own opacity, or the
-    keys' ``disabled``, makes Flutter rebuild every key of the grid: 20 ms more per tap on the benchmark's 52
-    cards.) For screen readers, each key's own node says it is unavailable while the cover is raised
-    (:meth:`TapKey.set_veiled`): one property of each key that was tappable, sent with the cover; a key activated
-    through its node then does nothing, and a tap through the cover is refused with the message.
+    ``on_click`` is ``on_refused``; lowered, it has neither. For screen readers the grid itself is disabled while
+    the cover is raised: Flet's client passes a control's ``disabled`` down to everything in it, so each key's node
+    reads as unavailable and a key activated through its node does nothing, while a tap through the cover is
+    refused with the message. Raising and lowering sends two controls' properties (the cover's look, the grid's
+    ``disabled``), whatever the grid holds: the keys are isolated and are not sent. (Disabling each key instead
+    sent every key of the grid: 52 patches, 14 ms of the server's time, on the third card of a Jokers Kill hand.
+    A grid's own opacity would make every tap redraw every key, not only the taps that raise or lower the veil.)
     """
 
-    def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any], keys: Sequence[TapKey] = ()) -> None:
+    def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any]) -> None:
         self.on_refused = on_refused
-        self.keys = list(keys)
+        self.grid = grid
         self.cover = isolated(Veil(left=0, top=0, right=0, bottom=0, ignore_interactions=True, border_radius=8))
         self.control = ft.Stack([grid, self.cover])
         self.raised = False
 
     def set_raised(self, raised: bool) -> list[ft.Control]:
         """Raise (dim the grid, refuse its taps, its keys read as unavailable) or lower the cover; returns what
-        changed and is to be sent: the cover, then each key whose node changed (none when it stays as it was)."""
+        changed and is to be sent: the cover and the grid (nothing when it stays as it was)."""
         if raised == self.raised:
             return []
         self.raised = raised
@@ -196,7 +181,8 @@ class VeilOver:
         self.cover.ignore_interactions = not raised
         # lowered, the cover takes no tap and has no node for screen readers (nor one over the keys for a browser)
         self.cover.on_click = self.on_refused if raised else None
-        return [self.cover, *(key.control for key in self.keys if key.set_veiled(raised))]
+        self.grid.disabled = raised
+        return [self.cover, self.grid]
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:

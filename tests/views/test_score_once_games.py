@@ -258,6 +258,31 @@ def test_ones_to_nines_digit_taps_replay_nothing_and_send_what_changed(
     assert table.result.totals == {"Ann": 2 * 1364, "Ben": 2 * 693}
 
 
+def test_jokers_kill_a_complete_hand_veils_the_grid_without_sending_its_cards(
+    services: AppServices, sent: list[ft.Control]
+) -> None:
+    """The card that completes a hand raises the veil: the cover and the grid are sent (the grid disabled, so each
+    card reads as unavailable), not the 52 cards; a card taken back lowers it the same way."""
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    _, view = render(services, f"/continue/{table.id}")
+    grid = row_of(view, "2♣")
+    cards = [key for key in grid.controls if key_label(key)]
+    for card in ("9♠", "4♥", "7♦"):
+        tap(view, card)
+    sent.clear()
+    tap(view, "Q♣")  # the hand is complete
+    keys_sent = [c for c in sent if any(c is key for key in cards)]
+    assert [key_label(c) for c in keys_sent] == ["Q♣"], "only the card dealt is sent, greyed out"
+    assert any(c is grid for c in sent) and grid.disabled, "the grid is sent, disabled under the veil"
+    assert sent_size(sent) < 30, f"raising the veil walked {sent_size(sent)} controls"
+    assert greyed(view, buttons(view)["2♣"]), "a card under the veil reads as unavailable"
+    sent.clear()
+    tap(view, "Remove last card")
+    assert [key_label(c) for c in sent if any(c is key for key in cards)] == ["Q♣"], "Q♣ back in the deck"
+    assert any(c is grid for c in sent) and not grid.disabled, "the veil lowered: the grid enabled again"
+    assert not greyed(view, buttons(view)["2♣"])
+
+
 def test_feast_and_famine_a_tie_is_scored_once_with_the_tie_break_panel_it_opens(
     services: AppServices, counted: Counter[str]
 ) -> None:

@@ -247,7 +247,7 @@ class BinPanel:
         self.pad_keys = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=PAD_COLUMNS, spacing=3, run_spacing=4
         )
-        self.veil = VeilOver(self.pad_keys, self._act("choose_value", keys[0]), list(self.keys.values()))
+        self.veil = VeilOver(self.pad_keys, self._act("choose_value", keys[0]))
         """The value pad is veiled (dimmed as one, each key's node read as unavailable) until who gets the card is
         tapped; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out. A key on
         its own is greyed out once both cards of its value are out."""
@@ -292,6 +292,7 @@ class BinPanel:
             self.other_receiver,
             *self.receivers.values(),
             self.veil.cover,
+            self.pad_keys,  # disabled under the raised veil (its keys then read as unavailable)
             *(key.control for key in self.keys.values()),
             self.take_back,
             self.confirm_button,
@@ -302,7 +303,7 @@ class BinPanel:
         ]
         """The controls made once and changed in place: after a tap, those whose look changed are sent, in this
         order, one message each: the prompt last, so that when it has moved on the whole panel has."""
-        around = {id(self.giver_text): self.giver_row, id(self.veil.cover): self.pad}
+        around = {id(self.giver_text): self.giver_row, id(self.veil.cover): self.pad, id(self.pad_keys): self.pad}
         around |= {id(self.other_receiver): self.giver_row, id(self.someone): self.header}
         around |= {id(self.title): self.header}
         around |= {id(self.vegas_text): self.vegas_box}
@@ -502,7 +503,7 @@ class BinPanel:
         show_pad = not entry.joker_waiting and not (self.large and choosing)  # a large table's: with the receiver
         if show_pad:
             ready = entry.receiver is not None and giver is not None
-            self.veil.set_raised(not ready)  # the keys are sent as their look changed (_look)
+            self.veil.set_raised(not ready)  # the cover and the pad's grid are sent as their look changed (_look)
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
                 tap_key.set_enabled(entry.can_value(key))
         self.pad.visible = show_pad

@@ -74,7 +74,7 @@ class CardPicker:
         self.grid = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
         )
-        self.veil = VeilOver(self.grid, self.refused, list(self.keys.values()))
+        self.veil = VeilOver(self.grid, self.refused)
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.confirm = ft.FilledButton(
             content=_("Confirm hand"),
@@ -130,14 +130,12 @@ class CardPicker:
         _ = self.words.gettext
         self.prompt.value = prompt(need, self.words)
         self.prompt.semantics_label = _("Next: {prompt}").format(prompt=self.prompt.value)
-        # A complete hand raises the veil over the grid (one box dims the 52 cards; each card's node says it is
-        # unavailable); a card tapped then is refused with "the hand is complete: confirm it, or remove a card
-        # first", said on screen and read out. A card dealt greys its own key.
-        veiled = self.veil.set_raised(need.complete)  # the cover, and each key's node (read as unavailable)
+        # A complete hand raises the veil over the grid (one box dims the 52 cards; the grid, disabled, makes each
+        # card's node say it is unavailable); a card tapped then is refused with "the hand is complete: confirm it,
+        # or remove a card first", said on screen and read out. A card dealt greys its own key.
+        changed += self.veil.set_raised(need.complete)  # the cover and the grid, not its keys
         legal = state.unused_cards()
-        greyed = [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
-        sent = {id(control) for control in veiled}
-        changed += veiled + [control for control in greyed if id(control) not in sent]
+        changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
         places = state.slots()
         changed += self._show_places(places)
         self.confirm.disabled = not need.complete
