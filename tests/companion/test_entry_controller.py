@@ -326,8 +326,56 @@ def test_after_tap_runs_once_the_handler_is_done_on_the_loop() -> None:
         ft.context.reset_auto_update()  # what Flet does before it calls a tap's handler
         after_tap(lambda: order.append("draft"))
         order.append("sent")
+        await asyncio.sleep(0)  # one turn of the loop: the send task's (the draft waits for the turn after it)
+        order.append("a turn later")
         await asyncio.sleep(0)
-        order.append("next tap")
+        order.append("two turns later")
 
     run_apart(contextvars.copy_context().run, handler)
-    assert order == ["at once off the loop", "not in a page's event: at once", "sent", "draft", "next tap"]
+    assert order == [
+        "at once off the loop",
+        "not in a page's event: at once",
+        "sent",
+        "a turn later",
+        "draft",
+        "two turns later",
+    ]
+
+
+def test_after_tap_writes_the_draft_after_the_reply_is_sent() -> None:
+    """As Flet's web server sends (flet_web/fastapi/flet_app.py, flet-web 1.0.5: ``send_message`` puts each message
+    on an ``asyncio.Queue`` with ``put_nowait``; ``__send_loop`` awaits ``get()`` and sends it): a tap's change is
+    made (its draft deferred) before its controls are queued, and the draft is written once the send task has sent
+    them, not before."""
+    import asyncio
+    import concurrent.futures
+    import contextvars
+
+    import flet as ft
+
+    from views.table.entry import after_tap
+
+    order: list[str] = []
+
+    async def server() -> None:
+        queue: asyncio.Queue[str] = asyncio.Queue()
+
+        async def send_loop() -> None:
+            while True:
+                order.append(f"sent {await queue.get()}")
+
+        sender = asyncio.create_task(send_loop())
+        await asyncio.sleep(0)  # the send task waits for a message
+
+        def tap() -> None:  # a tap's handler: the change (its draft deferred), then its update queued
+            ft.context.reset_auto_update()
+            after_tap(lambda: order.append("draft"))
+            queue.put_nowait("update")
+
+        asyncio.get_running_loop().call_soon(contextvars.copy_context().run, tap)
+        await asyncio.sleep(0.05)
+        sender.cancel()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:  # a loop of its own, as above
+        pool.submit(asyncio.run, server()).result()
+    assert order == ["sent update", "draft"]

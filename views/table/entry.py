@@ -150,16 +150,18 @@ def draft_store(ectx: EntryContext) -> DraftStore:
 
 
 def after_tap(work: Callable[[], None]) -> None:
-    """Run ``work`` (writing the tap's draft to disk) once the tap's updates are on their way to the page: next on
-    the page's event loop, after the handler and the sends it queued, so the disk never delays what a tap shows;
-    off the loop (a unit test, a redraw on another thread), at once. The next tap is handled after it (the loop
-    runs what was queued first), so drafts are written in order. Outside a page's event (a unit test, a redraw on
-    another thread), at once."""
+    """Run ``work`` (writing the tap's draft to disk) once the tap's updates are on the wire: on the page's event
+    loop, after the handler and after the task that sends what it queued, so the disk never delays what a tap
+    shows. Flet's web server queues each message (``put_nowait``), which wakes its send task through the loop's
+    queue of callbacks; a change is made before its controls are queued, so ``work`` goes in two hops: the first
+    lands after the handler, the second after that send task's wake-up. (One hop wrote the draft, with its fsync,
+    before the tap's reply was sent.) The next tap is handled after it (the loop runs what was queued first), so
+    drafts are written in order. Outside a page's event (a unit test, a redraw on another thread), at once."""
     loop = _page_event_loop()
     if loop is None:
         work()
         return
-    loop.call_soon(work)
+    loop.call_soon(loop.call_soon, work)
 
 
 def _in_page_event() -> bool:
