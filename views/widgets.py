@@ -7,6 +7,7 @@ Every interactive control gets an accessible label (a tooltip, which Flutter tur
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -16,7 +17,7 @@ from companion.i18n import N_, Words
 from companion.settings import SUITS, SuitColour, suit_colour
 from scoring.why import Cards, Note, Rank
 from views.context import ViewContext
-from views.flet_private import set_isolated
+from views.flet_private import in_page_event, set_isolated
 from views.routing import parent_path
 
 TAP = 56
@@ -75,6 +76,10 @@ class Veil(ft.Container):
 
 SELECTED_KEY = ft.Colors.PRIMARY_CONTAINER
 """The background of a :class:`TapKey` shown as chosen."""
+FOCUS_BORDER = ft.Colors.PRIMARY
+"""The border of the :class:`TapKey` that has the keyboard's focus."""
+PRESS_KEYS = frozenset({"Enter", " ", "Numpad Enter"})
+"""The keys (Flutter's key labels) that press the focused :class:`TapKey`: Enter and Space, as on a button."""
 DIMMED = 0.35
 """The opacity of a :class:`VeilOver`'s cover at its most: the keys under it show through, dimmed."""
 
@@ -84,12 +89,18 @@ class TapKey:
     digit.
 
     It is a bordered box that takes the tap (:class:`Key`) inside a button node for screen readers and tests,
-    where a Material button would paint a coloured ink ripple, an elevation and open a tooltip. A ripple starts a
-    redraw of the whole screen at the pointerdown, before the tap is even sent: on this project's benchmark that
-    frame delayed a card tap's message by 20 ms on a screen of 52 cards. What shows the tap is the key going grey
-    and the hand moving on. The box is an ink well all the same, with a transparent splash: that is what makes it
-    a stop of the keyboard's focus order (Tab reaches every key of a pad in reading order, and Enter or Space
-    presses the focused one), with the theme's focus highlight to show where it is.
+    where a Material button would paint a coloured ink ripple, an elevation and open a tooltip. The box is not an
+    ink well either, even with a transparent splash: its ripple and highlight are animations, and with Flutter's
+    semantics tree on (a screen reader, and the browser tests) their frames held a Jokers Kill card tap's reply
+    back (92 against 34 ms from the pointerdown to the frame that shows it, median of 20 taps side by side). What
+    shows the tap is the key going grey and the hand moving on.
+
+    The keyboard reaches it through a :class:`ft.KeyboardListener` around the box, a stop of Flutter's focus order:
+    Tab reaches every key of a pad in reading order, and Enter or Space presses the focused one as a tap would (a
+    greyed-out key takes none; under a raised veil it is refused with the veil's reason). The listener has no focus
+    highlight of its own, so the key draws one: the key a Tab arrives at (its key-up comes to the key that now has
+    the focus) gets a thick :data:`FOCUS_BORDER`, and the key a Tab leaves (its key-down comes to the key that had
+    it) loses it.
 
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
@@ -111,6 +122,7 @@ class TapKey:
     ) -> None:
         self.text = text
         self._colour = text.color
+        self.on_click = on_click
         self.box = Key(
             content=text,
             height=height,
@@ -119,12 +131,45 @@ class TapKey:
             border_radius=8,
             on_click=on_click,
             on_long_press=on_long_press,
-            ink=True,
-            ink_color=ft.Colors.TRANSPARENT,
         )
-        self.control = isolated(ft.Semantics(button=True, container=True, content=self.box, col=col, label=label))
+        self.listener = ft.KeyboardListener(content=self.box, on_key_down=self._key_down, on_key_up=self._key_up)
+        self.control = isolated(ft.Semantics(button=True, container=True, content=self.listener, col=col, label=label))
         self.enabled = True
         self.selected = False
+        self.focused = False
+
+    def _border(self) -> ft.Border:
+        if self.focused:
+            return ft.Border.all(3, FOCUS_BORDER)
+        spans = isinstance(self.text, ft.Text) and bool(self.text.spans)  # dimmed by the opacity, outline and all
+        return ft.Border.all(1, ft.Colors.OUTLINE if self.enabled or spans else ft.Colors.OUTLINE_VARIANT)
+
+    def _key_down(self, e: Any) -> None:
+        """A key pressed while this key has the focus: Enter or Space presses it as a tap would (a greyed-out key
+        takes none; under a raised veil the action refuses it with the reason, as the veil does a tap); a Tab
+        takes the focus away."""
+        if e.key in PRESS_KEYS and self.enabled:
+            self.on_click(e)
+        elif e.key == "Tab":
+            self._show_focus(False)
+        else:
+            sent_by_hand()  # nothing changed, nothing to send
+
+    def _key_up(self, e: Any) -> None:
+        """A key released while this key has the focus: after a Tab, the focus has just come to it."""
+        if e.key == "Tab":
+            self._show_focus(True)
+        else:
+            sent_by_hand()
+
+    def _show_focus(self, focused: bool) -> None:
+        sent_by_hand()
+        if focused == self.focused:
+            return
+        self.focused = focused
+        self.box.border = self._border()
+        with contextlib.suppress(RuntimeError, AssertionError):  # not on a page (a unit test)
+            self.control.update()
 
     def set_enabled(self, enabled: bool) -> bool:
         """Grey the key out or bring it back; returns whether its look changed (then it is to be sent)."""
@@ -136,7 +181,7 @@ class TapKey:
             self.box.opacity = 1.0 if enabled else DIMMED
         else:
             self.text.color = self._colour if enabled else ft.Colors.OUTLINE_VARIANT
-            self.box.border = ft.Border.all(1, ft.Colors.OUTLINE if enabled else ft.Colors.OUTLINE_VARIANT)
+            self.box.border = self._border()
         return True
 
     def set_selected(self, selected: bool) -> bool:
@@ -148,6 +193,19 @@ class TapKey:
         self.control.selected = selected
         self.box.bgcolor = SELECTED_KEY if selected else None
         return True
+
+
+def sent_by_hand() -> None:
+    """Turn Flet's automatic update off for the event being handled: the table screen sends what a tap changed
+    with ``.update()`` on those controls (a key its focus highlight), and a tap that changes nothing (a refused
+    card whose message is already shown, a typed digit that greys nothing out) sends nothing, where Flet would
+    otherwise diff the whole page after the handler (a diff that grows with the hand list).
+
+    Only inside an event handler of a page, which has its own auto-update state: anywhere else (a unit test, a
+    redraw on the page's own thread) Flet would write the app-wide default and turn auto-update off for every page.
+    """
+    if in_page_event():
+        ft.context.disable_auto_update()
 
 
 class VeilOver:

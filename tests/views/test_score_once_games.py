@@ -92,9 +92,13 @@ def row_of(view: ft.View, label: str) -> ft.ResponsiveRow:
 
 
 def key_label(control: ft.Control) -> str | None:
-    """A key's label: a button's tooltip, or the text of a :class:`views.widgets.TapKey` (its button node)."""
-    if isinstance(control, ft.Semantics) and isinstance(control.content, Key):
-        return label_of(control.content)
+    """A key's label: a button's tooltip, or the text of a box in a button node (a :class:`views.widgets.TapKey`,
+    a receiver)."""
+    inner = control.content if isinstance(control, ft.Semantics) else None
+    if isinstance(inner, ft.KeyboardListener):  # a TapKey: its box in the listener that takes the keyboard's keys
+        inner = inner.content
+    if isinstance(inner, Key):
+        return label_of(inner)
     return getattr(control, "tooltip", None)
 
 

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import flet as ft
@@ -35,6 +36,7 @@ from tests.support.screens import (
     assert_accessible,
     buttons,
     greyed,
+    label_of,
     render,
     tap,
     texts,
@@ -42,7 +44,7 @@ from tests.support.screens import (
 )
 from views.shell import Shell
 from views.table.scoreboard import standings, verdict
-from views.widgets import Veil
+from views.widgets import FOCUS_BORDER, Key, Veil
 
 ROOT = Path(__file__).resolve().parents[2]
 FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]
@@ -459,3 +461,46 @@ def test_a_complete_hand_veils_the_grid_and_refuses_another_card(services: AppSe
     tap(view, "Confirm hand")
     assert veil.ignore_interactions and veil.bgcolor is None and len(table.hands) == 1
     assert not greyed(view, buttons(view)["2♣"]) and greyed(view, buttons(view)["9♠"]), "a dealt card stays grey"
+
+
+def _listener(view: ft.View, label: str) -> Any:
+    """The keyboard listener around the card key labelled ``label`` (what takes its keys when it has the focus)."""
+    return next(
+        c
+        for c, _ in walk(view)
+        if isinstance(c, ft.KeyboardListener) and isinstance(c.content, Key) and label_of(c.content) == label
+    )
+
+
+def _press(listener: Any, key: str, *, up: bool = False) -> None:
+    handler = listener.on_key_up if up else listener.on_key_down
+    handler(SimpleNamespace(key=key))
+
+
+def test_the_focused_card_is_pressed_with_enter_or_space_and_shows_its_focus(services: AppServices) -> None:
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+    _, view = render(services, f"/continue/{table.id}")
+    nine = _listener(view, "9♠")
+    box = nine.content
+    _press(nine, "Tab", up=True)  # a Tab brought the focus to 9♠
+    assert box.border.top.width == 3 and box.border.top.color == FOCUS_BORDER, "the focused key is drawn as such"
+    kept = table.draft()
+    _press(nine, "a")
+    assert table.draft() == kept and not greyed(view, box), "a key other than Enter or Space presses nothing"
+    _press(nine, "Enter")
+    assert greyed(view, box), "Enter pressed it: the card is dealt (the up-card), its key greyed out"
+    dealt = table.draft()
+    _press(nine, "Enter")
+    assert table.draft() == dealt, "a greyed-out key pressed again: nothing"
+    _press(nine, "Tab")  # a Tab takes the focus away
+    assert box.border.top.width == 1, "the focus highlight leaves with the focus"
+    four = _listener(view, "4♥")
+    _press(four, "Tab", up=True)
+    _press(four, " ")  # Space presses it too
+    assert greyed(view, four.content) and table.draft() != dealt
+    _press(_listener(view, "7♦"), "Enter")  # the hand is complete: the grid veiled
+    kept = table.draft()
+    _press(_listener(view, "2♣"), "Enter")  # under the veil: refused with its reason, as a tap on the veil is
+    assert table.draft() == kept and "The hand is complete: confirm it, or remove a card first" in texts(view)
+    tap(view, "Confirm hand")
+    assert len(table.hands) == 1 and table.hands[0]["cards"] == {"Ann": "4H", "Ben": "7D"}, table.hands

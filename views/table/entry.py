@@ -29,6 +29,7 @@ from scoring.parts import Part
 from scoring.why import Note
 from views.context import ViewContext
 from views.flet_private import in_page_event, set_isolated
+from views.widgets import sent_by_hand
 
 __all__ = [
     "EntryContext",
@@ -254,17 +255,3 @@ def send_changes(root: ft.Control, changed: Sequence[ft.Control]) -> None:
     finally:
         for control in opened:
             set_isolated(control, True)
-
-
-def sent_by_hand() -> None:
-    """Turn Flet's automatic update off for the event being handled: the table screen sends what a tap changed
-    with ``.update()`` on those controls, and a tap that changes nothing (a refused card whose message is already
-    shown, a typed digit that greys nothing out) sends nothing, where Flet would otherwise diff the whole page
-    after the handler (a diff that grows with the hand list).
-
-    Only inside an event handler of a page, which has its own auto-update state: anywhere else (a unit test, a
-    redraw on the page's own thread) Flet would write the app-wide default and turn auto-update off for every page.
-    """
-    if not _in_page_event():
-        return
-    ft.context.disable_auto_update()
