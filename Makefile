@@ -26,8 +26,8 @@ PACKAGE_INSTALL = echo "make test: installing $(PACKAGE_VENV) with $(PACKAGE_PYT
   $(PACKAGE_VENV)/bin/python -m pip install --quiet --constraint constraints.txt -e '.[web,dev]' && touch $(PACKAGE_STAMP)
 # pytest-xdist: the suite on PYTEST_WORKERS processes (0: one, as plain pytest). --dist loadfile as tests/conftest.py
 # extends it: each file's tests on one worker, but each browser test a unit of its own; the browser tests first (the
-# longest), on one worker at a time (CTC_BROWSER_WORKERS=2 lets two workers run them, each with its own Chromium),
-# the other files on the other worker and then on all.
+# longest), on two workers at once, each with its own Chromium (CTC_BROWSER_WORKERS=1: on one worker, the other files
+# on the other), then the other files on all.
 PYTEST_WORKERS ?= 2
 PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'

@@ -93,20 +93,21 @@ BROWSER_WORKERS_ENV = "CTC_BROWSER_WORKERS"
 
 def browser_workers() -> int:
     """How many pytest-xdist workers may run browser files, each with its own Chromium (``CTC_BROWSER_WORKERS``,
-    default 1: one Chromium at a time). A browser test mostly waits for the page (about a quarter of a core on
-    average, measured: 22 CPU-seconds, Chromium and the app server included, for a test that takes 84 s), so two of
-    them may fit beside the other files on two cores; that was not yet shown reliable on a loaded machine (two
-    reruns of a page wait in one comparison), so one is the default."""
-    return max(1, int(os.environ.get(BROWSER_WORKERS_ENV, "") or 1))
+    default 2; 1: one Chromium at a time). Measured with ``-m browser -n 2`` on two cores shared with other work
+    (2026-12-03): 18.2 minutes on one worker (load average 4.2 over the run), 10.8 and 12.4 on two (load 5.0 and
+    5.4), no test rerun. Each test takes about a sixth longer beside another Chromium; in the 12.4-minute run, at a
+    load of 10.9, the watchdog ended one test's Chromium after 180 s (its checks had passed). The whole suite
+    (``-n 2``, lint aside) then took 14.6 minutes (load 5.1), with one browser test rerun once (a 15 s page wait)."""
+    return max(1, int(os.environ.get(BROWSER_WORKERS_ENV, "") or 2))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` (``make test`` runs it) with the browser tests first: each other file's tests run
     together on one worker (its module fixtures, a copied clone or a served app, are set up once); each browser test
-    is a unit of its own. The first :func:`browser_workers` workers take the browser tests (the longest), one at a
-    time in file order, then the other files; the remaining workers take only the other files, so no more Chromiums
-    than that ever run at once.
+    is a unit of its own. The first :func:`browser_workers` workers (both of ``-n 2``, by default) take the browser
+    tests (the longest), one at a time in file order, then the other files; the remaining workers take only the
+    other files, so no more Chromiums than that ever run at once.
     Any other ``--dist`` is pytest-xdist's own."""
     if config.getvalue("dist") != "loadfile":
         return None
