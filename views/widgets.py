@@ -101,7 +101,8 @@ class TapKey:
     greyed-out key takes none; under a raised veil it is refused with the veil's reason). The listener has no focus
     highlight of its own, so the key draws one: the key a Tab arrives at (its key-up comes to the key that now has
     the focus) gets a thick :data:`FOCUS_BORDER`, and the key a Tab leaves (its key-down comes to the key that had
-    it) loses it.
+    it) loses it. A greyed-out key stays a stop of Flutter's focus order (Flet's listener cannot be taken out of
+    it); the browser's focus, which skips a disabled node, does not go there.
 
     Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several

@@ -216,7 +216,7 @@ def test_the_card_pad_is_reached_with_tab_and_pressed_with_enter_or_space(
     assert order[-len(pad) :] == pad, "the keys in reading order"
     page.keyboard.press("Enter")  # 3♠ is the up-card
     wait_text(page, r"^Up-card: 3♠$")
-    # the card entered greys out and leaves the focus order; the focus goes on to the next key
+    # the card entered greys out (read as unavailable: the browser's focus skips it); the focus goes on to the next key
     page.keyboard.press("Tab")
     page.wait_for_timeout(100)
     focused = str(page.evaluate(ACTIVE))
