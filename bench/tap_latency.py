@@ -7,8 +7,9 @@ is taken in the page's own clock (:mod:`bench.pagewatch`) in two clocks: pointer
 page (the semantics tree), and → the frame after it. Measured:
 
 * trivial app: click → its text;
-* Jokers Kill (2 players, one deck: 17 hands): a card tap → the prompt moves on; Confirm → the updated standings
-  (the first sample is the game's first Confirm);
+* Jokers Kill (2 players; one deck is 17 hands, so 30 hands are two games, the second started before the server
+  starts): a card tap → the prompt moves on; Confirm → the updated standings (the first sample is a game's first
+  Confirm);
 * Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a value tap → the prompt moves
   on, and Confirm → the updated standings, at hand 1 (the game's first Confirm first) and at hand 60 (59 realistic
   hands seeded through the session service before the server starts), a hand of each in turn, 30 of each;
@@ -69,6 +70,9 @@ VIEWPORT = {"width": 1280, "height": 1400}
 """A tall desktop window: the table's two columns (entry and scoreboard) are on screen without scrolling, so a tap
 never waits for a scroll; the trivial app gets the same window."""
 JK_PLAYERS = ["Ann", "Ben"]
+JK_GAME_HANDS = 17
+"""Hands in one Jokers Kill game (one deck, three cards a hand): more hands are measured in further games."""
+JK_GAMES = 2
 BB_PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
 BB_OPTIONS = {"target": 1000}
 """A game that does not end within the hands measured."""
@@ -207,8 +211,11 @@ def seed(folder: Path) -> dict[str, str]:
     ids: dict[str, str] = {}
     with Archive(folder) as archive:
         sessions = SessionService(archive)
-        ids["jk"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill bench").id
-        ids["jk_off"] = sessions.start("jokers-kill", JK_PLAYERS, title="Jokers Kill, semantics off").id
+        for game in range(JK_GAMES):
+            ids[jk_key(game)] = sessions.start("jokers-kill", JK_PLAYERS, title=f"Jokers Kill bench {game + 1}").id
+            ids[jk_key(game, "_off")] = sessions.start(
+                "jokers-kill", JK_PLAYERS, title=f"Jokers Kill {game + 1}, semantics off"
+            ).id
         for key, title, hands in (("bb1", "at hand 1", 0), ("bb60", f"at hand {SEEDED_HANDS + 1}", SEEDED_HANDS)):
             for suffix in ("", "_off"):
                 ids[key + suffix] = sessions.start(
@@ -217,6 +224,17 @@ def seed(folder: Path) -> dict[str, str]:
                 play_seeded(sessions, ids[key + suffix], hands)
         assert len(sessions.open(ids["bb60_off"]).hands) == SEEDED_HANDS
     return ids
+
+
+def jk_key(game: int, suffix: str = "") -> str:
+    """The seeded Jokers Kill session for the ``game``-th game measured (``_off``: its semantics-off twin)."""
+    return f"jk{game + 1 if game else ''}{suffix}"
+
+
+def jk_games(hands: int) -> list[range]:
+    """The hands of each Jokers Kill game measured: ``hands`` split into games of :data:`JK_GAME_HANDS`."""
+    hands = min(hands, JK_GAME_HANDS * JK_GAMES)
+    return [range(start, min(hands, start + JK_GAME_HANDS)) for start in range(0, hands, JK_GAME_HANDS)]
 
 
 def twins_differ(folder: Path, ids: dict[str, str]) -> str | None:
@@ -268,10 +286,19 @@ def button_at(page: Any, pattern: str, *, enabled: bool = True) -> tuple[float, 
     raise RuntimeError(f"no {'enabled ' if enabled else ''}button labelled {pattern!r} on the page")
 
 
-def jokers_kill(page: Any, alt: Alternator, hands: int) -> tuple[Series, Series]:
+def jokers_kill(page: Any, alt: Alternator, hands: int, urls: Sequence[str]) -> tuple[Series, Series]:
+    """Jokers Kill with semantics on: each game's hands on its own session (``urls``, one a game), each card tap
+    and Confirm measured after a trivial tap."""
     cards = Series("Jokers Kill: card tap → shown", "tap")
     confirms = Series("Jokers Kill: Confirm → scoreboard", "confirm")
-    for n, deal in enumerate(jk_deals()[:hands], start=1):
+    for game, played in enumerate(jk_games(hands)):
+        open_table(page, urls[game])
+        jokers_kill_game(page, alt, played, cards, confirms)
+    return cards, confirms
+
+
+def jokers_kill_game(page: Any, alt: Alternator, played: range, cards: Series, confirms: Series) -> None:
+    for n, deal in zip(played, jk_deals()[: len(played)], strict=True):
         for code in deal:
             xy = button_at(page, rf"^{code}$")
             alt.tap()
@@ -279,22 +306,26 @@ def jokers_kill(page: Any, alt: Alternator, hands: int) -> tuple[Series, Series]
         xy = button_at(page, "^Confirm hand$")
         alt.tap()
         confirms.samples.append(tap_until_changed(page, xy, STANDING))
-        progress(f"Jokers Kill hand {n} confirmed")
-    return cards, confirms
+        progress(f"Jokers Kill hand {n + 1} confirmed")
 
 
-def jokers_kill_off(page: Any, places: dict[str, tuple[float, float]], alt: Alternator, hands: int) -> list[Series]:
+def jokers_kill_off(
+    page: Any, places: dict[str, tuple[float, float]], alt: Alternator, hands: int, urls: Sequence[str]
+) -> list[Series]:
     """Jokers Kill with semantics off, each tap timed to the frame after the first WebSocket message it brings
-    (:func:`bench.pagewatch.tap_drawn`), at the places a page with semantics on showed (they stay put)."""
+    (:func:`bench.pagewatch.tap_drawn`), at the places a page with semantics on showed (they stay put, and are the
+    same at the start of every game)."""
     cards = Series("Jokers Kill: card tap → frame after its message (semantics off)", "tap")
     confirms = Series("Jokers Kill: Confirm → frame after its message (semantics off)", "confirm")
-    for n, deal in enumerate(jk_deals()[:hands], start=1):
-        for code in deal:
+    for game, played in enumerate(jk_games(hands)):
+        open_table(page, urls[game], semantics=False)
+        for n, deal in zip(played, jk_deals()[: len(played)], strict=True):
+            for code in deal:
+                alt.tap()
+                cards.samples.append(tap_drawn(page, places[code]))
             alt.tap()
-            cards.samples.append(tap_drawn(page, places[code]))
-        alt.tap()
-        confirms.samples.append(tap_drawn(page, places["confirm"]))
-        progress(f"Jokers Kill hand {n} confirmed (semantics off)")
+            confirms.samples.append(tap_drawn(page, places["confirm"]))
+            progress(f"Jokers Kill hand {n + 1} confirmed (semantics off)")
     return [cards, confirms]
 
 
@@ -302,7 +333,11 @@ def jk_places(browser: Any, viewport: dict[str, int], url: str, hands: int) -> d
     """Where the cards of the deals and Confirm are, read from a page with semantics on."""
     finder = watched_page(browser, viewport)
     open_table(finder, url)
-    places = {code: button_at(finder, rf"^{code}$", enabled=False) for deal in jk_deals()[:hands] for code in deal}
+    places = {
+        code: button_at(finder, rf"^{code}$", enabled=False)
+        for deal in jk_deals()[: min(hands, JK_GAME_HANDS)]
+        for code in deal
+    }
     places["confirm"] = button_at(finder, "^Confirm hand$", enabled=False)
     finder.context.close()
     return places
@@ -450,7 +485,12 @@ def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(prog="python -m bench.tap_latency", description=__doc__.splitlines()[0])
-    parser.add_argument("--jk-hands", type=int, default=17, help="Jokers Kill hands measured (at most 17)")
+    parser.add_argument(
+        "--jk-hands",
+        type=int,
+        default=30,
+        help=f"Jokers Kill hands measured (at most {JK_GAME_HANDS * JK_GAMES}: a game is {JK_GAME_HANDS} hands)",
+    )
     parser.add_argument(
         "--hands", type=int, default=30, help="Bargain Bin hands measured at hand 1 and at hand 60 (30 Confirms a row)"
     )
@@ -504,8 +544,10 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
         with app, trivial_app, sync_playwright() as playwright:
             browser = launch(playwright)
             try:
-                jk_hands = min(args.jk_hands, 17)
-                places = jk_places(browser, viewport, f"{app.url}/continue/{ids['jk_off']}", jk_hands)
+                jk_hands = min(args.jk_hands, JK_GAME_HANDS * JK_GAMES)
+                jk_urls = [f"{app.url}/continue/{ids[jk_key(game)]}" for game in range(JK_GAMES)]
+                jk_urls_off = [f"{app.url}/continue/{ids[jk_key(game, '_off')]}" for game in range(JK_GAMES)]
+                places = jk_places(browser, viewport, jk_urls_off[0], jk_hands)
                 trivial = watched_page(browser, viewport)
                 trivial_off = watched_page(browser, viewport, semantics=False)
                 for one in (trivial, trivial_off):
@@ -517,12 +559,10 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
                 alt_off.locate((found["x"], found["y"]))
                 page = watched_page(browser, viewport)
                 cpu.slow(page)
-                open_table(page, f"{app.url}/continue/{ids['jk']}")
-                measured: list[Series] = [*jokers_kill(page, alt, jk_hands)]
+                measured: list[Series] = [*jokers_kill(page, alt, jk_hands, jk_urls)]
                 off = watched_page(browser, viewport, semantics=False)
                 cpu.slow(off)
-                open_table(off, f"{app.url}/continue/{ids['jk_off']}", semantics=False)
-                measured_off = jokers_kill_off(off, places, alt_off, jk_hands)
+                measured_off = jokers_kill_off(off, places, alt_off, jk_hands, jk_urls_off)
                 for one in (page, off):
                     cpu.set(one, 1.0)
                 stages = []
