@@ -7,9 +7,9 @@ is taken in the page's own clock (:mod:`bench.pagewatch`) in two clocks: pointer
 page (the semantics tree), and → the frame after it. Measured:
 
 * trivial app: click → its text;
-* Jokers Kill (2 players; one deck is 17 hands, so 30 hands are two games, the second started before the server
-  starts): a card tap → the prompt moves on; Confirm → the updated standings (the first sample is a game's first
-  Confirm);
+* Jokers Kill (2 players; a deck is 17 hands, so 30 hands are two games, each on a session seeded before the
+  server starts): a card tap → the prompt moves on; Confirm → the updated standings (each game's first Confirm is
+  among the samples);
 * Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a value tap → the prompt moves
   on, and Confirm → the updated standings, at hand 1 (the game's first Confirm first) and at hand 60 (59 realistic
   hands seeded through the session service before the server starts), a hand of each in turn, 30 of each;
