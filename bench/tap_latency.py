@@ -293,20 +293,16 @@ def jokers_kill(page: Any, alt: Alternator, hands: int, urls: Sequence[str]) -> 
     confirms = Series("Jokers Kill: Confirm → scoreboard", "confirm")
     for game, played in enumerate(jk_games(hands)):
         open_table(page, urls[game])
-        jokers_kill_game(page, alt, played, cards, confirms)
-    return cards, confirms
-
-
-def jokers_kill_game(page: Any, alt: Alternator, played: range, cards: Series, confirms: Series) -> None:
-    for n, deal in zip(played, jk_deals()[: len(played)], strict=True):
-        for code in deal:
-            xy = button_at(page, rf"^{code}$")
+        for n, deal in zip(played, jk_deals()[: len(played)], strict=True):
+            for code in deal:
+                xy = button_at(page, rf"^{code}$")
+                alt.tap()
+                cards.samples.append(tap_until_changed(page, xy, PROMPT))
+            xy = button_at(page, "^Confirm hand$")
             alt.tap()
-            cards.samples.append(tap_until_changed(page, xy, PROMPT))
-        xy = button_at(page, "^Confirm hand$")
-        alt.tap()
-        confirms.samples.append(tap_until_changed(page, xy, STANDING))
-        progress(f"Jokers Kill hand {n + 1} confirmed")
+            confirms.samples.append(tap_until_changed(page, xy, STANDING))
+            progress(f"Jokers Kill hand {n + 1} confirmed")
+    return cards, confirms
 
 
 def jokers_kill_off(
@@ -544,10 +540,9 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
         with app, trivial_app, sync_playwright() as playwright:
             browser = launch(playwright)
             try:
-                jk_hands = min(args.jk_hands, JK_GAME_HANDS * JK_GAMES)
                 jk_urls = [f"{app.url}/continue/{ids[jk_key(game)]}" for game in range(JK_GAMES)]
                 jk_urls_off = [f"{app.url}/continue/{ids[jk_key(game, '_off')]}" for game in range(JK_GAMES)]
-                places = jk_places(browser, viewport, jk_urls_off[0], jk_hands)
+                places = jk_places(browser, viewport, jk_urls_off[0], args.jk_hands)
                 trivial = watched_page(browser, viewport)
                 trivial_off = watched_page(browser, viewport, semantics=False)
                 for one in (trivial, trivial_off):
@@ -559,10 +554,10 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
                 alt_off.locate((found["x"], found["y"]))
                 page = watched_page(browser, viewport)
                 cpu.slow(page)
-                measured: list[Series] = [*jokers_kill(page, alt, jk_hands, jk_urls)]
+                measured: list[Series] = [*jokers_kill(page, alt, args.jk_hands, jk_urls)]
                 off = watched_page(browser, viewport, semantics=False)
                 cpu.slow(off)
-                measured_off = jokers_kill_off(off, places, alt_off, jk_hands, jk_urls_off)
+                measured_off = jokers_kill_off(off, places, alt_off, args.jk_hands, jk_urls_off)
                 for one in (page, off):
                     cpu.set(one, 1.0)
                 stages = []

@@ -53,3 +53,15 @@ def test_the_trivial_app_has_one_button_that_counts() -> None:
 def test_percentile_picks_the_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert percentile(values, 0.95) == 95.0 and percentile(values, 0.5) == 51.0 and percentile([7.0], 0.95) == 7.0
+
+
+def test_jokers_kill_hands_beyond_one_deck_are_played_in_a_further_game() -> None:
+    """A deck is 17 hands: 30 measured hands are one whole game and 13 hands of a second, each seeded session used
+    once, and no more hands than the seeded games hold."""
+    from bench.tap_latency import JK_GAME_HANDS, JK_GAMES, jk_deals, jk_games, jk_key
+
+    assert len(jk_deals()) == JK_GAME_HANDS
+    assert jk_games(12) == [range(0, 12)]
+    assert jk_games(30) == [range(0, 17), range(17, 30)]
+    assert jk_games(100) == [range(0, 17), range(17, 34)][:JK_GAMES]
+    assert [jk_key(game) for game in range(JK_GAMES)] == ["jk", "jk2"]
