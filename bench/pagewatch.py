@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import signal
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -124,6 +126,19 @@ INIT_SCRIPT = r"""
 def progress(text: str) -> None:
     """A progress line on standard error (the figures go to standard output)."""
     print(f"  [{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def busy_cores(count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes spinning a core each while the benchmark runs (none for 0): the load of CI's machine,
+    whose two cores the tests keep busy. Stopped when the block ends, however it ends."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield spinners
+    finally:
+        for one in spinners:
+            one.kill()
+            one.wait()
 
 
 def stop_on_sigterm() -> None:

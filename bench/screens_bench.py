@@ -17,7 +17,8 @@ probe in its server (:mod:`bench.serverprobe`). Measured in the page's own clock
   the page as it stands; the app draws nothing again unless something changed, :mod:`views.shell`); the bytes the
   page received for each, and reload / first visit in time and in bytes.
 
-Run: ``.venv/bin/python -m bench.screens_bench [SESSIONS] [--taps N] [--visits N] [--against COMMIT] [--only NAME]``
+Run: ``.venv/bin/python -m bench.screens_bench [SESSIONS] [--taps N] [--visits N] [--against COMMIT] [--only NAME]
+[--busy N]``
 or ``make bench BENCH_ARGS=screens`` (about ten minutes; needs Chromium and Playwright, as the browser tests do).
 Targets: a tap opens each screen in ≤ 300 ms (p95); a reload costs at most 1.1 × a first visit, in time and in
 bytes. A reload is cheaper than a first visit for any Flet app (the browser keeps Flutter's engine), so the trivial
@@ -51,6 +52,7 @@ from bench.pagewatch import (  # noqa: E402
     START_TIMEOUT_S,
     Sample,
     arm,
+    busy_cores,
     centre,
     launch,
     median,
@@ -501,6 +503,12 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--against", metavar="COMMIT", help="also serve this commit's code and tap it in turns")
     parser.add_argument("--only", action="append", help="only the screens whose name starts so (repeatable)")
     parser.add_argument("--raw", type=Path, help="also write every tap's figures to this JSON file")
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="processes kept busy beside the run (2: two busy cores, as on CI's machine beside the tests)",
+    )
     return parser.parse_args(argv)
 
 
@@ -510,12 +518,17 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     stop_on_sigterm()
     args = options(argv or [])
     cases = tuple(c for c in SCREENS if not args.only or any(c.name.startswith(o) for o in args.only))
-    print(f"load average at the start: {load_text()} (1, 5, 15 min; {os.cpu_count()} CPUs)", flush=True)
+    print(
+        f"load average at the start: {load_text()} (1, 5, 15 min; {os.cpu_count()} CPUs); "
+        f"{args.busy} busy processes beside the taps",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as tmp_name, contextlib.ExitStack() as stack:
         tmp = Path(tmp_name)
         started = time.perf_counter()
         folder = tmp / "data"
         archive = prepare(folder, args.sessions)
+        stack.enter_context(busy_cores(args.busy))  # after the set-up: the load is for the taps
         trees = [(THIS, ROOT, folder)]
         if args.against:
             old = baseline_tree(args.against, tmp / "baseline")

@@ -30,7 +30,6 @@ p95 ≤ 1.5 × the trivial app's; Confirm p95 ≤ 2 ×; the cost at hand 60 with
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,6 +48,7 @@ from bench.pagewatch import (  # noqa: E402
     Sample,
     advance,
     app_server,
+    busy_cores,
     buttons,
     click_drawn,
     labels,
@@ -509,18 +509,6 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         for rate in [float(r) for r in args.throttle.split(",") if r.strip()]:
             out.update({f"{rate:g}x {k}": v for k, v in run_mode(args, rate).items()})
     return out
-
-
-@contextmanager
-def busy_cores(count: int) -> Iterator[None]:
-    """``count`` processes spinning a core each for the run (none for 0)."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for one in spinners:
-            one.kill()
-            one.wait()
 
 
 def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:

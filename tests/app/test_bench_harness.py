@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any, cast
 
 import flet as ft
 
 import bench.__main__ as runner
 from bench import trivial_app
-from bench.pagewatch import percentile
+from bench.pagewatch import busy_cores, percentile
+from bench.screens_bench import options as screens_options
 
 
 def test_the_tap_latency_benchmark_runs_only_when_asked(monkeypatch: Any) -> None:
@@ -65,3 +68,27 @@ def test_jokers_kill_hands_beyond_one_deck_are_played_in_a_further_game() -> Non
     assert jk_games(30) == [range(0, 17), range(17, 30)]
     assert jk_games(100) == [range(0, 17), range(17, 34)][:JK_GAMES]
     assert [jk_key(game) for game in range(JK_GAMES)] == ["jk", "jk2"]
+
+
+def cpu_ticks(pid: int) -> int:
+    """User and system clock ticks a process has used (``/proc/PID/stat``, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def test_busy_processes_spin_while_the_benchmark_runs_and_stop_after() -> None:
+    assert screens_options(["--busy", "2"]).busy == 2 and screens_options([]).busy == 0
+    with busy_cores(2) as spinners:
+        assert len(spinners) == 2
+        before = [cpu_ticks(one.pid) for one in spinners]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(
+            cpu_ticks(one.pid) - b < 5 for one, b in zip(spinners, before, strict=True)
+        ):
+            time.sleep(0.05)
+        assert all(one.poll() is None for one in spinners), "a busy process stopped early"
+        assert all(cpu_ticks(one.pid) - b >= 5 for one, b in zip(spinners, before, strict=True)), "not spinning"
+    assert all(one.returncode is not None for one in spinners), "a busy process outlived the run"
+    assert not any(Path(f"/proc/{one.pid}").exists() for one in spinners), "a busy process left behind"
+    with busy_cores(0) as none:
+        assert none == []
