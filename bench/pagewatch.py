@@ -17,6 +17,7 @@ beforehand, so the driver adds nothing inside the measured span.
 
 from __future__ import annotations
 
+import argparse
 import signal
 import statistics
 import subprocess
@@ -126,6 +127,16 @@ INIT_SCRIPT = r"""
 def progress(text: str) -> None:
     """A progress line on standard error (the figures go to standard output)."""
     print(f"  [{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def add_busy_option(parser: argparse.ArgumentParser) -> None:
+    """A benchmark's ``--busy N``: the processes :func:`busy_cores` keeps spinning beside its run."""
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="processes kept busy beside the run (2: two busy cores, as on CI's machine beside the tests)",
+    )
 
 
 @contextmanager

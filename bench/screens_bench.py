@@ -51,6 +51,7 @@ from bench.history_bench import SESSIONS_COUNT, seed  # noqa: E402
 from bench.pagewatch import (  # noqa: E402
     START_TIMEOUT_S,
     Sample,
+    add_busy_option,
     arm,
     busy_cores,
     centre,
@@ -503,12 +504,7 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--against", metavar="COMMIT", help="also serve this commit's code and tap it in turns")
     parser.add_argument("--only", action="append", help="only the screens whose name starts so (repeatable)")
     parser.add_argument("--raw", type=Path, help="also write every tap's figures to this JSON file")
-    parser.add_argument(
-        "--busy",
-        type=int,
-        default=0,
-        help="processes kept busy beside the run (2: two busy cores, as on CI's machine beside the tests)",
-    )
+    add_busy_option(parser)
     return parser.parse_args(argv)
 
 

@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:
 from bench.pagewatch import (  # noqa: E402
     PHONE,
     Sample,
+    add_busy_option,
     advance,
     app_server,
     busy_cores,
@@ -496,12 +497,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         help="CPU throttling rates to run, comma-separated (default 1,4: unthrottled, then a phone-class CPU)",
     )
     parser.add_argument("--values", type=int, default=4, help="value taps measured in each Bargain Bin hand")
-    parser.add_argument(
-        "--busy",
-        type=int,
-        default=0,
-        help="processes kept busy beside the run (2: two busy cores, as on CI's machine beside the tests)",
-    )
+    add_busy_option(parser)
     args = parser.parse_args(argv if argv is not None else [])
     stop_on_sigterm()
     out: dict[str, float] = {}
