@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, Self, TypeVar
@@ -288,6 +289,13 @@ class EntryKind(Protocol[S_co]):
     def from_draft(self, record: Mapping[str, Any], target: EntryTarget, draft: Mapping[str, Any]) -> S_co: ...
 
 
+class Debtor(Protocol):
+    """What owes a :class:`DraftStore` a draft not kept yet: an :class:`EntryController` whose last change waits
+    for its tap's reply to leave before it is written."""
+
+    def flush(self) -> None: ...
+
+
 class DraftStore(Protocol):
     """Where drafts are kept: :class:`companion.session.TableSession` (``draft`` / ``set_draft``)."""
 
@@ -295,12 +303,27 @@ class DraftStore(Protocol):
 
     def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new") -> None: ...
 
+    def owe(self, debtor: Debtor) -> None:
+        """``debtor`` has a change whose draft is not kept yet: the store's ``settle`` (the app stopping) calls its
+        ``flush`` if nothing has by then. Held weakly: a panel gone owes nothing."""
+        ...
+
 
 class MemoryDrafts:
     """A :class:`DraftStore` in memory (tests, doctests)."""
 
     def __init__(self) -> None:
         self.drafts: dict[str, dict[str, Any]] = {}
+        self._owed: weakref.WeakSet[Debtor] = weakref.WeakSet()
+
+    def owe(self, debtor: Debtor) -> None:
+        self._owed.add(debtor)
+
+    def settle(self) -> None:
+        """Keep every draft owed (:meth:`owe`) and not kept yet."""
+        owed, self._owed = list(self._owed), weakref.WeakSet()
+        for debtor in owed:
+            debtor.flush()
 
     def draft(self, target: str = "new") -> dict[str, Any] | None:
         found = self.drafts.get(target)
@@ -387,6 +410,7 @@ class EntryController(Generic[S]):
             scheduled = self._pending is not None
             self._pending = state
         if not scheduled:
+            self.store.owe(self)  # kept all the same if the app stops before ``defer`` runs it
             self.defer(self.flush)
         return state
 

@@ -173,7 +173,9 @@ class AppServices:
         return services
 
     def close(self) -> None:
-        """Release the data folder (its lock) for another app."""
+        """Release the data folder (its lock) for another app, once the hands being entered are written (a tap's
+        draft waits for its reply to leave: the app may stop in between)."""
+        self.sessions.settle()
         self.live.feed.close()
         self.archive.close()
 

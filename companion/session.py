@@ -46,13 +46,14 @@ from __future__ import annotations
 import copy
 import logging
 import threading
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from companion.drafts import draft_check
-from companion.entry import WordedError
+from companion.entry import Debtor, WordedError
 from companion.i18n import N_
 from companion.listeners import Listeners
 from scoring import Replay, Result, ScoringError, Step, find_game, next_step
@@ -307,6 +308,8 @@ class TableSession:
     _listeners: Listeners[TableSession] = field(default_factory=lambda: Listeners("a session listener"))
     _draft_watchers: Listeners[str | None] = field(default_factory=lambda: Listeners("a drafts watcher"))
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    _owed: weakref.WeakSet[Debtor] = field(default_factory=weakref.WeakSet)
+    """The entry panels whose last tap's draft is not written yet (:meth:`owe`)."""
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -389,6 +392,22 @@ class TableSession:
             else:
                 kept[target] = copy.deepcopy(dict(draft))
             self._persist_drafts()
+
+    def owe(self, debtor: Debtor) -> None:
+        """``debtor`` (an entry panel's controller) has a tap whose draft it writes once the tap's reply has left:
+        :meth:`settle` writes it if the app stops first."""
+        with self._lock:
+            self._owed.add(debtor)
+
+    def settle(self) -> None:
+        """Write every draft still owed (:meth:`owe`): the app is stopping, and a tap it has shown is not lost."""
+        with self._lock:
+            owed, self._owed = list(self._owed), weakref.WeakSet()
+        for debtor in owed:
+            try:
+                debtor.flush()
+            except Exception:  # one panel's draft that cannot be kept does not stop the others'
+                _log.warning("a hand being entered could not be kept", exc_info=True)
 
     def drafts_for(self, device: str) -> DeviceDrafts:
         """Where ``device`` keeps its hands being entered (a :class:`companion.entry.DraftStore`)."""
@@ -727,6 +746,9 @@ class DeviceDrafts:
     def set_draft(self, draft: Mapping[str, Any] | None, target: str = "new") -> None:
         self.session.set_draft(draft, target, device=self.device)
 
+    def owe(self, debtor: Debtor) -> None:
+        self.session.owe(debtor)
+
 
 class SessionService:
     """Starts and reopens table sessions over one archive; keeps one live :class:`TableSession` per id."""
@@ -787,6 +809,13 @@ class SessionService:
             )
             self._open[session_id] = session
             return session
+
+    def settle(self) -> None:
+        """Write the drafts every open game still owes (:meth:`TableSession.settle`): before the archive closes."""
+        with self._lock:
+            sessions = list(self._open.values())
+        for session in sessions:
+            session.settle()
 
     def unfinished(self) -> list[SessionSummary]:
         """Summaries of the sessions still being played (in progress or pending an extra part), newest first."""

@@ -379,3 +379,38 @@ def test_after_tap_writes_the_draft_after_the_reply_is_sent() -> None:
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:  # a loop of its own, as above
         pool.submit(asyncio.run, server()).result()
     assert order == ["sent update", "draft"]
+
+
+def test_a_tap_whose_draft_waits_for_its_reply_is_written_when_the_app_stops(tmp_path: Any) -> None:
+    """A tap's draft is written once its reply has left (``defer``); a stop in between (SIGTERM: the app closes its
+    services) writes it then, so the hand shown is the hand found after a restart."""
+    from companion.services import AppServices
+
+    with AppServices.open(tmp_path / "data") as services:
+        table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+        queued: list[Any] = []
+        ctl = EntryController(JokersKillState, table, table.record, EntryTarget(), defer=queued.append)
+        ctl.change(lambda state: state.place("9S"))
+        ctl.change(lambda state: state.place("4H"))
+        assert len(queued) == 1 and table.draft() is None, "the write waits (the app stops before it runs)"
+    with AppServices.open(tmp_path / "data") as services:
+        draft = services.sessions.open(table.id).draft()
+    assert draft is not None and (draft["up"], draft["cards"]) == ("9S", {"Ann": "4H"})
+
+
+def test_a_panel_gone_owes_nothing_and_a_draft_written_is_not_written_again() -> None:
+    import gc
+
+    store, queued = CountingDrafts(), []
+    record = {"game": "jokers-kill", "players": ["Ann", "Ben"]}
+    ctl = EntryController(JokersKillState, store, record, EntryTarget(), defer=queued.append)
+    ctl.change(lambda state: state.place("9S"))
+    queued.pop()()
+    store.settle()
+    assert len(store.writes) == 1, "written once, by its own deferred write"
+    ctl.change(lambda state: state.place("4H"))
+    queued.clear()
+    del ctl
+    gc.collect()
+    store.settle()
+    assert len(store.writes) == 1, "a panel that is gone is not held by the store"

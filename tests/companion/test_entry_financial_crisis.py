@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import companion.entry_financial_crisis as entry
+from companion.entry import MemoryDrafts
 from companion.entry_financial_crisis import FinancialCrisisIncompleteError, RoundDraft
 from companion.session import SessionService
 from scoring import (
@@ -257,18 +258,8 @@ def test_random_rounds_break_down_like_the_scorer(rng: random.Random, players: i
 # --- the Flet panel ----------------------------------------------------------------------------------------------
 
 
-class FakeSession:
-    def __init__(self) -> None:
-        self.drafts: dict[str, Any] = {}
-
-    def draft(self, key: str = "new") -> Any:
-        return self.drafts.get(key)
-
-    def set_draft(self, draft: Any, key: str = "new") -> None:
-        if draft is None:
-            self.drafts.pop(key, None)
-        else:
-            self.drafts[key] = draft
+class FakeSession(MemoryDrafts):
+    """The session's drafts, in memory."""
 
 
 def make_panel(record: dict[str, Any], *, accept: bool = True, existing: dict[str, Any] | None = None) -> Any:

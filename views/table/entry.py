@@ -157,7 +157,8 @@ def after_tap(work: Callable[[], None]) -> None:
     queue of callbacks; a change is made before its controls are queued, so ``work`` goes in two hops: the first
     lands after the handler, the second after that send task's wake-up. (One hop wrote the draft, with its fsync,
     before the tap's reply was sent.) The next tap is handled after it (the loop runs what was queued first), so
-    drafts are written in order. Outside a page's event (a unit test, a redraw on another thread), at once."""
+    drafts are written in order. Outside a page's event (a unit test, a redraw on another thread), at once. A stop
+    in between (SIGTERM) still writes it: the controller owes it to its store, which the app settles as it closes."""
     loop = _page_event_loop()
     if loop is None:
         work()
