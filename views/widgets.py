@@ -80,6 +80,8 @@ FOCUS_BORDER = ft.Colors.PRIMARY
 """The border of the :class:`TapKey` that has the keyboard's focus."""
 PRESS_KEYS = frozenset({"Enter", " ", "Numpad Enter"})
 """The keys (Flutter's key labels) that press the focused :class:`TapKey`: Enter and Space, as on a button."""
+HUG_LINE = 20
+"""The height of one line of a hugging :class:`TapKey`'s text (size 14), for centring it in the key."""
 DIMMED = 0.35
 """The opacity of a :class:`VeilOver`'s cover at its most: the keys under it show through, dimmed."""
 
@@ -121,14 +123,18 @@ class TapKey:
         height: int = MIN_TAP,
         on_long_press: Callable[[Any], Any] | None = None,
         label: str | None = None,
+        hug: bool = False,
     ) -> None:
         self.text = text
         self._colour = text.color
         self.on_click = on_click
+        # A key fills its cell of a grid; one that hugs its text (a place of the hand, in a wrapping row) is as
+        # wide as the text and its padding, the text centred in the key's height by the padding above it.
         self.box = Key(
             content=text,
             height=height,
-            alignment=ft.Alignment.CENTER,
+            alignment=None if hug else ft.Alignment.CENTER,
+            padding=ft.Padding(left=8, right=8, top=(height - 2 - HUG_LINE) // 2, bottom=0) if hug else None,
             border=ft.Border.all(1, ft.Colors.OUTLINE),
             border_radius=8,
             on_click=on_click,

@@ -23,11 +23,12 @@ from companion.session import HOST_DEVICE, SessionService
 from companion.sharing import Access, Edit, Role, device_of
 from storage import Archive
 from tests.support.screens import DevicePage as PhonePage
-from tests.support.screens import Page, buttons, child_controls, tap, texts
+from tests.support.screens import Page, buttons, child_controls, label_of, tap, texts
 from views.context import ViewContext
 from views.live import LiveScreen
 from views.seat import Seat
 from views.shell import Shell
+from views.widgets import Key
 
 PLAYERS = ["Uma", "Vic"]
 PHONE = Access(Role.EDITOR, "192.168.1.20", pin_epoch=1)
@@ -174,9 +175,9 @@ def walk_live(root: Any) -> Iterator[Any]:
 
 def phone_places(screen: LiveScreen) -> list[str]:
     return [
-        str(c.tooltip)
+        label_of(c)
         for c in walk_live(screen.body)
-        if isinstance(c, ft.OutlinedButton) and str(c.tooltip or "").startswith(("Up-card", *PLAYERS))
+        if isinstance(c, Key) and label_of(c).startswith(("Up-card", *PLAYERS))
     ]
 
 

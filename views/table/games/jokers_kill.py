@@ -8,6 +8,7 @@ shared :class:`companion.entry.EntryController`; this module only draws them: th
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -61,8 +62,12 @@ class CardPicker:
         self.slot_row = ft.Row(wrap=True, spacing=4, run_spacing=4)
         self.slot_text = ft.Text("", size=12, visible=False)
         """The hand's places in one compact text, for a table of more than :data:`PLACE_BUTTONS` places."""
-        self.chips: list[ft.OutlinedButton] = []
-        """The hand's card places (tap one to take its card out), kept and relabelled from tap to tap."""
+        self.chips: list[TapKey] = []
+        """The hand's card places (tap one to take its card out), kept and relabelled from tap to tap: keys that
+        hug their text (a Material button's state animations cost a throttled phone a frame's worth more a tap)."""
+        self.chip_texts: list[ft.Text] = []
+        self.chip_slots: list[tuple[Any, ...]] = []
+        """The place each of :attr:`chips` shows (its slot's key)."""
         self.keys: dict[str, TapKey] = {}
         """The card keys, one a card of the deck (and the Joker): kept, and sent only when one changes."""
         for code in card_codes() + (["JK"] if self.options.get("jokers") else []):
@@ -148,8 +153,8 @@ class CardPicker:
         return [*changed, self.prompt]  # one message each, the prompt last: when it has moved on, all has
 
     def _show_places(self, places: list[Slot]) -> list[ft.Control]:
-        """The hand's card places as kept buttons (one a place, reused from tap to tap): returns what changed,
-        the row when places came or went, else just the places whose card changed."""
+        """The hand's card places as kept keys (one a place, reused from tap to tap): returns what changed, the
+        row when places came or went, and the places whose card changed."""
         changed: list[ft.Control] = []
         compact = len(places) > PLACE_BUTTONS
         title = not (compact and self.ectx.target.is_new and self.ectx.target.part is Part.HANDS)
@@ -175,23 +180,24 @@ class CardPicker:
             changed.append(self.slot_row)
         for i, slot in enumerate(places):
             if i == len(self.chips):
-                made = ft.OutlinedButton(
-                    content="", height=MIN_TAP, style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8))
-                )
-                made.on_click = lambda _, made=made: self.clear_one(made.data)
-                self.chips.append(made)
-            chip = self.chips[i]
+                self.chip_texts.append(ft.Text("", size=14, no_wrap=True))
+                self.chips.append(TapKey(self.chip_texts[i], self._clear_place(i), hug=True))
+                self.chip_slots.append(())
+            chip, shows = self.chips[i], self.chip_texts[i]
             label = slot.label_in(self.words)
-            if (chip.content, chip.disabled, chip.data) != (label, slot.card is None, slot.key):
-                chip.content = chip.tooltip = label
-                chip.disabled = slot.card is None
-                chip.data = slot.key
-                changed.append(chip)
-        shown = self.chips[: len(places)]
+            self.chip_slots[i] = slot.key
+            greyed = chip.set_enabled(slot.card is not None)
+            if shows.value != label or greyed:
+                shows.value = label
+                changed.append(chip.control)
+        shown: list[ft.Control] = [chip.control for chip in self.chips[: len(places)]]
         if [id(c) for c in self.slot_row.controls] != [id(c) for c in shown]:
-            self.slot_row.controls = list(shown)
-            return [self.slot_row]
+            self.slot_row.controls = shown
+            return [self.slot_row, *changed]  # the places are isolated: those kept and changed go too
         return changed
+
+    def _clear_place(self, i: int) -> Callable[[Any], None]:
+        return lambda _: self.clear_one(self.chip_slots[i])
 
     def _send(self, changed: list[ft.Control]) -> None:
         """Send just these controls, as the screen sends a panel's changes (an explicit update also spares the
