@@ -469,7 +469,7 @@ def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
     for kind in ("value tap", "Confirm"):
         first = [s for s in measured if "hand 1:" in s.name and kind in s.name]
         later = [s for s in measured if f"hand {SEEDED_HANDS + 1}:" in s.name and kind in s.name]
-        if first and later:
+        if first and later and first[0].samples and later[0].samples:  # none with --hands 0
             growth = median(later[0].ms()) / median(first[0].ms())
             out[f"Bargain Bin {kind} growth"] = growth
             verdict = "met" if growth <= TARGETS["growth"] else "MISSED"

@@ -92,3 +92,25 @@ def test_busy_processes_spin_while_the_benchmark_runs_and_stop_after() -> None:
     assert not any(Path(f"/proc/{one.pid}").exists() for one in spinners), "a busy process left behind"
     with busy_cores(0) as none:
         assert none == []
+
+
+def test_the_tap_report_leaves_out_what_was_not_run(capsys: Any) -> None:
+    """``--hands 0``: the Bargain Bin series have no samples, so no row and no hand 60 / hand 1 line (it printed a
+    ratio of ``nan``, read as a missed target)."""
+    from bench.pagewatch import Sample
+    from bench.tap_latency import SEEDED_HANDS, Series, report
+
+    def samples(ms: float) -> list[Sample]:
+        return [Sample(ms + i, ms + i - 5, 600, 1, 100, 1, "x", server_ms=10, client_ms=20) for i in range(20)]
+
+    trivial = Series("trivial app: click → text", "trivial", samples(40))
+    card = Series("Jokers Kill: card tap → shown", "tap", samples(50))
+    empty = [
+        Series(f"Bargain Bin hand {n}: {what}", kind, [])
+        for n in (1, SEEDED_HANDS + 1)
+        for what, kind in (("value tap", "tap"), ("Confirm", "confirm"))
+    ]
+    out = report(trivial, [card, *empty])
+    printed = capsys.readouterr().out
+    assert "nan" not in printed and "Bargain Bin" not in printed, printed
+    assert out["Jokers Kill: card tap → shown frame p95_ratio"] > 1 and not any("growth" in key for key in out)
