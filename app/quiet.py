@@ -9,8 +9,8 @@ before it was accepted. Nothing is wrong: the person closed a tab.
 * :class:`QuietDisconnects` wraps the ASGI app: a WebSocket connection that ends with such an exception ends
   quietly (one line in the ``app.quiet`` log at debug level, which the terminal does not show). Any other
   exception passes through unchanged and is printed as before.
-* :func:`install_log_filter` puts :class:`DisconnectFilter` on Flet's web logger, so a record about a connection
-  that went away is not printed either.
+* :func:`install_log_filter` puts :class:`DisconnectFilter` on Flet's web and session loggers, so a record about a
+  connection that went away is not printed either.
 """
 
 from __future__ import annotations
@@ -28,10 +28,15 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 FLET_WEB_LOGGER = "flet_web.fastapi"
 """The logger Flet's web server writes to (``flet_web/fastapi/flet_app.py``)."""
-QUIET_LOGGERS = (FLET_WEB_LOGGER, "asyncio")
-"""The loggers :func:`install_log_filter` filters: Flet's web server's, and asyncio's, which prints "Future exception
-was never retrieved" for a page redrawn on its own thread (a setting changed in another tab) whose tab had just
-closed."""
+FLET_SESSION_LOGGER = "flet"
+"""The logger of Flet's sessions (``flet/messaging/session.py``): it prints "Unhandled error in 'on_<event>'
+handler" when a page's event ends in a write to a connection that has closed (a closing tab reports its lifecycle
+change, and the page's automatic update after it finds no connection)."""
+QUIET_LOGGERS = (FLET_WEB_LOGGER, FLET_SESSION_LOGGER, "asyncio")
+"""The loggers :func:`install_log_filter` filters: Flet's web server's, Flet's sessions', and asyncio's, which prints
+"Future exception was never retrieved" for a page redrawn on its own thread (a setting changed in another tab) whose
+tab had just closed, and "Task exception was never retrieved" for an event whose error report could not be sent
+either."""
 
 
 def _disconnect_types() -> tuple[type[BaseException], ...]:
