@@ -88,7 +88,7 @@ DIMMED = 0.35
 
 class TapKey:
     """A key of a dense pad (the card grids, the Bargain Bin value pad, the 1111-9999 digits): one tap a card or
-    digit.
+    digit. Jokers Kill's hand places are keys too, hugging their text (``hug=True``).
 
     It is a bordered box that takes the tap (:class:`Key`) inside a button node for screen readers and tests,
     where a Material button would paint a coloured ink ripple, an elevation and open a tooltip. The box is not an
