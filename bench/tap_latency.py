@@ -22,14 +22,16 @@ Every run is made twice (``--throttle 1,4``): unthrottled at 1280×1400, then wi
 quiet before each measured Bargain Bin tap); each prints the load average. Every tap is measured with semantics
 off too, on pages that never switch it on (Bargain Bin on twin sessions, :class:`Stage`). Controls are found by
 their semantics labels (the same the browser tests use). Run: ``.venv/bin/python -m bench.tap_latency [--hands N]
-[--jk-hands N] [--values N] [--throttle 1,4] [--busy N]`` (about 45 minutes a mode with the defaults on 2 cores);
-``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps
+[--jk-hands N] [--values N] [--throttle 1,4] [--busy N] [--samples FILE]`` (about 45 minutes a mode with the
+defaults on 2 cores); ``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps
 p95 ≤ 1.5 × the trivial app's; Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import sys
 import tempfile
 import time
@@ -497,18 +499,36 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         help="CPU throttling rates to run, comma-separated (default 1,4: unthrottled, then a phone-class CPU)",
     )
     parser.add_argument("--values", type=int, default=4, help="value taps measured in each Bargain Bin hand")
+    parser.add_argument(
+        "--samples", type=Path, default=None, metavar="FILE", help="also write every sample, with its label, as JSON"
+    )
     add_busy_option(parser)
     args = parser.parse_args(argv if argv is not None else [])
     stop_on_sigterm()
     out: dict[str, float] = {}
+    runs: dict[str, Sequence[Series]] = {}
     with busy_cores(args.busy):
         for rate in [float(r) for r in args.throttle.split(",") if r.strip()]:
-            out.update({f"{rate:g}x {k}": v for k, v in run_mode(args, rate).items()})
+            out.update({f"{rate:g}x {k}": v for k, v in run_mode(args, rate, runs).items()})
+            if args.samples is not None:
+                write_samples(args.samples, runs)
     return out
 
 
-def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
-    """One run of every tap with Chromium's CPU slowed ``rate`` times (both apps alike; at 390×844 when slowed)."""
+def write_samples(path: Path, runs: dict[str, Sequence[Series]]) -> None:
+    """Write every sample of every run to ``path`` as JSON: mode → series name → samples (each with its label, the
+    text the tap waited for: a Jokers Kill card tap whose prompt says to confirm the hand completed it), so that
+    a part of a series can be looked at on its own. Written again after each mode (a later failure keeps it)."""
+    data = {
+        mode: {one.name: [dataclasses.asdict(sample) for sample in one.samples] for one in series}
+        for mode, series in runs.items()
+    }
+    path.write_text(json.dumps(data, indent=1, allow_nan=True), encoding="utf-8")
+
+
+def run_mode(args: argparse.Namespace, rate: float, runs: dict[str, Sequence[Series]]) -> dict[str, float]:
+    """One run of every tap with Chromium's CPU slowed ``rate`` times (both apps alike; at 390×844 when slowed); its
+    series are added to ``runs`` under the mode's name (semantics on, then off)."""
     from playwright.sync_api import sync_playwright
 
     viewport = VIEWPORT if rate == 1.0 else PHONE
@@ -557,6 +577,8 @@ def run_mode(args: argparse.Namespace, rate: float) -> dict[str, float]:
                 browser.close()
         twins = twins_differ(folder, ids)
     mode = "unthrottled" if rate == 1.0 else f"CPU throttled {rate:g}x"
+    runs[mode] = [alt.series, *measured]
+    runs[f"{mode}, semantics off"] = [alt_off.series, *measured_off]
     print(
         f"\n== {mode}, {viewport['width']}x{viewport['height']}, {args.busy} busy processes beside; load average "
         f"{load_before} at the start, {load_average()} at the end"

@@ -114,3 +114,24 @@ def test_the_tap_report_leaves_out_what_was_not_run(capsys: Any) -> None:
     printed = capsys.readouterr().out
     assert "nan" not in printed and "Bargain Bin" not in printed, printed
     assert out["Jokers Kill: card tap → shown frame p95_ratio"] > 1 and not any("growth" in key for key in out)
+
+
+def test_the_tap_samples_are_written_mode_by_mode(tmp_path: Path) -> None:
+    """``--samples FILE``: every sample of every series, with its label, under its mode; read back as written."""
+    import json
+
+    from bench.pagewatch import Sample
+    from bench.tap_latency import Series, write_samples
+
+    last = Sample(61.5, 55.0, 900, 2, 120, 1, "Next: Confirm the hand", server_ms=12.5, client_ms=30.0)
+    card = Series("Jokers Kill: card tap → shown", "tap", [Sample(50, 45, 600, 1, 100, 1, "Next: Ben's card"), last])
+    trivial = Series("trivial app: click → text", "trivial", [Sample(40, 38, 300, 1, 90, 1, "Clicked 1")])
+    path = tmp_path / "samples.json"
+    write_samples(path, {"CPU throttled 4x": [trivial, card], "CPU throttled 4x, semantics off": [trivial]})
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert list(data) == ["CPU throttled 4x", "CPU throttled 4x, semantics off"]
+    assert list(data["CPU throttled 4x"]) == [trivial.name, card.name]
+    [_, written] = data["CPU throttled 4x"][card.name]
+    assert written["label"] == "Next: Confirm the hand" and written["ms"] == 61.5 and written["server_ms"] == 12.5
+    assert written["rx_frames"] == 2
+    assert data["CPU throttled 4x, semantics off"][trivial.name][0]["seen_ms"] == 38
