@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -29,7 +30,7 @@ from scoring.parts import Part
 from scoring.why import Note
 from views.context import ViewContext
 from views.flet_private import in_page_event, set_isolated
-from views.widgets import sent_by_hand
+from views.widgets import VeilOver, sent_by_hand
 
 __all__ = [
     "EntryContext",
@@ -38,6 +39,7 @@ __all__ = [
     "Panel",
     "Table",
     "TableUI",
+    "VeilLater",
     "after_tap",
     "controller",
     "docked",
@@ -179,6 +181,65 @@ def _page_event_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+VEIL_AFTER_S = 0.05
+"""How long after a tap's reply the veil that tap raises is sent (:class:`VeilLater`): long enough for the reply to
+be on the wire and drawn first, far shorter than the next tap of a hand."""
+
+
+class VeilLater:
+    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers it at once.
+
+    Raising the veil disables the grid under it, and Flet's client then builds every key of the grid again (52 cards
+    of Jokers Kill, the value pad of Bargain Bin): on a slow phone that doubled the time until the tap that completes
+    a hand showed its card. So inside a page event the raise goes in a message of its own, :data:`VEIL_AFTER_S`
+    after the reply (the card, the prompt and Confirm come first). Nothing can slip in between: the hand refuses a
+    card while it is complete whether the veil is up or not, with the same reason. Lowering is never deferred (a
+    key must be usable as soon as it is shown), and a later lowering cancels a raise still waiting. Outside a page
+    event (a unit test, a redraw on the page's thread) raising is immediate too.
+
+    ``lock`` is the panel's lock of taps: the deferred raise takes it, so it never lands in the middle of a tap.
+    ``send`` sends the controls it changed (the panel's own way of sending, as after a tap).
+    """
+
+    def __init__(
+        self,
+        veil: VeilOver,
+        lock: contextlib.AbstractContextManager[Any],
+        send: Callable[[list[ft.Control]], None],
+    ) -> None:
+        self.veil = veil
+        self.lock = lock
+        self.send = send
+        self.wanted = veil.raised
+        """Whether the veil is to be up (it may still be waiting to go up)."""
+        self._waiting: asyncio.TimerHandle | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a raise is waiting to be sent."""
+        return self._waiting is not None
+
+    def want(self, raised: bool) -> list[ft.Control]:
+        """Ask for the veil up or down; returns what to send with the tap now (the cover and the grid when it is
+        lowered or raised at once; nothing when the raise is to follow, or nothing changes)."""
+        self.wanted = raised
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+        loop = _page_event_loop()
+        if not raised or loop is None or self.veil.raised:
+            return self.veil.set_raised(raised)
+        # an empty context: the raise is sent as outside any event (no automatic update of the page after it)
+        self._waiting = loop.call_later(VEIL_AFTER_S, self._raise, context=contextvars.Context())
+        return []
+
+    def _raise(self) -> None:
+        with self.lock:
+            self._waiting = None
+            if self.wanted:
+                self.send(self.veil.set_raised(True))
 
 
 EntryBuilder = Callable[[EntryContext], Panel]

@@ -28,7 +28,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, controller, docked, said, words_of
+from views.table.entry import EntryContext, TableUI, VeilLater, controller, docked, said, words_of
 from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
@@ -252,6 +252,8 @@ class BinPanel:
         tapped; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out. A key on
         its own is greyed out once both cards of its value are out."""
         self.veil.set_raised(True)
+        self.veil_later = VeilLater(self.veil, self._lock, self._send)
+        """Raises it after the reply of the tap that plays a card (lowers it at once, when who gets it is tapped)."""
         self.pad = ft.Column(
             [
                 self.veil.control,
@@ -503,7 +505,9 @@ class BinPanel:
         show_pad = not entry.joker_waiting and not (self.large and choosing)  # a large table's: with the receiver
         if show_pad:
             ready = entry.receiver is not None and giver is not None
-            self.veil.set_raised(not ready)  # the cover and the pad's grid are sent as their look changed (_look)
+            # the cover and the pad's grid are sent as their look changed (_look); raised after the reply of the
+            # tap that plays the card (its text first: VeilLater), lowered with the tap on who gets it
+            self.veil_later.want(not ready)
             for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
                 tap_key.set_enabled(entry.can_value(key))
         self.pad.visible = show_pad

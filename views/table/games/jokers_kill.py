@@ -20,7 +20,7 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, controller, docked, said, words_of
+from views.table.entry import EntryContext, TableUI, VeilLater, controller, docked, said, words_of
 from views.widgets import MIN_TAP, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
 
 
@@ -81,6 +81,8 @@ class CardPicker:
         )
         self.veil = VeilOver(self.grid, self.refused)
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
+        self.veil_later = VeilLater(self.veil, self._lock, self._send)
+        """Raises it after the reply of the tap that completes the hand (lowers it at once)."""
         self.confirm = ft.FilledButton(
             content=_("Confirm hand"),
             icon=ft.Icons.CHECK,
@@ -137,8 +139,9 @@ class CardPicker:
         self.prompt.semantics_label = _("Next: {prompt}").format(prompt=self.prompt.value)
         # A complete hand raises the veil over the grid (one box dims the 52 cards; the grid, disabled, makes each
         # card's node say it is unavailable); a card tapped then is refused with "the hand is complete: confirm it,
-        # or remove a card first", said on screen and read out. A card dealt greys its own key.
-        changed += self.veil.set_raised(need.complete)  # the cover and the grid, not its keys
+        # or remove a card first", said on screen and read out. A card dealt greys its own key. The veil goes up
+        # after the reply of the tap that completes the hand (its last card shows first: VeilLater).
+        changed += self.veil_later.want(need.complete)  # the cover and the grid, not its keys
         legal = state.unused_cards()
         changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
         places = state.slots()
