@@ -135,3 +135,31 @@ def test_the_tap_samples_are_written_mode_by_mode(tmp_path: Path) -> None:
     assert written["label"] == "Next: Confirm the hand" and written["ms"] == 61.5 and written["server_ms"] == 12.5
     assert written["rx_frames"] == 2
     assert data["CPU throttled 4x, semantics off"][trivial.name][0]["seen_ms"] == 38
+
+
+def test_the_samples_report_looks_at_the_card_that_completes_a_hand_on_its_own(tmp_path: Path, capsys: Any) -> None:
+    """``python -m bench.tap_samples FILE``: the Jokers Kill card taps in two parts (by the prompt with semantics,
+    every third card without), each with its medians and their ratio to the trivial app's."""
+    import doctest
+
+    from bench import tap_samples
+    from bench.pagewatch import Sample
+    from bench.tap_latency import Series, write_samples
+
+    assert doctest.testmod(tap_samples).failed == 0
+    prompts = ["Next: Ann's card", "Next: Ben's card", "Next: Ann wins 1 point: confirm the hand"]
+    on = Series("Jokers Kill: card tap → shown", "tap")
+    on.samples = [Sample(100 + 100 * (i % 3 == 2), 90, 700, 1, 100, 1, prompts[i % 3]) for i in range(6)]
+    off = Series("Jokers Kill: card tap → frame after its message (semantics off)", "tap")
+    off.samples = [Sample(60 + 60 * (i % 3 == 2), 30, 700, 1, 100, 1, "") for i in range(6)]
+    trivial = Series("trivial app: click → text", "trivial", [Sample(50, 45, 300, 1, 90, 1, "Taps: 1")])
+    path = tmp_path / "samples.json"
+    write_samples(path, {"CPU throttled 4x": [trivial, on], "CPU throttled 4x, semantics off": [trivial, off]})
+    found = {(row[0], row[1]): row for row in tap_samples.main([str(path)])}
+    last = found[("CPU throttled 4x", "Jokers Kill: card tap → shown, completing the hand")]
+    assert last[2:5] == ["2", "90", "200"] and last[-1] == "4.00×", last
+    other = found[("CPU throttled 4x", "Jokers Kill: card tap → shown, other cards")]
+    assert other[2] == "4" and other[4] == "100" and other[-1] == "2.00×", other
+    off_last = found[("CPU throttled 4x, semantics off", f"{off.name}, completing the hand")]
+    assert off_last[2] == "2" and off_last[4] == "120", off_last
+    assert "completing the hand" in capsys.readouterr().out
