@@ -203,6 +203,57 @@ class TapKey:
         return True
 
 
+ACTION_KEY = ft.Colors.PRIMARY
+"""The fill of an :class:`ActionKey` that can be tapped (its text :data:`ft.Colors.ON_PRIMARY`), as a Material
+filled button's."""
+ACTION_KEY_OFF = ft.Colors.with_opacity(0.12, ft.Colors.ON_SURFACE)
+"""The fill of a greyed-out :class:`ActionKey` (its text ``ON_SURFACE`` at 38%), as a disabled filled button's."""
+
+
+class ActionKey(TapKey):
+    """A panel's main action (*Confirm hand*) as a filled key: a :class:`TapKey` that looks like a Material filled
+    button, with neither the button's ink nor its state animations.
+
+    A Material button animates from its greyed-out look to its enabled one (and back) over several frames. The card
+    that completes a Jokers Kill hand enables *Confirm hand*, and throttled 4×, with the button a ``FilledButton``,
+    the frame after that card's text came 223–308 ms after the pointerdown (median, five runs); drawn as a key,
+    194–211 ms (two runs in the same sitting: README, "What that frame holds"). The keyboard, the focus border and
+    the button node are the :class:`TapKey`'s; the label can change (:meth:`set_label`: *Mark hand void*)."""
+
+    def __init__(self, label: str, on_click: Callable[[Any], Any], *, size: int = 18) -> None:
+        self.label = ft.Text(label, size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_PRIMARY, no_wrap=True)
+        super().__init__(self.label, on_click)
+        self.control.expand = True
+        self._paint()
+
+    def _border(self) -> ft.Border:
+        if self.focused:  # on the filled box, the focus border in the text's colour of the screen
+            return ft.Border.all(3, ft.Colors.ON_SURFACE)
+        return ft.Border.all(1, ACTION_KEY if self.enabled else ACTION_KEY_OFF)
+
+    def _paint(self) -> None:
+        self.box.bgcolor = ACTION_KEY if self.enabled else ACTION_KEY_OFF
+        self.text.color = ft.Colors.ON_PRIMARY if self.enabled else ft.Colors.with_opacity(0.38, ft.Colors.ON_SURFACE)
+        self.box.border = self._border()
+
+    def set_enabled(self, enabled: bool) -> bool:
+        """Grey the action out or bring it back (its fill and text, as a filled button's); returns whether its look
+        changed."""
+        if enabled == self.enabled:
+            return False
+        self.enabled = enabled
+        self.control.disabled = not enabled
+        self._paint()
+        return True
+
+    def set_label(self, label: str) -> bool:
+        """Say ``label`` (shown, and read out: the button node takes its text); returns whether it changed."""
+        if self.label.value == label:
+            return False
+        self.label.value = label
+        return True
+
+
 def sent_by_hand() -> None:
     """Turn Flet's automatic update off for the event being handled: the table screen sends what a tap changed
     with ``.update()`` on those controls (a key its focus highlight), and a tap that changes nothing (a refused

@@ -170,14 +170,16 @@ def test_a_hand_through_the_table_screen(services: AppServices) -> None:
     assert_accessible(view)
     shown = buttons(view)
     assert "Joker" not in shown, "no Joker without the option"
-    assert shown["Confirm hand"].disabled and shown["Undo"].disabled
+    assert greyed(view, shown["Confirm hand"]) and shown["Undo"].disabled
     for card in ("9S", "4H", "7D"):
         tap(view, {"9S": "9♠", "4H": "4♥", "7D": "7♦"}[card])
     assert greyed(view, buttons(view)["4♥"]), "a card in this hand is greyed out"
     assert table.draft() == {"up": "9S", "buried": [], "cards": {"Ann": "4H", "Ben": "7D"}, "tiebreaks": []}
     assert "Next: Cat's card" in texts(view)
+    assert greyed(view, buttons(view)["Confirm hand"]), "an open hand: nothing to confirm"
     tap(view, "Q♣")
     assert "Next: Ann wins 2 points: confirm the hand" in texts(view)
+    assert not greyed(view, buttons(view)["Confirm hand"])
     tap(view, "Confirm hand")
     assert table.hands == [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D", "Cat": "QC"}}]
     assert table.draft() is None
@@ -504,3 +506,25 @@ def test_the_focused_card_is_pressed_with_enter_or_space_and_shows_its_focus(ser
     assert table.draft() == kept and "The hand is complete: confirm it, or remove a card first" in texts(view)
     tap(view, "Confirm hand")
     assert len(table.hands) == 1 and table.hands[0]["cards"] == {"Ann": "4H", "Ben": "7D"}, table.hands
+
+
+def test_confirm_is_a_filled_key_greyed_out_until_the_hand_is_complete(services: AppServices) -> None:
+    """*Confirm hand* is a key (no Material button, whose state animation held the next frames): greyed out with a
+    filled button's disabled look while the hand is open, filled once it is complete, pressed by Enter like a tap,
+    and refusing Enter while greyed out."""
+    from views.widgets import ACTION_KEY, ACTION_KEY_OFF
+
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
+    _, view = render(services, f"/continue/{table.id}")
+    assert not any(isinstance(c, ft.FilledButton) for c, _ in walk(view) if label_of(c) == "Confirm hand")
+    confirm = _listener(view, "Confirm hand")
+    box = confirm.content
+    assert greyed(view, box) and box.bgcolor == ACTION_KEY_OFF
+    _press(confirm, "Enter")
+    assert table.hands == [], "a greyed-out Confirm takes no Enter"
+    for card in ("9♠", "4♥", "7♦"):
+        tap(view, card)
+    assert not greyed(view, box) and box.bgcolor == ACTION_KEY and box.content.color == ft.Colors.ON_PRIMARY
+    _press(confirm, "Enter")
+    assert table.hands == [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}]
+    assert greyed(view, box) and box.bgcolor == ACTION_KEY_OFF, "the next hand: greyed out again"

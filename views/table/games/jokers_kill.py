@@ -21,7 +21,7 @@ from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import EntryContext, TableUI, VeilLater, controller, docked, said, words_of
-from views.widgets import MIN_TAP, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
+from views.widgets import MIN_TAP, ActionKey, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
 
 
 def extras(
@@ -83,15 +83,10 @@ class CardPicker:
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
         """Raises it after the reply of the tap that completes the hand (lowers it at once)."""
-        self.confirm = ft.FilledButton(
-            content=_("Confirm hand"),
-            icon=ft.Icons.CHECK,
-            tooltip=_("Confirm hand"),
-            height=MIN_TAP,
-            expand=True,
-            on_click=self.confirm_hand,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=18)),
-        )
+        self.confirm_key = ActionKey(_("Confirm hand"), self.confirm_hand)
+        """A filled key, not a Material button: the card that completes a hand enables it at once, with no state
+        animation holding the next frames (:class:`~views.widgets.ActionKey`)."""
+        self.confirm = self.confirm_key.control
         self.remove = icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove last card"), self.remove_last, size=MIN_TAP)
         self.clear = icon_button(ft.Icons.DELETE_SWEEP_OUTLINED, _("Clear hand"), self.clear_all, size=MIN_TAP)
         self.control = ft.Column(
@@ -146,10 +141,10 @@ class CardPicker:
         changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
         places = state.slots()
         changed += self._show_places(places)
-        self.confirm.disabled = not need.complete
         label = _("Mark hand void") if need.need is Need.VOID else _("Confirm hand")
-        self.confirm.content = label
-        self.confirm.tooltip = label
+        enabled = self.confirm_key.set_enabled(need.complete)
+        if self.confirm_key.set_label(label) or enabled:  # a key: isolated, sent when it changed
+            changed.append(self.confirm)
         inner = self.remove.content if isinstance(self.remove, ft.Semantics) else None
         if isinstance(inner, ft.IconButton):
             inner.disabled = not any(slot.card for slot in places)
