@@ -538,10 +538,10 @@ def test_quick_form_end_payouts_and_settle_up_on_the_table_screen(services: AppS
     _tap(view, "Quick totals")
     for name, value in zip(PLAYERS, ["10", "4", "oops", "10"], strict=True):
         _type(view, f"{name}'s card points", value)
-    assert _buttons(view)["Confirm hand"].disabled
+    assert greyed(view, _buttons(view)["Confirm hand"])
     assert any("Still needed: Cat's card points 'oops' is not a whole number." in t for t in _texts(view))
     _type(view, "Cat's card points", "-5")
-    assert not _buttons(view)["Confirm hand"].disabled
+    assert not greyed(view, _buttons(view)["Confirm hand"])
     _tap(view, "Confirm hand")
     assert table.hands == [{"scores": {"Ann": 10, "Ben": 4, "Cat": -5, "Dan": 10}}]
     shown = _texts(view)

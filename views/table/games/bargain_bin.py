@@ -29,7 +29,7 @@ from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import EntryContext, TableUI, VeilLater, controller, docked, said, words_of
-from views.widgets import MIN_TAP, TAP, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
+from views.widgets import MIN_TAP, TAP, ActionKey, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
 """A receiver's share of a row of 12: two a row on a portrait phone (ten players in five rows), more when wider."""
@@ -201,7 +201,9 @@ class BinPanel:
             padding=ft.Padding.all(8),
             border_radius=8,
         )
-        self.confirm_button = _button(_("Confirm hand"), self.confirm, primary=True, expand=True, height=MIN_TAP)
+        self.confirm_key = ActionKey(_("Confirm hand"), self.confirm)
+        """A filled key, not a Material button: the hand's last card enables it with no state animation."""
+        self.confirm_button = self.confirm_key.control
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, no_wrap=True)
         self.mode_holder = ft.Container()
         self.header = ft.Row(
@@ -590,7 +592,7 @@ class BinPanel:
         self.quick_preview.value = left if self.large else text
         self.quick_preview.semantics_label = text
         self._update_vegas()
-        self.confirm_button.disabled = not entry.can_confirm()
+        self.confirm_key.set_enabled(entry.can_confirm())
 
     def _update_vegas(self) -> None:
         line = self.entry.vegas_line(self.pot_before)
@@ -690,7 +692,7 @@ class BinPanel:
         return parts
 
     def _actions(self) -> ft.Control:
-        self.confirm_button.disabled = not self.entry.can_confirm()
+        self.confirm_key.set_enabled(self.entry.can_confirm())
         live = self.entry.mode is EntryMode.LIVE
         self.take_back.visible = live
         if live:
