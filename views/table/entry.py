@@ -216,11 +216,6 @@ class VeilLater:
         """Whether the veil is to be up (it may still be waiting to go up)."""
         self._waiting: asyncio.TimerHandle | None = None
 
-    @property
-    def waiting(self) -> bool:
-        """Whether a raise is waiting to be sent."""
-        return self._waiting is not None
-
     def want(self, raised: bool) -> list[ft.Control]:
         """Ask for the veil up or down; returns what to send with the tap now (the cover and the grid when it is
         lowered or raised at once; nothing when the raise is to follow, or nothing changes)."""
