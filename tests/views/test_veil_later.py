@@ -1,6 +1,8 @@
-"""The veil after the reply: a tap that raises a veil over a grid of keys (the card that completes a Jokers Kill
-hand, the card played on a small Bargain Bin table) sends its reply without it, and the veil follows in a message of
-its own (:class:`views.table.entry.VeilLater`); lowering it is never deferred.
+"""After the reply: a tap that raises a veil over a grid of keys (the card that completes a Jokers Kill hand, the
+card played on a small Bargain Bin table) sends its reply without it, and the veil follows in a message of its own
+(:class:`views.table.entry.VeilLater`); a Confirm's reply lowers it after, and the scoreboard and the hand list
+follow it too (the standings at the top come in the reply). A tap on a cover enters nothing in the place of the key
+under it.
 
 The taps are made as Flet makes them: on a running event loop, inside a page event (its own update state). The
 table screen's one update of a tap is caught (``sent``), so the test sees each message's controls in order.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -18,10 +21,10 @@ import pytest
 from companion.services import AppServices
 from tests.conftest import run_async
 from tests.support.screens import buttons, greyed, render, tap, texts, walk
-from views.table.entry import VEIL_AFTER_S
+from views.table.entry import AFTER_REPLY_S
 from views.widgets import Veil
 
-LATER = VEIL_AFTER_S * 4
+LATER = AFTER_REPLY_S * 4
 """Long enough for the veil's message to have gone."""
 
 
@@ -33,14 +36,19 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[list[ft.Control]]:
     return out
 
 
-def event_tap(view: ft.View, label: str) -> None:
-    """Tap ``label`` as Flet calls a handler: in the page's event loop, inside an event with its own update state."""
+def in_event(handler: Callable[[], object]) -> None:
+    """Call ``handler`` as Flet calls one: in the page's event loop, inside an event with its own update state."""
 
-    def handler() -> None:
+    def call() -> None:
         ft.context.reset_auto_update()  # what Flet does before it calls a handler
-        tap(view, label)
+        handler()
 
-    contextvars.copy_context().run(handler)
+    contextvars.copy_context().run(call)
+
+
+def event_tap(view: ft.View, label: str) -> None:
+    """Tap ``label`` as Flet calls a handler (:func:`in_event`)."""
+    in_event(lambda: tap(view, label))
 
 
 def veil_of(view: ft.View) -> Veil:
@@ -87,10 +95,17 @@ def test_jokers_kill_the_last_card_of_a_hand_is_sent_before_the_veil(
         sent.clear()
         event_tap(view, "Confirm hand")
         assert len(table.hands) == 1
-        assert has(sent, grid) and not grid.disabled and veil.bgcolor is None, "the Confirm lowers it at once"
+        assert len(sent) == 1 and not has(sent, grid) and grid.disabled, "the Confirm's reply: the veil still up"
+        assert greyed(view, buttons(view)["A♠"]), "under the veil"
+        in_event(lambda: veil.on_click(None))  # a tap on the cover before it is down (it cannot tell which card)
+        assert any("still covered" in text for text in texts(view)), texts(view)
         sent.clear()
         await asyncio.sleep(LATER)
-        assert sent == [], "and nothing follows"
+        assert [id(veil), id(grid)] in [[id(c) for c in message] for message in sent], "then the veil comes down"
+        assert not grid.disabled and veil.bgcolor is None
+        assert not greyed(view, buttons(view)["A♠"]), "nothing entered in its place (the first card)"
+        event_tap(view, "A♠")
+        assert greyed(view, buttons(view)["A♠"]), "the next hand's first card, tapped again"
 
     run_async(play())
 
@@ -140,5 +155,61 @@ def test_bargain_bin_the_card_played_is_sent_before_the_pad_is_veiled(
         await asyncio.sleep(LATER)
         assert [[id(c) for c in message] for message in sent] == [[id(veil), id(pad)]], "then the veil, alone"
         assert pad.disabled and veil.bgcolor is not None
+
+    run_async(play())
+
+
+def test_bargain_bin_a_tap_on_the_pad_s_cover_plays_no_value(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """The pad's cover cannot tell which value was under the finger: before who gets the card is tapped it says to
+    tap that first; a tap that reaches it after (the reply lowering it not drawn yet) plays nothing and says to tap
+    again, where it played the pad's first value."""
+    table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
+    _, view = render(services, f"/continue/{table.id}")
+    veil = veil_of(view)
+    on_cover = veil.on_click
+    assert on_cover is not None
+
+    async def play() -> None:
+        in_event(lambda: on_cover(None))
+        assert any("card goes to first" in text for text in texts(view)), texts(view)
+        prompt = [text for text in texts(view) if text.startswith("Next: ")]
+        receiver = next(label for label, c in buttons(view).items() if label.startswith("To ") and not greyed(view, c))
+        event_tap(view, receiver)
+        assert veil.on_click is None, "lowered in the receiver's reply"
+        chosen = [text for text in texts(view) if text.startswith("Next: ")]
+        assert chosen != prompt
+        in_event(lambda: on_cover(None))  # a tap the page sent while the cover still showed
+        assert any("still covered" in text for text in texts(view)), texts(view)
+        assert [text for text in texts(view) if text.startswith("Next: ")] == chosen, "no value played"
+        await asyncio.sleep(LATER)
+        assert not table.draft() or not table.draft().get("plays"), table.draft()
+
+    run_async(play())
+
+
+def test_a_confirm_s_reply_shows_the_standings_and_the_board_follows(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """The Confirm's reply carries the standings at the top of the screen and the emptied hand; the scoreboard
+    (each player's last hand, the game's extras) and the hand list follow in one message of their own."""
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    _, view = render(services, f"/continue/{table.id}")
+
+    async def play() -> None:
+        for card in ("9♠", "4♥", "7♦", "Q♣"):
+            event_tap(view, card)
+        sent.clear()
+        event_tap(view, "Confirm hand")
+        shown = texts(view)
+        assert "1. Ann: 2 points (last hand +2)" in shown and "Next: Turn the up-card" in shown, shown
+        assert "+2" not in shown and not any(text.startswith("Hand 1: Ann +2") for text in shown)
+        assert len(sent) == 1
+        await asyncio.sleep(LATER)
+        shown = texts(view)
+        assert "+2" in shown and "Hand 1: Ann +2" in shown, shown
+        assert len(sent) == 2 and len(sent[1]) == 1, "the board and the hand list in one message"
+        assert any(c is sent[1][0] for c, _ in walk(view)) and any(c is sent[1][0] for c in sent[0]), "the scoreboard"
 
     run_async(play())

@@ -23,7 +23,7 @@ from companion.entry import (
     EntryState,
     EntryTarget,
 )
-from companion.i18n import Words
+from companion.i18n import N_, Words
 from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring.parts import Part
@@ -137,6 +137,24 @@ def said(words: Words, exc: BaseException) -> str:
     return words.note(note) if isinstance(note, Note) else str(exc)
 
 
+STALE_COVER = N_("the keys were still covered when you tapped: nothing was entered, tap again")
+"""A tap on a veil that the state no longer wants (:func:`cover_refusal`)."""
+
+
+def cover_refusal(words: Words, dry_run: Callable[[], object]) -> str:
+    """What a tap on a raised :class:`~views.widgets.VeilOver` says. The cover does not know which key is under
+    the finger, so the tap enters nothing, whatever the state: ``dry_run`` makes a key's action on the state as it
+    is now, its result thrown away. While the veil stands for a refusal (a complete hand, no receiver chosen),
+    that refusal is said, in the table's words. When the state has moved on and would take the key (the reply that
+    lowers the veil, a Confirm or the receiver tapped, is not drawn on the page yet), the tap is said to have come
+    too early (:data:`STALE_COVER`), rather than entering some other key's card or value in its place."""
+    try:
+        dry_run()
+    except ValueError as exc:  # a WordedError, a ScoringError: what the key would meet now
+        return said(words, exc)
+    return words.gettext(STALE_COVER)
+
+
 S = TypeVar("S", bound=EntryState)
 
 
@@ -183,23 +201,40 @@ def _page_event_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-VEIL_AFTER_S = 0.05
-"""How long after a tap's reply the veil that tap raises is sent (:class:`VeilLater`): long enough for the reply to
-be on the wire and drawn first, far shorter than the next tap of a hand."""
+AFTER_REPLY_S = 0.05
+"""How long after a tap's reply what can wait for it is sent (:func:`after_reply`): long enough for the reply to be
+on the wire and drawn first, far shorter than the next tap of a hand."""
+
+
+def after_reply(work: Callable[[], None]) -> asyncio.TimerHandle | None:
+    """Inside a page event, run ``work`` :data:`AFTER_REPLY_S` after it, on the page's event loop and outside any
+    event (an empty context: no automatic update of the page after it), so that what it sends goes in a message of
+    its own after the tap's reply; returns the handle that cancels it while it waits. Outside a page event (a unit
+    test, a redraw on the page's thread) nothing is scheduled and it returns ``None``: the caller does the work
+    now, with the rest of its update."""
+    loop = _page_event_loop()
+    if loop is None:
+        return None
+    return loop.call_later(AFTER_REPLY_S, work, context=contextvars.Context())
 
 
 class VeilLater:
-    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers it at once.
+    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers it at once, or after
+    the reply when asked (the hand confirmed).
 
-    Raising the veil disables the grid under it, and Flet's client then builds every key of the grid again (52 cards
-    of Jokers Kill, the value pad of Bargain Bin): on a slow phone that doubled the time until the tap that completes
-    a hand showed its card. So inside a page event the raise goes in a message of its own, :data:`VEIL_AFTER_S`
-    after the reply (the card, the prompt and Confirm come first). Nothing can slip in between: the hand refuses a
-    card while it is complete whether the veil is up or not, with the same reason. Lowering is never deferred (a
-    key must be usable as soon as it is shown), and a later lowering cancels a raise still waiting. Outside a page
-    event (a unit test, a redraw on the page's thread) raising is immediate too.
+    Raising or lowering the veil disables or enables the grid under it, and Flet's client then builds every key of
+    the grid again (52 cards of Jokers Kill, the value pad of Bargain Bin): on a slow phone that doubled the time
+    until the tap that completes a hand showed its card. So inside a page event the raise goes in a message of its
+    own, :data:`AFTER_REPLY_S` after the reply (the card, the prompt and Confirm come first). Nothing can slip in
+    between: the hand refuses a card while it is complete whether the veil is up or not, with the same reason.
 
-    ``lock`` is the panel's lock of taps: the deferred raise takes it, so it never lands in the middle of a tap.
+    Lowering is at once (a key the next tap needs, a Bargain Bin value after who gets the card, is usable as soon
+    as it shows), except after a Jokers Kill Confirm (``later=True``): the new standings and the emptied hand come
+    first, the grid a moment after, dimmed until then. A tap on the cover meanwhile enters nothing and says to tap
+    again (:func:`cover_refusal`). A later change cancels a raise or lowering still waiting. Outside a page event
+    (a unit test, a redraw on the page's thread) both are immediate.
+
+    ``lock`` is the panel's lock of taps: the deferred change takes it, so it never lands in the middle of a tap.
     ``send`` sends the controls it changed (the panel's own way of sending, as after a tap).
     """
 
@@ -213,28 +248,29 @@ class VeilLater:
         self.lock = lock
         self.send = send
         self.wanted = veil.raised
-        """Whether the veil is to be up (it may still be waiting to go up)."""
+        """Whether the veil is to be up (it may still be waiting to go up or down)."""
         self._waiting: asyncio.TimerHandle | None = None
 
-    def want(self, raised: bool) -> list[ft.Control]:
-        """Ask for the veil up or down; returns what to send with the tap now (the cover and the grid when it is
-        lowered or raised at once; nothing when the raise is to follow, or nothing changes)."""
+    def want(self, raised: bool, *, later: bool = False) -> list[ft.Control]:
+        """Ask for the veil up or down (down after the reply with ``later``); returns what to send with the tap now
+        (the cover and the grid when it changes at once; nothing when the change is to follow, or none is due)."""
         self.wanted = raised
         if self._waiting is not None:
             self._waiting.cancel()
             self._waiting = None
-        loop = _page_event_loop()
-        if not raised or loop is None or self.veil.raised:
-            return self.veil.set_raised(raised)
-        # an empty context: the raise is sent as outside any event (no automatic update of the page after it)
-        self._waiting = loop.call_later(VEIL_AFTER_S, self._raise, context=contextvars.Context())
-        return []
+        if raised == self.veil.raised:
+            return []
+        if raised or later:
+            self._waiting = after_reply(self._apply)
+            if self._waiting is not None:
+                return []
+        return self.veil.set_raised(raised)
 
-    def _raise(self) -> None:
+    def _apply(self) -> None:
         with self.lock:
             self._waiting = None
-            if self.wanted:
-                self.send(self.veil.set_raised(True))
+            if self.veil.raised != self.wanted:
+                self.send(self.veil.set_raised(self.wanted))
 
 
 EntryBuilder = Callable[[EntryContext], Panel]

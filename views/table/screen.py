@@ -17,6 +17,7 @@ banner with "Retry save" while the change stays in memory.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,7 @@ from views.table.entry import (
     EntryTarget,
     FollowingPanel,
     Panel,
+    after_reply,
     refresh,
     said,
     send_changes,
@@ -122,6 +124,10 @@ class TableView:
         self._want_show = False
         self._want_force = False
         self._want_all_hands = False
+        self._want_board = False
+        self._board_waiting: asyncio.TimerHandle | None = None
+        """The scoreboard and the hand list waiting to be brought up to date after a tap's reply (:meth:`_board`)."""
+        self._board_drawn = False
         self._queued: list[ft.Control] = []
         self._panels: dict[EntryTarget, Panel] = {}
         """The entry panel last built, kept when its game can redraw it in place (:class:`FollowingPanel`)."""
@@ -262,9 +268,8 @@ class TableView:
         result = session.result
         money = self.ctx.settings.money_shown
         ui = self.ui
-        extras = ui.extras(session, money, self.words) if ui is not None and ui.extras is not None else []
         self.strip.show(result)
-        self.board.show(result, extras)
+        self._board()
         self.banner.show(result)
         step = session.step
         if step is Step.FINISHED:
@@ -289,7 +294,35 @@ class TableView:
         else:
             target = EntryTarget(part_for_step(step))
             self._set(self.entry_area, [self._entry(target)])
-        self._hand_rows(result)
+
+    def _board(self) -> None:
+        """The scoreboard and the hand list, brought up to date after the reply of a tap (in a message of their
+        own, :func:`~views.table.entry.after_reply`): on a phone they are below the entry panel, and the reply of
+        a Confirm, which shows the new standings at the top of the screen and empties the hand, is drawn sooner
+        without them (a throttled phone's frame builds every text of the board and every row of the list again).
+        The first drawing, and a redraw outside a tap (another device's change), have them with the rest."""
+        with self._draw_state:
+            if self._board_waiting is not None:
+                self._board_waiting.cancel()
+            self._board_waiting = after_reply(self._board_due) if self._board_drawn else None
+            if self._board_waiting is not None:
+                return
+        self._board_parts()
+        self._board_drawn = True
+
+    def _board_due(self) -> None:
+        with self._draw_state:
+            self._board_waiting = None
+            self._want_board = True
+        self._draw()
+
+    def _board_parts(self) -> None:
+        session = self.session
+        money = self.ctx.settings.money_shown
+        ui = self.ui
+        extras = ui.extras(session, money, self.words) if ui is not None and ui.extras is not None else []
+        self.board.show(session.result, extras)
+        self._hand_rows(session.result)
 
     def _night_note(self, end: ft.Control | None) -> list[ft.Control]:
         """Above a game's money at its end, when the game belongs to an open night: its money is settled with the
@@ -529,9 +562,10 @@ class TableView:
             while True:
                 with self._draw_state:
                     show, force, all_hands = self._want_show, self._want_force, self._want_all_hands
+                    board = self._want_board
                     queued, self._queued = self._queued, []
-                    self._want_show = self._want_force = self._want_all_hands = False
-                    if not (show or all_hands or queued):
+                    self._want_show = self._want_force = self._want_all_hands = self._want_board = False
+                    if not (show or all_hands or queued or board):
                         self._drawer = None
                         return
                 if show and (force or self.rendered != self.session.version):
@@ -542,6 +576,9 @@ class TableView:
                         send_changes(self.hands, [])
                     if queued:
                         send_changes(self.body, queued)
+                if board and self.target is None:
+                    self._board_parts()
+                    send_changes(self.board_column, [self.board.control])
         except BaseException:
             with self._draw_state:
                 self._drawer = None

@@ -28,7 +28,16 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
-from views.table.entry import EntryContext, TableUI, VeilLater, controller, docked, said, words_of
+from views.table.entry import (
+    EntryContext,
+    TableUI,
+    VeilLater,
+    controller,
+    cover_refusal,
+    docked,
+    said,
+    words_of,
+)
 from views.widgets import MIN_TAP, TAP, ActionKey, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
@@ -249,7 +258,7 @@ class BinPanel:
         self.pad_keys = ft.ResponsiveRow(
             [key.control for key in self.keys.values()], columns=PAD_COLUMNS, spacing=3, run_spacing=4
         )
-        self.veil = VeilOver(self.pad_keys, self._act("choose_value", keys[0]))
+        self.veil = VeilOver(self.pad_keys, self._refused(keys[0]))
         """The value pad is veiled (dimmed as one, each key's node read as unavailable) until who gets the card is
         tapped; a key tapped then is refused with "tap who Ann's card goes to first", shown and read out. A key on
         its own is greyed out once both cards of its value are out."""
@@ -359,6 +368,17 @@ class BinPanel:
             self.ectx.report(None)
         if redraw:
             self._send(self.redraw())
+
+    def _refused(self, key: PadKey) -> Callable[[Any], None]:
+        """A tap on the veiled pad: no value is played, whichever key was under it, and the reason is said (or,
+        who gets the card tapped before the page lowered the veil, to tap again: never ``key``'s value in its
+        place, :func:`~views.table.entry.cover_refusal`)."""
+
+        def handler(_: Any) -> None:
+            with self._lock:
+                self.ectx.report(f"{cover_refusal(self.words, lambda: self.entry.choose_value(key))}.")
+
+        return handler
 
     def _act(self, method: str, *args: Any) -> Callable[[Any], None]:
         """A tap handler calling ``BinEntry.<method>(*args)`` on the entry as it is at the time of the tap."""

@@ -20,7 +20,16 @@ from companion.money import MoneyFormat
 from companion.session import TableSession
 from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
-from views.table.entry import EntryContext, TableUI, VeilLater, controller, docked, said, words_of
+from views.table.entry import (
+    EntryContext,
+    TableUI,
+    VeilLater,
+    controller,
+    cover_refusal,
+    docked,
+    said,
+    words_of,
+)
 from views.widgets import MIN_TAP, ActionKey, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
 
 
@@ -82,7 +91,8 @@ class CardPicker:
         self.veil = VeilOver(self.grid, self.refused)
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
-        """Raises it after the reply of the tap that completes the hand (lowers it at once)."""
+        """Raises it after the reply of the tap that completes the hand; lowers it at once when a card is taken back,
+        after the reply when the hand is confirmed."""
         self.confirm_key = ActionKey(_("Confirm hand"), self.confirm_hand)
         """A filled key, not a Material button: the card that completes a hand enables it at once, with no state
         animation holding the next frames (:class:`~views.widgets.ActionKey`)."""
@@ -114,7 +124,9 @@ class CardPicker:
             except ScoringError:
                 return False
             docked(self.ectx, self.actions)
-            self._send(self.redraw())  # the cards are isolated: the screen's update of the panel skips them
+            # the cards are isolated: the screen's update of the panel skips them; the veil of the hand just
+            # confirmed comes down after the reply (the new standings and the emptied hand first)
+            self._send(self.redraw(lower_later=True))
             return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -123,9 +135,10 @@ class CardPicker:
     def state(self) -> JokersKillState:
         return self.ctl.state
 
-    def redraw(self) -> list[ft.Control]:
+    def redraw(self, *, lower_later: bool = False) -> list[ft.Control]:
         """Bring the controls up to the hand's state, in place; returns the ones that changed (a card tap sends
-        only those: the prompt, the hand's places, the cards whose state changed, the actions)."""
+        only those: the prompt, the hand's places, the cards whose state changed, the actions). ``lower_later``: a
+        veil to come down does so after the reply (:class:`~views.table.entry.VeilLater`)."""
         state = self.state
         need = state.need()
         changed: list[ft.Control] = [self.actions]
@@ -135,8 +148,9 @@ class CardPicker:
         # A complete hand raises the veil over the grid (one box dims the 52 cards; the grid, disabled, makes each
         # card's node say it is unavailable); a card tapped then is refused with "the hand is complete: confirm it,
         # or remove a card first", said on screen and read out. A card dealt greys its own key. The veil goes up
-        # after the reply of the tap that completes the hand (its last card shows first: VeilLater).
-        changed += self.veil_later.want(need.complete)  # the cover and the grid, not its keys
+        # after the reply of the tap that completes the hand (its last card shows first: VeilLater), and comes
+        # down after the reply of its Confirm (the new standings first).
+        changed += self.veil_later.want(need.complete, later=lower_later)  # the cover and the grid, not its keys
         legal = state.unused_cards()
         changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
         places = state.slots()
@@ -219,8 +233,12 @@ class CardPicker:
         self.change(lambda state: state.place(code))
 
     def refused(self, _: Any = None) -> None:
-        """A tap on the veiled grid of a complete hand: the card is refused, whichever it was, with the reason."""
-        self.tap(next(iter(self.keys)))
+        """A tap on the veiled grid of a complete hand: the card is refused, whichever it was, with the reason (or,
+        the hand confirmed or a card taken back before the page lowered the veil, told to tap again: never another
+        card entered in its place, :func:`~views.table.entry.cover_refusal`)."""
+        first = next(iter(self.keys))
+        with self._lock:
+            self.ectx.report(cover_refusal(self.words, lambda: self.state.place(first)))
 
     def clear_one(self, key: tuple[Any, ...]) -> None:
         self.change(lambda state: state.clear_slot(key))
