@@ -207,7 +207,8 @@ def tap_drawn(page: Any, xy: tuple[float, float], quiet_ms: int = 120) -> Sample
     )
     after = counters(page)
     down = float(got["down"])
-    at, drawn = min((float(a), float(d)) for a, d in got["drawn"] if float(a) >= down)
+    answer = sorted((float(a), float(d)) for a, d in got["drawn"] if float(a) >= down)
+    at, drawn = answer[0]
     return Sample(
         ms=drawn - down,
         seen_ms=at - down,
@@ -218,6 +219,7 @@ def tap_drawn(page: Any, xy: tuple[float, float], quiet_ms: int = 120) -> Sample
         label="",
         server_ms=at - down,
         client_ms=drawn - at,
+        settled_ms=answer[-1][1] - down,
     )
 
 
@@ -243,6 +245,9 @@ class Sample:
     layout, paint)."""
     out_ms: float = float("nan")
     """Pointerdown → the tap's first WebSocket message out: the page's share before the server hears of it."""
+    settled_ms: float = float("nan")
+    """Pointerdown → the frame after the last message of the tap's answer (its reply and what follows it, a message
+    after the reply included, until the page is quiet): with semantics off only (:func:`tap_drawn`)."""
 
 
 def wait_quiet(page: Any, quiet_ms: int) -> None:

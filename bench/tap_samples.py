@@ -6,7 +6,8 @@ semantics on, it is the tap whose prompt then says to confirm the hand (or to ma
 is no text to read, and it is every third card (the benchmark's hands have no ties: up-card, Ann, Ben). Run:
 ``python -m bench.tap_samples FILE [FILE ...]``; each row gives the medians in ms (the text, or the first message
 with semantics off; the frame after it; the page's share before its message leaves; pointerdown → the first message
-back; that message → its frame) and, over the run's trivial app, the ratio of the medians in both clocks.
+back; that message → its frame; with semantics off, pointerdown → the frame after the answer's last message, what
+follows the reply included) and, over the run's trivial app, the ratio of the medians in both clocks.
 """
 
 from __future__ import annotations
@@ -65,13 +66,13 @@ def rows(data: dict[str, dict[str, list[dict[str, Any]]]]) -> list[list[str]]:
                     continue
                 seen, frame = median(chosen, "seen_ms"), median(chosen, "ms")
                 cells = [mode, part, str(len(chosen)), f"{seen:.0f}", f"{frame:.0f}"]
-                cells += [f"{median(chosen, key):.0f}" for key in ("out_ms", "server_ms", "client_ms")]
+                cells += [f"{median(chosen, key):.0f}" for key in ("out_ms", "server_ms", "client_ms", "settled_ms")]
                 cells += [f"{seen / base[0]:.2f}×", f"{frame / base[1]:.2f}×"]
                 out.append(cells)
     return out
 
 
-HEADERS = ["tap", "n", "text", "frame", "out", "server", "client", "text × trivial", "frame × trivial"]
+HEADERS = ["tap", "n", "text", "frame", "out", "server", "client", "settled", "text × trivial", "frame × trivial"]
 
 
 def main(argv: list[str] | None = None) -> list[list[str]]:

@@ -151,7 +151,7 @@ def test_the_samples_report_looks_at_the_card_that_completes_a_hand_on_its_own(t
     on = Series("Jokers Kill: card tap → shown", "tap")
     on.samples = [Sample(100 + 100 * (i % 3 == 2), 90, 700, 1, 100, 1, prompts[i % 3]) for i in range(6)]
     off = Series("Jokers Kill: card tap → frame after its message (semantics off)", "tap")
-    off.samples = [Sample(60 + 60 * (i % 3 == 2), 30, 700, 1, 100, 1, "") for i in range(6)]
+    off.samples = [Sample(60 + 60 * (i % 3 == 2), 30, 700, 1, 100, 1, "", settled_ms=150) for i in range(6)]
     trivial = Series("trivial app: click → text", "trivial", [Sample(50, 45, 300, 1, 90, 1, "Taps: 1")])
     path = tmp_path / "samples.json"
     write_samples(path, {"CPU throttled 4x": [trivial, on], "CPU throttled 4x, semantics off": [trivial, off]})
@@ -161,5 +161,6 @@ def test_the_samples_report_looks_at_the_card_that_completes_a_hand_on_its_own(t
     other = found[("CPU throttled 4x", "Jokers Kill: card tap → shown, other cards")]
     assert other[2] == "4" and other[4] == "100" and other[-1] == "2.00×", other
     off_last = found[("CPU throttled 4x, semantics off", f"{off.name}, completing the hand")]
-    assert off_last[2] == "2" and off_last[4] == "120", off_last
+    assert off_last[2] == "2" and off_last[4] == "120" and off_last[8] == "150", off_last
+    assert other[8] == "nan", "settled: with semantics off only"
     assert "completing the hand" in capsys.readouterr().out
