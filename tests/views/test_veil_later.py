@@ -163,8 +163,9 @@ def test_bargain_bin_a_tap_on_the_pad_s_cover_plays_no_value(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:
     """The pad's cover cannot tell which value was under the finger: before who gets the card is tapped it says to
-    tap that first; a tap that reaches it after (the reply lowering it not drawn yet) plays nothing and says to tap
-    again, where it played the pad's first value."""
+    tap that first. Its handler called after that (the receiver's reply lowers the veil and takes the handler
+    away, so only a handler that outlived the veil could be) plays nothing and says to tap again, where it played
+    the pad's first value."""
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
     _, view = render(services, f"/continue/{table.id}")
     veil = veil_of(view)

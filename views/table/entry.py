@@ -145,9 +145,10 @@ def cover_refusal(words: Words, dry_run: Callable[[], object]) -> str:
     """What a tap on a raised :class:`~views.widgets.VeilOver` says. The cover does not know which key is under
     the finger, so the tap enters nothing, whatever the state: ``dry_run`` makes a key's action on the state as it
     is now, its result thrown away. While the veil stands for a refusal (a complete hand, no receiver chosen),
-    that refusal is said, in the table's words. When the state has moved on and would take the key (the reply that
-    lowers the veil, a Confirm or the receiver tapped, is not drawn on the page yet), the tap is said to have come
-    too early (:data:`STALE_COVER`), rather than entering some other key's card or value in its place."""
+    that refusal is said, in the table's words. When the state has moved on and would take the key (a Jokers Kill
+    hand just confirmed, whose veil comes down after the reply), the tap is said to have come too early
+    (:data:`STALE_COVER`), rather than entering some other key's card or value in its place. (A veil lowered in a
+    reply loses its handler in that reply: a tap the page sent before it drew that reply finds none.)"""
     try:
         dry_run()
     except ValueError as exc:  # a WordedError, a ScoringError: what the key would meet now

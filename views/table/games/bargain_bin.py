@@ -370,9 +370,8 @@ class BinPanel:
             self._send(self.redraw())
 
     def _refused(self, key: PadKey) -> Callable[[Any], None]:
-        """A tap on the veiled pad: no value is played, whichever key was under it, and the reason is said (or,
-        who gets the card tapped before the page lowered the veil, to tap again: never ``key``'s value in its
-        place, :func:`~views.table.entry.cover_refusal`)."""
+        """A tap on the veiled pad: no value is played, whichever key was under it, and the reason is said; never
+        ``key``'s value in its place, whatever the state (:func:`~views.table.entry.cover_refusal`)."""
 
         def handler(_: Any) -> None:
             with self._lock:

@@ -233,9 +233,9 @@ class CardPicker:
         self.change(lambda state: state.place(code))
 
     def refused(self, _: Any = None) -> None:
-        """A tap on the veiled grid of a complete hand: the card is refused, whichever it was, with the reason (or,
-        the hand confirmed or a card taken back before the page lowered the veil, told to tap again: never another
-        card entered in its place, :func:`~views.table.entry.cover_refusal`)."""
+        """A tap on the veiled grid of a complete hand: the card is refused, whichever it was, with the reason. After
+        a Confirm the veil comes down after the reply, so a tap can reach it on a hand that would take a card: that
+        tap is told to come again, and no card is entered in its place (:func:`~views.table.entry.cover_refusal`)."""
         first = next(iter(self.keys))
         with self._lock:
             self.ectx.report(cover_refusal(self.words, lambda: self.state.place(first)))
