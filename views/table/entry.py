@@ -335,13 +335,28 @@ def send_each(controls: Sequence[ft.Control]) -> None:
         refresh(control)
 
 
+def isolated_around(control: ft.BaseControl, root: ft.BaseControl) -> list[ft.BaseControl]:
+    """The isolated controls between ``control`` and ``root``, through Flet's links to a control's parent (set when
+    a control is sent to the page: none on a screen built in a unit test, which sends nothing)."""
+    found: list[ft.BaseControl] = []
+    parent = control.parent
+    while parent is not None and parent is not root:
+        if parent.is_isolated():
+            found.append(parent)
+        parent = parent.parent
+    return found
+
+
 def send_changes(root: ft.Control, changed: Sequence[ft.Control]) -> None:
     """Send ``changed`` (controls under ``root``) in one update of ``root``: one message, whatever changed.
 
     The kept controls a tap may change are :func:`~views.widgets.isolated`, so that the update walks past those
     that did not change (the 52 cards, the value keys, the hand rows); the ones in ``changed`` are opened for this
-    update only, so their changes go with it."""
-    opened = [control for control in changed if control.is_isolated()]
+    update only, so their changes go with it. So are the isolated controls around them (a grid of keys, isolated
+    so that an update that changes none of its keys, a Confirm's, does not walk its 52 keys: a key greyed out
+    opens its grid)."""
+    opened: list[ft.BaseControl] = [control for control in changed if control.is_isolated()]
+    opened += [around for control in changed for around in isolated_around(control, root)]
     for control in opened:
         set_isolated(control, False)
     try:

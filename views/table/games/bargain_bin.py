@@ -252,11 +252,11 @@ class BinPanel:
             )
             for name in entry.players
         }
-        self.receiver_row = ft.ResponsiveRow(list(self.receivers.values()), spacing=6, run_spacing=4)
+        self.receiver_row = isolated(ft.ResponsiveRow(list(self.receivers.values()), spacing=6, run_spacing=4))
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
-        self.pad_keys = ft.ResponsiveRow(
-            [key.control for key in self.keys.values()], columns=PAD_COLUMNS, spacing=3, run_spacing=4
+        self.pad_keys = isolated(  # walked only when one of its keys changed (send_changes)
+            ft.ResponsiveRow([key.control for key in self.keys.values()], columns=PAD_COLUMNS, spacing=3, run_spacing=4)
         )
         self.veil = VeilOver(self.pad_keys, self._refused(keys[0]))
         """The value pad is veiled (dimmed as one, each key's node read as unavailable) until who gets the card is

@@ -34,7 +34,7 @@ from views.table.entry import (
     sent_by_hand,
     words_of,
 )
-from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, panel, suit_colour_value, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, isolated, panel, suit_colour_value, tapped
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
 """Cards a row, rank by rank: 9 on a portrait phone (the 52 cards and the Joker in 6 rows of 48 px keys: the
@@ -134,11 +134,10 @@ class RoundPanel:
         )
         self.actions = ft.Row([self.refuse, self.confirm_button], spacing=8)
         docked(ectx, self.actions)
-        self.grid = ft.ResponsiveRow(
-            [key.control for key in self.card_keys.values()],
-            columns=GRID_COLUMNS,
-            spacing=3,
-            run_spacing=2,
+        self.grid = isolated(  # walked only when one of its cards changed (send_changes)
+            ft.ResponsiveRow(
+                [key.control for key in self.card_keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
+            )
         )
         self.dealer_open = False
         """Whether the dealer's choice is shown again after one was chosen ("Change dealer")."""

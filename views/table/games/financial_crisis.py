@@ -23,7 +23,7 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand, words_of
 from views.table.entry import said as error_text
-from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, panel, suit_colour_value, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, isolated, panel, suit_colour_value, tapped
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
@@ -127,8 +127,10 @@ class FinancialCrisisEntry:
             colour = suit_colour_value(card.suit.symbol if card.suit else "♠", self.four_colour)
             text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.keys[code] = TapKey(text, tapped(self.tap, code), on_long_press=tapped(self.hold, code))
-        self.grid = ft.ResponsiveRow(
-            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
+        self.grid = isolated(  # walked only when one of its cards changed (send_changes)
+            ft.ResponsiveRow(
+                [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
+            )
         )
         self.next_button = _tight_button(_("Next pile"), self.next_pile, primary=True, text_size=14)
         self.remove = _tight_button(_("Take out last card"), self.undo_card)

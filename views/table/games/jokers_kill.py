@@ -30,7 +30,17 @@ from views.table.entry import (
     said,
     words_of,
 )
-from views.widgets import MIN_TAP, ActionKey, TapKey, VeilOver, card_label, icon_button, suit_colour_value, tapped
+from views.widgets import (
+    MIN_TAP,
+    ActionKey,
+    TapKey,
+    VeilOver,
+    card_label,
+    icon_button,
+    isolated,
+    suit_colour_value,
+    tapped,
+)
 
 
 def extras(
@@ -85,9 +95,13 @@ class CardPicker:
             text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1 if code != "JK" else {"xs": 2, "md": 2}
             self.keys[code] = TapKey(text, tapped(self.tap, code), col=col)
-        self.grid = ft.ResponsiveRow(
-            [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
+        self.grid = isolated(
+            ft.ResponsiveRow(
+                [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
+            )
         )
+        """Isolated: an update that changes none of the cards (a Confirm's) does not walk them; a card greyed out
+        opens it (:func:`~views.table.entry.send_changes`)."""
         self.veil = VeilOver(self.grid, self.refused)
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.veil_later = VeilLater(self.veil, self._lock, self._send)

@@ -24,7 +24,7 @@ from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from scoring.parts import Part
 from scoring.why import Names, Note
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, said, sent_by_hand, words_of
-from views.widgets import MIN_TAP, TAP, TapKey, big_button, icon_button, panel, tapped
+from views.widgets import MIN_TAP, TAP, TapKey, big_button, icon_button, isolated, panel, tapped
 
 LARGE_TABLE = 5
 """From this many players (the table row and five or more numbers) the numbers are two a row."""
@@ -164,8 +164,13 @@ class HandPanel:
         self.review_delete = icon_button(ft.Icons.BACKSPACE_OUTLINED, delete, self.backspace, size=MIN_TAP)
         """The same beside the prompt, while the review of a whole hand has the pad's place."""
         self.review_delete.visible = False
-        self.pad_row = ft.ResponsiveRow(
-            [*(key.control for key in self.pad.values()), self.delete_key.control], columns=10, spacing=6, run_spacing=4
+        self.pad_row = isolated(  # walked only when one of its keys changed (send_changes)
+            ft.ResponsiveRow(
+                [*(key.control for key in self.pad.values()), self.delete_key.control],
+                columns=10,
+                spacing=6,
+                run_spacing=4,
+            )
         )
         self.prompt_row = ft.Row(
             # what to type (and on a small table the deck's count under it) beside "Clear hand": no row of their own

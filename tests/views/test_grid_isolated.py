@@ -1,0 +1,181 @@
+"""A grid of keys is its own update boundary: an update that changes none of its keys (a Confirm's reply) walks
+past them, and a key that changed opens its grid for the update that sends it (:func:`views.table.entry.send_changes`).
+
+These taps are sent through Flet's own diff, as the page's session makes it: the screen is first sent whole (which
+takes Flet's snapshots and links each control to its parent), then every update of the table screen is diffed and
+encoded. After each tap the test diffs the whole screen again with nothing isolated: whatever that finds was
+changed and never sent (a key greyed out on the server, still bright on the phone).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import flet as ft
+import msgpack
+import pytest
+from flet.controls.base_control import BaseControl
+from flet.controls.object_patch import ObjectPatch
+from flet.messaging.protocol import configure_encode_object_for_msgpack
+
+from companion.services import AppServices
+from tests.conftest import run_async
+from tests.support.screens import buttons, greyed, render, walk
+from tests.views.test_score_once_games import VALUE_KEY, row_of
+from tests.views.test_veil_later import LATER, event_tap
+from views.flet_private import set_isolated
+
+ENCODE = configure_encode_object_for_msgpack(BaseControl)
+"""Flet's encoder of a message: encoding a control takes the snapshots its next diff starts from."""
+
+
+class Wire:
+    """The table screen's updates made as a page's session makes them: each diffed (Flet's ``ObjectPatch``) and
+    encoded; the controls each update walked (Flet calls ``before_update`` on each control it compares)."""
+
+    def __init__(self) -> None:
+        self.walked: list[list[Any]] = []
+        self._walking: list[Any] | None = None
+
+    def send_first(self, view: ft.View) -> None:
+        """Send ``view`` whole, as a page sends a new screen: added to a list already sent."""
+        holder = ft.Column([])
+        msgpack.packb(holder, default=ENCODE)
+        holder.controls.append(view)
+        self.send(holder)
+        self.walked.clear()
+
+    def send(self, root: Any) -> None:
+        self._walking = []
+        try:
+            patch, _, _ = ObjectPatch.from_diff(root, root, control_cls=BaseControl)
+            msgpack.packb(patch.to_message(), default=ENCODE)
+        finally:
+            self.walked.append(self._walking)
+            self._walking = None
+
+    def saw(self, control: Any) -> None:
+        if self._walking is not None:
+            self._walking.append(control)
+
+
+def left_unsent(view: ft.View) -> list[Any]:
+    """What diffs of the screen's grids of keys, with nothing in them isolated, would still send (their operations).
+
+    (Only the grids: a whole screen diffed again always finds a Material button's ``style``, which Flet's own
+    ``before_update`` sets again whenever the button is walked.)"""
+    grids = [c for c, _ in walk(view) if isinstance(c, ft.ResponsiveRow) and c.is_isolated()]
+    assert grids, "the screen shows a grid of keys"
+    found: list[Any] = []
+    for grid in grids:
+        inside = [c for c, _ in walk(grid) if isinstance(c, BaseControl) and c.is_isolated()]
+        for control in inside:
+            set_isolated(control, False)
+        try:
+            patch, _, _ = ObjectPatch.from_diff(grid, grid, control_cls=BaseControl)
+            found += patch.to_message()[1:]
+        finally:
+            for control in inside:
+                set_isolated(control, True)
+    return found
+
+
+@pytest.fixture
+def wire(monkeypatch: pytest.MonkeyPatch) -> Iterator[Wire]:
+    out = Wire()
+    monkeypatch.setattr("views.table.entry.refresh", out.send)
+    seen = BaseControl.before_update
+
+    def noted(self: BaseControl) -> None:
+        out.saw(self)
+        seen(self)
+
+    monkeypatch.setattr(BaseControl, "before_update", noted)
+    yield out
+
+
+def play(view: ft.View, wire: Wire, labels: list[str]) -> list[list[Any]]:
+    """Tap each of ``labels`` as Flet calls a handler, each with the messages after its reply; checks after each
+    tap that nothing it changed was left unsent. Returns, for each tap, the controls its reply walked."""
+    replies: list[list[Any]] = []
+
+    async def taps() -> None:
+        for label in labels:
+            wire.walked.clear()
+            event_tap(view, label)
+            await asyncio.sleep(LATER)
+            assert wire.walked, f"{label!r} sent nothing"
+            replies.append(wire.walked[0])
+            assert left_unsent(view) == [], f"{label!r} left changes unsent"
+
+    run_async(taps())
+    return replies
+
+
+def test_jokers_kill_a_confirm_walks_past_the_cards_and_a_card_tap_sends_its_card(
+    services: AppServices, wire: Wire
+) -> None:
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    _, view = render(services, f"/continue/{table.id}")
+    wire.send_first(view)
+    keys = row_of(view, "2♣").controls
+    assert len(keys) == 52 and all(isinstance(key.content, ft.KeyboardListener) for key in keys)
+    hand = ["9♠", "4♥", "7♦", "Q♣"]
+    replies = play(view, wire, [*hand, "Confirm hand", "2♣"])
+    for label, walked in zip([*hand, "2♣"], [*replies[:4], replies[5]], strict=True):
+        assert any(c is buttons(view)[label] for c in walked), f"the reply to {label!r} carries its card"
+        assert greyed(view, buttons(view)[label])
+    confirm = replies[4]
+    assert not any(c is key for c in confirm for key in keys), "the Confirm's reply walked the card grid"
+    assert len(table.hands) == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options", "labels"),
+    [
+        ("1111-9999", ["Ann", "Ben"], None, [*"423928758631", "Confirm hand", "5"]),
+        (
+            "feast-and-famine",
+            ["Ann", "Ben"],
+            {"circuits": 2},
+            ["Dealer: Ann", "Joker", "7♣", "5♥", "3♠", "8♦", "Refuse", "Joker", "Confirm round", "9♠"],
+        ),
+        (
+            "financial-crisis",
+            ["Ann", "Ben"],
+            {"rounds": 3},
+            ["Q♣", "3♣", "7♠", "K♠", "4♥", "A♣", "5♣", "J♥"],
+        ),
+    ],
+)
+def test_each_game_sends_every_key_it_changes(
+    services: AppServices,
+    wire: Wire,
+    game: str,
+    players: list[str],
+    options: dict[str, Any] | None,
+    labels: list[str],
+) -> None:
+    extra = {"sides": {"Ann": "A", "Ben": "B"}} if game == "1111-9999" else None
+    table = services.sessions.start(game, players, options, extra=extra)
+    _, view = render(services, f"/continue/{table.id}")
+    wire.send_first(view)
+    play(view, wire, labels)
+
+
+def test_bargain_bin_every_receiver_and_value_tap_is_sent(services: AppServices, wire: Wire) -> None:
+    """The first cards of a hand of four players, tapped receiver, value, receiver...: the value pad and the
+    receivers are grids too (each receiver tap greys a receiver out, each value tap can grey a value out)."""
+    table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"], {"target": 1000})
+    _, view = render(services, f"/continue/{table.id}")
+    wire.send_first(view)
+    for taps in range(12):
+        shown = buttons(view)
+        if taps % 2 == 0:
+            label = next(k for k, c in shown.items() if k.startswith("To ") and not greyed(view, c))
+        else:
+            label = next(k for k, c in shown.items() if VALUE_KEY.match(k) and not greyed(view, c))
+        play(view, wire, [label])
+    assert table.draft() is not None, "six cards entered"
