@@ -593,7 +593,8 @@ class TableView:
         finally:
             with self._draw_state:
                 self._showing = False
-                opened, self._opened = [*self._opened, self.strip.control, self.board.control], []
+                board = [self.board.control] if self._board_waiting is None else []  # the board, drawn now
+                opened, self._opened = [*self._opened, self.strip.control, *board], []
         send_changes(self._view if self._view is not None else self.body, opened)
 
     # -- following the session -------------------------------------------------------------------------------
