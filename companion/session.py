@@ -182,6 +182,9 @@ class Edit:
     """The device that asked for it (``None``: none said). Its hand being entered for this edit's entry (an undo
     or redo: for the next hand, which starts anew) is done with once the change is made: it goes with the change,
     in the change's one write of the drafts (:meth:`TableSession.make`), never in a write of its own before."""
+    saved_later: bool = field(default=False, compare=False, repr=False)
+    """Made and shown first, written to disk after (:meth:`TableSession.save_pending`): the screen that asks for
+    this says the change is being saved until :attr:`TableSession.saving` is ``False`` again."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "part", _part(self.part))
@@ -230,6 +233,10 @@ class Edit:
     def entered_on(self, device: str) -> Edit:
         """The same edit, entered on ``device`` (see :attr:`device`)."""
         return replace(self, device=device)
+
+    def saving_later(self) -> Edit:
+        """The same edit, written to disk after it is made (see :attr:`saved_later`)."""
+        return replace(self, saved_later=True)
 
     @property
     def draft_key(self) -> str | None:
@@ -288,8 +295,12 @@ class TableSession:
     version: int = 0
     """Bumped on every saved change; an edit made on an older version is refused (:class:`StaleEditError`)."""
     unsaved: Record | None = None
-    """A change that scored fine but could not be written (full disk...): kept here so it can be saved again."""
+    """A change that scored fine but could not be written (full disk...): kept here so it can be saved again; or a
+    change being saved (:attr:`saving`)."""
     save_error: str | None = None
+    saving: bool = False
+    """A change was made to be written after it is shown (:attr:`Edit.saved_later`) and is not on disk yet: it is
+    in :attr:`unsaved` until :meth:`save_pending` writes it (or the next change, with it)."""
     drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The host's hands being entered but not confirmed yet, by what they are for: ``"new"`` (the next hand or
     extra-part entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them, and
@@ -310,6 +321,10 @@ class TableSession:
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _owed: weakref.WeakSet[Debtor] = field(default_factory=weakref.WeakSet)
     """The entry panels whose last tap's draft is not written yet (:meth:`owe`)."""
+    _pending: list[LogEntry] = field(default_factory=list)
+    """The edit log's lines of the changes not written yet (:attr:`saving`): written with the next write."""
+    _pending_done: bool = False
+    """A change not written yet let go of a draft: the drafts are written after that write (:meth:`_commit`)."""
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -348,8 +363,8 @@ class TableSession:
 
     @property
     def log(self) -> list[str]:
-        """The saved edit log's actions, oldest first."""
-        return [entry.action for entry in self.doc.log]
+        """The edit log's actions, oldest first (a change still being saved included: :attr:`saving`)."""
+        return [entry.action for entry in [*self.doc.log, *self._pending]]
 
     def part(self, key: str | Part) -> list[Any]:
         """The entries of a part of the record (:func:`scoring.parts.entries`): ``hands`` or an extra part such as
@@ -401,6 +416,7 @@ class TableSession:
 
     def settle(self) -> None:
         """Write every draft still owed (:meth:`owe`): the app is stopping, and a tap it has shown is not lost."""
+        self.save_pending()
         with self._lock:
             owed, self._owed = list(self._owed), weakref.WeakSet()
         for debtor in owed:
@@ -437,6 +453,10 @@ class TableSession:
 
     def _persist_drafts(self) -> None:
         if self.archive.read_only:
+            return
+        if self.saving and self.unsaved is not None and self._write(self.unsaved, self.result):
+            # a change not written yet goes first, and its write writes the drafts: a draft says which state of
+            # the game it was entered on by the length of the edit log on disk
             return
         before = self.draft_write_error
         try:
@@ -536,7 +556,7 @@ class TableSession:
             result = replay.result
             current = self.current  # kept as it is for undo (never changed in place: no copy)
             kept = self._replay_of(current)
-            saved = self._commit(record, result, description, done=self._entered(edit))
+            saved = self._commit(record, result, description, done=self._entered(edit), later=edit.saved_later)
             self._replay, self._replayed = replay, record
             if edit.kind is EditKind.UNDO:
                 self._redo.append(_Snapshot(current, self._undo.pop().description, kept))
@@ -650,6 +670,18 @@ class TableSession:
         """Make again the change that the last undo took back."""
         return self.make(Edit.redo(expected_version=expected_version))
 
+    def save_pending(self) -> bool:
+        """Write the change made to be written after it was shown (:attr:`Edit.saved_later`); nothing if none is
+        waiting. ``False`` (and :attr:`save_error` set, the change kept in memory) if the disk refused: the
+        session's listeners hear that, as after any failed save (the table screen's banner offers Retry save)."""
+        with self._lock:
+            if not self.saving or self.unsaved is None:
+                return True
+            saved = self._write(self.unsaved, self.result)
+        if not saved:
+            self._notify()
+        return saved
+
     def retry_save(self) -> None:
         """Save again a change that could not be written before (raises :class:`SaveFailedError` again if the
         disk still refuses; the change stays in memory)."""
@@ -685,34 +717,61 @@ class TableSession:
         return True
 
     def _commit(
-        self, record: Record, result: Result, description: str, *, bump: bool = True, done: bool = False
+        self,
+        record: Record,
+        result: Result,
+        description: str,
+        *,
+        bump: bool = True,
+        done: bool = False,
+        later: bool = False,
     ) -> bool:
         """Make ``record`` current and save it; ``False`` (and ``save_error`` set) if the disk refused. ``done``: a
-        draft was let go with this change (:meth:`_entered`), so the drafts are written after the save (once)."""
-        doc = self.doc.model_copy(
-            update={"record": record, "status": status_of(result), "winners": list(result.winners)}
-        )
+        draft was let go with this change (:meth:`_entered`), so the drafts are written after the save (once).
+        ``later``: kept in :attr:`unsaved` and written by :meth:`save_pending` (:attr:`saving`), unless an earlier
+        save failed (then it is tried now, and the banner stays if it fails again)."""
         self.result = result
+        self._pending.append(LogEntry.now(description))
+        self._pending_done = self._pending_done or done
+        if later and self.save_error is None:
+            self.unsaved, self.saving = record, True
+            saved = True
+        else:
+            saved = self._write(record, result)
+        if bump:  # last: a reader that saw this version (without the lock) sees this record too
+            self.version += 1
+        return saved
+
+    def _write(self, record: Record, result: Result) -> bool:
+        """Save ``record`` with the edit log's lines not written yet (called with the lock held); see
+        :meth:`_commit`."""
+        *before, last = self._pending
+        doc = self.doc.model_copy(
+            update={
+                "record": record,
+                "status": status_of(result),
+                "winners": list(result.winners),
+                "log": [*self.doc.log, *before],
+            }
+        )
+        done, self._pending, self._pending_done = self._pending_done, [], False
+        self.saving = False
         try:
-            self.doc = self.archive.save_session(doc, LogEntry.now(description))
+            self.doc = self.archive.save_session(doc, last)
         except StorageError as exc:
             self.unsaved = copy.deepcopy(record)
             self.save_error = str(exc)
             if self._failed_description is None:
-                self._failed_description = description
-            saved = False
-        else:
-            self.unsaved = None
-            self.save_error = None
-            self._failed_description = None
-            saved = True
-            had = done or bool(self.drafts or self.device_drafts)
-            # still being entered: kept where they still apply to the new record, and they belong to it now
-            if self._recheck_drafts() or had:
-                self._persist_drafts()
-        if bump:  # last: a reader that saw this version (without the lock) sees this record too
-            self.version += 1
-        return saved
+                self._failed_description = last.action
+            return False
+        self.unsaved = None
+        self.save_error = None
+        self._failed_description = None
+        had = done or bool(self.drafts or self.device_drafts)
+        # still being entered: kept where they still apply to the new record, and they belong to it now
+        if self._recheck_drafts() or had:
+            self._persist_drafts()
+        return True
 
     def _raise_unsaved(self, saved: bool) -> None:
         if not saved:

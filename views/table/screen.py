@@ -32,6 +32,7 @@ from companion.storage_types import StorageError
 from scoring import Part, ScoringError, Step, find_game, part_for_step, record_before
 from views.context import ViewContext
 from views.edit_host import EditHost
+from views.flet_private import in_page_event
 from views.table.entry import (
     EntryContext,
     EntryTarget,
@@ -100,6 +101,11 @@ class TableView:
         """One line while the hand being entered cannot be written to disk (a full disk): kept in memory only."""
         self.drafts_changed(session.draft_write_error)
         self.save_area = ft.Column(visible=False)
+        self.saving_note = ft.Text(_("Saving…"), size=14, italic=True, visible=False)
+        """One line while this screen's change is shown and not on disk yet (:meth:`_submit`): a tap's reply
+        leaves before the change is written."""
+        self._saving = False
+        """This screen made a change that is written after its reply (:attr:`Edit.saved_later`)."""
         self.strip = StandingsStrip(session.players, words)
         self.board = Scoreboard(words)
         isolated(self.strip.control)  # changed only by a change of the session: sent by show(), not by every tap
@@ -225,9 +231,13 @@ class TableView:
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=4,
             )
-            self.body.controls = [self.save_area, top, self.scroller, self.message, self.draft_notice, self.dock]
+            self.body.controls = [self.save_area, top, self.scroller, *self._notes(), self.dock]
         else:
-            self.body.controls = [self.save_area, self.scroller, self.message, self.draft_notice, self.dock]
+            self.body.controls = [self.save_area, self.scroller, *self._notes(), self.dock]
+
+    def _notes(self) -> list[ft.Control]:
+        """The lines above the bottom bar: what went wrong, a hand that cannot be written, a change being saved."""
+        return [self.message, self.draft_notice, self.saving_note]
 
     async def _to_board(self, _: Any = None) -> None:
         await self.scroller.scroll_to(scroll_key=self._board_key, duration=200)
@@ -246,6 +256,7 @@ class TableView:
         elif self.save_area.visible:
             self.save_area.controls = []
             self.save_area.visible = False
+        self.saving_note.visible = self._saving and session.saving
         if self.target is None:
             self._table_parts()
         else:
@@ -493,17 +504,40 @@ class TableView:
 
     def _submit(self, edit: Edit) -> bool:
         """Send ``edit`` down, once, as entered on the host's device (its hand being entered goes with the change);
-        the change comes back once, through the session's listener (:meth:`follow`), which redraws."""
+        the change comes back once, through the session's listener (:meth:`follow`), which redraws.
+
+        Made by a tap on the table (not a correction, which leaves its screen), the change is written after the
+        tap's reply (:func:`~views.table.entry.after_reply`): the reply shows the new standings with "Saving…",
+        which goes once the change is on disk (:meth:`_saved`). The hand's draft stays on disk until then, so an app
+        stopped in between finds the hand as it was entered."""
+        later = self.target is None and in_page_event()
+        edit = edit.entered_on(HOST_DEVICE)
         self._making = threading.get_ident()
+        self._saving = later
         try:
-            made = self.edits.submit(edit.entered_on(HOST_DEVICE))
+            made = self.edits.submit(edit.saving_later() if later else edit)
         finally:
             self._making = None
+        if not self.session.saving:
+            self._saving = False
+        elif after_reply(self._saved) is None:
+            self._saved()
         if made and edit.index is not None:  # a correction: back to the table
             self.ctx.navigate(parent_of(self.ctx.path))
         elif made and not self._following:  # a screen not following its session (not the page's route) draws it
             self.show()
         return bool(made)
+
+    def _saved(self) -> None:
+        """Write the change this screen made (:meth:`_submit`), then take "Saving…" away, or show the banner
+        with Retry save if the disk refused."""
+        self.session.save_pending()
+        self._saving = False
+        if self.session.save_error is not None:
+            self.show(force=True)
+        elif self.saving_note.visible:
+            self.saving_note.visible = False
+            self.send([self.saving_note])
 
     def undo(self, _: Any = None) -> None:
         self._submit(Edit.undo(expected_version=self.rendered))  # the hand being entered goes with it
