@@ -211,7 +211,7 @@ def test_a_confirm_s_reply_shows_the_standings_and_the_board_follows(
         shown = texts(view)
         assert "+2" in shown and "Hand 1: Ann +2" in shown, shown
         assert len(sent) == 3 and len(sent[1]) == 1, "the board and the hand list in one message"
-        assert [getattr(c, "value", None) for c in sent[2]] == ["Saving…"], "then the hand on disk: Saving… goes"
+        assert [getattr(c, "value", None) for c in sent[2]] == ["Jokers Kill"], "the hand on disk: Saving… goes"
         board = sent[1][0]
         assert any(c is board for c, _ in walk(view)), "the scoreboard"
         assert not any(c is board for c in sent[0]), "the reply does not walk the scoreboard it leaves as it was"

@@ -101,11 +101,15 @@ class TableView:
         """One line while the hand being entered cannot be written to disk (a full disk): kept in memory only."""
         self.drafts_changed(session.draft_write_error)
         self.save_area = ft.Column(visible=False)
-        self.saving_note = ft.Text(_("Saving…"), size=14, italic=True, visible=False)
-        """One line while this screen's change is shown and not on disk yet (:meth:`_submit`): a tap's reply
-        leaves before the change is written."""
+        self.title: ft.Text | None = None
+        """The app bar's title: the game's name, and under it "Saving…" while this screen's change is shown and
+        not on disk yet (:meth:`_submit`: a tap's reply leaves before the change is written). In the app bar, whose
+        height is fixed, the line comes and goes without moving anything else: a line in the body made the phone
+        lay out the whole scrolling part again, twice a Confirm."""
+        self._title = ""
         self._saving = False
         """This screen made a change that is written after its reply (:attr:`Edit.saved_later`)."""
+        self._want_title = False
         self.strip = StandingsStrip(session.players, words)
         self.board = Scoreboard(words)
         isolated(self.strip.control)  # changed only by a change of the session: sent by show(), not by every tap
@@ -165,8 +169,10 @@ class TableView:
             else self.words.gettext("Correct {what}").format(what=self.target.label_in(self.words, self.session.game))
         )
         ctx = self.ctx
+        self._title = title
+        self.title = app_bar_title(title, size=18)
         appbar = ft.AppBar(
-            title=app_bar_title(title, size=18),
+            title=self.title,
             leading=back_button(ctx),
             leading_width=APPBAR_TAP,
             title_spacing=4,
@@ -231,13 +237,9 @@ class TableView:
                 vertical_alignment=ft.CrossAxisAlignment.START,
                 spacing=4,
             )
-            self.body.controls = [self.save_area, top, self.scroller, *self._notes(), self.dock]
+            self.body.controls = [self.save_area, top, self.scroller, self.message, self.draft_notice, self.dock]
         else:
-            self.body.controls = [self.save_area, self.scroller, *self._notes(), self.dock]
-
-    def _notes(self) -> list[ft.Control]:
-        """The lines above the bottom bar: what went wrong, a hand that cannot be written, a change being saved."""
-        return [self.message, self.draft_notice, self.saving_note]
+            self.body.controls = [self.save_area, self.scroller, self.message, self.draft_notice, self.dock]
 
     async def _to_board(self, _: Any = None) -> None:
         await self.scroller.scroll_to(scroll_key=self._board_key, duration=200)
@@ -256,7 +258,7 @@ class TableView:
         elif self.save_area.visible:
             self.save_area.controls = []
             self.save_area.visible = False
-        self.saving_note.visible = self._saving and session.saving
+        self._say_saving(self._saving and session.saving)
         if self.target is None:
             self._table_parts()
         else:
@@ -535,9 +537,20 @@ class TableView:
         self._saving = False
         if self.session.save_error is not None:
             self.show(force=True)
-        elif self.saving_note.visible:
-            self.saving_note.visible = False
-            self.send([self.saving_note])
+        elif self._say_saving(False):
+            with self._draw_state:
+                self._want_title = True
+            self._draw()
+
+    def _say_saving(self, saving: bool) -> bool:
+        """Show "Saving…" under the title, or not; returns whether the title changed."""
+        if self.title is None:
+            return False
+        text = f"{self._title}\n{self.words.gettext('Saving…')}" if saving else self._title
+        if self.title.value == text:
+            return False
+        self.title.value = self.title.semantics_label = text
+        return True
 
     def undo(self, _: Any = None) -> None:
         self._submit(Edit.undo(expected_version=self.rendered))  # the hand being entered goes with it
@@ -596,10 +609,11 @@ class TableView:
             while True:
                 with self._draw_state:
                     show, force, all_hands = self._want_show, self._want_force, self._want_all_hands
-                    board = self._want_board
+                    board, title = self._want_board, self._want_title
                     queued, self._queued = self._queued, []
                     self._want_show = self._want_force = self._want_all_hands = self._want_board = False
-                    if not (show or all_hands or queued or board):
+                    self._want_title = False
+                    if not (show or all_hands or queued or board or title):
                         self._drawer = None
                         return
                 if show and (force or self.rendered != self.session.version):
@@ -613,6 +627,8 @@ class TableView:
                 if board and self.target is None:
                     self._board_parts()
                     send_changes(self.board_column, [self.board.control])
+                if title and self.title is not None:
+                    send_changes(self.title, [self.title])
         except BaseException:
             with self._draw_state:
                 self._drawer = None
