@@ -1,4 +1,4 @@
-"""A tap's change is written after its reply: the reply shows the new standings with "Saving…" under the game's
+"""A tap's change is written after its reply: the reply shows the new standings with "Saving…" over the game's
 name, and "Saving…" goes once the change is on disk; a disk that refuses it shows the banner with Retry save. A
 change made outside a tap (a unit test, a redraw) is written at once, as before."""
 
@@ -21,10 +21,11 @@ HAND = ("9♠", "4♥", "7♦", "Q♣")
 
 
 def saving(view: Any) -> bool:
-    """Whether the screen shows "Saving…" (under the game's name in the app bar)."""
+    """Whether the screen shows "Saving…" (over the game's name in the app bar)."""
     title = view.appbar.title
-    assert isinstance(title, ft.Text) and isinstance(title.value, str) and title.value.startswith("Jokers Kill")
-    return "Saving…" in title.value and title.semantics_label == title.value
+    assert isinstance(title, ft.Text) and isinstance(title.value, str) and title.value.endswith("Jokers Kill")
+    assert title.semantics_label == title.value
+    return title.value == "Saving…\nJokers Kill"
 
 
 def hands_on_disk(services: AppServices, session_id: str) -> list[Any]:

@@ -102,7 +102,7 @@ class TableView:
         self.drafts_changed(session.draft_write_error)
         self.save_area = ft.Column(visible=False)
         self.title: ft.Text | None = None
-        """The app bar's title: the game's name, and under it "Saving…" while this screen's change is shown and
+        """The app bar's title: the game's name, and over it "Saving…" while this screen's change is shown and
         not on disk yet (:meth:`_submit`: a tap's reply leaves before the change is written). In the app bar, whose
         height is fixed, the line comes and goes without moving anything else: a line in the body made the phone
         lay out the whole scrolling part again, twice a Confirm."""
@@ -543,10 +543,11 @@ class TableView:
             self._draw()
 
     def _say_saving(self, saving: bool) -> bool:
-        """Show "Saving…" under the title, or not; returns whether the title changed."""
+        """Show "Saving…" over the game's name, or not; returns whether the title changed."""
         if self.title is None:
             return False
-        text = f"{self._title}\n{self.words.gettext('Saving…')}" if saving else self._title
+        # first: a long name on a narrow phone takes two lines of its own, and the title has two
+        text = f"{self.words.gettext('Saving…')}\n{self._title}" if saving else self._title
         if self.title.value == text:
             return False
         self.title.value = self.title.semantics_label = text
