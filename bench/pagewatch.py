@@ -157,11 +157,14 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
-def app_server(port: int, data_dir: Path, log: Path, root: Path = ROOT) -> Served:
+def app_server(port: int, data_dir: Path, log: Path, root: Path = ROOT, probe: Path | None = None) -> Served:
     """The real app: ``python -m app --port P --data-dir D --no-browser`` (the ``companion`` command), from the
-    checkout at ``root`` (by default this one)."""
+    checkout at ``root`` (by default this one); with ``probe``, served through :mod:`bench.serverprobe`, which
+    writes each event's handler time (wall and CPU) and each message's size to that file."""
+    args = ["--port", str(port), "--data-dir", str(data_dir), "--no-browser"]
+    through = [str(Path(__file__).with_name("serverprobe.py")), "--log", str(probe), "--tree", str(root)]
     return Served(
-        [sys.executable, "-m", "app", "--port", str(port), "--data-dir", str(data_dir), "--no-browser"],
+        [sys.executable, *(through if probe is not None else []), *(["app", "--"] if probe else ["-m", "app"]), *args],
         port,
         log,
         START_TIMEOUT_S,

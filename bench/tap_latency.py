@@ -502,6 +502,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument(
         "--samples", type=Path, default=None, metavar="FILE", help="also write every sample, with its label, as JSON"
     )
+    parser.add_argument(
+        "--probe",
+        type=Path,
+        default=None,
+        metavar="LOG",
+        help="serve the app through bench/serverprobe.py, which writes each event's handler time to LOG "
+        "(read it with python -m bench.tap_samples --probe LOG)",
+    )
     add_busy_option(parser)
     args = parser.parse_args(argv if argv is not None else [])
     stop_on_sigterm()
@@ -539,7 +547,7 @@ def run_mode(args: argparse.Namespace, rate: float, runs: dict[str, Sequence[Ser
         started = time.perf_counter()
         ids = seed(folder)
         progress(f"set-up: sessions seeded ({SEEDED_HANDS} Bargain Bin hands) in {time.perf_counter() - started:.1f} s")
-        app = app_server(find_free_port(), folder, Path(tmp) / "app.log")
+        app = app_server(find_free_port(), folder, Path(tmp) / "app.log", probe=args.probe)
         trivial_app = trivial_server(find_free_port(), Path(tmp) / "trivial.log")
         with app, trivial_app, sync_playwright() as playwright:
             browser = launch(playwright)

@@ -74,14 +74,69 @@ def rows(data: dict[str, dict[str, list[dict[str, Any]]]]) -> list[list[str]]:
 
 HEADERS = ["tap", "n", "text", "frame", "out", "server", "client", "settled", "text × trivial", "frame × trivial"]
 
+CONFIRM_REPLY = 1200
+"""Bytes: a Jokers Kill or Bargain Bin Confirm's reply is larger than this (1.4–3.3 KB); a card or value tap's is
+smaller (0.2–0.9 KB)."""
+
+
+def handlers(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The click handlers in a log of :mod:`bench.serverprobe`: the Confirms' (the largest message sent while the
+    handler ran is at least :data:`CONFIRM_REPLY` bytes) and the other taps'.
+
+    >>> log = [{"sent": 1486, "t": 1.0}, {"event": "click", "t": 1.001, "wall": 20.0, "cpu": 8.0},
+    ...        {"sent": 640, "t": 2.0}, {"event": "click", "t": 2.001, "wall": 4.0, "cpu": 3.0},
+    ...        {"event": "route_change", "t": 3.0, "wall": 9.0, "cpu": 9.0}]
+    >>> {kind: [r["cpu"] for r in found] for kind, found in handlers(log).items()}
+    {'Confirm': [8.0], 'other taps': [3.0]}
+    """
+    out: dict[str, list[dict[str, Any]]] = {"Confirm": [], "other taps": []}
+    for i, record in enumerate(records):
+        if record.get("event") != "click":
+            continue
+        sent, j = [], i - 1
+        while j >= 0 and "sent" in records[j] and record["t"] - records[j]["t"] <= record["wall"] / 1000 + 0.001:
+            sent.append(int(records[j]["sent"]))
+            j -= 1
+        out["Confirm" if sent and max(sent) >= CONFIRM_REPLY else "other taps"].append(record)
+    return out
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def probe_rows(path: Path) -> list[list[str]]:
+    """Per kind of tap: n, the handler's CPU (median) and its wall time (median, p90, p95), ms."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    out: list[list[str]] = []
+    for kind, found in handlers(records).items():
+        if found:
+            wall = [float(r["wall"]) for r in found]
+            cpu = statistics.median(float(r["cpu"]) for r in found)
+            spread = (statistics.median(wall), quantile(wall, 0.9), quantile(wall, 0.95))
+            out.append([kind, str(len(found)), f"{cpu:.1f}", *(f"{v:.1f}" for v in spread)])
+    return out
+
 
 def main(argv: list[str] | None = None) -> list[list[str]]:
     parser = argparse.ArgumentParser(prog="python -m bench.tap_samples", description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", type=Path, help="samples written by bench.tap_latency --samples")
+    parser.add_argument("files", nargs="*", type=Path, help="samples written by bench.tap_latency --samples")
+    parser.add_argument(
+        "--probe",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="LOG",
+        help="also read a server's log written with bench.tap_latency --probe LOG: each tap's handler, ms",
+    )
     args = parser.parse_args(argv if argv is not None else [])
     from bench.pagewatch import print_table
 
     out: list[list[str]] = []
+    for log in args.probe:
+        print(f"\n{log}: the server's handler of each click (ms)")
+        print_table(["tap", "n", "CPU median", "wall median", "wall p90", "wall p95"], probe_rows(log))
     for path in args.files:
         found = rows(json.loads(path.read_text(encoding="utf-8")))
         for mode in dict.fromkeys(row[0] for row in found):

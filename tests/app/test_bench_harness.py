@@ -164,3 +164,15 @@ def test_the_samples_report_looks_at_the_card_that_completes_a_hand_on_its_own(t
     assert off_last[2] == "2" and off_last[4] == "120" and off_last[8] == "150", off_last
     assert other[8] == "nan", "settled: with semantics off only"
     assert "completing the hand" in capsys.readouterr().out
+
+
+def test_the_app_is_served_through_the_server_probe_when_asked(tmp_path: Path) -> None:
+    """``bench.tap_latency --probe LOG``: the same app command, run by ``bench/serverprobe.py`` with the log."""
+    from bench.pagewatch import ROOT, app_server
+
+    plain = app_server(8601, tmp_path / "data", tmp_path / "app.log").command
+    probed = app_server(8601, tmp_path / "data", tmp_path / "app.log", probe=tmp_path / "probe.jsonl").command
+    assert plain[1:3] == ["-m", "app"]
+    assert probed[1] == str(ROOT / "bench" / "serverprobe.py")
+    assert probed[2:6] == ["--log", str(tmp_path / "probe.jsonl"), "--tree", str(ROOT)]
+    assert probed[6:8] == ["app", "--"] and probed[8:] == plain[3:]
