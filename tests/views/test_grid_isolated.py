@@ -22,9 +22,9 @@ from flet.messaging.protocol import configure_encode_object_for_msgpack
 
 from companion.services import AppServices
 from tests.conftest import run_async
+from tests.support.events import LATER, event_tap
+from tests.support.keys import VALUE_KEY, row_of
 from tests.support.screens import buttons, greyed, render, walk
-from tests.views.test_score_once_games import VALUE_KEY, row_of
-from tests.views.test_veil_later import LATER, event_tap
 from views.flet_private import set_isolated
 
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
@@ -146,7 +146,7 @@ def test_jokers_kill_a_confirm_walks_past_the_cards_and_a_card_tap_sends_its_car
             "financial-crisis",
             ["Ann", "Ben"],
             {"rounds": 3},
-            ["Q♣", "3♣", "7♠", "K♠", "4♥", "A♣", "5♣", "J♥"],
+            ["A♠", "2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "Next: Ben's pile", "8♠", "9♠", "Confirm round", "10♠"],
         ),
     ],
 )
@@ -166,16 +166,21 @@ def test_each_game_sends_every_key_it_changes(
 
 
 def test_bargain_bin_every_receiver_and_value_tap_is_sent(services: AppServices, wire: Wire) -> None:
-    """The first cards of a hand of four players, tapped receiver, value, receiver...: the value pad and the
-    receivers are grids too (each receiver tap greys a receiver out, each value tap can grey a value out)."""
+    """A hand of four players, tapped receiver, value, receiver..., its Confirm and the next hand's first tap: the
+    value pad and the receivers are grids too (each receiver tap greys a receiver out, each value tap can grey a
+    value out, the Confirm brings them all back)."""
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"], {"target": 1000})
     _, view = render(services, f"/continue/{table.id}")
     wire.send_first(view)
-    for taps in range(12):
+    for taps in range(60):
         shown = buttons(view)
         if taps % 2 == 0:
-            label = next(k for k, c in shown.items() if k.startswith("To ") and not greyed(view, c))
+            receivers = [k for k, c in shown.items() if k.startswith("To ") and not greyed(view, c)]
+            if not receivers:
+                break
+            label = receivers[0]
         else:
             label = next(k for k, c in shown.items() if VALUE_KEY.match(k) and not greyed(view, c))
         play(view, wire, [label])
-    assert table.draft() is not None, "six cards entered"
+    play(view, wire, ["Confirm hand", "To Ann (0)"])  # the next hand's pad and receivers, as new
+    assert len(table.hands) == 1

@@ -217,7 +217,7 @@ class FinancialCrisisEntry:
             self.record = record
             self._set_heading()
             docked(self.ectx, self.actions)
-            self.redraw()
+            self._send(self.redraw())  # the keys it changed: the grid is walked only for keys that changed
             return True
 
     # -- drawing ----------------------------------------------------------------------------------------------
