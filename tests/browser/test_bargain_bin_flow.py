@@ -142,7 +142,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     taps += 1
     assert taps == 41, "two taps a card (who gets it, its value; the Joker's key says its sign), one to confirm"
     wait_listed(page, r"^Hand 1:")
-    after_one = score_saved(app_server, sid)
+    after_one = score_saved(app_server, sid, page)
     assert after_one["hands"][0]["card_points"] == {"Ann": 48, "Ben": 30, "Cat": -31, "Dan": -29}
     check_standings(page, after_one)
     wait_text(page, r"^Pot: \$17\.40 · Last hand paid: Ben \$1\.80, Cat \$7\.90, Dan \$7\.70$")
@@ -162,7 +162,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     # Ann and Ben reach 2 game points in the same hand: both win and split the pot.
     wait_text(page, "^Ann and Ben win the game$")
     wait_text(page, r"^Ann and Ben win: both reached the target of 2 game points in the same hand\.$")  # the verdict
-    final = score_saved(app_server, sid)
+    final = score_saved(app_server, sid, page)
     assert final["finished"] and final["winners"] == ["Ann", "Ben"]
     check_standings(page, final)
     assert final["pot"] == 2000 and final["payouts"] == {"Ann": 1000, "Ben": 1000, "Cat": 0, "Dan": 0}
@@ -215,7 +215,7 @@ def test_cancelled_by_the_second_removal_with_refunds(page: Any, app_server: App
     # why: the verdict banner, scoring's own sentence (BB-14)
     wait_text(page, r"^The game is cancelled: Ben and Dan have been removed, 2 removals in a game of 4 players; nobody")
 
-    final = score_saved(app_server, sid)
+    final = score_saved(app_server, sid, page)
     assert final["cancelled"] and final["winners"] == [] and final["removed"] == ["Ben", "Dan"]
     check_standings(page, final)
     assert final["payouts"] == final["payments"], "everyone gets back what they paid in"

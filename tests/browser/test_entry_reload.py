@@ -82,7 +82,7 @@ def start(page: Any, game: str, players: list[str], rules: Callable[[], None] | 
 def standings_match_the_rules(page: Any, server: AppServer, sid: str, hands: int) -> dict[str, Any]:
     """The saved record has ``hands`` hands and every player's standing on screen is the rules engine's total."""
     wait_listed(page, rf"^(Hand|Round) {hands}:")
-    scored = score_saved(server, sid)
+    scored = score_saved(server, sid, page)
     assert len(scored["record"]["hands"]) == hands
     for name, total in scored["totals"].items():
         wait_text(page, rf"^\d+\. {re.escape(name)}: {total} points?\b")
@@ -261,7 +261,7 @@ def test_a_feast_and_famine_tie_break_round_corrected_from_history(page: Any, ap
 
     page.wait_for_url(re.compile(rf"/history/{sid}$"))
     page.get_by_text("Result: Ann won", exact=True).first.wait_for()
-    scored = score_saved(app_server, sid)
+    scored = score_saved(app_server, sid, page)
     assert scored["finished"] and scored["winners"] == ["Ann"]
     assert scored["tiebreak"] == {"Ann": 9, "Ben": 0}
     for position, name in enumerate(scored["winners"] + [n for n in scored["players"] if n not in scored["winners"]]):

@@ -140,7 +140,7 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, "^Ben wins the game$")
     wait_text(page, r"Tie-break round: Ann 9, Ben 10 \(Ben wins the game with the highest tie-break score")
 
-    decided = score_saved(app_server, sid)
+    decided = score_saved(app_server, sid, page)
     assert decided["finished"] and decided["winners"] == ["Ben"]
     assert decided["tiebreak"] == {"Ann": 9, "Ben": 10}
 
@@ -158,7 +158,7 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, "^Ann wins the game$")
     reveal(page, page.get_by_role("button", name=re.compile(r"^Tie-break round 1: Ann 9, Ben 0\."))).first.wait_for()
 
-    final = score_saved(app_server, sid)
+    final = score_saved(app_server, sid, page)
     assert final["finished"] and final["winners"] == ["Ann"]
     assert final["tiebreak"] == {"Ann": 9, "Ben": 0}
     saved = final["record"]["tiebreak"]

@@ -183,7 +183,7 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     tap(page, "Confirm round")
 
     wait_text(page, r"wins? the game$")
-    final = score_saved(app_server, sid)
+    final = score_saved(app_server, sid, page)
     assert final["finished"]
     assert final["record"]["hands"][0]["bank"] == ROUND_1[0]
     assert final["record"]["hands"][1]["override"] == {"loss_suits": ["H"]}

@@ -161,7 +161,7 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     for up, ann, ben, cat, tiebreak in HANDS[7:]:
         enter_jk_hand(page, up, [ann, ben, cat], tiebreak)
     hand_count(page, 12)
-    expected = score_saved(app_server, sid)
+    expected = score_saved(app_server, sid, page)
     assert expected["pending"] == {"kind": "playoff", "players": ["Ann", "Ben"]}
     for name in PLAYERS:
         standing(page, name, expected["totals"][name])
@@ -178,7 +178,7 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     wait_text(page, r"^Ann wins the play-off against Ben, 3 play-off hands to \d+, .*\(rule 9, JK-12\)\.$")
     screenshot(page, "jk-winner-phone")
 
-    final = score_saved(app_server, sid)
+    final = score_saved(app_server, sid, page)
     assert final["finished"] and final["winners"] == ["Ann"]
     for name in PLAYERS:
         standing(page, name, final["totals"][name])

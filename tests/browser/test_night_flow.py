@@ -137,7 +137,7 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     # The settle-up against this test's own computation.
     expected = dict.fromkeys(NIGHT_PLAYERS, 0)
     for sid in sessions:
-        result = score_saved(app_server, sid)
+        result = score_saved(app_server, sid, page)
         assert result["finished"], result
         for name in NIGHT_PLAYERS:
             expected[name] += result["payouts"].get(name, 0) - result["payments"][name]

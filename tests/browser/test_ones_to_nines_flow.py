@@ -109,7 +109,7 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, r"Sudden death 1: Ann 1, Ben 1 \(Ann and Ben tie for the lowest sudden-death score")
     wait_text(page, r"Sudden death 2: Ann 111, Ben 74 \(Ben has the lowest sudden-death score, 74, and wins")
 
-    decided = score_saved(app_server, sid)
+    decided = score_saved(app_server, sid, page)
     assert decided["finished"] and decided["winners"] == ["Ben"]
     assert decided["sudden_death"] == [{"Ann": 1, "Ben": 1}, {"Ann": 111, "Ben": 74}]
 
@@ -130,7 +130,7 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, "^Ann wins the game$")
     reveal(page, page.get_by_role("button", name=re.compile(r"^Sudden-death hand 2: Ann 1, Ben 74\."))).first.wait_for()
 
-    final = score_saved(app_server, sid)
+    final = score_saved(app_server, sid, page)
     assert final["finished"] and final["winners"] == ["Ann"]
     assert final["sudden_death"] == [{"Ann": 1, "Ben": 1}, {"Ann": 1, "Ben": 74}]
     assert final["record"]["sudden_death"][1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}

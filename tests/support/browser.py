@@ -568,9 +568,16 @@ def session_id_of(page: Any) -> str:
     return match.group(1)
 
 
-def score_saved(server: AppServer, session_id: str) -> dict[str, Any]:
-    """``python -m scoring score`` on the record the app saved (read through storage, read-only); the record itself
-    is added under ``"record"``."""
+def wait_saved(page: Any) -> None:
+    """Wait until the screen no longer says "Saving…" (over the game's name): a change made by a tap is written a
+    moment after its reply."""
+    page.get_by_text(re.compile("^Saving…")).first.wait_for(state="detached")
+
+
+def score_saved(server: AppServer, session_id: str, page: Any) -> dict[str, Any]:
+    """``python -m scoring score`` on the record the app saved (read through storage, read-only), once ``page`` no
+    longer says "Saving…"; the record itself is added under ``"record"``."""
+    wait_saved(page)
     with Archive(server.data_dir, read_only=True) as archive:
         record = archive.load_session(session_id).record
     done = subprocess.run(

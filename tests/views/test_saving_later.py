@@ -14,8 +14,8 @@ import pytest
 from companion.services import AppServices
 from storage import StorageWriteError
 from tests.conftest import run_async
+from tests.support.events import LATER, event_tap
 from tests.support.screens import render, tap, texts
-from tests.views.test_veil_later import LATER, event_tap
 
 HAND = ("9♠", "4♥", "7♦", "Q♣")
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any, cast
@@ -21,8 +20,8 @@ import pytest
 from companion.services import AppServices
 from scoring import GAMES
 from tests.support.counting import counting_scorers
-from tests.support.screens import buttons, greyed, label_of, render, tap, texts, walk
-from views.widgets import Key
+from tests.support.keys import VALUE_KEY, key_label, row_of
+from tests.support.screens import buttons, greyed, render, tap, texts, walk
 
 
 @pytest.fixture
@@ -82,26 +81,6 @@ def children(control: Any) -> list[ft.BaseControl]:
     return found
 
 
-def row_of(view: ft.View, label: str) -> ft.ResponsiveRow:
-    """The row of keys that holds the key labelled ``label`` (the card grid, the digit pad)."""
-    return next(
-        control
-        for control, _ in walk(view)
-        if isinstance(control, ft.ResponsiveRow) and any(key_label(c) == label for c in control.controls)
-    )
-
-
-def key_label(control: ft.Control) -> str | None:
-    """A key's label: a button's tooltip, or the text of a box in a button node (a :class:`views.widgets.TapKey`,
-    a receiver)."""
-    inner = control.content if isinstance(control, ft.Semantics) else None
-    if isinstance(inner, ft.KeyboardListener):  # a TapKey: its box in the listener that takes the keyboard's keys
-        inner = inner.content
-    if isinstance(inner, Key):
-        return label_of(inner)
-    return getattr(control, "tooltip", None)
-
-
 def whole_row_sent(row: ft.Control, controls: list[ft.Control]) -> bool:
     """Whether sending ``controls`` sends ``row`` whole (it, or something around it, is among them)."""
     return any(found is row for control in controls for found, _ in walk(control))
@@ -156,8 +135,6 @@ def test_financial_crisis_taps_replay_nothing_and_send_what_changed(
 
 
 # --- Bargain Bin ---------------------------------------------------------------------------------------------------
-
-VALUE_KEY = re.compile(r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$")
 
 
 def test_bargain_bin_taps_on_the_largest_table_send_what_changed(

@@ -11,8 +11,6 @@ table screen's one update of a tap is caught (``sent``), so the test sees each m
 from __future__ import annotations
 
 import asyncio
-import contextvars
-from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -20,12 +18,9 @@ import pytest
 
 from companion.services import AppServices
 from tests.conftest import run_async
-from tests.support.screens import buttons, greyed, render, tap, texts, walk
-from views.table.entry import AFTER_REPLY_S
+from tests.support.events import LATER, event_tap, in_event
+from tests.support.screens import buttons, greyed, render, texts, walk
 from views.widgets import Veil
-
-LATER = AFTER_REPLY_S * 4
-"""Long enough for the veil's message to have gone."""
 
 
 @pytest.fixture
@@ -34,21 +29,6 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[list[ft.Control]]:
     out: list[list[ft.Control]] = []
     monkeypatch.setattr("views.table.screen.send_changes", lambda root, changed: out.append(list(changed)))
     return out
-
-
-def in_event(handler: Callable[[], object]) -> None:
-    """Call ``handler`` as Flet calls one: in the page's event loop, inside an event with its own update state."""
-
-    def call() -> None:
-        ft.context.reset_auto_update()  # what Flet does before it calls a handler
-        handler()
-
-    contextvars.copy_context().run(call)
-
-
-def event_tap(view: ft.View, label: str) -> None:
-    """Tap ``label`` as Flet calls a handler (:func:`in_event`)."""
-    in_event(lambda: tap(view, label))
 
 
 def veil_of(view: ft.View) -> Veil:

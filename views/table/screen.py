@@ -547,7 +547,8 @@ class TableView:
         if self.title is None:
             return False
         # first: a long name on a narrow phone takes two lines of its own, and the title has two
-        text = f"{self.words.gettext('Saving…')}\n{self._title}" if saving else self._title
+        said = self.words.gettext("Saving…")
+        text = f"{said}\n{self._title}" if saving else self._title
         if self.title.value == text:
             return False
         self.title.value = self.title.semantics_label = text

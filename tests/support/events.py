@@ -1,0 +1,30 @@
+"""Taps made as Flet makes them: on the page's event loop, inside a page event with its own update state (what the
+table screen's replies, and the messages that follow them, depend on)."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable
+
+import flet as ft
+
+from tests.support.screens import tap
+from views.table.entry import AFTER_REPLY_S
+
+LATER = AFTER_REPLY_S * 4
+"""Long enough for the messages that follow a tap's reply (the veil, the board, the write) to have gone."""
+
+
+def in_event(handler: Callable[[], object]) -> None:
+    """Call ``handler`` as Flet calls one: in the page's event loop, inside an event with its own update state."""
+
+    def call() -> None:
+        ft.context.reset_auto_update()  # what Flet does before it calls a handler
+        handler()
+
+    contextvars.copy_context().run(call)
+
+
+def event_tap(view: ft.View, label: str) -> None:
+    """Tap ``label`` as Flet calls a handler (:func:`in_event`)."""
+    in_event(lambda: tap(view, label))
