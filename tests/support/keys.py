@@ -7,7 +7,7 @@ import re
 
 import flet as ft
 
-from tests.support.screens import label_of, walk
+from tests.support.screens import buttons, greyed, label_of, walk
 from views.widgets import Key
 
 VALUE_KEY = re.compile(r"^(A|K|Q|J|10|[2-9])(♠♣|♥♦)$")
@@ -32,3 +32,12 @@ def key_label(control: ft.Control) -> str | None:
     if isinstance(inner, Key):
         return label_of(inner)
     return getattr(control, "tooltip", None)
+
+
+def bargain_bin_next(view: ft.View, taps: int) -> str | None:
+    """The next tap of a Bargain Bin hand entered card by card, after ``taps`` taps: who gets a card (the first
+    receiver not greyed out), then its value (the first value key not greyed out); ``None`` once every card is in."""
+    shown = buttons(view)
+    if taps % 2 == 0:
+        return next((k for k, c in shown.items() if k.startswith("To ") and not greyed(view, c)), None)
+    return next(k for k, c in shown.items() if VALUE_KEY.match(k) and not greyed(view, c))

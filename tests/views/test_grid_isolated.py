@@ -23,7 +23,7 @@ from flet.messaging.protocol import configure_encode_object_for_msgpack
 from companion.services import AppServices
 from tests.conftest import run_async
 from tests.support.events import LATER, event_tap
-from tests.support.keys import VALUE_KEY, row_of
+from tests.support.keys import bargain_bin_next, row_of
 from tests.support.screens import buttons, greyed, render, walk
 from views.flet_private import set_isolated
 
@@ -172,15 +172,9 @@ def test_bargain_bin_every_receiver_and_value_tap_is_sent(services: AppServices,
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"], {"target": 1000})
     _, view = render(services, f"/continue/{table.id}")
     wire.send_first(view)
-    for taps in range(60):
-        shown = buttons(view)
-        if taps % 2 == 0:
-            receivers = [k for k, c in shown.items() if k.startswith("To ") and not greyed(view, c)]
-            if not receivers:
-                break
-            label = receivers[0]
-        else:
-            label = next(k for k, c in shown.items() if VALUE_KEY.match(k) and not greyed(view, c))
+    taps = 0
+    while (label := bargain_bin_next(view, taps)) is not None:
         play(view, wire, [label])
+        taps += 1
     play(view, wire, ["Confirm hand", "To Ann (0)"])  # the next hand's pad and receivers, as new
     assert len(table.hands) == 1

@@ -20,7 +20,7 @@ import pytest
 from companion.services import AppServices
 from scoring import GAMES
 from tests.support.counting import counting_scorers
-from tests.support.keys import VALUE_KEY, key_label, row_of
+from tests.support.keys import bargain_bin_next, key_label, row_of
 from tests.support.screens import buttons, greyed, render, tap, texts, walk
 
 
@@ -152,15 +152,7 @@ def test_bargain_bin_taps_on_the_largest_table_send_what_changed(
         receivers = row_of(view, "To Ann (0)")
         body = receivers.parent
         taps = 0
-        while True:
-            shown = buttons(view)
-            if taps % 2 == 0:
-                open_ = [label for label, c in shown.items() if label.startswith("To ") and not greyed(view, c)]
-                if not open_:
-                    break
-                label = open_[0]
-            else:
-                label = next(k for k, c in shown.items() if VALUE_KEY.match(k) and not greyed(view, c))
+        while (label := bargain_bin_next(view, taps)) is not None:
             sent.clear()
             tap(view, label)
             taps += 1
