@@ -3,8 +3,8 @@ past them, and a key that changed opens its grid for the update that sends it (:
 
 These taps are sent through Flet's own diff, as the page's session makes it: the screen is first sent whole (which
 takes Flet's snapshots and links each control to its parent), then every update of the table screen is diffed and
-encoded. After each tap the test diffs the whole screen again with nothing isolated: whatever that finds was
-changed and never sent (a key greyed out on the server, still bright on the phone).
+encoded. After each tap the test diffs each grid of keys again with nothing in it isolated: whatever that finds
+was changed and never sent (a key greyed out on the server, still bright on the phone).
 """
 
 from __future__ import annotations
