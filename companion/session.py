@@ -298,9 +298,6 @@ class TableSession:
     """A change that scored fine but could not be written (full disk...): kept here so it can be saved again; or a
     change being saved (:attr:`saving`)."""
     save_error: str | None = None
-    saving: bool = False
-    """A change was made to be written after it is shown (:attr:`Edit.saved_later`) and is not on disk yet: it is
-    in :attr:`unsaved` until :meth:`save_pending` writes it (or the next change, with it)."""
     drafts: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The host's hands being entered but not confirmed yet, by what they are for: ``"new"`` (the next hand or
     extra-part entry) or ``"hands/2"`` (a correction). Kept in memory, so a reload or another screen finds them, and
@@ -327,6 +324,13 @@ class TableSession:
     """A change not written yet let go of a draft: the drafts are written after that write (:meth:`_commit`)."""
 
     # --- reading -------------------------------------------------------------------------------------------
+
+    @property
+    def saving(self) -> bool:
+        """A change was made to be written after it is shown (:attr:`Edit.saved_later`) and is not on disk yet: it
+        is in :attr:`unsaved`, its edit log's line waiting, until :meth:`save_pending` writes it (or the next
+        change, with it)."""
+        return bool(self._pending)
 
     @property
     def id(self) -> str:
@@ -734,7 +738,7 @@ class TableSession:
         self._pending.append(LogEntry.now(description))
         self._pending_done = self._pending_done or done
         if later and self.save_error is None:
-            self.unsaved, self.saving = record, True
+            self.unsaved = record  # its log line waits in _pending: saving
             saved = True
         else:
             saved = self._write(record, result)
@@ -755,7 +759,6 @@ class TableSession:
             }
         )
         done, self._pending, self._pending_done = self._pending_done, [], False
-        self.saving = False
         try:
             self.doc = self.archive.save_session(doc, last)
         except StorageError as exc:
