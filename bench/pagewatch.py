@@ -172,9 +172,12 @@ def app_server(port: int, data_dir: Path, log: Path, root: Path = ROOT, probe: P
     )
 
 
-def trivial_server(port: int, log: Path) -> Served:
-    """The trivial app of :mod:`bench.trivial_app`."""
-    return Served([sys.executable, "-m", "bench.trivial_app", "--port", str(port)], port, log, START_TIMEOUT_S)
+def trivial_server(port: int, log: Path, probe: Path | None = None) -> Served:
+    """The trivial app of :mod:`bench.trivial_app`; with ``probe``, served through :mod:`bench.serverprobe` as
+    :func:`app_server` serves the app."""
+    through = [str(Path(__file__).with_name("serverprobe.py")), "--log", str(probe), "--tree", str(ROOT)]
+    module = [*through, "bench.trivial_app", "--"] if probe is not None else ["-m", "bench.trivial_app"]
+    return Served([sys.executable, *module, "--port", str(port)], port, log, START_TIMEOUT_S, cwd=ROOT)
 
 
 def launch(playwright: Any) -> Any:

@@ -6,9 +6,16 @@ Run as a file, so that it serves any tree of the project, an earlier commit's in
 ``DIR`` (``app`` for the app, ``bench.trivial_app`` for the trivial app). It imports only the standard library and
 Flet, so the tree it serves decides everything else.
 
-The lines: ``{"event": NAME, "t": s, "wall": ms, "cpu": ms}`` when an event's handler (``Session.dispatch_event``,
-where Flet runs a synchronous handler on the event loop) is done, ``{"sent": BYTES, "t": s}`` for each message the
-server sends, ``{"scheduled": NAME, "t": s}`` when a component asks for a re-render (a later update of its own).
+The lines:
+
+- ``{"event": NAME, "t": s, "wall": ms, "cpu": ms, "process": ms}`` when an event's handler
+  (``Session.dispatch_event``, where Flet runs a synchronous handler on the event loop) is done: its wall time, its
+  thread's CPU and the whole server's CPU meanwhile (its other threads' included);
+- ``{"sent": BYTES, "t": s}`` for each message the server sends;
+- ``{"received": ACTION, "name": EVENT, "t": s}`` for each message the page sends (its action, as Flet numbers
+  them, and an event's name);
+- ``{"scheduled": NAME, "t": s}`` when a component asks for a re-render (a later update of its own).
+
 Times ``t`` are ``time.perf_counter()`` seconds of the server.
 """
 
@@ -47,7 +54,7 @@ def install(log: ProbeLog) -> None:
     dispatch = Session.dispatch_event
 
     async def timed_dispatch(self: Session, control_id: int, event_name: str, event_data: Any) -> None:
-        wall, cpu = time.perf_counter(), time.thread_time()
+        wall, cpu, process = time.perf_counter(), time.thread_time(), time.process_time()
         try:
             await dispatch(self, control_id, event_name, event_data)
         finally:
@@ -56,6 +63,7 @@ def install(log: ProbeLog) -> None:
                 t=time.perf_counter(),
                 wall=(time.perf_counter() - wall) * 1000,
                 cpu=(time.thread_time() - cpu) * 1000,
+                process=(time.process_time() - process) * 1000,
             )
 
     Session.dispatch_event = timed_dispatch  # type: ignore[method-assign]
@@ -79,6 +87,14 @@ def install(log: ProbeLog) -> None:
             body: bytes = msgpack.packb(*args, **kwargs)
             log.write(sent=len(body) + 1, t=time.perf_counter())
             return body
+
+        @staticmethod
+        def unpackb(*args: Any, **kwargs: Any) -> Any:
+            message = msgpack.unpackb(*args, **kwargs)
+            body = message[1] if isinstance(message, list) and len(message) > 1 else None
+            name = body.get("name") if isinstance(body, dict) else None
+            log.write(received=message[0] if isinstance(message, list) else None, name=name, t=time.perf_counter())
+            return message
 
     flet_app.msgpack = CountingMsgpack()
 

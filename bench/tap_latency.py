@@ -507,8 +507,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         type=Path,
         default=None,
         metavar="LOG",
-        help="serve the app through bench/serverprobe.py, which writes each event's handler time to LOG "
-        "(read it with python -m bench.tap_samples --probe LOG)",
+        help="serve the app through bench/serverprobe.py, which writes each event's handler time to LOG, and the "
+        "trivial app likewise to LOG.trivial (read them with python -m bench.tap_samples --probe LOG)",
     )
     add_busy_option(parser)
     args = parser.parse_args(argv if argv is not None else [])
@@ -548,7 +548,8 @@ def run_mode(args: argparse.Namespace, rate: float, runs: dict[str, Sequence[Ser
         ids = seed(folder)
         progress(f"set-up: sessions seeded ({SEEDED_HANDS} Bargain Bin hands) in {time.perf_counter() - started:.1f} s")
         app = app_server(find_free_port(), folder, Path(tmp) / "app.log", probe=args.probe)
-        trivial_app = trivial_server(find_free_port(), Path(tmp) / "trivial.log")
+        trivial_probe = args.probe.with_name(args.probe.name + ".trivial") if args.probe else None
+        trivial_app = trivial_server(find_free_port(), Path(tmp) / "trivial.log", probe=trivial_probe)
         with app, trivial_app, sync_playwright() as playwright:
             browser = launch(playwright)
             try:

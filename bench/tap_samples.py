@@ -101,21 +101,50 @@ def handlers(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]
     return out
 
 
+def arrival(records: Sequence[dict[str, Any]], handler: dict[str, Any]) -> tuple[float, float] | None:
+    """For a click ``handler`` of a probe's log: ms from the click's message arriving at the server to its handler
+    starting, and to the first message the server sends after it (``None`` for a log without arrivals).
+
+    >>> log = [{"received": 3, "name": "click", "t": 1.000}, {"sent": 900, "t": 1.012},
+    ...        {"event": "click", "t": 1.013, "wall": 10.0, "cpu": 4.0}]
+    >>> [round(ms, 1) for ms in arrival(log, log[2])]
+    [3.0, 12.0]
+    """
+    start = handler["t"] - handler["wall"] / 1000
+    came = [r["t"] for r in records if r.get("name") == "click" and "received" in r and r["t"] <= start]
+    if not came:
+        return None
+    sent = [r["t"] for r in records if "sent" in r and r["t"] >= came[-1]]
+    return (start - came[-1]) * 1000, ((sent[0] if sent else handler["t"]) - came[-1]) * 1000
+
+
 def quantile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+PROBE_HEADERS = [
+    *["tap", "n", "CPU median", "server CPU median", "wall median", "wall p90", "wall p95"],
+    *["waited", "to first message"],
+]
+"""The columns of :func:`probe_rows`; the last two are medians from the click's message arriving (:func:`arrival`)."""
+
+
 def probe_rows(path: Path) -> list[list[str]]:
-    """Per kind of tap: n, the handler's CPU (median) and its wall time (median, p90, p95), ms."""
+    """Per kind of tap: n, the handler's CPU and the whole server's meanwhile (medians), its wall time (median,
+    p90, p95), and from the click's message arriving, the median wait before the handler and the median time to the
+    first message sent, ms."""
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     out: list[list[str]] = []
     for kind, found in handlers(records).items():
         if found:
             wall = [float(r["wall"]) for r in found]
             cpu = statistics.median(float(r["cpu"]) for r in found)
+            process = f"{statistics.median(float(r['process']) for r in found):.1f}" if "process" in found[0] else "-"
             spread = (statistics.median(wall), quantile(wall, 0.9), quantile(wall, 0.95))
-            out.append([kind, str(len(found)), f"{cpu:.1f}", *(f"{v:.1f}" for v in spread)])
+            arrived = [a for a in (arrival(records, r) for r in found) if a is not None]
+            waits = [f"{statistics.median(a[i] for a in arrived):.1f}" if arrived else "-" for i in (0, 1)]
+            out.append([kind, str(len(found)), f"{cpu:.1f}", process, *(f"{v:.1f}" for v in spread), *waits])
     return out
 
 
@@ -135,8 +164,10 @@ def main(argv: list[str] | None = None) -> list[list[str]]:
 
     out: list[list[str]] = []
     for log in args.probe:
-        print(f"\n{log}: the server's handler of each click (ms)")
-        print_table(["tap", "n", "CPU median", "wall median", "wall p90", "wall p95"], probe_rows(log))
+        for one in (log, log.with_name(log.name + ".trivial")):
+            if one.exists():
+                print(f"\n{one}: the server's handler of each click (ms)")
+                print_table(PROBE_HEADERS, probe_rows(one))
     for path in args.files:
         found = rows(json.loads(path.read_text(encoding="utf-8")))
         for mode in dict.fromkeys(row[0] for row in found):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any, cast
@@ -176,3 +177,44 @@ def test_the_app_is_served_through_the_server_probe_when_asked(tmp_path: Path) -
     assert probed[1] == str(ROOT / "bench" / "serverprobe.py")
     assert probed[2:6] == ["--log", str(tmp_path / "probe.jsonl"), "--tree", str(ROOT)]
     assert probed[6:8] == ["app", "--"] and probed[8:] == plain[3:]
+
+
+def test_the_trivial_app_is_served_through_the_server_probe_beside_the_app(tmp_path: Path) -> None:
+    """``--probe LOG`` serves the trivial app through the probe too, from this checkout, writing ``LOG.trivial``."""
+    from bench.pagewatch import ROOT, trivial_server
+
+    plain = trivial_server(8602, tmp_path / "trivial.log").command
+    probed = trivial_server(8602, tmp_path / "trivial.log", probe=tmp_path / "probe.jsonl.trivial").command
+    assert plain[1:] == ["-m", "bench.trivial_app", "--port", "8602"]
+    assert probed[1:] == [
+        str(ROOT / "bench" / "serverprobe.py"),
+        *["--log", str(tmp_path / "probe.jsonl.trivial"), "--tree", str(ROOT)],
+        *["bench.trivial_app", "--", "--port", "8602"],
+    ]
+
+
+def test_the_probe_tables_give_the_wait_from_the_click_arriving(tmp_path: Path, capsys: Any) -> None:
+    """``bench.tap_samples --probe LOG`` reads ``LOG`` and ``LOG.trivial``: per kind of click, the handler's times and,
+    from the click's message arriving, the wait before the handler and the time to the first message sent."""
+    from bench.tap_samples import PROBE_HEADERS, main, probe_rows
+
+    def click(at: float, sent: int, wall: float) -> list[dict[str, Any]]:
+        return [
+            {"received": 3, "name": "click", "t": at},
+            {"sent": sent, "t": at + 0.005 + wall / 2000},
+            {"event": "click", "t": at + 0.005 + wall / 1000, "wall": wall, "cpu": wall / 2, "process": wall},
+        ]
+
+    log = tmp_path / "probe.jsonl"
+    app = click(1.0, 1500, 20.0) + click(2.0, 600, 4.0) + click(3.0, 600, 6.0)
+    log.write_text("".join(json.dumps(r) + "\n" for r in app), encoding="utf-8")
+    (tmp_path / "probe.jsonl.trivial").write_text(
+        "".join(json.dumps(r) + "\n" for r in click(1.0, 300, 1.0)), encoding="utf-8"
+    )
+    rows = {row[0]: dict(zip(PROBE_HEADERS, row, strict=True)) for row in probe_rows(log)}
+    assert rows["Confirm"]["n"] == "1" and rows["Confirm"]["waited"] == "5.0", rows
+    assert rows["Confirm"]["to first message"] == "15.0" and rows["Confirm"]["server CPU median"] == "20.0", rows
+    assert rows["other taps"]["n"] == "2" and rows["other taps"]["to first message"] == "7.5", rows
+    main(["--probe", str(log)])
+    printed = capsys.readouterr().out
+    assert f"{log}: the server's handler" in printed and f"{log}.trivial: the server's handler" in printed
