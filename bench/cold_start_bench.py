@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.pagewatch import app_server, launch, trivial_server, watched_page  # noqa: E402
+from bench.pagewatch import app_server, launch, load_average, trivial_server, watched_page  # noqa: E402
 from tests.support.browser import CHROMIUM, Served, find_free_port  # noqa: E402
 
 TARGET_RATIO = 1.2
@@ -37,13 +37,6 @@ APP_IMPORTS = "import flet, flet_web.fastapi, app.main, app.cli, app.serve, app.
 """What ``python -m app`` imports before it draws its first page (Flet and its web server as the trivial app does;
 Home's screen module comes with the shell, which the app imports in a thread once it listens)."""
 TRIVIAL_IMPORTS = "import flet, flet_web.fastapi, bench.trivial_app"
-
-
-def load_average() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
 
 
 def import_ms(statement: str, root: Path = ROOT) -> tuple[float, float]:

@@ -59,6 +59,7 @@ if str(ROOT) not in sys.path:  # tests/ is a package at the project root
     sys.path.insert(0, str(ROOT))
 
 from app.serve import ASSETS_DIR  # noqa: E402
+from bench.pagewatch import load_average  # noqa: E402
 from companion.services import AppServices  # noqa: E402
 from companion.session import TableSession  # noqa: E402
 from companion.sharing import HOST, Access, Edit, Role, ShareAddress  # noqa: E402
@@ -417,14 +418,6 @@ def run_feeds(viewers: int = 20, hands: int = 50, wait: float = 10.0, log: Calla
             screen.stop()
     executor.shutdown(wait=True)
     return report
-
-
-def load_average() -> str:
-    """The machine's load average (1, 5, 15 min), to read beside every figure."""
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
 
 
 def host_ratio(viewers: int, hands: int, wait: float) -> int:

@@ -152,6 +152,14 @@ def busy_cores(count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
             one.wait()
 
 
+def load_average() -> str:
+    """The machine's load average (1, 5, 15 min), to read beside every figure."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def stop_on_sigterm() -> None:
     """Turn SIGTERM into SystemExit, so that a stopped benchmark still stops the servers it started."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

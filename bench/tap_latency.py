@@ -17,14 +17,15 @@ page (the semantics tree), and → the frame after it. Measured:
   received, and where the time goes (server: pointerdown → the first message back; client: the last message
   before the text → its frame; :class:`bench.pagewatch.Sample`).
 
-Every run is made twice (``--throttle 1,4``): unthrottled at 1280×1400, then with Chromium's CPU slowed 4× (DevTools'
-``Emulation.setCPUThrottlingRate``, both apps alike) at 390×844, a phone-class CPU (:class:`Cpu`: only from the
-quiet before each measured Bargain Bin tap); each prints the load average. Every tap is measured with semantics
-off too, on pages that never switch it on (Bargain Bin on twin sessions, :class:`Stage`). Controls are found by
-their semantics labels (the same the browser tests use). Run: ``.venv/bin/python -m bench.tap_latency [--hands N]
-[--jk-hands N] [--values N] [--throttle 1,4] [--busy N] [--samples FILE]`` (about 45 minutes a mode with the
-defaults on 2 cores); ``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps
-p95 ≤ 1.5 × the trivial app's; Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
+Every run is made twice (``--throttle 1,4``): unthrottled at 1280×1400, then with Chromium's CPU slowed 4×
+(DevTools' ``Emulation.setCPUThrottlingRate``, both apps alike) at 390×844, a phone-class CPU (:class:`Cpu`: a page
+only from the quiet before each of its measured taps until that tap is measured); each prints the load average.
+Every tap is measured with semantics off too, on pages that never switch it on (Bargain Bin on twin sessions,
+:class:`Stage`). Controls are found by their semantics labels (the same the browser tests use). Run:
+``.venv/bin/python -m bench.tap_latency [--hands N] [--jk-hands N] [--values N] [--throttle 1,4] [--busy N]
+[--samples FILE] [--probe LOG]`` (about 45 minutes a mode with the defaults on 2 cores); ``make bench
+BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps p95 ≤ 1.5 × the trivial app's;
+Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from bench.pagewatch import (  # noqa: E402
     click_drawn,
     labels,
     launch,
+    load_average,
     median,
     percentile,
     print_table,
@@ -100,13 +102,6 @@ THROTTLE_RATES = (1.0, 4.0)
 """CPU throttling of Chromium (DevTools' ``Emulation.setCPUThrottlingRate``): 1 = none; 4 = a phone-class CPU."""
 
 
-def load_average() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
-
-
 def quiet(page: Any) -> None:
     """The same quiet before every measured tap, on either app."""
     page.wait_for_timeout(QUIET_BEFORE_MS)
@@ -133,10 +128,14 @@ class Series:
 class Cpu:
     """Chromium's CPU throttling per page (DevTools' ``Emulation.setCPUThrottlingRate``).
 
-    The trivial app and the Jokers Kill pages run slowed throughout (every tap on them is measured). A Bargain Bin
-    page is slowed from before the quiet that precedes a measured tap until that tap is done: the taps that only
-    fill a hand (90 of its 100) run at full speed, so that a throttled run takes as long as an unthrottled one; every
-    measured tap, on either app, has had the same quiet at the slowed rate before it."""
+    A page is slowed from before the quiet that precedes one of its measured taps until that tap is measured, and
+    only then (:meth:`Alternator.then`): at any moment one page at most is slowed, the one being measured. On Linux
+    Chromium slows a page by interrupting its main thread every 200 µs with a signal whose handler busy-waits, so a
+    slowed page burns most of a core even when idle: an idle page slowed 4× used 0.88 of a core, four of them 1.89 of
+    this machine's two (measured 2026-12-05 with four blank pages, the CPU time of Chromium's processes over 5 s).
+    Kept slowed throughout, the benchmark's four pages left the app's server waiting for a core, a handler of 8.5 ms
+    of CPU taking 114 ms at p90, and the trivial app's, under a millisecond, rarely. The taps that are not measured
+    (90 of a Bargain Bin hand's 100) run at full speed, so a throttled run takes as long as an unthrottled one."""
 
     def __init__(self, rate: float) -> None:
         self.rate = rate
@@ -164,10 +163,12 @@ class Cpu:
 
 class Alternator:
     """Taps the trivial app once before every measured tap on the app, collecting both. ``drawn`` times the trivial
-    tap to the frame after its message (for pages without semantics), else to its text."""
+    tap to the frame after its message (for pages without semantics), else to its text. Each page is slowed by
+    ``cpu`` for its own quiet and tap only."""
 
-    def __init__(self, trivial: Any, *, drawn: bool = False) -> None:
+    def __init__(self, trivial: Any, cpu: Cpu, *, drawn: bool = False) -> None:
         self.trivial = trivial
+        self.cpu = cpu
         self.drawn = drawn
         name = "click → frame after its message (semantics off)" if drawn else "click → text"
         self.series = Series(f"trivial app: {name}", "trivial")
@@ -176,17 +177,22 @@ class Alternator:
     def locate(self, xy: tuple[float, float]) -> None:
         self.xy = xy
 
-    def tap(self) -> None:
-        """A measured trivial tap after the quiet, then the quiet the app's measured tap gets (the caller taps)."""
+    @contextmanager
+    def then(self, page: Any) -> Iterator[None]:
+        """A measured trivial tap after the quiet, then the same quiet for the app's ``page``, whose measured tap
+        the caller makes inside the ``with``; each page slowed for its own quiet and tap."""
         if self.xy is None:
             [found] = buttons(self.trivial, rf"^{BUTTON}$")
             self.xy = (found["x"], found["y"])
-        quiet(self.trivial)
-        if self.drawn:
-            self.series.samples.append(tap_drawn(self.trivial, self.xy))
-        else:
-            self.series.samples.append(tap_until_changed(self.trivial, self.xy, rf"^{TEXT_PREFIX}\d+$"))
-        quiet(self.trivial)
+        with self.cpu.slowed(self.trivial):
+            quiet(self.trivial)
+            if self.drawn:
+                self.series.samples.append(tap_drawn(self.trivial, self.xy))
+            else:
+                self.series.samples.append(tap_until_changed(self.trivial, self.xy, rf"^{TEXT_PREFIX}\d+$"))
+        with self.cpu.slowed(page):
+            quiet(page)
+            yield
 
 
 def play_seeded(sessions: Any, table_id: str, hands: int) -> None:
@@ -299,11 +305,11 @@ def jokers_kill(page: Any, alt: Alternator, hands: int, urls: Sequence[str]) -> 
         for n, deal in zip(played, jk_deals()[: len(played)], strict=True):
             for code in deal:
                 xy = button_at(page, rf"^{code}$")
-                alt.tap()
-                cards.samples.append(tap_until_changed(page, xy, PROMPT))
+                with alt.then(page):
+                    cards.samples.append(tap_until_changed(page, xy, PROMPT))
             xy = button_at(page, "^Confirm hand$")
-            alt.tap()
-            confirms.samples.append(tap_until_changed(page, xy, STANDING))
+            with alt.then(page):
+                confirms.samples.append(tap_until_changed(page, xy, STANDING))
             progress(f"Jokers Kill hand {n + 1} confirmed")
     return cards, confirms
 
@@ -320,10 +326,10 @@ def jokers_kill_off(
         open_table(page, urls[game], semantics=False)
         for n, deal in zip(played, jk_deals()[: len(played)], strict=True):
             for code in deal:
-                alt.tap()
-                cards.samples.append(tap_drawn(page, places[code]))
-            alt.tap()
-            confirms.samples.append(tap_drawn(page, places["confirm"]))
+                with alt.then(page):
+                    cards.samples.append(tap_drawn(page, places[code]))
+            with alt.then(page):
+                confirms.samples.append(tap_drawn(page, places["confirm"]))
             progress(f"Jokers Kill hand {n + 1} confirmed (semantics off)")
     return [cards, confirms]
 
@@ -363,7 +369,7 @@ class Stage:
         self.confirms_off = Series(f"{where}: Confirm → frame after its message (semantics off)", "confirm")
 
 
-def bargain_bin_hand(stage: Stage, alt: Alternator, cpu: Cpu, measured_values: int) -> list[tuple[float, float, bool]]:
+def bargain_bin_hand(stage: Stage, alt: Alternator, measured_values: int) -> list[tuple[float, float, bool]]:
     """One Bargain Bin hand by live play: each card a receiver tap and a value tap (the first ``measured_values``
     value taps are measured, each after a trivial tap), then Confirm (measured). Returns every tap: where, and
     whether it was measured."""
@@ -373,22 +379,20 @@ def bargain_bin_hand(stage: Stage, alt: Alternator, cpu: Cpu, measured_values: i
         taps.append((*advance(page, RECEIVER, PROMPT), False))
         if card < measured_values:
             xy = button_at(page, VALUE_KEY)
-            with cpu.slowed(page):
-                alt.tap()
+            with alt.then(page):
                 stage.values.samples.append(tap_until_changed(page, xy, PROMPT))
             taps.append((*xy, True))
         else:
             taps.append((*advance(page, VALUE_KEY, PROMPT), False))
         card += 1
     xy = button_at(page, "^Confirm hand$")
-    with cpu.slowed(page):
-        alt.tap()
+    with alt.then(page):
         stage.confirms.samples.append(tap_until_changed(page, xy, STANDING))
     taps.append((*xy, True))
     return taps
 
 
-def bargain_bin_hand_off(stage: Stage, taps: list[tuple[float, float, bool]], alt: Alternator, cpu: Cpu) -> None:
+def bargain_bin_hand_off(stage: Stage, taps: list[tuple[float, float, bool]], alt: Alternator) -> None:
     """The same hand on the twin without semantics, by the same taps at the same places, the same ones measured
     (each after a trivial tap, to the frame after its first message)."""
     page = stage.off
@@ -396,19 +400,18 @@ def bargain_bin_hand_off(stage: Stage, taps: list[tuple[float, float, bool]], al
         if not measured:
             click_drawn(page, (x, y))
             continue
-        with cpu.slowed(page):
-            alt.tap()
+        with alt.then(page):
             sample = tap_drawn(page, (x, y))
         (stage.confirms_off if i == len(taps) - 1 else stage.values_off).samples.append(sample)
 
 
-def bargain_bin(stages: list[Stage], alts: tuple[Alternator, Alternator], cpu: Cpu, hands: int, values: int) -> None:
+def bargain_bin(stages: list[Stage], alts: tuple[Alternator, Alternator], hands: int, values: int) -> None:
     """Bargain Bin at each stage, a hand of each in turn, so that the stages are measured side by side too (their
     ratio is not one half of the run against the other); each hand with semantics on, then on the twin without."""
     for n in range(hands):
         for stage in stages:
-            taps = bargain_bin_hand(stage, alts[0], cpu, values)
-            bargain_bin_hand_off(stage, taps, alts[1], cpu)
+            taps = bargain_bin_hand(stage, alts[0], values)
+            bargain_bin_hand_off(stage, taps, alts[1])
             progress(f"Bargain Bin hand {stage.at + n} confirmed (semantics on and off)")
 
 
@@ -559,27 +562,22 @@ def run_mode(args: argparse.Namespace, rate: float, runs: dict[str, Sequence[Ser
                 trivial = watched_page(browser, viewport)
                 trivial_off = watched_page(browser, viewport, semantics=False)
                 for one in (trivial, trivial_off):
-                    cpu.slow(one)
                     one.goto(trivial_app.url)
                 trivial.wait_for_function("(p) => __bench.labels(p).length > 0", arg=rf"^{TEXT_PREFIX}\d+$")
                 [found] = buttons(trivial, rf"^{BUTTON}$")
-                alt, alt_off = Alternator(trivial), Alternator(trivial_off, drawn=True)
+                alt, alt_off = Alternator(trivial, cpu), Alternator(trivial_off, cpu, drawn=True)
                 alt_off.locate((found["x"], found["y"]))
                 page = watched_page(browser, viewport)
-                cpu.slow(page)
                 measured: list[Series] = [*jokers_kill(page, alt, args.jk_hands, jk_urls)]
                 off = watched_page(browser, viewport, semantics=False)
-                cpu.slow(off)
                 measured_off = jokers_kill_off(off, places, alt_off, args.jk_hands, jk_urls_off)
-                for one in (page, off):
-                    cpu.set(one, 1.0)
                 stages = []
                 for key, at in (("bb1", 1), ("bb60", SEEDED_HANDS + 1)):
                     stage = Stage(at, watched_page(browser, viewport), watched_page(browser, viewport, semantics=False))
                     open_table(stage.page, f"{app.url}/continue/{ids[key]}")
                     open_table(stage.off, f"{app.url}/continue/{ids[key + '_off']}", semantics=False)
                     stages.append(stage)
-                bargain_bin(stages, (alt, alt_off), cpu, args.hands, args.values)
+                bargain_bin(stages, (alt, alt_off), args.hands, args.values)
                 measured += [one for stage in stages for one in (stage.values, stage.confirms)]
                 measured_off += [one for stage in stages for one in (stage.values_off, stage.confirms_off)]
             finally:

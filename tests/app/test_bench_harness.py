@@ -218,3 +218,29 @@ def test_the_probe_tables_give_the_wait_from_the_click_arriving(tmp_path: Path, 
     main(["--probe", str(log)])
     printed = capsys.readouterr().out
     assert f"{log}: the server's handler" in printed and f"{log}.trivial: the server's handler" in printed
+
+
+def test_the_throttle_cost_adds_up_chromium_processes_cpu_from_proc(tmp_path: Path) -> None:
+    """``bench.throttle_cost`` reads each process's user and system ticks (fields 14 and 15 of ``/proc/PID/stat``,
+    proc(5)) for the processes whose command line names Chromium. The stat lines follow one of this machine's
+    (``/proc/self/stat`` of ``cat``, Linux, 2026-12-05), with a space and a parenthesis in the name as a renderer's
+    can have; the ticks are set to known values."""
+    import os
+
+    from bench.throttle_cost import chromium_cpu_seconds
+
+    tick = os.sysconf("SC_CLK_TCK")
+    head, rest = "R 20293 20293 15758 0 -1 4194304 102 0 0 0", "0 0 0 0 20 0 1 0 3793087 3133440 408 0"
+
+    def process(pid: str, command: bytes, name: str, user: int, system: int) -> None:
+        folder = tmp_path / pid
+        folder.mkdir()
+        (folder / "cmdline").write_bytes(command)
+        (folder / "stat").write_text(f"{pid} ({name}) {head} {user} {system} {rest}")
+
+    process("20295", b"/usr/lib/chromium/chromium\0--type=renderer\0", "chromium (x)", 3 * tick, tick)
+    process("20296", b"/usr/lib/chromium/chromium\0--type=gpu-process\0", "chromium", tick // 2, 0)
+    process("20297", b"cat\0", "cat", 100 * tick, 0)
+    (tmp_path / "self").mkdir()
+    (tmp_path / "20298").mkdir()  # ended meanwhile: no files
+    assert chromium_cpu_seconds(tmp_path) == 4.5
