@@ -11,7 +11,7 @@ import flet as ft
 from tests.support.screens import tap
 from views.table.entry import AFTER_REPLY_S
 
-LATER = AFTER_REPLY_S * 4
+LATER = AFTER_REPLY_S * 2
 """Long enough for the messages that follow a tap's reply (the veil, the board, the write) to have gone."""
 
 
