@@ -131,8 +131,8 @@ class Cpu:
     A page is slowed from before the quiet that precedes one of its measured taps until that tap is measured, and
     only then (:meth:`Alternator.then`): at any moment one page at most is slowed, the one being measured. On Linux
     Chromium slows a page by interrupting its main thread every 200 µs with a signal whose handler busy-waits, so a
-    slowed page burns most of a core even when idle: an idle page slowed 4× used 0.88 of a core, four of them 1.89 of
-    this machine's two (measured 2026-12-05 with four blank pages, the CPU time of Chromium's processes over 5 s).
+    slowed page burns most of a core even when idle: one idle page slowed 4× used 0.86 of a core, four of them 1.91
+    of this machine's two (2026-12-05, :mod:`bench.throttle_cost`).
     Kept slowed throughout, the benchmark's four pages left the app's server waiting for a core, a handler of 8.5 ms
     of CPU taking 114 ms at p90, and the trivial app's, under a millisecond, rarely. The taps that are not measured
     (90 of a Bargain Bin hand's 100) run at full speed, so a throttled run takes as long as an unthrottled one."""

@@ -13,6 +13,7 @@ follows the reply included) and, over the run's trivial app, the ratio of the me
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import math
 import statistics
@@ -101,21 +102,31 @@ def handlers(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]
     return out
 
 
-def arrival(records: Sequence[dict[str, Any]], handler: dict[str, Any]) -> tuple[float, float] | None:
-    """For a click ``handler`` of a probe's log: ms from the click's message arriving at the server to its handler
-    starting, and to the first message the server sends after it (``None`` for a log without arrivals).
+class Arrivals:
+    """The times in a probe's log of the clicks' messages arriving and of the messages sent, each in order, to time
+    a click handler from its click's arrival (:meth:`of`)."""
 
-    >>> log = [{"received": 3, "name": "click", "t": 1.000}, {"sent": 900, "t": 1.012},
-    ...        {"event": "click", "t": 1.013, "wall": 10.0, "cpu": 4.0}]
-    >>> [round(ms, 1) for ms in arrival(log, log[2])]
-    [3.0, 12.0]
-    """
-    start = handler["t"] - handler["wall"] / 1000
-    came = [r["t"] for r in records if r.get("name") == "click" and "received" in r and r["t"] <= start]
-    if not came:
-        return None
-    sent = [r["t"] for r in records if "sent" in r and r["t"] >= came[-1]]
-    return (start - came[-1]) * 1000, ((sent[0] if sent else handler["t"]) - came[-1]) * 1000
+    def __init__(self, records: Sequence[dict[str, Any]]) -> None:
+        self.clicks = sorted(r["t"] for r in records if r.get("name") == "click" and "received" in r)
+        self.sent = sorted(r["t"] for r in records if "sent" in r)
+
+    def of(self, handler: dict[str, Any]) -> tuple[float, float] | None:
+        """For a click ``handler``: ms from the click's message arriving at the server to its handler starting, and
+        to the first message the server sends after it (``None`` for a log without arrivals).
+
+        >>> log = [{"received": 3, "name": "click", "t": 1.000}, {"sent": 900, "t": 1.012},
+        ...        {"event": "click", "t": 1.013, "wall": 10.0, "cpu": 4.0}]
+        >>> [round(ms, 1) for ms in Arrivals(log).of(log[2])]
+        [3.0, 12.0]
+        """
+        start = handler["t"] - handler["wall"] / 1000
+        at = bisect.bisect_right(self.clicks, start)
+        if at == 0:
+            return None
+        came = self.clicks[at - 1]
+        after = bisect.bisect_left(self.sent, came)
+        first = self.sent[after] if after < len(self.sent) else handler["t"]
+        return (start - came) * 1000, (first - came) * 1000
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -127,7 +138,7 @@ PROBE_HEADERS = [
     *["tap", "n", "CPU median", "server CPU median", "wall median", "wall p90", "wall p95"],
     *["waited", "to first message"],
 ]
-"""The columns of :func:`probe_rows`; the last two are medians from the click's message arriving (:func:`arrival`)."""
+"""The columns of :func:`probe_rows`; the last two are medians from the click's message arriving (:class:`Arrivals`)."""
 
 
 def probe_rows(path: Path) -> list[list[str]]:
@@ -142,7 +153,8 @@ def probe_rows(path: Path) -> list[list[str]]:
             cpu = statistics.median(float(r["cpu"]) for r in found)
             process = f"{statistics.median(float(r['process']) for r in found):.1f}" if "process" in found[0] else "-"
             spread = (statistics.median(wall), quantile(wall, 0.9), quantile(wall, 0.95))
-            arrived = [a for a in (arrival(records, r) for r in found) if a is not None]
+            arrivals = Arrivals(records)
+            arrived = [a for a in (arrivals.of(r) for r in found) if a is not None]
             waits = [f"{statistics.median(a[i] for a in arrived):.1f}" if arrived else "-" for i in (0, 1)]
             out.append([kind, str(len(found)), f"{cpu:.1f}", process, *(f"{v:.1f}" for v in spread), *waits])
     return out
