@@ -244,3 +244,23 @@ def test_the_throttle_cost_adds_up_chromium_processes_cpu_from_proc(tmp_path: Pa
     (tmp_path / "self").mkdir()
     (tmp_path / "20298").mkdir()  # ended meanwhile: no files
     assert chromium_cpu_seconds(tmp_path) == 4.5
+
+
+def test_the_ab_report_gives_each_side_and_this_tree_over_the_commit() -> None:
+    from bench.pagewatch import Sample
+    from bench.tap_ab import summary
+
+    def sample(ms: float) -> Sample:
+        return Sample(ms, ms, 600, 1, 100, 1, "", server_ms=ms / 4, client_ms=ms / 2)
+
+    rows = summary(
+        {
+            "main": {"card": [sample(ms) for ms in range(100, 121)], "Confirm": []},
+            "this tree": {"card": [sample(ms) for ms in range(80, 101)], "Confirm": [sample(150)]},
+        }
+    )
+    assert rows[0] == ["card", "main", "21", "110", "118", "119", "28", "55", "", ""]
+    assert rows[1][:6] == ["card", "this tree", "21", "90", "98", "99"]
+    assert rows[1][-2:] == ["0.82×", "0.83×"], "median and p95 over the commit's"
+    assert rows[2] == ["Confirm", "this tree", "1", "150", "150", "150", "38", "75", "", ""], "no ratio without a base"
+    assert len(rows) == 3, "a kind a side did not tap is left out"

@@ -484,8 +484,10 @@ def test_the_focused_card_is_pressed_with_enter_or_space_and_shows_its_focus(ser
     _, view = render(services, f"/continue/{table.id}")
     nine = _listener(view, "9♠")
     box = nine.content
+    assert not nine.include_semantics, "no focusable node for a screen reader before the keyboard comes to the key"
     _press(nine, "Tab", up=True)  # a Tab brought the focus to 9♠
     assert box.border.top.width == 3 and box.border.top.color == FOCUS_BORDER, "the focused key is drawn as such"
+    assert nine.include_semantics, "from now on the browser's focus follows Flutter's to the key"
     kept = table.draft()
     _press(nine, "a")
     assert table.draft() == kept and not greyed(view, box), "a key other than Enter or Space presses nothing"
