@@ -1,11 +1,12 @@
 """Jokers Kill taps of this tree against an earlier commit's, tap by tap in turns, in Chromium slowed 4×.
 
 Each side's app is served from its own tree (the commit's taken out with ``git archive``, as
-:mod:`bench.browser_ab` does) on its own seeded data, and each gets a page of its own at 390×844. Every card and
-Confirm of ``--games`` games (17 hands a game) is tapped on one side's page, then at the same place on the other's,
-the first side alternating; each page is slowed (``Emulation.setCPUThrottlingRate``) only for its own quiet and
-its own tap (:class:`bench.tap_latency.Cpu`), as the tap benchmark does. A machine that slows down or speeds up
-meanwhile weighs on both sides alike, which one run of the tap benchmark per side cannot promise.
+:mod:`bench.browser_ab` does) on its own data, seeded by this tree's session service, and each gets a page of its
+own at 390×844. Every card and Confirm of ``--games`` games (17 hands a game) is tapped on one side's page, then at
+the same place on the other's, the first side alternating; each page is slowed (``Emulation.setCPUThrottlingRate``)
+only for its own quiet and its own tap (:class:`bench.tap_latency.Cpu`), as the tap benchmark does. A machine that
+slows down or speeds up meanwhile weighs on both sides alike, which one run of the tap benchmark per side cannot
+promise.
 
 With semantics on, a tap is timed to the frame after the new prompt (a card) or standings line (a Confirm) is in
 the page; with ``--semantics off``, to the frame after the first WebSocket message the tap brings
@@ -13,7 +14,7 @@ the page; with ``--semantics off``, to the frame after the first WebSocket messa
 part (pointerdown → the first message back) and of its client part (that message → the frame), and this tree's
 median and p95 over the commit's.
 
-Run from the project root: ``.venv/bin/python -m bench.tap_ab --against main`` (about 8 minutes with two games).
+Run from the project root: ``.venv/bin/python -m bench.tap_ab --against main`` (6–7 minutes with two games).
 """
 
 from __future__ import annotations
