@@ -267,6 +267,60 @@ class ActionKey(TapKey):
         return True
 
 
+class ChoiceKey(TapKey):
+    """A key of a one-of-several choice made card by card (a Bargain Bin receiver, "To Ann (12)"), kept across
+    redraws: a :class:`TapKey` with round ends and its text in the primary colour. Chosen (:meth:`set_selected`),
+    it is filled as a chosen card is, its text bold and its outline thick, and its button node reads as selected;
+    greyed out, it takes no tap, as a key.
+
+    It was an ink well with a transparent ink (for the keyboard's focus highlight), as :func:`choice_button` still
+    is; an ink well's focus includes its semantics node, so a click on it moved the focus in a frame before the
+    reply, as a key's listener did (see :class:`TapKey`). Now the keyboard reaches it as a key: Tab, then Enter or
+    Space, with the key's focus border (on a chosen key, in the text's colour of the screen, as its own outline
+    is the primary colour)."""
+
+    def __init__(
+        self,
+        label: str,
+        on_click: Callable[[Any], Any],
+        *,
+        col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 1,
+        height: int = MIN_TAP,
+        size: int = 14,
+    ) -> None:
+        super().__init__(
+            ft.Text(label, size=size, no_wrap=True, color=ft.Colors.PRIMARY), on_click, col=col, height=height
+        )
+        self.box.border_radius = height // 2
+        self.box.padding = ft.Padding.symmetric(horizontal=4)
+        self.control.selected = False  # read out as not selected, rather than as no choice at all
+
+    def _border(self) -> ft.Border:
+        if self.focused:
+            return ft.Border.all(3, ft.Colors.ON_SURFACE if self.selected else FOCUS_BORDER)
+        if self.selected:
+            return ft.Border.all(3, ft.Colors.PRIMARY)
+        return ft.Border.all(1, ft.Colors.OUTLINE if self.enabled else ft.Colors.OUTLINE_VARIANT)
+
+    def set_selected(self, selected: bool) -> bool:
+        """Show the choice as made (filled, bold, a thick outline; read out as selected) or not; returns whether
+        its look changed."""
+        if not super().set_selected(selected):
+            return False
+        assert isinstance(self.text, ft.Text)
+        self.text.weight = ft.FontWeight.BOLD if selected else None
+        self.box.border = self._border()
+        return True
+
+    def set_label(self, label: str) -> bool:
+        """Say ``label`` (shown, and read out: the button node takes its text); returns whether it changed."""
+        assert isinstance(self.text, ft.Text)
+        if self.text.value == label:
+            return False
+        self.text.value = label
+        return True
+
+
 def sent_by_hand() -> None:
     """Turn Flet's automatic update off for the event being handled: the table screen sends what a tap changed
     with ``.update()`` on those controls (a key its focus highlight), and a tap that changes nothing (a refused
@@ -400,9 +454,13 @@ def big_button(
 
 def choice_button(label: str, chosen: bool, on_click: Callable[[Any], Any], *, height: int = TAP) -> ft.Control:
     """A button of a one-of-several choice ("Ann pays", "To Ben"): filled when chosen, outlined when not, and read
-    out as selected or not. Built as a :class:`TapKey` is (a box that takes the tap, with a transparent ink for the
-    keyboard's focus, in a button node), because that node is then the one a screen reader names, activates and
-    hears the selected state on (a Material button makes its own node, and a state put around it goes elsewhere).
+    out as selected or not. A box that takes the tap in a button node, because that node is then the one a screen
+    reader names, activates and hears the selected state on (a Material button makes its own node, and a state put
+    around it goes elsewhere).
+
+    The box is an ink well with a transparent ink, which Flutter focuses and presses from the keyboard by itself.
+    The screens that use it are built afresh on every change (a component), so a :class:`ChoiceKey`, which keeps
+    its focus border in Python, would lose it with each choice; an ink well's focus stays with Flutter.
     """
     text = ft.Text(label, size=16, color=ft.Colors.ON_PRIMARY if chosen else ft.Colors.PRIMARY, no_wrap=True)
     box = Key(

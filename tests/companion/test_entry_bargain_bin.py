@@ -470,15 +470,17 @@ def _tap(view: ft.View, label: str) -> None:
 
 
 def _chosen(view: ft.View) -> list[str]:
-    """The labels of the receivers read out as selected (their node's ``selected``)."""
+    """The labels of the receivers read out as selected (their node's ``selected``; each is a key: its box, in its
+    keyboard listener, holds the text)."""
     return [
-        str(c.content.content.value)
+        str(c.content.content.content.value)
         for c, _ in walk(view)
         if isinstance(c, ft.Semantics)
         and c.selected
-        and isinstance(c.content, Key)
-        and isinstance(c.content.content, ft.Text)
-        and str(c.content.content.value).startswith("To ")
+        and isinstance(c.content, ft.KeyboardListener)
+        and isinstance(c.content.content, Key)
+        and isinstance(c.content.content.content, ft.Text)
+        and str(c.content.content.content.value).startswith("To ")
     ]
 
 

@@ -38,7 +38,19 @@ from views.table.entry import (
     said,
     words_of,
 )
-from views.widgets import MIN_TAP, TAP, ActionKey, Key, TapKey, VeilOver, isolated, panel, rank_label, suit_colour_value
+from views.widgets import (
+    MIN_TAP,
+    TAP,
+    ActionKey,
+    ChoiceKey,
+    Key,
+    TapKey,
+    VeilOver,
+    isolated,
+    panel,
+    rank_label,
+    suit_colour_value,
+)
 
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
 """A receiver's share of a row of 12: two a row on a portrait phone (ten players in five rows), more when wider."""
@@ -82,7 +94,9 @@ def _button(
 def _look(control: ft.Control) -> tuple[Any, ...]:
     """What a tap may change in a kept control: its text, state, greying, label and selection."""
     text = getattr(control, "content", None)
-    if isinstance(text, Key):  # a receiver: its text is in the box that takes the tap
+    if isinstance(text, ft.KeyboardListener):  # a key (a receiver): its text is in the box inside its listener
+        text = text.content
+    if isinstance(text, Key):
         text = text.content
     inner = (text.value, text.color, text.weight) if isinstance(text, ft.Text) else None
     return (
@@ -121,41 +135,19 @@ def _outlined(
     )
 
 
-def _receiver(label: str, on_click: Callable[[Any], None]) -> ft.Semantics:
-    """A receiver ("To Ann (12)": who gets the card, with their card points), kept across redraws: outlined, and
-    filled with a thick outline while chosen (:func:`_update_receiver`). Built as
-    :func:`views.widgets.choice_button` is (a box that takes the tap, with a transparent ink for the keyboard's
-    focus, in a button node) so that the node a screen reader names and activates is the one that says whether it
-    is selected; a Material button makes its own node, and a state put around it would go elsewhere."""
-    box = Key(
-        content=ft.Text(label, size=14, no_wrap=True, color=ft.Colors.PRIMARY),
-        height=MIN_TAP,
-        padding=ft.Padding.symmetric(horizontal=4),
-        alignment=ft.Alignment.CENTER,
-        border=ft.Border.all(1, ft.Colors.OUTLINE),
-        border_radius=MIN_TAP // 2,
-        on_click=on_click,
-        ink=True,
-        ink_color=ft.Colors.TRANSPARENT,
-    )
-    return ft.Semantics(button=True, container=True, selected=False, content=box, col=RECEIVER_COLUMNS)
+def _receiver(label: str, on_click: Callable[[Any], None]) -> ChoiceKey:
+    """A receiver ("To Ann (12)": who gets the card, with their card points), kept across redraws: a
+    :class:`~views.widgets.ChoiceKey`, outlined, and filled with a thick outline while chosen
+    (:func:`_update_receiver`); its button node names it, says whether it is selected, and takes the tap."""
+    return ChoiceKey(label, on_click, col=RECEIVER_COLUMNS)
 
 
-def _update_receiver(holder: ft.Semantics, *, label: str, disabled: bool, selected: bool) -> None:
+def _update_receiver(key: ChoiceKey, *, label: str, disabled: bool, selected: bool) -> None:
     """Set a receiver's label (shown and read out), state (greyed out: its node disabled, its box takes no tap)
     and selection (read out as selected, shown filled)."""
-    box = holder.content
-    if not isinstance(box, Key) or not isinstance(box.content, ft.Text):
-        return
-    text = box.content
-    text.value = label
-    text.color = ft.Colors.OUTLINE_VARIANT if disabled else ft.Colors.PRIMARY
-    text.weight = ft.FontWeight.BOLD if selected else None
-    holder.disabled = disabled
-    holder.selected = selected
-    box.bgcolor = ft.Colors.PRIMARY_CONTAINER if selected else None
-    outline = ft.Colors.OUTLINE_VARIANT if disabled else ft.Colors.OUTLINE
-    box.border = ft.Border.all(3, ft.Colors.PRIMARY) if selected else ft.Border.all(1, outline)
+    key.set_label(label)
+    key.set_enabled(not disabled)
+    key.set_selected(selected)
 
 
 def _update(
@@ -247,12 +239,12 @@ class BinPanel:
         """Whose card it is and how many are left (a large table, while the pad is shown: who gets it, and the
         way back to the receivers)."""
         self.receivers = {
-            name: isolated(
-                _receiver(_("To {name} ({points})").format(name=name, points=0), self._act("choose_receiver", name))
-            )
+            name: _receiver(_("To {name} ({points})").format(name=name, points=0), self._act("choose_receiver", name))
             for name in entry.players
         }
-        self.receiver_row = isolated(ft.ResponsiveRow(list(self.receivers.values()), spacing=6, run_spacing=4))
+        self.receiver_row = isolated(
+            ft.ResponsiveRow([key.control for key in self.receivers.values()], spacing=6, run_spacing=4)
+        )
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
         self.pad_keys = isolated(  # walked only when one of its keys changed (send_changes)
@@ -303,7 +295,7 @@ class BinPanel:
             self.giver_text,
             self.someone,
             self.other_receiver,
-            *self.receivers.values(),
+            *(key.control for key in self.receivers.values()),
             self.veil.cover,
             self.pad_keys,  # disabled under the raised veil (its keys then read as unavailable)
             *(key.control for key in self.keys.values()),
@@ -320,7 +312,7 @@ class BinPanel:
         around |= {id(self.other_receiver): self.giver_row, id(self.someone): self.header}
         around |= {id(self.title): self.header}
         around |= {id(self.vegas_text): self.vegas_box}
-        around |= {id(c): self.receiver_row for c in self.receivers.values()}
+        around |= {id(key.control): self.receiver_row for key in self.receivers.values()}
         around |= {id(key.control): self.pad for key in self.keys.values()}
         around |= {id(c): self.actions for c in (self.take_back, self.confirm_button)}
         self._homes = [around.get(id(control), control) for control in self._kept]
@@ -504,9 +496,9 @@ class BinPanel:
                     wrap=True,
                 )
             )
-        for name, holder in self.receivers.items():
+        for name, receiver_key in self.receivers.items():
             _update_receiver(
-                holder,
+                receiver_key,
                 label=_("To {name} ({points})").format(name=name, points=points[name]),
                 disabled=not entry.can_receive(name) or entry.joker_waiting,
                 selected=entry.receiver == name,
