@@ -1,4 +1,5 @@
-"""Jokers Kill taps of this tree against an earlier commit's, tap by tap in turns, in Chromium slowed 4×.
+"""Jokers Kill (or Bargain Bin) taps of this tree against an earlier commit's, tap by tap in turns, in Chromium
+slowed 4×.
 
 Each side's app is served from its own tree (the commit's taken out with ``git archive``, as
 :mod:`bench.browser_ab` does) on its own data, seeded by this tree's session service, and each gets a page of its
@@ -8,13 +9,20 @@ only for its own quiet and its own tap (:class:`bench.tap_latency.Cpu`), as the 
 slows down or speeds up meanwhile weighs on both sides alike, which one run of the tap benchmark per side cannot
 promise.
 
+``--game bargain-bin`` plays ``--hands`` hands of Bargain Bin with 10 players the same way: each card a receiver
+tap and a value tap (the first receiver and the first value that can take it, as the tap benchmark plays), each
+measured, then Confirm. Where to tap is read before each pair of taps from a page with semantics on in the same
+state: the first side's own page, or with ``--semantics off`` a third page that plays along on the first side's
+server, unmeasured.
+
 With semantics on, a tap is timed to the frame after the new prompt (a card) or standings line (a Confirm) is in
 the page; with ``--semantics off``, to the frame after the first WebSocket message the tap brings
 (:func:`bench.pagewatch.tap_drawn`). The report gives each side's median, p90 and p95, the median of its server
 part (pointerdown → the first message back) and of its client part (that message → the frame), and this tree's
 median and p95 over the commit's.
 
-Run from the project root: ``.venv/bin/python -m bench.tap_ab --against main`` (6–7 minutes with two games).
+Run from the project root: ``.venv/bin/python -m bench.tap_ab --against main`` (6–7 minutes with two games;
+about 4 minutes a Bargain Bin hand).
 """
 
 from __future__ import annotations
@@ -35,7 +43,9 @@ from bench.browser_ab import checkout  # noqa: E402
 from bench.pagewatch import (  # noqa: E402
     PHONE,
     Sample,
+    advance,
     app_server,
+    labels,
     launch,
     load_average,
     median,
@@ -48,9 +58,14 @@ from bench.pagewatch import (  # noqa: E402
     watched_page,
 )
 from bench.tap_latency import (  # noqa: E402
+    BB_OPTIONS,
+    BB_PLAYERS,
+    HAND_PLAYED,
     JK_PLAYERS,
     PROMPT,
+    RECEIVER,
     STANDING,
+    VALUE_KEY,
     Cpu,
     button_at,
     jk_deals,
@@ -59,9 +74,10 @@ from bench.tap_latency import (  # noqa: E402
 )
 from tests.support.browser import find_free_port  # noqa: E402
 
-KINDS = ("card", "Confirm")
+KINDS = {"jokers-kill": ("card", "Confirm"), "bargain-bin": ("receiver", "value", "Confirm")}
+"""The kinds of tap measured in each game, in the order of the report."""
 Taps = dict[str, dict[str, list[Sample]]]
-"""Each side's samples by kind of tap."""
+"""Each side's samples by kind of tap (in the order of the report)."""
 
 
 def summary(sides: Taps) -> list[list[str]]:
@@ -78,7 +94,7 @@ def summary(sides: Taps) -> list[list[str]]:
     """
     rows = []
     first = next(iter(sides))
-    for kind in KINDS:
+    for kind in sides[first]:
         for side, taps in sides.items():
             samples = taps.get(kind, [])
             if not samples:
@@ -104,14 +120,20 @@ def summary(sides: Taps) -> list[list[str]]:
     return rows
 
 
-def seed(folder: Path, games: int) -> list[str]:
-    """``games`` Jokers Kill sessions started through the session service, one a game measured."""
+def seed(folder: Path, game: str, sessions_wanted: int) -> list[str]:
+    """``sessions_wanted`` sessions of ``game`` started through the session service: Jokers Kill with two players,
+    one a game measured; Bargain Bin with ten."""
     from companion.session import SessionService
     from storage import Archive
 
     with Archive(folder) as archive:
         sessions = SessionService(archive)
-        return [sessions.start("jokers-kill", JK_PLAYERS, title=f"Jokers Kill {game + 1}").id for game in range(games)]
+        if game == "jokers-kill":
+            return [sessions.start(game, JK_PLAYERS, title=f"Jokers Kill {n + 1}").id for n in range(sessions_wanted)]
+        return [
+            sessions.start(game, BB_PLAYERS, BB_OPTIONS, title=f"Bargain Bin {n + 1}").id
+            for n in range(sessions_wanted)
+        ]
 
 
 def tap(page: Any, cpu: Cpu, xy: tuple[float, float], kind: str, semantics: bool) -> Sample:
@@ -123,17 +145,40 @@ def tap(page: Any, cpu: Cpu, xy: tuple[float, float], kind: str, semantics: bool
         return tap_drawn(page, xy)
 
 
-def run(trees: dict[str, Path], games: int, semantics: bool, rate: float, tmp: Path) -> Taps:
-    """Play ``games`` games on each side's app, each tap on one side then the other, the first side alternating."""
+def bargain_bin(pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, taps: Taps, turn: int) -> int:
+    """One Bargain Bin hand on every side's page, tap by tap in turns (the first side alternating from ``turn``):
+    a receiver and a value for each card, then Confirm. ``finder`` shows where to tap (it is the first side's page,
+    or a page of its own that then plays along). Returns the next turn."""
+    names = list(pages)
+    while not labels(finder, HAND_PLAYED):
+        for kind, pattern in (("receiver", RECEIVER), ("value", VALUE_KEY)):
+            xy = button_at(finder, pattern)
+            for name in names[::-1] if turn % 2 else names:
+                taps[name][kind].append(tap(pages[name], cpu, xy, kind, semantics))
+            turn += 1
+            if finder not in pages.values():
+                advance(finder, pattern, PROMPT)
+    xy = button_at(finder, "^Confirm hand$")
+    for name in names[::-1] if turn % 2 else names:
+        taps[name]["Confirm"].append(tap(pages[name], cpu, xy, "Confirm", semantics))
+    if finder not in pages.values():
+        advance(finder, "^Confirm hand$", PROMPT)
+    return turn + 1
+
+
+def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: float, tmp: Path) -> Taps:
+    """Play ``rounds`` games (Jokers Kill) or hands (Bargain Bin) on each side's app, each tap on one side then the
+    other, the first side alternating."""
     from playwright.sync_api import sync_playwright
 
     names = list(trees)
-    ids = {name: seed(tmp / f"data-{n}", games) for n, name in enumerate(names)}
+    wanted = rounds if game == "jokers-kill" else 2  # Bargain Bin: one session a side, and one for the finder
+    ids = {name: seed(tmp / f"data-{n}", game, wanted) for n, name in enumerate(names)}
     servers = {
         name: app_server(find_free_port(), tmp / f"data-{n}", tmp / f"app-{n}.log", root=tree)
         for n, (name, tree) in enumerate(trees.items())
     }
-    taps: Taps = {name: {kind: [] for kind in KINDS} for name in names}
+    taps: Taps = {name: {kind: [] for kind in KINDS[game]} for name in names}
     cpu = Cpu(rate)
     with ExitStack() as stack:
         for server in servers.values():
@@ -142,29 +187,44 @@ def run(trees: dict[str, Path], games: int, semantics: bool, rate: float, tmp: P
         browser = launch(playwright)
         stack.callback(browser.close)
         finder = watched_page(browser, PHONE)  # where the keys are, read from a page with semantics on
+        pages = {name: watched_page(browser, PHONE, semantics=semantics) for name in names}
+        if game == "bargain-bin":
+            for name in names:
+                open_table(pages[name], f"{servers[name].url}/continue/{ids[name][0]}", semantics=semantics)
+            if semantics:
+                finder.context.close()
+                finder = pages[names[0]]
+            else:
+                open_table(finder, f"{servers[names[0]].url}/continue/{ids[names[0]][1]}")
+            turn = 0
+            for hand in range(rounds):
+                turn = bargain_bin(pages, finder, cpu, semantics, taps, turn)
+                progress(f"hand {hand + 1} of {rounds} confirmed on both sides")
+            return taps
         open_table(finder, f"{servers[names[0]].url}/continue/{ids[names[0]][0]}")
         places = {code: button_at(finder, rf"^{code}$", enabled=False) for deal in jk_deals() for code in deal}
         places["Confirm"] = button_at(finder, "^Confirm hand$", enabled=False)
         finder.context.close()
-        pages = {name: watched_page(browser, PHONE, semantics=semantics) for name in names}
         turn = 0
-        for game in range(games):
+        for played in range(rounds):
             for name in names:
-                open_table(pages[name], f"{servers[name].url}/continue/{ids[name][game]}", semantics=semantics)
+                open_table(pages[name], f"{servers[name].url}/continue/{ids[name][played]}", semantics=semantics)
             for deal in jk_deals():
                 for code in [*deal, "Confirm"]:
                     kind = "Confirm" if code == "Confirm" else "card"
                     for name in names[::-1] if turn % 2 else names:
                         taps[name][kind].append(tap(pages[name], cpu, places[code], kind, semantics))
                     turn += 1
-            progress(f"game {game + 1} of {games} played on both sides")
+            progress(f"game {played + 1} of {rounds} played on both sides")
     return taps
 
 
 def main(argv: Sequence[str] | None = None) -> Taps:
     parser = argparse.ArgumentParser(prog="python -m bench.tap_ab", description=__doc__.splitlines()[0])
     parser.add_argument("--against", required=True, help="the commit to compare with (main, a hash)")
+    parser.add_argument("--game", choices=tuple(KINDS), default="jokers-kill", help="default: %(default)s")
     parser.add_argument("--games", type=int, default=2, help="Jokers Kill games of 17 hands (default: %(default)s)")
+    parser.add_argument("--hands", type=int, default=2, help="Bargain Bin hands (default: %(default)s)")
     parser.add_argument("--semantics", choices=("on", "off"), default="on", help="default: %(default)s")
     parser.add_argument("--throttle", type=float, default=4.0, help="Chromium's CPU slowed N× (default: 4)")
     args = parser.parse_args(argv)
@@ -173,9 +233,11 @@ def main(argv: Sequence[str] | None = None) -> Taps:
         tmp = Path(folder)
         trees = {args.against: checkout(args.against, tmp / "against"), "this tree": ROOT}
         before = load_average()
-        taps = run(trees, args.games, args.semantics == "on", args.throttle, tmp)
+        rounds = args.games if args.game == "jokers-kill" else args.hands
+        taps = run(trees, args.game, rounds, args.semantics == "on", args.throttle, tmp)
+    game = "Jokers Kill" if args.game == "jokers-kill" else "Bargain Bin with 10 players"
     print(
-        f"\nJokers Kill, semantics {args.semantics}, CPU throttled {args.throttle:g}x, 390x844; load average {before} "
+        f"\n{game}, semantics {args.semantics}, CPU throttled {args.throttle:g}x, 390x844; load average {before} "
         f"at the start, {load_average()} at the end. ms from the pointerdown to the frame after "
         + ("the new prompt or standings line" if args.semantics == "on" else "the first message back")
     )

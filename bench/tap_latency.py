@@ -10,9 +10,10 @@ page (the semantics tree), and → the frame after it. Measured:
 * Jokers Kill (2 players; a deck is 17 hands, so 30 hands are two games, each on a session seeded before the
   server starts): a card tap → the prompt moves on; Confirm → the updated standings (each game's first Confirm is
   among the samples);
-* Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a value tap → the prompt moves
-  on, and Confirm → the updated standings, at hand 1 (the game's first Confirm first) and at hand 60 (59 realistic
-  hands seeded through the session service before the server starts), a hand of each in turn, 30 of each;
+* Bargain Bin, 10 players (50 cards a hand, each a receiver tap and a value tap): a receiver tap and a value tap
+  → the prompt moves on (both taps of the first ``--values`` cards of a hand), and Confirm → the updated
+  standings, at hand 1 (the game's first Confirm first) and at hand 60 (59 realistic hands seeded through the
+  session service before the server starts), a hand of each in turn, 30 of each;
 * for each: median and p95 in both clocks, their ratio to the trivial app's, the WebSocket bytes the page
   received, and where the time goes (server: pointerdown → the first message back; client: the last message
   before the text → its frame; :class:`bench.pagewatch.Sample`).
@@ -24,7 +25,7 @@ Every tap is measured with semantics off too, on pages that never switch it on (
 :class:`Stage`). Controls are found by their semantics labels (the same the browser tests use). Run:
 ``.venv/bin/python -m bench.tap_latency [--hands N] [--jk-hands N] [--values N] [--throttle 1,4] [--busy N]
 [--samples FILE] [--probe LOG]`` (about 45 minutes a mode with the defaults on 2 cores); ``make bench
-BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, value and digit taps p95 ≤ 1.5 × the trivial app's;
+BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, receiver, value and digit taps p95 ≤ 1.5 × the trivial app's;
 Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
 """
 
@@ -356,53 +357,67 @@ class Stage:
     at: int
     page: Any
     off: Any
+    receivers: Series = field(init=False)
     values: Series = field(init=False)
     confirms: Series = field(init=False)
+    receivers_off: Series = field(init=False)
     values_off: Series = field(init=False)
     confirms_off: Series = field(init=False)
 
     def __post_init__(self) -> None:
         where = f"Bargain Bin, 10 players, hand {self.at}"
+        self.receivers = Series(f"{where}: receiver tap → shown", "tap")
         self.values = Series(f"{where}: value tap → shown", "tap")
         self.confirms = Series(f"{where}: Confirm → scoreboard", "confirm")
+        self.receivers_off = Series(f"{where}: receiver tap → frame after its message (semantics off)", "tap")
         self.values_off = Series(f"{where}: value tap → frame after its message (semantics off)", "tap")
         self.confirms_off = Series(f"{where}: Confirm → frame after its message (semantics off)", "confirm")
 
+    def measured(self, semantics: bool) -> list[Series]:
+        """This stage's series, in the report's order."""
+        if semantics:
+            return [self.receivers, self.values, self.confirms]
+        return [self.receivers_off, self.values_off, self.confirms_off]
 
-def bargain_bin_hand(stage: Stage, alt: Alternator, measured_values: int) -> list[tuple[float, float, bool]]:
-    """One Bargain Bin hand by live play: each card a receiver tap and a value tap (the first ``measured_values``
-    value taps are measured, each after a trivial tap), then Confirm (measured). Returns every tap: where, and
-    whether it was measured."""
+
+Tap = tuple[float, float, str]
+"""A Bargain Bin tap: where, and what it measured (``receiver``, ``value`` or ``confirm``; ``""``: nothing)."""
+
+
+def bargain_bin_hand(stage: Stage, alt: Alternator, measured_values: int) -> list[Tap]:
+    """One Bargain Bin hand by live play: each card a receiver tap and a value tap (those of the first
+    ``measured_values`` cards are measured, each after a trivial tap), then Confirm (measured). Returns every tap:
+    where, and what it measured."""
     page, taps = stage.page, []
     card = 0
     while not labels(page, HAND_PLAYED):
-        taps.append((*advance(page, RECEIVER, PROMPT), False))
-        if card < measured_values:
-            xy = button_at(page, VALUE_KEY)
-            with alt.then(page):
-                stage.values.samples.append(tap_until_changed(page, xy, PROMPT))
-            taps.append((*xy, True))
-        else:
-            taps.append((*advance(page, VALUE_KEY, PROMPT), False))
+        for pattern, series, kind in ((RECEIVER, stage.receivers, "receiver"), (VALUE_KEY, stage.values, "value")):
+            if card < measured_values:
+                xy = button_at(page, pattern)
+                with alt.then(page):
+                    series.samples.append(tap_until_changed(page, xy, PROMPT))
+                taps.append((*xy, kind))
+            else:
+                taps.append((*advance(page, pattern, PROMPT), ""))
         card += 1
     xy = button_at(page, "^Confirm hand$")
     with alt.then(page):
         stage.confirms.samples.append(tap_until_changed(page, xy, STANDING))
-    taps.append((*xy, True))
+    taps.append((*xy, "confirm"))
     return taps
 
 
-def bargain_bin_hand_off(stage: Stage, taps: list[tuple[float, float, bool]], alt: Alternator) -> None:
+def bargain_bin_hand_off(stage: Stage, taps: list[Tap], alt: Alternator) -> None:
     """The same hand on the twin without semantics, by the same taps at the same places, the same ones measured
     (each after a trivial tap, to the frame after its first message)."""
     page = stage.off
-    for i, (x, y, measured) in enumerate(taps):
-        if not measured:
+    into = {"receiver": stage.receivers_off, "value": stage.values_off, "confirm": stage.confirms_off}
+    for x, y, kind in taps:
+        if not kind:
             click_drawn(page, (x, y))
             continue
         with alt.then(page):
-            sample = tap_drawn(page, (x, y))
-        (stage.confirms_off if i == len(taps) - 1 else stage.values_off).samples.append(sample)
+            into[kind].samples.append(tap_drawn(page, (x, y)))
 
 
 def bargain_bin(stages: list[Stage], alts: tuple[Alternator, Alternator], hands: int, values: int) -> None:
@@ -471,7 +486,7 @@ def report(trivial: Series, measured: Sequence[Series]) -> dict[str, float]:
             ]
         )
     print_table(["tap", "server ms", "messages in", "KB in", "client ms", "total ms"], where)
-    for kind in ("value tap", "Confirm"):
+    for kind in ("receiver tap", "value tap", "Confirm"):
         first = [s for s in measured if "hand 1:" in s.name and kind in s.name]
         later = [s for s in measured if f"hand {SEEDED_HANDS + 1}:" in s.name and kind in s.name]
         if first and later and first[0].samples and later[0].samples:  # none with --hands 0
@@ -501,7 +516,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         default=",".join(f"{r:g}" for r in THROTTLE_RATES),
         help="CPU throttling rates to run, comma-separated (default 1,4: unthrottled, then a phone-class CPU)",
     )
-    parser.add_argument("--values", type=int, default=4, help="value taps measured in each Bargain Bin hand")
+    parser.add_argument(
+        "--values",
+        type=int,
+        default=4,
+        help="cards of each Bargain Bin hand whose receiver and value taps are measured",
+    )
     parser.add_argument(
         "--samples", type=Path, default=None, metavar="FILE", help="also write every sample, with its label, as JSON"
     )
@@ -578,8 +598,8 @@ def run_mode(args: argparse.Namespace, rate: float, runs: dict[str, Sequence[Ser
                     open_table(stage.off, f"{app.url}/continue/{ids[key + '_off']}", semantics=False)
                     stages.append(stage)
                 bargain_bin(stages, (alt, alt_off), args.hands, args.values)
-                measured += [one for stage in stages for one in (stage.values, stage.confirms)]
-                measured_off += [one for stage in stages for one in (stage.values_off, stage.confirms_off)]
+                measured += [one for stage in stages for one in stage.measured(semantics=True)]
+                measured_off += [one for stage in stages for one in stage.measured(semantics=False)]
             finally:
                 browser.close()
         twins = twins_differ(folder, ids)
