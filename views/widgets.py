@@ -275,9 +275,12 @@ class ChoiceKey(TapKey):
 
     It was an ink well with a transparent ink (for the keyboard's focus highlight), as :func:`choice_button` still
     is; an ink well's focus includes its semantics node, so a click on it moved the focus in a frame before the
-    reply, as a key's listener did (see :class:`TapKey`). Now the keyboard reaches it as a key: Tab, then Enter or
-    Space, with the key's focus border (on a chosen key, in the text's colour of the screen, as its own outline
-    is the primary colour)."""
+    reply, as a key's listener did (see :class:`TapKey`), and its ink animated. As a key, a Bargain Bin receiver tap
+    with Chromium slowed 4× took 115 ms from the pointerdown to the frame after the new prompt at the median
+    instead of 157 (77 instead of 105 with the semantics tree off; 100 taps each, the two codes side by side:
+    ``python -m bench.tap_ab --game bargain-bin``). The keyboard reaches it as a key: Tab, then Enter or Space, with
+    the key's focus border (on a chosen key, in the text's colour of the screen, as its own outline is the primary
+    colour)."""
 
     def __init__(
         self,
