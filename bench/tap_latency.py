@@ -24,8 +24,9 @@ only from the quiet before each of its measured taps until that tap is measured)
 Every tap is measured with semantics off too, on pages that never switch it on (Bargain Bin on twin sessions,
 :class:`Stage`). Controls are found by their semantics labels (the same the browser tests use). Run:
 ``.venv/bin/python -m bench.tap_latency [--hands N] [--jk-hands N] [--values N] [--throttle 1,4] [--busy N]
-[--samples FILE] [--probe LOG]`` (about 45 minutes a mode with the defaults on 2 cores); ``make bench
-BENCH_ARGS=--taps`` runs it. Targets (issue 29): card, receiver, value and digit taps p95 ≤ 1.5 × the trivial app's;
+[--samples FILE] [--probe LOG]`` (45 minutes a mode with the defaults on 2 cores before the receiver taps were
+measured too, which add about 12 more, by estimate); ``make bench BENCH_ARGS=--taps`` runs it. Targets (issue 29):
+card, receiver, value and digit taps p95 ≤ 1.5 × the trivial app's;
 Confirm p95 ≤ 2 ×; the cost at hand 60 within 1.1 × that at hand 1.
 """
 
