@@ -215,6 +215,15 @@ class TapKey:
         self.box.bgcolor = SELECTED_KEY if selected else None
         return True
 
+    def set_label(self, label: str) -> bool:
+        """Say ``label`` on a key of text (shown, and read out: the button node takes its text); returns whether it
+        changed."""
+        assert isinstance(self.text, ft.Text), "a key showing an icon has no text to change"
+        if self.text.value == label:
+            return False
+        self.text.value = label
+        return True
+
 
 ACTION_KEY = ft.Colors.PRIMARY
 """The fill of an :class:`ActionKey` that can be tapped (its text :data:`ft.Colors.ON_PRIMARY`), as a Material
@@ -257,13 +266,6 @@ class ActionKey(TapKey):
         self.enabled = enabled
         self.control.disabled = not enabled
         self._paint()
-        return True
-
-    def set_label(self, label: str) -> bool:
-        """Say ``label`` (shown, and read out: the button node takes its text); returns whether it changed."""
-        if self.label.value == label:
-            return False
-        self.label.value = label
         return True
 
 
@@ -313,14 +315,6 @@ class ChoiceKey(TapKey):
         assert isinstance(self.text, ft.Text)
         self.text.weight = ft.FontWeight.BOLD if selected else None
         self.box.border = self._border()
-        return True
-
-    def set_label(self, label: str) -> bool:
-        """Say ``label`` (shown, and read out: the button node takes its text); returns whether it changed."""
-        assert isinstance(self.text, ft.Text)
-        if self.text.value == label:
-            return False
-        self.text.value = label
         return True
 
 

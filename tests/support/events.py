@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
 
 import flet as ft
 
@@ -28,3 +30,9 @@ def in_event(handler: Callable[[], object]) -> None:
 def event_tap(view: ft.View, label: str) -> None:
     """Tap ``label`` as Flet calls a handler (:func:`in_event`)."""
     in_event(lambda: tap(view, label))
+
+
+def press_key(listener: Any, key: str, *, up: bool = False) -> None:
+    """A key pressed (or, ``up``, released) while the :class:`ft.KeyboardListener` ``listener`` has the focus, as
+    Flet calls its handler (``key`` is Flutter's key label: ``"Tab"``, ``"Enter"``, ``" "``)."""
+    (listener.on_key_up if up else listener.on_key_down)(SimpleNamespace(key=key))

@@ -3,12 +3,12 @@ selected, and with no focusable node for a screen reader until the keyboard come
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import flet as ft
 
 from companion.services import AppServices
+from tests.support.events import press_key
 from tests.support.screens import buttons, greyed, label_of, render, texts, walk
 from views.widgets import FOCUS_BORDER, Key
 
@@ -29,10 +29,6 @@ def _receiver(view: ft.View, name: str) -> tuple[Any, Any]:
     raise AssertionError(f"no receiver for {name}")
 
 
-def _press(listener: Any, key: str, *, up: bool = False) -> None:
-    (listener.on_key_up if up else listener.on_key_down)(SimpleNamespace(key=key))
-
-
 def test_a_receiver_is_chosen_by_the_keyboard_and_read_out_as_selected(services: AppServices) -> None:
     table = services.sessions.start("bargain-bin", PLAYERS, {"selfless": True})
     _, view = render(services, f"/continue/{table.id}")
@@ -40,15 +36,15 @@ def test_a_receiver_is_chosen_by_the_keyboard_and_read_out_as_selected(services:
     box = ben.content
     assert node.button and node.selected is False, "a receiver reads as a button, not selected"
     assert not ben.include_semantics, "no focusable node for a screen reader before the keyboard comes to it"
-    _press(ben, "Tab", up=True)  # a Tab brought the focus to Ben's receiver
+    press_key(ben, "Tab", up=True)  # a Tab brought the focus to Ben's receiver
     assert box.border.top.width == 3 and box.border.top.color == FOCUS_BORDER, "the focused receiver is drawn as such"
     assert ben.include_semantics, "from now on the browser's focus follows Flutter's to it"
-    _press(ben, "Enter")
+    press_key(ben, "Enter")
     assert node.selected is True, "Enter chose Ben: read out as selected"
     assert box.bgcolor is not None and box.content.weight == ft.FontWeight.BOLD, "and shown filled, in bold"
     assert box.border.top.color == ft.Colors.ON_SURFACE, "focused and chosen: the focus border is not the outline's"
     assert any("plays to Ben" in t for t in texts(view)), texts(view)
-    _press(ben, "Tab")  # the focus goes on
+    press_key(ben, "Tab")  # the focus goes on
     assert box.border.top.width == 3 and box.border.top.color == ft.Colors.PRIMARY, "chosen: a thick outline"
     value = next(label for label in buttons(view) if label.startswith("A") and not greyed(view, buttons(view)[label]))
     buttons(view)[value].on_click(None)
@@ -58,8 +54,8 @@ def test_a_receiver_is_chosen_by_the_keyboard_and_read_out_as_selected(services:
     giver = next(name for name in PLAYERS if any(t.startswith(f"Next: {name} plays:") for t in texts(view)))
     _, own = _receiver(view, giver)
     assert greyed(view, own.content), "Selfless: the giver's own receiver is greyed out (BB-7)"
-    _press(own, "Enter")
+    press_key(own, "Enter")
     assert not any("plays to" in t for t in texts(view)), "a greyed-out receiver pressed: nothing"
     node, other = _receiver(view, next(name for name in PLAYERS if name != giver))
-    _press(other, " ")
+    press_key(other, " ")
     assert node.selected is True, "Space chose another receiver"

@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, cast
 
 import flet as ft
@@ -31,6 +30,7 @@ from companion.services import AppServices
 from scoring import DuplicateCardError, InvalidCardError, find_game
 from scoring.jokers_kill import Need
 from storage import ArchiveLockedError
+from tests.support.events import press_key
 from tests.support.screens import (
     Page,
     assert_accessible,
@@ -474,37 +474,32 @@ def _listener(view: ft.View, label: str) -> Any:
     )
 
 
-def _press(listener: Any, key: str, *, up: bool = False) -> None:
-    handler = listener.on_key_up if up else listener.on_key_down
-    handler(SimpleNamespace(key=key))
-
-
 def test_the_focused_card_is_pressed_with_enter_or_space_and_shows_its_focus(services: AppServices) -> None:
     table = services.sessions.start("jokers-kill", ["Ann", "Ben"])
     _, view = render(services, f"/continue/{table.id}")
     nine = _listener(view, "9♠")
     box = nine.content
     assert not nine.include_semantics, "no focusable node for a screen reader before the keyboard comes to the key"
-    _press(nine, "Tab", up=True)  # a Tab brought the focus to 9♠
+    press_key(nine, "Tab", up=True)  # a Tab brought the focus to 9♠
     assert box.border.top.width == 3 and box.border.top.color == FOCUS_BORDER, "the focused key is drawn as such"
     assert nine.include_semantics, "from now on the browser's focus follows Flutter's to the key"
     kept = table.draft()
-    _press(nine, "a")
+    press_key(nine, "a")
     assert table.draft() == kept and not greyed(view, box), "a key other than Enter or Space presses nothing"
-    _press(nine, "Enter")
+    press_key(nine, "Enter")
     assert greyed(view, box), "Enter pressed it: the card is dealt (the up-card), its key greyed out"
     dealt = table.draft()
-    _press(nine, "Enter")
+    press_key(nine, "Enter")
     assert table.draft() == dealt, "a greyed-out key pressed again: nothing"
-    _press(nine, "Tab")  # a Tab takes the focus away
+    press_key(nine, "Tab")  # a Tab takes the focus away
     assert box.border.top.width == 1, "the focus highlight leaves with the focus"
     four = _listener(view, "4♥")
-    _press(four, "Tab", up=True)
-    _press(four, " ")  # Space presses it too
+    press_key(four, "Tab", up=True)
+    press_key(four, " ")  # Space presses it too
     assert greyed(view, four.content) and table.draft() != dealt
-    _press(_listener(view, "7♦"), "Enter")  # the hand is complete: the grid veiled
+    press_key(_listener(view, "7♦"), "Enter")  # the hand is complete: the grid veiled
     kept = table.draft()
-    _press(_listener(view, "2♣"), "Enter")  # under the veil: refused with its reason, as a tap on the veil is
+    press_key(_listener(view, "2♣"), "Enter")  # under the veil: refused with its reason, as a tap on the veil is
     assert table.draft() == kept and "The hand is complete: confirm it, or remove a card first" in texts(view)
     tap(view, "Confirm hand")
     assert len(table.hands) == 1 and table.hands[0]["cards"] == {"Ann": "4H", "Ben": "7D"}, table.hands
@@ -522,11 +517,11 @@ def test_confirm_is_a_filled_key_greyed_out_until_the_hand_is_complete(services:
     confirm = _listener(view, "Confirm hand")
     box = confirm.content
     assert greyed(view, box) and box.bgcolor == ACTION_KEY_OFF
-    _press(confirm, "Enter")
+    press_key(confirm, "Enter")
     assert table.hands == [], "a greyed-out Confirm takes no Enter"
     for card in ("9♠", "4♥", "7♦"):
         tap(view, card)
     assert not greyed(view, box) and box.bgcolor == ACTION_KEY and box.content.color == ft.Colors.ON_PRIMARY
-    _press(confirm, "Enter")
+    press_key(confirm, "Enter")
     assert table.hands == [{"up": "9S", "cards": {"Ann": "4H", "Ben": "7D"}}]
     assert greyed(view, box) and box.bgcolor == ACTION_KEY_OFF, "the next hand: greyed out again"
