@@ -1,5 +1,5 @@
-"""Jokers Kill (or Bargain Bin) taps of this tree against an earlier commit's, tap by tap in turns, in Chromium
-slowed 4×.
+"""Jokers Kill (or Bargain Bin, or 1111-9999) taps of this tree against an earlier commit's, tap by tap in turns, in
+Chromium slowed 4×.
 
 Each side's app is served from its own tree (the commit's taken out with ``git archive``, as
 :mod:`bench.browser_ab` does) on its own data, seeded by this tree's session service, and each gets a page of its
@@ -15,8 +15,12 @@ measured, then Confirm. Where to tap is read before each pair of taps from a pag
 state: the first side's own page, or with ``--semantics off`` a third page that plays along on the first side's
 server, unmeasured.
 
-With semantics on, a tap is timed to the frame after the new prompt (a card) or standings line (a Confirm) is in
-the page; with ``--semantics off``, to the frame after the first WebSocket message the tap brings
+``--game 1111-9999`` plays ``--hands`` hands of 1111-9999 with four players the same way: each digit of the table
+row and of the four numbers (:data:`OO_HAND`), then Confirm. The keys stay where they are during a hand, so each
+side's places are read once, from a page with semantics on, before the first tap.
+
+With semantics on, a tap is timed to the frame after the new prompt (a card), number (a digit) or standings line
+(a Confirm) is in the page; with ``--semantics off``, to the frame after the first WebSocket message the tap brings
 (:func:`bench.pagewatch.tap_drawn`). The report gives each side's median, p90 and p95, the median of its server
 part (pointerdown → the first message back) and of its client part (that message → the frame), and this tree's
 median and p95 over the commit's.
@@ -74,8 +78,21 @@ from bench.tap_latency import (  # noqa: E402
 )
 from tests.support.browser import find_free_port  # noqa: E402
 
-KINDS = {"jokers-kill": ("card", "Confirm"), "bargain-bin": ("receiver", "value", "Confirm")}
+KINDS = {
+    "jokers-kill": ("card", "Confirm"),
+    "bargain-bin": ("receiver", "value", "Confirm"),
+    "1111-9999": ("digit", "Confirm"),
+}
 """The kinds of tap measured in each game, in the order of the report."""
+OO_SIDES = {"Ann": "A", "Ben": "B", "Cat": "A", "Dan": "B"}
+"""1111-9999's table: four players, two on each side (numbers one a row on a phone)."""
+OO_OPTIONS = {"target": 1_000_000}
+"""A target no hand reaches: the game goes on for as many hands as are played."""
+OO_HAND = "1234" + "5678" + "9123" + "4567" + "8912"
+"""Every digit of a 1111-9999 hand, typed in order: the table row, then Ann's, Ben's, Cat's and Dan's numbers (no
+digit more than three times, no three of a kind in a number)."""
+FIELD = r"^(Table row \(A\)|\S+ \([AB]\)).*: [0-9_ ]+$"
+"""A 1111-9999 number's field as shown (``Ann (A) · target 4239: 2 8 _ _``): a digit tap changes one."""
 Taps = dict[str, dict[str, list[Sample]]]
 """Each side's samples by kind of tap (in the order of the report)."""
 
@@ -122,12 +139,17 @@ def summary(sides: Taps) -> list[list[str]]:
 
 def seed(folder: Path, game: str, sessions_wanted: int) -> list[str]:
     """``sessions_wanted`` sessions of ``game`` started through the session service: Jokers Kill with two players,
-    one a game measured; Bargain Bin with ten."""
+    one a game measured; Bargain Bin with ten; 1111-9999 with four."""
     from companion.session import SessionService
     from storage import Archive
 
     with Archive(folder) as archive:
         sessions = SessionService(archive)
+        if game == "1111-9999":
+            return [
+                sessions.start(game, list(OO_SIDES), OO_OPTIONS, extra={"sides": OO_SIDES}).id
+                for _ in range(sessions_wanted)
+            ]
         if game == "jokers-kill":
             return [sessions.start(game, JK_PLAYERS, title=f"Jokers Kill {n + 1}").id for n in range(sessions_wanted)]
         return [
@@ -141,7 +163,7 @@ def tap(page: Any, cpu: Cpu, xy: tuple[float, float], kind: str, semantics: bool
     with cpu.slowed(page):
         quiet(page)
         if semantics:
-            return tap_until_changed(page, xy, STANDING if kind == "Confirm" else PROMPT)
+            return tap_until_changed(page, xy, STANDING if kind == "Confirm" else FIELD if kind == "digit" else PROMPT)
         return tap_drawn(page, xy)
 
 
@@ -166,13 +188,34 @@ def bargain_bin(pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, t
     return turn + 1
 
 
+def ones_to_nines(
+    pages: dict[str, Any],
+    places: dict[str, dict[str, tuple[float, float]]],
+    cpu: Cpu,
+    semantics: bool,
+    taps: Taps,
+    turn: int,
+) -> int:
+    """One 1111-9999 hand on every side's page (:data:`OO_HAND`, then Confirm), each tap on one side and then on
+    the other, the first side alternating from ``turn``; each side taps its own keys' places. Returns the next
+    turn."""
+    names = list(pages)
+    for key in [*OO_HAND, "Confirm"]:
+        kind = "Confirm" if key == "Confirm" else "digit"
+        for name in names[::-1] if turn % 2 else names:
+            taps[name][kind].append(tap(pages[name], cpu, places[name][key], kind, semantics))
+        turn += 1
+    return turn
+
+
 def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: float, tmp: Path) -> Taps:
     """Play ``rounds`` games (Jokers Kill) or hands (Bargain Bin) on each side's app, each tap on one side then the
     other, the first side alternating."""
     from playwright.sync_api import sync_playwright
 
     names = list(trees)
-    wanted = rounds if game == "jokers-kill" else 2  # Bargain Bin: one session a side, and one for the finder
+    # Bargain Bin: one session a side, and one for the finder; 1111-9999: one a side
+    wanted = rounds if game == "jokers-kill" else 2
     ids = {name: seed(tmp / f"data-{n}", game, wanted) for n, name in enumerate(names)}
     servers = {
         name: app_server(find_free_port(), tmp / f"data-{n}", tmp / f"app-{n}.log", root=tree)
@@ -188,6 +231,22 @@ def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: f
         stack.callback(browser.close)
         finder = watched_page(browser, PHONE)  # where the keys are, read from a page with semantics on
         pages = {name: watched_page(browser, PHONE, semantics=semantics) for name in names}
+        if game == "1111-9999":
+            where: dict[str, dict[str, tuple[float, float]]] = {}
+            for name in names:  # each side's own places (a Material button and a key need not be the same size)
+                url = f"{servers[name].url}/continue/{ids[name][0]}"
+                open_table(finder, url)
+                where[name] = {digit: button_at(finder, rf"^{digit}$") for digit in sorted(set(OO_HAND))}
+                where[name]["Confirm"] = button_at(finder, "^Confirm hand$", enabled=False)
+                finder.goto("about:blank")
+            finder.context.close()
+            for name in names:
+                open_table(pages[name], f"{servers[name].url}/continue/{ids[name][0]}", semantics=semantics)
+            turn = 0
+            for hand in range(rounds):
+                turn = ones_to_nines(pages, where, cpu, semantics, taps, turn)
+                progress(f"hand {hand + 1} of {rounds} confirmed on both sides")
+            return taps
         if game == "bargain-bin":
             for name in names:
                 open_table(pages[name], f"{servers[name].url}/continue/{ids[name][0]}", semantics=semantics)
@@ -224,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> Taps:
     parser.add_argument("--against", required=True, help="the commit to compare with (main, a hash)")
     parser.add_argument("--game", choices=tuple(KINDS), default="jokers-kill", help="default: %(default)s")
     parser.add_argument("--games", type=int, default=2, help="Jokers Kill games of 17 hands (default: %(default)s)")
-    parser.add_argument("--hands", type=int, default=2, help="Bargain Bin hands (default: %(default)s)")
+    parser.add_argument("--hands", type=int, default=2, help="Bargain Bin or 1111-9999 hands (default: %(default)s)")
     parser.add_argument("--semantics", choices=("on", "off"), default="on", help="default: %(default)s")
     parser.add_argument("--throttle", type=float, default=4.0, help="Chromium's CPU slowed N× (default: 4)")
     args = parser.parse_args(argv)
@@ -235,11 +294,13 @@ def main(argv: Sequence[str] | None = None) -> Taps:
         before = load_average()
         rounds = args.games if args.game == "jokers-kill" else args.hands
         taps = run(trees, args.game, rounds, args.semantics == "on", args.throttle, tmp)
-    game = "Jokers Kill" if args.game == "jokers-kill" else "Bargain Bin with 10 players"
+    game = {"jokers-kill": "Jokers Kill", "bargain-bin": "Bargain Bin with 10 players"}.get(
+        args.game, "1111-9999 with 4 players"
+    )
     print(
         f"\n{game}, semantics {args.semantics}, CPU throttled {args.throttle:g}x, 390x844; load average {before} "
         f"at the start, {load_average()} at the end. ms from the pointerdown to the frame after "
-        + ("the new prompt or standings line" if args.semantics == "on" else "the first message back")
+        + ("the new prompt, field or standings line" if args.semantics == "on" else "the first message back")
     )
     print_table(
         ["tap", "side", "n", "median", "p90", "p95", "server", "client", "× median", "× p95"],
