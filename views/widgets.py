@@ -284,6 +284,9 @@ class ChoiceKey(TapKey):
     the key's focus border (on a chosen key, in the text's colour of the screen, as its own outline is the primary
     colour)."""
 
+    bold_when_chosen = True
+    """Whether the text of the chosen key is bold (a field's is not: its digits would no longer fit)."""
+
     def __init__(
         self,
         label: str,
@@ -313,9 +316,41 @@ class ChoiceKey(TapKey):
         if not super().set_selected(selected):
             return False
         assert isinstance(self.text, ft.Text)
-        self.text.weight = ft.FontWeight.BOLD if selected else None
+        self.text.weight = ft.FontWeight.BOLD if selected and self.bold_when_chosen else None
         self.box.border = self._border()
         return True
+
+
+class FieldKey(ChoiceKey):
+    """A number typed on a pad, shown as typed so far (a 1111-9999 number: ``Ann (A) · target 4239: 2 8 _ _``),
+    kept across redraws: a :class:`ChoiceKey` with the corners of a field and its text at its start, up to two
+    lines. The field the pad types into is the chosen one (:meth:`set_selected`: filled, a thick outline, read out
+    as selected; not bold, so that a half-width field's digits still fit); a tap on another sends the pad there.
+    Its button node is named by its text.
+
+    It was a Material ``OutlinedButton``, relabelled by every digit tap and restyled with the next field's when a
+    number was complete: each time the button was built again, its ink and state with it. Its tooltip (the number
+    said in full) showed on a mouse's hover only; the page's semantics tree named the button by its text alone, as
+    it names the key. As a key, a digit tap with Chromium slowed 4× took 56 ms from the pointerdown to the frame
+    after the new number at the median and 98 ms at p95, against 60 and 101 (36 and 65 against 39 and 73 with the
+    semantics tree off; 200 taps each, the two codes side by side: ``python -m bench.tap_ab --game 1111-9999``)."""
+
+    bold_when_chosen = False
+
+    def __init__(
+        self,
+        on_click: Callable[[Any], Any],
+        *,
+        col: int | dict[str | ft.ResponsiveRowBreakpoint, int | float] = 12,
+        size: int = 17,
+    ) -> None:
+        super().__init__("", on_click, col=col, size=size)
+        assert isinstance(self.text, ft.Text)
+        self.text.max_lines = 2
+        self.text.overflow = ft.TextOverflow.ELLIPSIS
+        self.box.alignment = ft.Alignment.CENTER_LEFT
+        self.box.padding = ft.Padding.symmetric(horizontal=12)
+        self.box.border_radius = 8
 
 
 def sent_by_hand() -> None:

@@ -270,7 +270,7 @@ def test_correcting_a_hand(services: Any) -> None:
     shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
     shell.render()
     view = page.views[-1]
-    _button(view, "Ann (side A, target 4239): 2875").on_click(None)
+    _button(view, "Ann (A) · target 4239: 2 8 7 5").on_click(None)
     # clear Ann's number with the backspace key (an icon button, found by its Semantics label)
     backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
     for _ in range(4):
@@ -311,7 +311,7 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(services
     view = page.views[-1]
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert any(t and t.startswith("Correct sudden-death hand 2: Ann and Ben.") for t in texts), texts
-    _button(view, "Ann (side A, target 518): 629").on_click(None)  # the hand opens as entered
+    _button(view, "Ann (A) · target 518: 6 2 9").on_click(None)  # the hand opens as entered
     backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
     for _ in range(3):
         backspace.content.on_click(None)
@@ -327,7 +327,7 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(services
     shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-1")
     shell.render()
     view = page.views[-1]
-    _button(view, "Ben (side B, target 321): 322").on_click(None)
+    _button(view, "Ben (B) · target 321: 3 2 2").on_click(None)
     backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
     backspace.content.on_click(None)
     _button(view, "1").on_click(None)

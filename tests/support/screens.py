@@ -163,6 +163,18 @@ def render(services: AppServices, route: str) -> tuple[Page, ft.View]:
     return page, page.views[-1]
 
 
+def keys(view: ft.View) -> dict[str, tuple[ft.Semantics, ft.KeyboardListener]]:
+    """Each :class:`~views.widgets.TapKey` on the screen by the label of its box: its button node and the keyboard
+    listener around the box (the first key of a label)."""
+    found: dict[str, tuple[ft.Semantics, ft.KeyboardListener]] = {}
+    for control, _ in walk(view):
+        listener = getattr(control, "content", None)
+        box = getattr(listener, "content", None)
+        if isinstance(control, ft.Semantics) and isinstance(listener, ft.KeyboardListener) and isinstance(box, Key):
+            found.setdefault(label_of(box), (control, listener))
+    return found
+
+
 def buttons(view: ft.View) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for control, _ in walk(view):

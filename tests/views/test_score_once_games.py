@@ -220,8 +220,10 @@ def test_ones_to_nines_digit_taps_replay_nothing_and_send_what_changed(
             assert replays(counted, "1111-9999") == 0, f"digit {k + 1} replayed the record"
             assert sent, f"digit {k + 1} sent nothing"
             if k < 11:  # the field typed into, the prompt, the deck's count, a digit that greys out
+                # (the table row's last digit: every field, each then showing its player's target); a field and
+                # a digit are keys, four controls each (node, listener, box, text), the pad 40
                 assert not whole_row_sent(pad, sent), f"digit {k + 1} sent the whole digit pad"
-                assert size(sent) < 12, f"digit {k + 1} sent {size(sent)} controls"
+                assert size(sent) <= 14, f"digit {k + 1} sent {size(sent)} controls"
             else:  # every number in: the review takes the pad's place, the row sent for its visibility alone
                 assert pad.visible is False and whole_row_sent(pad, sent)
                 assert all(key.is_isolated() for key in pad.controls), "an update of the row sends no key"

@@ -9,24 +9,17 @@ import flet as ft
 
 from companion.services import AppServices
 from tests.support.events import press_key
-from tests.support.screens import buttons, greyed, label_of, render, texts, walk
-from views.widgets import FOCUS_BORDER, Key
+from tests.support.screens import buttons, greyed, keys, render, texts
+from views.widgets import FOCUS_BORDER
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 
 
 def _receiver(view: ft.View, name: str) -> tuple[Any, Any]:
     """The button node of the receiver of ``name``'s cards, and the keyboard listener inside it."""
-    for control, _ in walk(view):
-        listener = getattr(control, "content", None)
-        if (
-            isinstance(control, ft.Semantics)
-            and isinstance(listener, ft.KeyboardListener)
-            and isinstance(listener.content, Key)
-            and label_of(listener.content).startswith(f"To {name} (")
-        ):
-            return control, listener
-    raise AssertionError(f"no receiver for {name}")
+    found = [key for label, key in keys(view).items() if label.startswith(f"To {name} (")]
+    assert found, f"no receiver for {name}"
+    return found[0]
 
 
 def test_a_receiver_is_chosen_by_the_keyboard_and_read_out_as_selected(services: AppServices) -> None:

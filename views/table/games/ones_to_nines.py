@@ -24,7 +24,7 @@ from scoring.ones_to_nines import DIGITS, OnesToNinesResult
 from scoring.parts import Part
 from scoring.why import Names, Note
 from views.table.entry import EntryContext, TableUI, controller, docked, refresh, said, sent_by_hand, words_of
-from views.widgets import MIN_TAP, TAP, TapKey, big_button, icon_button, isolated, panel, tapped
+from views.widgets import MIN_TAP, TAP, ActionKey, FieldKey, TapKey, icon_button, isolated, panel, tapped
 
 LARGE_TABLE = 5
 """From this many players (the table row and five or more numbers) the numbers are two a row."""
@@ -33,15 +33,6 @@ PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 2, "md
 and "Clear hand" stay on screen at every table size on a 360 × 640 phone; all nine in one row when wider."""
 LARGE_FIELD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
 """A large table's numbers: two a row on a portrait phone, three when wider."""
-FIELD = ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(horizontal=12))
-"""A number's field: its digits typed so far, left-aligned."""
-FIELD_FOCUSED = ft.ButtonStyle(
-    alignment=ft.Alignment.CENTER_LEFT,
-    padding=ft.Padding.symmetric(horizontal=12),
-    bgcolor=ft.Colors.PRIMARY,
-    color=ft.Colors.ON_PRIMARY,
-)
-"""The field the digit pad types into."""
 CHOSEN = ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY)
 """The chosen first three-of-a-kind declarer (or Nobody)."""
 
@@ -135,20 +126,16 @@ class HandPanel:
         self.large = len(self.entry.players) >= LARGE_TABLE
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_SMALL)
         self._set_title()
-        self.fields: dict[str, ft.OutlinedButton] = {}
+        self.fields: dict[str, FieldKey] = {}
+        """Each number's field (the table row's first), its digits so far: the one the pad types into is chosen."""
         for name in self.entry.fields:
-            self.fields[name] = ft.OutlinedButton(
-                content=ft.Text(
-                    "", size=13 if self.large else 17, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS, max_lines=2
-                ),
-                height=MIN_TAP,
-                col=LARGE_FIELD_COLUMNS if self.large else 12,
-                on_click=lambda _, n=name: self.focus(n),
+            self.fields[name] = FieldKey(
+                tapped(self.focus, name), col=LARGE_FIELD_COLUMNS if self.large else 12, size=13 if self.large else 17
             )
         self.left = ft.Text("", size=12, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS)
         """The deck's count: on a large table in the place beside the last number (free when the numbers and the
         table row are odd, as with 8 players), else under the prompt."""
-        fields: list[ft.Control] = list(self.fields.values())
+        fields: list[ft.Control] = [key.control for key in self.fields.values()]
         if self.large:
             left = ft.Container(self.left, col=LARGE_FIELD_COLUMNS, height=MIN_TAP, alignment=ft.Alignment.CENTER_LEFT)
             fields = [ft.ResponsiveRow([*fields, left], spacing=6, run_spacing=4)]
@@ -202,7 +189,9 @@ class HandPanel:
         self.review = ft.Column(spacing=2 if self.large else 4, visible=False)
         self._review_rows: list[str] | None = None
         label = _("Confirm sudden-death hand") if self.sudden else _("Confirm hand")
-        self.confirm_button = big_button(label, self.confirm, icon=ft.Icons.CHECK, primary=True, height=MIN_TAP)
+        self.confirm_key = ActionKey(label, self.confirm)
+        """A filled key, not a Material button: the hand's last digit enables it with no state animation."""
+        self.confirm_button = self.confirm_key.control
         self.actions = ft.Row([self.confirm_button])
         self.body = ft.Column(
             [
@@ -255,9 +244,9 @@ class HandPanel:
         _ = self.words.gettext
         changed: list[ft.Control] = []
         targets = entry.targets()
-        for name, button in self.fields.items():
-            if self._field(button, name, targets.get(name)):
-                changed.append(button)
+        for name, key in self.fields.items():
+            if self._field(key, name, targets.get(name)):
+                changed.append(key.control)
         if entry.complete:
             prompt = _("Every number is in: check and confirm")
         elif entry.focus == TABLE:
@@ -308,44 +297,27 @@ class HandPanel:
             self.pad_row.visible = pad
             self.review_delete.visible = not pad  # "Delete digit" beside the prompt while the pad is away
             changed += [self.pad_row, self.review_delete]  # the row's keys are isolated: only its visibility is sent
-        if self.confirm_button.disabled != (not entry.complete):
-            self.confirm_button.disabled = not entry.complete
+        if self.confirm_key.set_enabled(entry.complete):
             changed.append(self.confirm_button)  # in the screen's bottom bar, outside this panel
         return changed
 
-    def _field(self, button: ft.OutlinedButton, name: str, target: str | None) -> bool:
-        """Bring one field's button up to date; whether it changed."""
+    def _field(self, key: FieldKey, name: str, target: str | None) -> bool:
+        """Bring one number's field up to date (its digits so far, chosen while the pad types into it); whether it
+        changed."""
         entry = self.entry
         _ = self.words.gettext
-        value = entry.value(name)
-        shown = " ".join(value.ljust(entry.length, "_"))
-        if name == TABLE:
-            label = _("Table row (as side A reads it): {value}").format(value=value or _("empty"))
-            face = _("Table row (A): {digits}").format(digits=shown)
+        shown = " ".join(entry.value(name).ljust(entry.length, "_"))
+        if name == TABLE:  # a large table's half-width field: what it is, then the digits, as a number's
+            row = _("Table row (A)")  # marked outside the f-string: Babel reads marks inside one only on 3.12+
+            face = f"{row}\n{shown}" if self.large else _("Table row (A): {digits}").format(digits=shown)
         else:
             side = entry.sides[name]
-            who = (_("{name} (side {side}, target {target})") if target else _("{name} (side {side})")).format(
-                name=name, side=side, target=target
-            )
-            if name == entry.first_triple and not value:
-                label = _("{who}: first three of a kind, number optional").format(who=who)
-            else:
-                empty = _("empty")  # marked outside the f-string: Babel reads marks inside one only on 3.12+
-                label = f"{who}: {value or empty}"
             aim = " · " + _("target {target}").format(target=target) if target else ""
             face = _("{name} ({side}){target}: {digits}").format(name=name, side=side, target=aim, digits=shown)
             if self.large:  # two lines in a half-width field: who and their target, then the digits
                 face = f"{name} ({side}){' · ' + target if target else ''}\n{shown}"
-        focused = name == entry.focus
-        text = button.content
-        if button.tooltip == label and button.data == focused and isinstance(text, ft.Text) and text.value == face:
-            return False
-        button.tooltip = label
-        button.data = focused
-        if isinstance(text, ft.Text):
-            text.value = face
-        button.style = FIELD_FOCUSED if focused else FIELD
-        return True
+        relabelled = key.set_label(face)
+        return key.set_selected(name == entry.focus) or relabelled
 
     def _send(self, changed: list[ft.Control]) -> None:
         """Send just these controls (the tap's automatic whole-page diff is off,
