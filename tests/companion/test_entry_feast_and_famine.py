@@ -27,6 +27,7 @@ from companion.entry_feast_and_famine import (
     tied_players,
 )
 from scoring import Card, Part, UnknownPartError, find_game
+from tests.support.screens import greyed
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -381,7 +382,7 @@ def test_correcting_a_walked_round_and_a_quick_round(services: Any) -> None:
     view = page.views[-1]
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert "Correct round 1" in texts and "Ben: 7♣ 3♠ = 10 · Knocked Out" in texts, texts
-    assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
+    assert not greyed(view, _button(view, "Confirm round")), "the saved round is walked again, complete"
     _button(view, "Undo last tap").on_click(None)  # the Joker and Ben's Take (one tap made both)
     _button(view, "Refuse").on_click(None)  # Ben Froze on 10 after all
     _button(view, "Confirm round").on_click(None)
@@ -483,7 +484,7 @@ def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothin
     view = page.views[-1]
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert "Ann: 4♦ 3♣ = 7 · Knocked Out" in texts and "Ben: 6♦ 7♠ = 13 · Knocked Out" in texts, texts
-    assert not _button(view, "Confirm round").disabled, "the saved round is walked again, complete"
+    assert not greyed(view, _button(view, "Confirm round")), "the saved round is walked again, complete"
     for _ in range(2):  # the Ghost's Joker, then Ben's 7♠ with his Take
         _button(view, "Undo last tap").on_click(None)
     _button(view, "Refuse").on_click(None)  # Ben Froze on 6 ...

@@ -377,7 +377,7 @@ def test_next_pile_waits_for_the_bank() -> None:
         panel.tap(code)
     assert panel.next_button.disabled, "4 of 5: still the bank"
     panel.tap(BANK_221[4])
-    assert not panel.next_button.disabled and panel.next_button.content == "Next: Ben's pile"
+    assert not panel.next_button.disabled and panel.next_key.label.value == "Next: Ben's pile"
     with pytest.raises(IllegalHandError, match="last one"):
         entry.verify_next_pile(entry.select(TWO, panel.draft, "Ben"))
 

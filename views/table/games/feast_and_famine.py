@@ -34,7 +34,18 @@ from views.table.entry import (
     sent_by_hand,
     words_of,
 )
-from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, isolated, panel, suit_colour_value, tapped
+from views.widgets import (
+    MIN_TAP,
+    TAP,
+    ActionKey,
+    TapKey,
+    big_button,
+    card_label,
+    isolated,
+    panel,
+    suit_colour_value,
+    tapped,
+)
 
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
 """Cards a row, rank by rank: 9 on a portrait phone (the 52 cards and the Joker in 6 rows of 48 px keys: the
@@ -111,9 +122,10 @@ class RoundPanel:
         )
         """Where the game is (round, circuit, dealer): read once from the record, not on every tap."""
         label = _("Confirm round")
-        self.confirm_button = big_button(
-            label, self.confirm, icon=ft.Icons.CHECK, primary=True, height=MIN_TAP, disabled=True
-        )
+        self.confirm_key = ActionKey(label, self.confirm)
+        """A filled key, not a Material button: the round's last card enables it with no state animation."""
+        self.confirm_key.set_enabled(False)
+        self.confirm_button = self.confirm_key.control
 
         self.card_keys: dict[str, TapKey] = {}
         """The card keys (no ink: see :class:`views.widgets.TapKey`), kept and sent only when one changes."""
@@ -471,8 +483,7 @@ class RoundPanel:
     def _confirm(self, *, disabled: bool) -> None:
         """Confirm sits in the screen's bottom bar (made once), on screen however long the round's lines get: only
         its state is sent, when it changes."""
-        if self.confirm_button.disabled != disabled:
-            self.confirm_button.disabled = disabled
+        if self.confirm_key.set_enabled(not disabled):
             refresh(self.confirm_button)
 
     # -- taps ------------------------------------------------------------------------------------------------------

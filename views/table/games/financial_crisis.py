@@ -23,7 +23,18 @@ from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
 from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand, words_of
 from views.table.entry import said as error_text
-from views.widgets import MIN_TAP, TAP, TapKey, big_button, card_label, isolated, panel, suit_colour_value, tapped
+from views.widgets import (
+    MIN_TAP,
+    TAP,
+    ActionKey,
+    TapKey,
+    big_button,
+    card_label,
+    isolated,
+    panel,
+    suit_colour_value,
+    tapped,
+)
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 GRID_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 9, "md": 8}
@@ -132,7 +143,9 @@ class FinancialCrisisEntry:
                 [key.control for key in self.keys.values()], columns=GRID_COLUMNS, spacing=3, run_spacing=2
             )
         )
-        self.next_button = _tight_button(_("Next pile"), self.next_pile, primary=True, text_size=14)
+        self.next_key = ActionKey(_("Next pile"), self.next_pile, size=14)
+        """A filled key, not a Material button: a pile's first card enables it with no state animation."""
+        self.next_button = self.next_key.control
         self.remove = _tight_button(_("Take out last card"), self.undo_card)
         self.reading_panel = ft.Column(spacing=6)
         self._reading_key: Any = ()
@@ -146,7 +159,9 @@ class FinancialCrisisEntry:
         self.progress = ft.Text("", size=14)
         self.warnings = ft.Column(spacing=4)
         self.notes = ft.Column([self.progress, self.warnings], spacing=4)
-        self.confirm = _tight_button(_("Confirm round"), self.confirm_round, primary=True, text_size=16)
+        self.confirm_key = ActionKey(_("Confirm round"), self.confirm_round, size=16)
+        """A filled key, as *Next pile*: the round's last card enables it."""
+        self.confirm = self.confirm_key.control
         self.actions = ft.Row([self.next_button, self.confirm], spacing=6)
         """The bottom bar: Next pile beside Confirm, both where the thumb is, whatever the size of the table."""
         self.control = panel(
@@ -283,10 +298,7 @@ class FinancialCrisisEntry:
                 changed.append(key.control)
         following = entry.next_target(draft) if entry.can_next_pile(draft) else None
         label = _("Next pile") if following is None else _("Next: {name}'s pile").format(name=following)
-        if self.next_button.disabled != (following is None) or self.next_button.content != label:
-            self.next_button.disabled = following is None
-            self.next_button.content = label
-            self.next_button.tooltip = label
+        if self.next_key.set_enabled(following is not None) | self.next_key.set_label(label):
             changed.append(self.next_button)
         if self.remove.disabled != (not held):
             self.remove.disabled = not held
@@ -300,9 +312,7 @@ class FinancialCrisisEntry:
                 ft.Text(note, size=14, color=ft.Colors.TERTIARY, semantics_label=note) for note in notes
             ]
             changed.append(self.warnings)
-        blocked = not self.ctl.state.can_confirm()
-        if self.confirm.disabled != blocked:
-            self.confirm.disabled = blocked
+        if self.confirm_key.set_enabled(self.ctl.state.can_confirm()):
             changed.append(self.confirm)  # it sits in the screen's bottom bar, outside this panel
         return changed
 
