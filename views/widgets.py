@@ -331,9 +331,10 @@ class FieldKey(ChoiceKey):
     It was a Material ``OutlinedButton``, relabelled by every digit tap and restyled with the next field's when a
     number was complete: each time the button was built again, its ink and state with it. Its tooltip (the number
     said in full) showed on a mouse's hover only; the page's semantics tree named the button by its text alone, as
-    it names the key. As a key, a digit tap with Chromium slowed 4× took 56 ms from the pointerdown to the frame
-    after the new number at the median and 98 ms at p95, against 60 and 101 (36 and 65 against 39 and 73 with the
-    semantics tree off; 200 taps each, the two codes side by side: ``python -m bench.tap_ab --game 1111-9999``)."""
+    it names the key. As a key, a digit tap with Chromium slowed 4× took 56–61 ms from the pointerdown to the frame
+    after the new number at the median and 98–105 ms at p95, against 60–64 and 101–112 (36–40 and 65–76 against
+    39–46 and 73–76 with the semantics tree off; two runs of 200 and 300 taps, the two codes side by side:
+    ``python -m bench.tap_ab --game 1111-9999``)."""
 
     bold_when_chosen = False
 
