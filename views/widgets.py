@@ -243,7 +243,17 @@ class ActionKey(TapKey):
     the button node are the :class:`TapKey`'s; the label can change (:meth:`set_label`: *Mark hand void*)."""
 
     def __init__(self, label: str, on_click: Callable[[Any], Any], *, size: int = 18) -> None:
-        self.label = ft.Text(label, size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_PRIMARY, no_wrap=True)
+        # two lines when the label is long (Financial Crisis's "Next: Bartholomew's pile" in half the bar), as a
+        # Material button's would
+        self.label = ft.Text(
+            label,
+            size=size,
+            weight=ft.FontWeight.BOLD,
+            color=ft.Colors.ON_PRIMARY,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            text_align=ft.TextAlign.CENTER,
+        )
         super().__init__(self.label, on_click)
         self.control.expand = True
         self._paint()
