@@ -209,12 +209,12 @@ def ones_to_nines(
 
 
 def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: float, tmp: Path) -> Taps:
-    """Play ``rounds`` games (Jokers Kill) or hands (Bargain Bin) on each side's app, each tap on one side then the
-    other, the first side alternating."""
+    """Play ``rounds`` games (Jokers Kill) or hands (Bargain Bin, 1111-9999) on each side's app, each tap on one side
+    then the other, the first side alternating."""
     from playwright.sync_api import sync_playwright
 
     names = list(trees)
-    # Bargain Bin: one session a side, and one for the finder; 1111-9999: one a side
+    # Bargain Bin: one session a side, and one for the finder; 1111-9999: the first of the two is played
     wanted = rounds if game == "jokers-kill" else 2
     ids = {name: seed(tmp / f"data-{n}", game, wanted) for n, name in enumerate(names)}
     servers = {
