@@ -78,16 +78,14 @@ def _tight_button(
     label: str,
     on_click: Callable[[Any], Any],
     *,
-    primary: bool = False,
-    text_size: int | None = None,
     expand: bool | None = True,
     visible: bool = True,
 ) -> ft.FilledButton | ft.OutlinedButton:
-    """A :func:`~views.widgets.big_button` of the pad's bottom rows: :data:`MIN_TAP` tall with little padding at the
-    sides (a phone's width holds two or three of them), its text ``text_size`` px (default: the theme's)."""
-    text = ft.TextStyle(size=text_size) if text_size is not None else None
-    tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), text_style=text)
-    return big_button(label, on_click, primary=primary, height=MIN_TAP, expand=expand, visible=visible, style=tight)
+    """An outlined :func:`~views.widgets.big_button` of the pad's rows: :data:`MIN_TAP` tall with little padding at
+    the sides (a phone's width holds two or three of them), its text the theme's size. (Next pile and Confirm round,
+    which were filled ones, are keys: :class:`~views.widgets.ActionKey`.)"""
+    tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
+    return big_button(label, on_click, height=MIN_TAP, expand=expand, visible=visible, style=tight)
 
 
 class FinancialCrisisEntry:
