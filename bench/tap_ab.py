@@ -1,5 +1,5 @@
-"""Jokers Kill (or Bargain Bin, or 1111-9999) taps of this tree against an earlier commit's, tap by tap in turns, in
-Chromium slowed 4×.
+"""Jokers Kill (or Bargain Bin, 1111-9999, Financial Crisis) taps of this tree against an earlier commit's, tap by
+tap in turns, in Chromium slowed 4×.
 
 Each side's app is served from its own tree (the commit's taken out with ``git archive``, as
 :mod:`bench.browser_ab` does) on its own data, seeded by this tree's session service, and each gets a page of its
@@ -19,11 +19,15 @@ server, unmeasured.
 row and of the four numbers (:data:`OO_HAND`), then Confirm. The keys stay where they are during a hand, so each
 side's places are read once, from a page with semantics on, before the first tap.
 
-With semantics on, a tap is timed to the frame after the new prompt (a card), number (a digit) or standings line
-(a Confirm) is in the page; with ``--semantics off``, to the frame after the first WebSocket message the tap brings
-(:func:`bench.pagewatch.tap_drawn`). The report gives each side's median, p90 and p95, the median of its server
-part (pointerdown → the first message back) and of its client part (that message → the frame), and this tree's
-median and p95 over the commit's.
+``--game financial-crisis`` plays ``--hands`` rounds of Financial Crisis with four players the same way: the five
+bank cards, then six cards for each pile (:data:`FC_ROUND`), *Next pile* after each pile but the last, then
+*Confirm round*. The keys stay where they are during a round, so each side's places are read once too.
+
+With semantics on, a tap is timed to the frame after the new prompt (a card, *Next pile*), number (a digit) or
+standings line (a Confirm) is in the page; with ``--semantics off``, to the frame after the first WebSocket message
+the tap brings (:func:`bench.pagewatch.tap_drawn`). The report gives each side's median, p90 and p95, the median
+of its server part (pointerdown → the first message back) and of its client part (that message → the frame), and
+this tree's median and p95 over the commit's.
 
 Run from the project root: ``.venv/bin/python -m bench.tap_ab --against main`` (6–7 minutes with two games;
 about 4 minutes a Bargain Bin hand).
@@ -82,6 +86,7 @@ KINDS = {
     "jokers-kill": ("card", "Confirm"),
     "bargain-bin": ("receiver", "value", "Confirm"),
     "1111-9999": ("digit", "Confirm"),
+    "financial-crisis": ("card", "Next pile", "Confirm"),
 }
 """The kinds of tap measured in each game, in the order of the report."""
 OO_SIDES = {"Ann": "A", "Ben": "B", "Cat": "A", "Dan": "B"}
@@ -93,6 +98,15 @@ OO_HAND = "1234" + "5678" + "9123" + "4567" + "8912"
 digit more than three times, no three of a kind in a number)."""
 FIELD = r"^(Table row \(A\)|\S+ \([AB]\)).*: [0-9_ ]+$"
 """A 1111-9999 number's field as shown (``Ann (A) · target 4239: 2 8 _ _``): a digit tap changes one."""
+FC_PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+"""Financial Crisis's table: four players (the target buttons in two rows on a phone)."""
+FC_BANK = ["Q♣", "3♣", "7♠", "K♠", "4♥"]
+"""The round's five face-down bank cards: two clubs set aside, two spades, a heart (♠ loses; Q♣ and K♠ are ranked,
+so ranked cards are valuable: every round scores)."""
+FC_REST = [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "6", "7") for suit in "♠♥♦♣"]
+FC_ROUND = [FC_BANK, *([card for card in FC_REST if card not in FC_BANK][6 * n : 6 * n + 6] for n in range(4))]
+"""The cards of a Financial Crisis round, tapped in order: the bank, then Ann's, Ben's, Cat's and Dan's piles (six
+cards each, rank by rank from the Aces: any card not used yet can go into a pile)."""
 Taps = dict[str, dict[str, list[Sample]]]
 """Each side's samples by kind of tap (in the order of the report)."""
 
@@ -139,7 +153,8 @@ def summary(sides: Taps) -> list[list[str]]:
 
 def seed(folder: Path, game: str, sessions_wanted: int) -> list[str]:
     """``sessions_wanted`` sessions of ``game`` started through the session service: Jokers Kill with two players,
-    one a game measured; Bargain Bin with ten; 1111-9999 with four."""
+    one a game measured; Bargain Bin with ten; 1111-9999 and Financial Crisis with four (as many rounds as are
+    played)."""
     from companion.session import SessionService
     from storage import Archive
 
@@ -150,6 +165,8 @@ def seed(folder: Path, game: str, sessions_wanted: int) -> list[str]:
                 sessions.start(game, list(OO_SIDES), OO_OPTIONS, extra={"sides": OO_SIDES}).id
                 for _ in range(sessions_wanted)
             ]
+        if game == "financial-crisis":
+            return [sessions.start(game, FC_PLAYERS, {"rounds": 1000}).id for _ in range(sessions_wanted)]
         if game == "jokers-kill":
             return [sessions.start(game, JK_PLAYERS, title=f"Jokers Kill {n + 1}").id for n in range(sessions_wanted)]
         return [
@@ -188,20 +205,20 @@ def bargain_bin(pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, t
     return turn + 1
 
 
-def ones_to_nines(
+def in_place(
     pages: dict[str, Any],
     places: dict[str, dict[str, tuple[float, float]]],
+    played: Sequence[tuple[str, str]],
     cpu: Cpu,
     semantics: bool,
     taps: Taps,
     turn: int,
 ) -> int:
-    """One 1111-9999 hand on every side's page (:data:`OO_HAND`, then Confirm), each tap on one side and then on
-    the other, the first side alternating from ``turn``; each side taps its own keys' places. Returns the next
-    turn."""
+    """One 1111-9999 hand or Financial Crisis round on every side's page: each of ``played`` (a key's name and the
+    kind of its tap), each tap on one side and then on the other, the first side alternating from ``turn``; each
+    side taps its own keys' places. Returns the next turn."""
     names = list(pages)
-    for key in [*OO_HAND, "Confirm"]:
-        kind = "Confirm" if key == "Confirm" else "digit"
+    for key, kind in played:
         for name in names[::-1] if turn % 2 else names:
             taps[name][kind].append(tap(pages[name], cpu, places[name][key], kind, semantics))
         turn += 1
@@ -231,21 +248,32 @@ def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: f
         stack.callback(browser.close)
         finder = watched_page(browser, PHONE)  # where the keys are, read from a page with semantics on
         pages = {name: watched_page(browser, PHONE, semantics=semantics) for name in names}
-        if game == "1111-9999":
+        if game in ("1111-9999", "financial-crisis"):
+            if game == "1111-9999":
+                sequence = [*((digit, "digit") for digit in OO_HAND), ("Confirm", "Confirm")]
+                found = {digit: rf"^{digit}$" for digit in OO_HAND} | {"Confirm": "^Confirm hand$"}
+            else:
+                cards = [card for pile in FC_ROUND for card in pile]
+                sequence = [(card, "card") for card in FC_ROUND[0]]
+                for n, pile in enumerate(FC_ROUND[1:]):  # the bank's last card goes on to Ann's pile, Next pile on
+                    sequence += [("Next", "Next pile")] if n else []  # to each other
+                    sequence += [(card, "card") for card in pile]
+                sequence.append(("Confirm", "Confirm"))
+                found = {card: rf"^{card}$" for card in cards} | {"Next": "^Next", "Confirm": "^Confirm round$"}
             where: dict[str, dict[str, tuple[float, float]]] = {}
             for name in names:  # each side's own places (a Material button and a key need not be the same size)
                 url = f"{servers[name].url}/continue/{ids[name][0]}"
                 open_table(finder, url)
-                where[name] = {digit: button_at(finder, rf"^{digit}$") for digit in sorted(set(OO_HAND))}
-                where[name]["Confirm"] = button_at(finder, "^Confirm hand$", enabled=False)
+                where[name] = {key: button_at(finder, pattern, enabled=False) for key, pattern in found.items()}
                 finder.goto("about:blank")
             finder.context.close()
             for name in names:
                 open_table(pages[name], f"{servers[name].url}/continue/{ids[name][0]}", semantics=semantics)
             turn = 0
             for hand in range(rounds):
-                turn = ones_to_nines(pages, where, cpu, semantics, taps, turn)
-                progress(f"hand {hand + 1} of {rounds} confirmed on both sides")
+                turn = in_place(pages, where, sequence, cpu, semantics, taps, turn)
+                what = "round" if game == "financial-crisis" else "hand"
+                progress(f"{what} {hand + 1} of {rounds} confirmed on both sides")
             return taps
         if game == "bargain-bin":
             for name in names:
@@ -283,7 +311,12 @@ def main(argv: Sequence[str] | None = None) -> Taps:
     parser.add_argument("--against", required=True, help="the commit to compare with (main, a hash)")
     parser.add_argument("--game", choices=tuple(KINDS), default="jokers-kill", help="default: %(default)s")
     parser.add_argument("--games", type=int, default=2, help="Jokers Kill games of 17 hands (default: %(default)s)")
-    parser.add_argument("--hands", type=int, default=2, help="Bargain Bin or 1111-9999 hands (default: %(default)s)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=2,
+        help="Bargain Bin or 1111-9999 hands, Financial Crisis rounds (default: %(default)s)",
+    )
     parser.add_argument("--semantics", choices=("on", "off"), default="on", help="default: %(default)s")
     parser.add_argument("--throttle", type=float, default=4.0, help="Chromium's CPU slowed N× (default: 4)")
     args = parser.parse_args(argv)
@@ -294,9 +327,11 @@ def main(argv: Sequence[str] | None = None) -> Taps:
         before = load_average()
         rounds = args.games if args.game == "jokers-kill" else args.hands
         taps = run(trees, args.game, rounds, args.semantics == "on", args.throttle, tmp)
-    game = {"jokers-kill": "Jokers Kill", "bargain-bin": "Bargain Bin with 10 players"}.get(
-        args.game, "1111-9999 with 4 players"
-    )
+    game = {
+        "jokers-kill": "Jokers Kill",
+        "bargain-bin": "Bargain Bin with 10 players",
+        "financial-crisis": "Financial Crisis with 4 players",
+    }.get(args.game, "1111-9999 with 4 players")
     print(
         f"\n{game}, semantics {args.semantics}, CPU throttled {args.throttle:g}x, 390x844; load average {before} "
         f"at the start, {load_average()} at the end. ms from the pointerdown to the frame after "
