@@ -279,6 +279,27 @@ class ActionKey(TapKey):
         return True
 
 
+class OutlineKey(TapKey):
+    """A secondary action of a pad (Financial Crisis's *Take out last card*) as an outlined key: a :class:`TapKey`
+    with round ends and its text in the primary colour, as a Material outlined button looks, with neither the
+    button's ink nor its state animations (the first card of a pile enables it, as a hand's last card enables an
+    :class:`ActionKey`). Greyed out, its text and outline dim and it takes no tap."""
+
+    def __init__(self, label: str, on_click: Callable[[Any], Any], *, size: int = 14) -> None:
+        text = ft.Text(
+            label,
+            size=size,
+            color=ft.Colors.PRIMARY,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            text_align=ft.TextAlign.CENTER,
+        )
+        super().__init__(text, on_click)
+        self.box.border_radius = MIN_TAP // 2
+        self.box.padding = ft.Padding.symmetric(horizontal=8)
+        self.control.expand = True
+
+
 class ChoiceKey(TapKey):
     """A key of a one-of-several choice made card by card (a Bargain Bin receiver, "To Ann (12)"), kept across
     redraws: a :class:`TapKey` with round ends and its text in the primary colour. Chosen (:meth:`set_selected`),

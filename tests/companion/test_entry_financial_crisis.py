@@ -321,9 +321,14 @@ def test_the_panel_greys_out_used_cards_and_highlights_the_targets_own() -> None
     for code in BANK_221:
         panel.tap(code)
     assert panel.draft.target == "Ann"
+    ann, bank = panel.target_keys["Ann"], panel.target_keys[None]
+    assert ann.control.selected and not bank.control.selected, "the pile being entered is the chosen key"
+    assert (bank.text.value, ann.text.value) == ("Bank 5 of 5", "Ann: 0 cards")
+    assert not panel.remove_key.enabled and panel.remove.disabled, "Ann's pile is empty: nothing to take out"
     assert not panel.keys["QC"].enabled, "a bank card is greyed out while a pile is entered"
     assert panel.keys["QC"].control.disabled, "... and read out as dimmed"
     panel.tap("AC")
+    assert ann.text.value == "Ann: 1 card" and panel.remove_key.enabled, "a pile's first card: Take out last card"
     assert panel.keys["AC"].enabled, "a card of the pile being entered is tapped again to take it out"
     assert panel.keys["AC"].selected and panel.keys["AC"].control.selected, "it is shown as in the pile"
     panel.tap("AC")

@@ -2,7 +2,8 @@
 card played on a small Bargain Bin table) sends its reply without it, and the veil follows in a message of its own
 (:class:`views.table.entry.VeilLater`); a Confirm's reply lowers it after, and the scoreboard and the hand list
 follow it too (the standings at the top come in the reply). A tap on a cover enters nothing in the place of the key
-under it.
+under it. A Financial Crisis card's reply leaves out the bank's reading and the piles' breakdown below the grid,
+which follow it.
 
 The taps are made as Flet makes them: on a running event loop, inside a page event (its own update state). The
 table screen's one update of a tap is caught (``sent``), so the test sees each message's controls in order.
@@ -195,5 +196,43 @@ def test_a_confirm_s_reply_shows_the_standings_and_the_board_follows(
         board = sent[1][0]
         assert any(c is board for c, _ in walk(view)), "the scoreboard"
         assert not any(c is board for c in sent[0]), "the reply does not walk the scoreboard it leaves as it was"
+
+    run_async(play())
+
+
+def test_financial_crisis_the_reading_and_the_breakdown_follow_a_card_s_reply(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """The bank's last card and each pile card: the reply shows the card, the prompt and the count on the pile's
+    key; the bank's reading and the piles' breakdown, below the grid, follow in one message of their own. A change
+    of the reading by the table (a tap on the reading itself) shows in its own reply."""
+    table = services.sessions.start("financial-crisis", ["Ann", "Ben"], {"rounds": 2})
+    _, view = render(services, f"/continue/{table.id}")
+
+    async def play() -> None:
+        for card in ("Q♣", "3♣", "7♠", "K♠"):
+            event_tap(view, card)
+        sent.clear()
+        event_tap(view, "4♥")  # the bank is complete: ♠ loses, ranked cards are valuable
+        shown = texts(view)
+        assert "Bank 5 of 5" in shown, shown
+        assert any(text.startswith("Next: Tap each card of Ann's pile (0 so far)") for text in shown), shown
+        assert "Loses: ♠" not in shown and len(sent) == 1, "the reading is not in the reply"
+        await asyncio.sleep(LATER)
+        assert "Loses: ♠" in texts(view) and len(sent) == 2, "it follows in a message of its own"
+        sent.clear()
+        event_tap(view, "A♣")
+        shown = texts(view)
+        assert "Ann: 1 card" in shown and not greyed(view, buttons(view)["A♣"]), "in Ann's pile: tap it to take it out"
+        assert "Ann: 2 points this round" not in shown and len(sent) == 1, "the breakdown is not in the reply"
+        event_tap(view, "J♥")  # a second card before the first one's breakdown came: one breakdown follows both
+        sent.clear()
+        await asyncio.sleep(LATER)
+        shown = texts(view)
+        assert "Ann: 5 points this round" in shown and "Ann: 2 points this round" not in shown, shown
+        assert len(sent) == 1, "the breakdown of both cards, in one message"
+        sent.clear()
+        event_tap(view, "♥ safe")  # the table reads the bank otherwise: at once, in the reply
+        assert "Loses: ♠ ♥" in texts(view) and len(sent) == 1, texts(view)
 
     run_async(play())

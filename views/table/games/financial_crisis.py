@@ -9,6 +9,7 @@ each other at one gesture a card); "Next pile" moves on without a card; "Confirm
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,12 +22,14 @@ from companion.entry_financial_crisis import FinancialCrisisState, PileView, Rec
 from companion.i18n import Words
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, controller, docked, sent_by_hand, words_of
+from views.table.entry import EntryContext, TableUI, after_reply, controller, docked, sent_by_hand, words_of
 from views.table.entry import said as error_text
 from views.widgets import (
     MIN_TAP,
     TAP,
     ActionKey,
+    ChoiceKey,
+    OutlineKey,
     TapKey,
     big_button,
     card_label,
@@ -74,20 +77,6 @@ def _signed(points: int) -> str:
     return f"{points:+d}".replace("-", "−") if points else "0"
 
 
-def _tight_button(
-    label: str,
-    on_click: Callable[[Any], Any],
-    *,
-    expand: bool | None = True,
-    visible: bool = True,
-) -> ft.FilledButton | ft.OutlinedButton:
-    """An outlined :func:`~views.widgets.big_button` of the pad's rows: :data:`MIN_TAP` tall with little padding at
-    the sides (a phone's width holds two or three of them), its text the theme's size. (Next pile and Confirm round,
-    which were filled ones, are keys: :class:`~views.widgets.ActionKey`.)"""
-    tight = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6))
-    return big_button(label, on_click, height=MIN_TAP, expand=expand, visible=visible, style=tight)
-
-
 class FinancialCrisisEntry:
     """The entry panel of one round (a new round, or the correction of a saved one).
 
@@ -105,28 +94,40 @@ class FinancialCrisisEntry:
         self._lock = threading.RLock()
         """Taps are handled one at a time; a Confirm redraws the panel in place (:meth:`follow`) while it holds it."""
         self._last_added: tuple[str, float] = ("", 0.0)
+        self._below_waiting: asyncio.TimerHandle | None = None
+        """The reading and the breakdown, waiting to follow a tap's reply (:meth:`set_draft`)."""
         self.record = ectx.record
         self.four_colour = ectx.view.settings.four_colour_suits
         self.ctl = controller(ectx, FinancialCrisisState)
         self.heading = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_SMALL)
         self._set_heading()
         self.prompt = ft.Text("", size=16, weight=ft.FontWeight.BOLD)
-        self.target_buttons: dict[str | None, ft.OutlinedButton] = {}
+        self.target_keys: dict[str | None, ChoiceKey] = {}
+        """The bank and the piles, each a key of a choice (``Bank 3 of 5``, ``Ann: 6 cards``): the one being
+        entered is the chosen key. Every card tap relabels one; as Material buttons, each was built again, its ink
+        and state with it."""
         for target in [None, *(name for name, _ in self.draft.piles)]:
-            self.target_buttons[target] = ft.OutlinedButton(
-                content="",
-                height=MIN_TAP,
-                col=TARGET_COLUMNS,
-                on_click=lambda _, target=target: self.choose(target),
-            )
-        self.targets = ft.ResponsiveRow(list(self.target_buttons.values()), columns=12, spacing=6, run_spacing=6)
+            key = ChoiceKey("", tapped(self.choose, target), col=TARGET_COLUMNS, size=13)
+            assert isinstance(key.text, ft.Text)
+            key.text.overflow = ft.TextOverflow.ELLIPSIS
+            self.target_keys[target] = key
+        self.targets = ft.ResponsiveRow(
+            [key.control for key in self.target_keys.values()], columns=12, spacing=6, run_spacing=6
+        )
         self.large = len(self.draft.piles) >= LARGE_TABLE
         if self.large:
             self.prompt.size = 14
         self.counts = ft.Text("", size=11, visible=self.large)
         """A large table's bank and piles in one line (their buttons are shown by "Choose pile")."""
         self.targets.visible = not self.large
-        self.piles_button = _tight_button(_("Choose pile"), self.toggle_piles, expand=None, visible=self.large)
+        self.piles_button = big_button(
+            _("Choose pile"),
+            self.toggle_piles,
+            height=MIN_TAP,
+            expand=None,
+            visible=self.large,
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),  # the theme's text size
+        )
         self.held = ft.Text("", size=14)
         self.keys: dict[str, TapKey] = {}
         """The card keys (no ink: see :class:`views.widgets.TapKey`); a card of the pile or bank being entered is
@@ -144,7 +145,9 @@ class FinancialCrisisEntry:
         self.next_key = ActionKey(_("Next pile"), self.next_pile, size=14)
         """A filled key, not a Material button: a pile's first card enables it with no state animation."""
         self.next_button = self.next_key.control
-        self.remove = _tight_button(_("Take out last card"), self.undo_card)
+        self.remove_key = OutlineKey(_("Take out last card"), self.undo_card)
+        """An outlined key: a pile's first card enables it, with no state animation."""
+        self.remove = self.remove_key.control
         self.reading_panel = ft.Column(spacing=6)
         self._reading_key: Any = ()
         self.breakdown_title = ft.Text(
@@ -250,9 +253,10 @@ class FinancialCrisisEntry:
             semantics_label=" ".join(labels) if labels else self.words.gettext("none"),
         )
 
-    def redraw(self) -> list[ft.Control]:
+    def redraw(self, *, below: bool = True) -> list[ft.Control]:
         """Bring every control up to the round's state, in place; returns the controls that changed (a tap sends
-        only those)."""
+        only those). With ``below=False`` the bank's reading and the piles' breakdown are left as they were
+        (:meth:`_redraw_below` brings them up after the tap's reply)."""
         draft = self.draft
         changed: list[ft.Control] = []
 
@@ -265,19 +269,10 @@ class FinancialCrisisEntry:
         _ = self.words.gettext
         said = entry.prompt(draft, self.words)
         text(self.prompt, said, _("Next: {prompt}").format(prompt=said))
-        for target, button in self.target_buttons.items():
+        for target, target_key in self.target_keys.items():
             label = target_button_label(draft, target, self.words)
-            chosen = draft.target == target
-            face = button.content
-            if not isinstance(face, ft.Text) or face.value != label or button.data != chosen:
-                button.content = ft.Text(label, size=13, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS)
-                button.tooltip, button.data = label, chosen
-                button.style = ft.ButtonStyle(
-                    padding=ft.Padding.symmetric(horizontal=4),
-                    bgcolor=ft.Colors.PRIMARY if chosen else None,
-                    color=ft.Colors.ON_PRIMARY if chosen else None,
-                )
-                changed.append(button)
+            if target_key.set_label(label) | target_key.set_selected(draft.target == target):
+                changed.append(target_key.control)
         if self.large:
             bank = _("Bank {n}/5").format(n=len(draft.bank))
             said = ", ".join([bank, *(f"{name} {len(draft.pile(name))}" for name, _cards in draft.piles)])
@@ -298,11 +293,10 @@ class FinancialCrisisEntry:
         label = _("Next pile") if following is None else _("Next: {name}'s pile").format(name=following)
         if self.next_key.set_enabled(following is not None) | self.next_key.set_label(label):
             changed.append(self.next_button)
-        if self.remove.disabled != (not held):
-            self.remove.disabled = not held
+        if self.remove_key.set_enabled(bool(held)):
             changed.append(self.remove)
-        changed += self._redraw_reading()
-        changed += self._redraw_breakdown()
+        if below:
+            changed += self._redraw_below()
         text(self.progress, entry.progress(draft, self.words))
         notes = entry.warnings(draft, self.words)
         if [c.value for c in self.warnings.controls if isinstance(c, ft.Text)] != notes:
@@ -313,6 +307,16 @@ class FinancialCrisisEntry:
         if self.confirm_key.set_enabled(self.ctl.state.can_confirm()):
             changed.append(self.confirm)  # it sits in the screen's bottom bar, outside this panel
         return changed
+
+    def _redraw_below(self) -> list[ft.Control]:
+        """The bank's reading and the piles' breakdown, below the grid (out of sight on a phone): what changed."""
+        return self._redraw_reading() + self._redraw_breakdown()
+
+    def _draw_below(self) -> None:
+        """After a tap's reply: the reading and the breakdown as the round now is, in a message of their own."""
+        with self._lock:
+            self._below_waiting = None
+            self._send(self._redraw_below())
 
     def _redraw_reading(self) -> list[ft.Control]:
         """The reading's texts and toggles, rebuilt only when the reading (or the table's override) changes."""
@@ -475,9 +479,17 @@ class FinancialCrisisEntry:
 
     # -- taps -------------------------------------------------------------------------------------------------
 
-    def set_draft(self, draft: RoundDraft) -> None:
+    def set_draft(self, draft: RoundDraft, *, later: bool = False) -> None:
+        """Take ``draft`` and send what changed. With ``later`` (a tap on the pad), the bank's reading and the
+        piles' breakdown follow in a message of their own after the reply (:func:`~views.table.entry.after_reply`):
+        a pile card's tap rebuilt that pile's breakdown (a score can move every pile's: the biggest rest), and
+        the phone laid it out in the frame that shows the card, below the grid where it is out of sight. Outside a
+        page event (a unit test) everything is drawn at once."""
         self.ctl.set(self.ctl.state.but(draft))
-        self._send(self.redraw())
+        if self._below_waiting is not None:
+            self._below_waiting.cancel()
+        self._below_waiting = after_reply(self._draw_below) if later else None
+        self._send(self.redraw(below=self._below_waiting is None))
 
     def _send(self, changed: list[ft.Control]) -> None:
         """Send just these controls, as the screen sends a panel's changes: one update (Flet's automatic
@@ -486,8 +498,9 @@ class FinancialCrisisEntry:
         if changed:
             self.ectx.send(changed)
 
-    def change(self, step: Callable[[RoundDraft], RoundDraft]) -> None:
-        """Apply one change to the draft; a refused change is reported and nothing entered is lost."""
+    def change(self, step: Callable[[RoundDraft], RoundDraft], *, later: bool = False) -> None:
+        """Apply one change to the draft; a refused change is reported and nothing entered is lost. With ``later``
+        (a tap on the pad) the reading and the breakdown follow the reply (:meth:`set_draft`)."""
         with self._lock:
             try:
                 draft = step(self.draft)
@@ -495,7 +508,7 @@ class FinancialCrisisEntry:
                 self.ectx.report(error_text(self.words, exc))
                 return
             self.ectx.report(None)
-            self.set_draft(draft)
+            self.set_draft(draft, later=later)
 
     def tap(self, code: str) -> None:
         """Add the card to the target, or take it out if it is already there (but not on a second tap that comes
@@ -506,24 +519,24 @@ class FinancialCrisisEntry:
             last, when = self._last_added
             if last == code and now - when < DOUBLE_TAP:
                 return
-            self.change(lambda d: entry.remove_card(d, code))
+            self.change(lambda d: entry.remove_card(d, code), later=True)
         else:
             self._last_added = (code, now)
-            self.change(lambda d: entry.add_card(self.game, d, code))
+            self.change(lambda d: entry.add_card(self.game, d, code), later=True)
 
     def choose(self, target: str | None) -> None:
-        self.change(lambda d: entry.select(self.game, d, target))
+        self.change(lambda d: entry.select(self.game, d, target), later=True)
 
     def hold(self, code: str) -> None:
         """A card held down starts the next pile: the move and the card in one gesture."""
         self._last_added = (code, time.monotonic())
-        self.change(lambda d: entry.start_next_pile(self.game, d, code))
+        self.change(lambda d: entry.start_next_pile(self.game, d, code), later=True)
 
     def next_pile(self, _: Any = None) -> None:
-        self.change(lambda d: entry.select(self.game, d, entry.verify_next_pile(d)))
+        self.change(lambda d: entry.select(self.game, d, entry.verify_next_pile(d)), later=True)
 
     def undo_card(self, _: Any = None) -> None:
-        self.change(entry.remove_last)
+        self.change(entry.remove_last, later=True)
 
     def confirm_round(self, _: Any = None) -> None:
         with self._lock:
