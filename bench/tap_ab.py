@@ -1,5 +1,5 @@
-"""Jokers Kill (or Bargain Bin, 1111-9999, Financial Crisis) taps of this tree against an earlier commit's, tap by
-tap in turns, in Chromium slowed 4×.
+"""Jokers Kill (or Bargain Bin, 1111-9999, Financial Crisis, Feast and Famine) taps of this tree against an earlier
+commit's, tap by tap in turns, in Chromium slowed 4×.
 
 Each side's app is served from its own tree (the commit's taken out with ``git archive``, as
 :mod:`bench.browser_ab` does) on its own data, seeded by this tree's session service, and each gets a page of its
@@ -23,7 +23,11 @@ side's places are read once, from a page with semantics on, before the first tap
 bank cards, then six cards for each pile (:data:`FC_ROUND`), *Next pile* after each pile but the last, then
 *Confirm round*. The keys stay where they are during a round, so each side's places are read once too.
 
-With semantics on, a tap is timed to the frame after the new prompt (a card, *Next pile*), number (a digit) or
+``--game feast-and-famine`` walks ``--hands`` rounds of Feast and Famine with two players (Ann deals the first; the
+deal then passes) the same way as Bargain Bin, where to tap read from a page before each tap: each player's first
+card, three Takes each (the card turned), then both Refuse (:data:`FF_ROUND`), then *Confirm round*.
+
+With semantics on, a tap is timed to the frame after the new prompt (a card, *Next pile*, *Refuse*), number (a digit) or
 standings line (a Confirm) is in the page; with ``--semantics off``, to the frame after the first WebSocket message
 the tap brings (:func:`bench.pagewatch.tap_drawn`). The report gives each side's median, p90 and p95, the median
 of its server part (pointerdown → the first message back) and of its client part (that message → the frame), and
@@ -87,6 +91,7 @@ KINDS = {
     "bargain-bin": ("receiver", "value", "Confirm"),
     "1111-9999": ("digit", "Confirm"),
     "financial-crisis": ("card", "Next pile", "Confirm"),
+    "feast-and-famine": ("card", "Refuse", "Confirm"),
 }
 """The kinds of tap measured in each game, in the order of the report."""
 OO_SIDES = {"Ann": "A", "Ben": "B", "Cat": "A", "Dan": "B"}
@@ -107,6 +112,12 @@ FC_REST = [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "6", "7") for s
 FC_ROUND = [FC_BANK, *([card for card in FC_REST if card not in FC_BANK][6 * n : 6 * n + 6] for n in range(4))]
 """The cards of a Financial Crisis round, tapped in order: the bank, then Ann's, Ben's, Cat's and Dan's piles (six
 cards each, rank by rank from the Aces: any card not used yet can go into a pile)."""
+FF_PLAYERS = ["Ann", "Ben"]
+"""Feast and Famine's table: two players."""
+FF_ROUND = ["2♠", "3♠", "A♠", "A♥", "A♦", "A♣", "2♥", "2♦", "Refuse", "Refuse"]
+"""A walked round of Feast and Famine, tapped in order: each player's first card, then three Takes each (a Take is
+the card turned: low cards, so that a seat's line stays one line and the grid stays where it is), then each
+Refuses (everyone is Frozen: the round can be confirmed)."""
 Taps = dict[str, dict[str, list[Sample]]]
 """Each side's samples by kind of tap (in the order of the report)."""
 
@@ -167,6 +178,8 @@ def seed(folder: Path, game: str, sessions_wanted: int) -> list[str]:
             ]
         if game == "financial-crisis":
             return [sessions.start(game, FC_PLAYERS, {"rounds": 1000}).id for _ in range(sessions_wanted)]
+        if game == "feast-and-famine":
+            return [sessions.start(game, FF_PLAYERS, {"circuits": 100}).id for _ in range(sessions_wanted)]
         if game == "jokers-kill":
             return [sessions.start(game, JK_PLAYERS, title=f"Jokers Kill {n + 1}").id for n in range(sessions_wanted)]
         return [
@@ -205,6 +218,27 @@ def bargain_bin(pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, t
     return turn + 1
 
 
+def feast_and_famine(
+    pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, taps: Taps, turn: int, first: bool
+) -> int:
+    """One walked Feast and Famine round on every side's page (:data:`FF_ROUND`, then Confirm; the first round
+    starts with Ann chosen as the dealer, a tap not counted), tap by tap in turns, the first side alternating from
+    ``turn``, each tap where ``finder`` shows it (as :func:`bargain_bin`). Returns the next turn."""
+    names = list(pages)
+    played = [("Dealer: Ann", "")] if first else []
+    played += [(label, "Refuse" if label == "Refuse" else "card") for label in FF_ROUND]
+    for label, kind in [*played, ("Confirm round", "Confirm")]:
+        xy = button_at(finder, f"^{label}$")
+        for name in names[::-1] if turn % 2 else names:
+            sample = tap(pages[name], cpu, xy, kind, semantics)
+            if kind:
+                taps[name][kind].append(sample)
+        turn += 1
+        if finder not in pages.values():
+            advance(finder, f"^{label}$", PROMPT)
+    return turn
+
+
 def in_place(
     pages: dict[str, Any],
     places: dict[str, dict[str, tuple[float, float]]],
@@ -226,12 +260,12 @@ def in_place(
 
 
 def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: float, tmp: Path) -> Taps:
-    """Play ``rounds`` games (Jokers Kill) or hands (Bargain Bin, 1111-9999) on each side's app, each tap on one side
-    then the other, the first side alternating."""
+    """Play ``rounds`` games (Jokers Kill), hands (Bargain Bin, 1111-9999) or rounds (Financial Crisis, Feast and
+    Famine) on each side's app, each tap on one side then the other, the first side alternating."""
     from playwright.sync_api import sync_playwright
 
     names = list(trees)
-    # Bargain Bin: one session a side, and one for the finder; 1111-9999: the first of the two is played
+    # Bargain Bin, Feast and Famine: one session a side, and one for the finder; the others: the first is played
     wanted = rounds if game == "jokers-kill" else 2
     ids = {name: seed(tmp / f"data-{n}", game, wanted) for n, name in enumerate(names)}
     servers = {
@@ -275,18 +309,25 @@ def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: f
                 what = "round" if game == "financial-crisis" else "hand"
                 progress(f"{what} {hand + 1} of {rounds} confirmed on both sides")
             return taps
-        if game == "bargain-bin":
+        if game in ("bargain-bin", "feast-and-famine"):
+            ready = PROMPT if game == "bargain-bin" else "^Who deals"  # Feast and Famine: the dealer comes first
             for name in names:
-                open_table(pages[name], f"{servers[name].url}/continue/{ids[name][0]}", semantics=semantics)
+                url = f"{servers[name].url}/continue/{ids[name][0]}"
+                open_table(pages[name], url, semantics=semantics, ready=ready)
             if semantics:
                 finder.context.close()
                 finder = pages[names[0]]
             else:
-                open_table(finder, f"{servers[names[0]].url}/continue/{ids[names[0]][1]}")
+                open_table(finder, f"{servers[names[0]].url}/continue/{ids[names[0]][1]}", ready=ready)
             turn = 0
             for hand in range(rounds):
-                turn = bargain_bin(pages, finder, cpu, semantics, taps, turn)
-                progress(f"hand {hand + 1} of {rounds} confirmed on both sides")
+                if game == "bargain-bin":
+                    turn = bargain_bin(pages, finder, cpu, semantics, taps, turn)
+                else:
+                    turn = feast_and_famine(pages, finder, cpu, semantics, taps, turn, first=hand == 0)
+                progress(
+                    f"{'hand' if game == 'bargain-bin' else 'round'} {hand + 1} of {rounds} confirmed on both sides"
+                )
             return taps
         open_table(finder, f"{servers[names[0]].url}/continue/{ids[names[0]][0]}")
         places = {code: button_at(finder, rf"^{code}$", enabled=False) for deal in jk_deals() for code in deal}
@@ -331,6 +372,7 @@ def main(argv: Sequence[str] | None = None) -> Taps:
         "jokers-kill": "Jokers Kill",
         "bargain-bin": "Bargain Bin with 10 players",
         "financial-crisis": "Financial Crisis with 4 players",
+        "feast-and-famine": "Feast and Famine with 2 players",
     }.get(args.game, "1111-9999 with 4 players")
     print(
         f"\n{game}, semantics {args.semantics}, CPU throttled {args.throttle:g}x, 390x844; load average {before} "

@@ -269,10 +269,12 @@ def twins_differ(folder: Path, ids: dict[str, str]) -> str | None:
     return None
 
 
-def open_table(page: Any, url: str, *, semantics: bool = True) -> None:
+def open_table(page: Any, url: str, *, semantics: bool = True, ready: str = PROMPT) -> None:
+    """Open a table's page and wait until it is drawn: with semantics, until a label matching ``ready`` (the prompt)
+    is in it."""
     page.goto(url)
     if semantics:
-        page.wait_for_function("(p) => __bench.labels(p).length > 0", arg=PROMPT)
+        page.wait_for_function("(p) => __bench.labels(p).length > 0", arg=ready)
     else:
         page.wait_for_function("() => __bench.rxFrames > 0")
         page.wait_for_timeout(2_000)  # no semantics to wait for: the first screen's frames settle
