@@ -23,9 +23,10 @@ side's places are read once, from a page with semantics on, before the first tap
 bank cards, then six cards for each pile (:data:`FC_ROUND`), *Next pile* after each pile but the last, then
 *Confirm round*. The keys stay where they are during a round, so each side's places are read once too.
 
-``--game feast-and-famine`` walks ``--hands`` rounds of Feast and Famine with two players (Ann deals the first; the
-deal then passes) the same way as Bargain Bin, where to tap read from a page before each tap: each player's first
-card, three Takes each (the card turned), then both Refuse (:data:`FF_ROUND`), then *Confirm round*.
+``--game feast-and-famine`` walks ``--hands`` rounds of Feast and Famine with two players the same way as Bargain
+Bin, where to tap read from a page before each tap: each player's first card, three Takes each (the card turned),
+then both Refuse (:data:`FF_ROUND`), then *Confirm round*. Where the table chooses the dealer, Ann deals (a tap
+not counted); the deal then passes.
 
 With semantics on, a tap is timed to the frame after the new prompt (a card, *Next pile*, *Refuse*), number (a digit) or
 standings line (a Confirm) is in the page; with ``--semantics off``, to the frame after the first WebSocket message
@@ -42,6 +43,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -57,6 +59,7 @@ from bench.pagewatch import (  # noqa: E402
     Sample,
     advance,
     app_server,
+    buttons,
     labels,
     launch,
     load_average,
@@ -218,14 +221,20 @@ def bargain_bin(pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, t
     return turn + 1
 
 
-def feast_and_famine(
-    pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, taps: Taps, turn: int, first: bool
-) -> int:
-    """One walked Feast and Famine round on every side's page (:data:`FF_ROUND`, then Confirm; the first round
-    starts with Ann chosen as the dealer, a tap not counted), tap by tap in turns, the first side alternating from
-    ``turn``, each tap where ``finder`` shows it (as :func:`bargain_bin`). Returns the next turn."""
+def feast_and_famine(pages: dict[str, Any], finder: Any, cpu: Cpu, semantics: bool, taps: Taps, turn: int) -> int:
+    """One walked Feast and Famine round on every side's page (:data:`FF_ROUND`, then Confirm; where the table
+    chooses the dealer, at the start of each circuit, Ann is chosen first, a tap not counted), tap by tap in turns,
+    the first side alternating from ``turn``, each tap where ``finder`` shows it (as :func:`bargain_bin`). Returns
+    the next turn."""
     names = list(pages)
-    played = [("Dealer: Ann", "")] if first else []
+    deadline = time.monotonic() + 30
+    while not (dealer := buttons(finder, "^Dealer: Ann$")) and not [
+        key for key in buttons(finder, f"^{FF_ROUND[0]}$") if not key["disabled"]
+    ]:
+        if time.monotonic() > deadline:
+            raise RuntimeError("neither the dealer's choice nor the round's first card on the page")
+        finder.wait_for_timeout(50)
+    played = [("Dealer: Ann", "")] if dealer else []
     played += [(label, "Refuse" if label == "Refuse" else "card") for label in FF_ROUND]
     for label, kind in [*played, ("Confirm round", "Confirm")]:
         xy = button_at(finder, f"^{label}$")
@@ -324,7 +333,7 @@ def run(trees: dict[str, Path], game: str, rounds: int, semantics: bool, rate: f
                 if game == "bargain-bin":
                     turn = bargain_bin(pages, finder, cpu, semantics, taps, turn)
                 else:
-                    turn = feast_and_famine(pages, finder, cpu, semantics, taps, turn, first=hand == 0)
+                    turn = feast_and_famine(pages, finder, cpu, semantics, taps, turn)
                 progress(
                     f"{'hand' if game == 'bargain-bin' else 'round'} {hand + 1} of {rounds} confirmed on both sides"
                 )
