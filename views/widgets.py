@@ -283,21 +283,36 @@ class OutlineKey(TapKey):
     """A secondary action of a pad (Financial Crisis's *Take out last card*) as an outlined key: a :class:`TapKey`
     with round ends and its text in the primary colour, as a Material outlined button looks, with neither the
     button's ink nor its state animations (the first card of a pile enables it, as a hand's last card enables an
-    :class:`ActionKey`). Greyed out, its text and outline dim and it takes no tap."""
+    :class:`ActionKey`). Greyed out, its text and outline dim and it takes no tap. It fills its share of a row, or
+    with ``hug`` is as wide as its text (Feast and Famine's *Refuse* beside *Confirm round*); ``semantics_label``
+    names it where its text has more than its name (``❄ Refuse``, read out as *Refuse*)."""
 
-    def __init__(self, label: str, on_click: Callable[[Any], Any], *, size: int = 14) -> None:
+    def __init__(
+        self,
+        label: str,
+        on_click: Callable[[Any], Any],
+        *,
+        size: int = 14,
+        hug: bool = False,
+        semantics_label: str | None = None,
+    ) -> None:
         text = ft.Text(
             label,
             size=size,
             color=ft.Colors.PRIMARY,
-            max_lines=2,
+            max_lines=1 if hug else 2,
             overflow=ft.TextOverflow.ELLIPSIS,
             text_align=ft.TextAlign.CENTER,
+            semantics_label=semantics_label,
         )
-        super().__init__(text, on_click)
+        super().__init__(text, on_click, hug=hug)
         self.box.border_radius = MIN_TAP // 2
-        self.box.padding = ft.Padding.symmetric(horizontal=8)
-        self.control.expand = True
+        if hug:  # the text's padding above it kept (it centres the line in the key), more room at the sides
+            above = self.box.padding.top if isinstance(self.box.padding, ft.Padding) else 0
+            self.box.padding = ft.Padding(left=16, right=16, top=above, bottom=0)
+        else:
+            self.box.padding = ft.Padding.symmetric(horizontal=8)
+            self.control.expand = True
 
 
 class ChoiceKey(TapKey):

@@ -333,8 +333,15 @@ def test_panel_labels_every_control_and_walks_a_round(tmp_path: Any) -> None:
         assert "Ben: Take (tap the card turned) or Refuse?" in texts
         assert "Chance the next card is a Joker: 1 in 26 (3.8%)" in texts
         assert not [c for c in _controls(view) if getattr(c, "tooltip", None) == "Take"], "the card is the Take"
-        for label in ("3♠", "Refuse", "Joker"):  # Ben Takes 3♠, Ann Refuses, Ben Takes the Joker
+        from tests.support.screens import greyed
+
+        refuse = _button(view, "Refuse")
+        assert refuse.content.value == "❄ Refuse" and not greyed(view, refuse), "Ben decides: Refuse can be tapped"
+        _button(view, "3♠").on_click(None)  # Ben Takes 3♠ ...
+        assert not greyed(view, refuse), "... and Ann decides"
+        for label in ("Refuse", "Joker"):  # Ann Refuses, Ben Takes the Joker
             _button(view, label).on_click(None)
+        assert greyed(view, refuse), "the round is over: nobody decides"
         _button(view, "Confirm round").on_click(None)
         assert session.hands == [
             {"dealer": "Ann", "cards": {"Ann": ["5H"], "Ben": ["7C", "3S"]}, "status": {"Ann": "frozen", "Ben": "out"}}

@@ -38,8 +38,8 @@ from views.widgets import (
     MIN_TAP,
     TAP,
     ActionKey,
+    OutlineKey,
     TapKey,
-    big_button,
     card_label,
     isolated,
     panel,
@@ -134,16 +134,15 @@ class RoundPanel:
             colour = suit_colour_value(card.suit.symbol, self.four_colour) if card.suit else ft.Colors.PURPLE_400
             text = ft.Text(card_label(words, code), size=16, weight=ft.FontWeight.BOLD, color=colour, no_wrap=True)
             self.card_keys[code] = TapKey(text, tapped(self.tap, code), col=2 if code == "JK" else 1)
-        self.refuse = big_button(
-            _("Refuse"),
-            lambda _: self.tap(entry_ff.REFUSE),
-            icon=ft.Icons.AC_UNIT,
-            height=MIN_TAP,
-            disabled=True,
-            expand=None,
-            visible=False,
-            style=ft.ButtonStyle(text_style=ft.TextStyle(size=16), padding=ft.Padding.symmetric(horizontal=12)),
+        refuse = _("Refuse")
+        self.refuse_key = OutlineKey(
+            "❄ " + refuse, lambda _: self.tap(entry_ff.REFUSE), size=16, hug=True, semantics_label=refuse
         )
+        """An outlined key (the snowflake: a Refuse freezes the player): each decision enables it and each card
+        dealt greys it out again, with no state animation, as a Material button had."""
+        self.refuse_key.set_enabled(False)
+        self.refuse = self.refuse_key.control
+        self.refuse.visible = False
         self.actions = ft.Row([self.refuse, self.confirm_button], spacing=8)
         docked(ectx, self.actions)
         self.grid = isolated(  # walked only when one of its cards changed (send_changes)
@@ -359,8 +358,7 @@ class RoundPanel:
         legal = set(entry.legal_cards())
         self._changed += [key.control for code, key in self.card_keys.items() if key.set_enabled(code in legal)]
         # a Take is the card turned for it, tapped on the grid; Refuse sits in the grid's last row
-        if self.refuse.disabled != (state.phase is not Phase.DECIDE):
-            self.refuse.disabled = state.phase is not Phase.DECIDE
+        if self.refuse_key.set_enabled(state.phase is Phase.DECIDE):
             self._changed.append(self.refuse)
         if state.phase is not Phase.DONE:
             chance = _("Chance the next card is a Joker: {chance}").format(chance=entry.chance_text(self.words))
