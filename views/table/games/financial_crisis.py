@@ -63,7 +63,7 @@ def card_codes() -> list[str]:
 
 
 def target_button_label(draft: RoundDraft, target: str | None, words: Words | None = None) -> str:
-    """``Bank 3 of 5`` or ``Ann: 12 cards`` (what the target button says and is called: one line in a third of a
+    """``Bank 3 of 5`` or ``Ann: 12 cards`` (what the target's key says and is called: one line in a third of a
     360 px phone)."""
     words = words or Words.of("en")
     if target is None:
@@ -233,6 +233,9 @@ class FinancialCrisisEntry:
             self.record = record
             self._set_heading()
             docked(self.ectx, self.actions)
+            if self._below_waiting is not None:  # the whole redraw below brings the reading and breakdown too
+                self._below_waiting.cancel()
+                self._below_waiting = None
             self._send(self.redraw())  # the keys it changed: the grid is walked only for keys that changed
             return True
 
