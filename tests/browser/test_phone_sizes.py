@@ -3,8 +3,9 @@
 control tapped is found by its semantics label and tapped where it is (the mouse at its centre: nothing scrolls it
 into view), after checking by its bounding box that it is wholly inside the viewport and, unless it is in the
 docked bar, not under the docked bar; the hand's running state is checked the same way. Bargain Bin is entered in
-live play and with the quick form. A correction of the first hand, from the table and from History, is entered the
-same way on the smallest phone.
+live play (its value pad's last key on screen once a receiver is tapped, and the receivers beside it where the
+screen is tall enough) and with the quick form. A correction of the first hand, from the table and from History,
+is entered the same way on the smallest phone.
 
 One page a game and table size: the viewport is resized between sizes (``page.set_viewport_size``), a new hand at
 each. The game is made through the session service before the app starts (house rules that keep it going for the
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.support.browser import AppServer, box_of, card_label, open_app, screenshot
+from views.table.games.bargain_bin import LARGE_TABLE, TALL_SCREEN
 from views.table.games.feast_and_famine import card_codes as ff_codes
 from views.table.games.financial_crisis import card_codes as fc_codes
 
@@ -228,6 +230,13 @@ def bargain_bin_live(phone: Phone, names: list[str], k: int, *, whole: bool = Tr
     for i in range(5 * len(names) if whole else len(names)):
         to = names[i % len(names)]
         phone.press(f"To {to} (", f"To {to}", prefix=True)
+        if i == 0:  # the whole pad is on screen; on a large table, beside the receivers from 830 px (TALL_SCREEN)
+            phone.visible(phone.button(BB_KEYS[-1]), "the pad's last key")
+            last = phone.button(f"To {names[-1]} (0)")
+            if phone.size["height"] >= TALL_SCREEN or len(names) < LARGE_TABLE:
+                phone.visible(last, "the last receiver, beside the pad")
+            else:
+                assert not last.count(), "the pad took the receivers' place"
         phone.press(BB_KEYS[i // 2], f"card {i + 1}: {BB_KEYS[i // 2]}")
     if whole:
         phone.text(r"^Next: Every card is played: confirm the hand$").wait_for()

@@ -21,7 +21,9 @@ from companion.services import AppServices
 from scoring import GAMES
 from tests.support.counting import counting_scorers
 from tests.support.keys import bargain_bin_next, key_label, row_of
-from tests.support.screens import buttons, greyed, render, tap, texts, walk
+from tests.support.screens import Page, buttons, greyed, render, rendered, tap, texts, walk
+from views.shell import Shell
+from views.table.games.bargain_bin import TALL_SCREEN
 
 
 @pytest.fixture
@@ -137,25 +139,60 @@ def test_financial_crisis_taps_replay_nothing_and_send_what_changed(
 # --- Bargain Bin ---------------------------------------------------------------------------------------------------
 
 
+def path_to(root: ft.Control, target: ft.Control) -> list[ft.Control]:
+    """The controls from ``root`` down to ``target``: it is shown while all of them are visible."""
+    path = next((path for path in paths(root, []) if path[-1] is target), None)
+    assert path is not None, f"{target} is not on the screen"
+    return path
+
+
+def paths(control: ft.Control, above: list[ft.Control]) -> Iterator[list[ft.Control]]:
+    """Each control under ``control`` with the controls from ``control`` down to it."""
+    path = [*above, control]
+    yield path
+    if isinstance(control, ft.Component):  # as the page's next update would render it
+        yield from paths(rendered(control), path)
+        return
+    for field in dataclasses.fields(control) if dataclasses.is_dataclass(control) else ():
+        if field.name.startswith("_") or field.name in ("parent", "page"):
+            continue
+        value = getattr(control, field.name, None)
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ft.Control):
+                yield from paths(child, path)
+
+
+@pytest.mark.parametrize("height", [640, TALL_SCREEN], ids=["short", "tall"])
 def test_bargain_bin_taps_on_the_largest_table_send_what_changed(
-    services: AppServices, counted: Counter[str], sent: list[ft.Control]
+    services: AppServices, counted: Counter[str], sent: list[ft.Control], height: int
 ) -> None:
     """Ten players: the value pad takes the receivers' place once a receiver is tapped, and gives it back with the
-    value. Each tap sends the receivers, keys and texts it changed, each on its own, and the two rows' visibility,
-    never the panel with every receiver and key again (which sent 14.7 KB for a receiver tap and 4.9 KB for a value
-    tap)."""
+    value, unless the screen is tall enough for both (:data:`TALL_SCREEN`). Each tap sends the receivers, keys and
+    texts it changed, each on its own, and the two rows' visibility, never the panel with every receiver and key
+    again (which sent 14.7 KB for a receiver tap and 4.9 KB for a value tap)."""
     players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
     table = services.sessions.start("bargain-bin", players, {"target": 1000})
-    _, view = render(services, f"/continue/{table.id}")
+    page = Page(f"/continue/{table.id}")
+    page.height = height  # as the client says it, before the table is drawn
+    Shell(cast(ft.Page, page), services).render()
+    view = page.views[-1]
+    tall = height >= TALL_SCREEN
     for number in (1, 2):
         counted.clear()
         receivers = row_of(view, "To Ann (0)")
+        pad = row_of(view, "A♠♣")
         body = receivers.parent
+        rows = path_to(view, receivers), path_to(view, pad)
         taps = 0
         while (label := bargain_bin_next(view, taps)) is not None:
             sent.clear()
             tap(view, label)
             taps += 1
+            shown = tuple(all(control.visible for control in path) for path in rows)
+            if tall:
+                assert shown == (True, True), f"tap {taps} ({label}): a tall screen shows both rows, not {shown}"
+            else:
+                assert shown == ((True, False) if taps % 2 == 0 else (False, True)), f"tap {taps} ({label}): {shown}"
             assert replays(counted, "bargain-bin") == 0, f"tap {taps} ({label}) replayed the record"
             assert sent, f"tap {taps} ({label}) sent nothing"
             assert body not in sent, f"tap {taps} ({label}) sent the panel whole"

@@ -55,9 +55,18 @@ from views.widgets import (
 RECEIVER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "sm": 4, "md": 3}
 """A receiver's share of a row of 12: two a row on a portrait phone (ten players in five rows), more when wider."""
 LARGE_TABLE = 5
-"""From this many players the value pad takes the receivers' place once who gets the card is tapped (the chosen
-receiver stays, tap it again to choose another): receivers and pad together do not fit a 360 × 640 screen. A
-smaller table shows both, the pad veiled until a receiver is tapped."""
+"""From this many players, on a screen less than :data:`TALL_SCREEN` tall, the value pad takes the receivers' place
+once who gets the card is tapped ("Other receiver" brings them back): receivers and pad together do not fit a
+360 × 640 screen. A smaller table, or a taller screen, shows both, the pad veiled until a receiver is tapped."""
+TALL_SCREEN = 830
+"""The page's height (logical pixels) from which a large table shows its receivers and value pad together, as a
+smaller table does: ten players' five rows of receivers and the pad's four rows, with the hand's title, a prompt of
+two lines and the bottom bar, fit a 390 × 844 screen (15 px to spare), not a 360 × 740 one (89 px short). There a
+card is two taps in one place, with nothing swapped in between; the swap built a whole row of keys again at each tap
+(the pad's 27 at the receiver's tap, the ten receivers at the value's). Below it a smaller table leaves out the line
+of card points so far, which its receivers also say (with it, a 4-player table's last row of keys was 13 px below
+the edge of a 360 × 640 screen). The height is read at each redraw: a phone turned sideways swaps from its next
+tap."""
 QUICK_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, "md": 4}
 """A large table's quick form: two fields a row on a portrait phone (ten in five rows), three when wider."""
 PAD_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 7, "md": 14}
@@ -478,8 +487,9 @@ class BinPanel:
             left_text = self.words.ngettext("{name} has {n} card left.", "{name} has {n} cards left.", left)
             self.giver_text.value = left_text.format(name=giver, n=left)
         choosing = entry.receiver is None or entry.joker_waiting
-        # a large table: the receivers carry their card points (the line would take the pad's room)
-        self.points_text.visible = not self.large
+        # the receivers carry the card points: a large table, or a short screen, leaves the line out (TALL_SCREEN)
+        height = self._height()
+        self.points_text.visible = not self.large and (height is None or height >= TALL_SCREEN)
         if self.giver_open:
             parts.append(
                 ft.Row(
@@ -504,7 +514,8 @@ class BinPanel:
                 selected=entry.receiver == name,
             )
         receiver = entry.receiver
-        swapped = self.large and not choosing and receiver is not None  # the pad in the receivers' place
+        swaps = self._swaps()
+        swapped = swaps and not choosing and receiver is not None  # the pad in the receivers' place
         self.someone.visible = giver is not None and not swapped
         self.other_receiver.visible = swapped
         if swapped and receiver is not None:  # the giver's line says who gets the card, and their points
@@ -515,7 +526,7 @@ class BinPanel:
         # in the receivers' place) sends two visibilities, not both rows' every key again. The Joker's signs come
         # and go (rare, and their buttons share the Joker keys' words).
         self.receiver_row.visible = not swapped
-        show_pad = not entry.joker_waiting and not (self.large and choosing)  # a large table's: with the receiver
+        show_pad = not entry.joker_waiting and not (swaps and choosing)  # a large table's: with the receiver
         if show_pad:
             ready = entry.receiver is not None and giver is not None
             # the cover and the pad's grid are sent as their look changed (_look); raised after the reply of the
@@ -526,6 +537,17 @@ class BinPanel:
         self.pad.visible = show_pad
         signs = [self.sign_row] if entry.joker_waiting else []
         return [*parts, self.receiver_row, *signs, self.pad]
+
+    def _height(self) -> float | None:
+        """The page's height in logical pixels, as its client last said (``None`` before it did)."""
+        height = getattr(self.ectx.view.page, "height", None)
+        return float(height) if isinstance(height, int | float) else None
+
+    def _swaps(self) -> bool:
+        """Whether the value pad takes the receivers' place (:data:`LARGE_TABLE`): a large table on a page less than
+        :data:`TALL_SCREEN` tall, or of a height not known (a page not yet sized)."""
+        height = self._height()
+        return self.large and (height is None or height < TALL_SCREEN)
 
     def _key(self, key: PadKey) -> TapKey:
         """A value-pad key: the rank, then its colour's two suits, each in its suit colour (four-colour setting)."""
