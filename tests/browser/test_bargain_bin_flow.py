@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from companion.entry_bargain_bin import money
 from scoring.bargain_bin import settle_up
@@ -124,15 +125,17 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
         if i < len(PLAYERS):  # once per player: Selfless greys out the player playing
             assert receiver(page, giver).is_disabled()
         receiver(page, to).click()
-        if i == 0:
+        if i in (0, 4):
             wait_text(page, rf"^Next: {giver} plays to {to}: which card\?$")
+        if i == 4:  # the pad's veil is down: the keys whose cards are all played stay greyed out, the others not
+            expect(button(page, key)).to_be_enabled()
+            expect(button(page, "K♠♣"), "both black Kings are played").to_be_disabled()
+            expect(button(page, "Joker +20"), "one Joker a hand").to_be_disabled()
+            expect(button(page, "Joker −20")).to_be_disabled()
         tap(page, key)  # the pad is greyed out until the receiver is chosen: the tap waits for it
         taps += 2
         if i == 3:
             wait_text(page, "^Card points so far: Ann 44, Ben 12, Cat 0, Dan 0$")
-            assert button(page, "K♠♣").is_disabled(), "both black Kings are played"
-            assert button(page, "Joker +20").is_disabled(), "one Joker a hand"
-            assert button(page, "Joker −20").is_disabled()
             screenshot(page, "entry-bargain-bin")
         nxt = "Every card is played: confirm the hand" if i == len(LIVE_HAND) - 1 else f"{order[i + 1]} plays: who"
         wait_text(page, f"^Next: {re.escape(nxt)}")

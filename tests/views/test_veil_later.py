@@ -140,6 +140,38 @@ def test_bargain_bin_the_card_played_is_sent_before_the_pad_is_veiled(
     run_async(play())
 
 
+def test_bargain_bin_a_value_greyed_out_follows_the_reply_with_the_veil(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """The tap that plays a value's second card: its reply carries neither the veil nor the key greyed out; both
+    follow, the veil first, then the key (a new hand brings every key back the same way, after the Confirm's
+    reply)."""
+    table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
+    _, view = render(services, f"/continue/{table.id}")
+    veil = veil_of(view)
+    pad = grid_under(view, veil)
+    two = buttons(view)["2♠♣"]
+    key = next(c for c in pad.controls if any(found is two for found, _ in walk(c)))
+
+    async def play() -> None:
+        for card in (1, 2):
+            receiver = next(
+                label for label, c in buttons(view).items() if label.startswith("To ") and not greyed(view, c)
+            )
+            event_tap(view, receiver)
+            sent.clear()
+            event_tap(view, "2♠♣")
+            assert len(sent) == 1 and not has(sent, veil) and not has(sent, key), f"card {card}: the reply alone"
+            assert not key.disabled, f"card {card}: the key not greyed out in the reply"
+            sent.clear()
+            await asyncio.sleep(LATER)
+            after = [[id(c) for c in message] for message in sent]
+            assert after == ([[id(veil), id(pad)], [id(key)]] if card == 2 else [[id(veil), id(pad)]]), after
+        assert key.disabled, "both cards of 2 black are out: greyed out"
+
+    run_async(play())
+
+
 def test_bargain_bin_a_tap_on_the_pad_s_cover_plays_no_value(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:

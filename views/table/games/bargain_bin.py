@@ -6,6 +6,7 @@ what a tap may not do is greyed out by the matching ``can_x`` (Selfless, used ca
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +33,7 @@ from views.table.entry import (
     EntryContext,
     TableUI,
     VeilLater,
+    after_reply,
     controller,
     cover_refusal,
     docked,
@@ -265,6 +267,8 @@ class BinPanel:
         its own is greyed out once both cards of its value are out."""
         self.veil.set_raised(True)
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
+        self._keys_waiting: asyncio.TimerHandle | None = None
+        """The keys' greying out, waiting to follow a tap's reply (:meth:`_grey_keys_later`)."""
         """Raises it after the reply of the tap that plays a card (lowers it at once, when who gets it is tapped)."""
         self.pad = ft.Column(
             [
@@ -532,11 +536,31 @@ class BinPanel:
             # the cover and the pad's grid are sent as their look changed (_look); raised after the reply of the
             # tap that plays the card (its text first: VeilLater), lowered with the tap on who gets it
             self.veil_later.want(not ready)
-            for key, tap_key in self.keys.items():  # a key on its own: both its cards (the Joker) played
-                tap_key.set_enabled(entry.can_value(key))
+            if self._keys_waiting is not None:
+                self._keys_waiting.cancel()
+            # under a raised veil (a card just played, a new hand) the keys cannot be tapped: which are greyed out
+            # follows the reply, as the veil does; with the veil lowered, at once
+            self._keys_waiting = None if ready else after_reply(self._grey_keys_later)
+            if self._keys_waiting is None:
+                self._grey_keys()
         self.pad.visible = show_pad
         signs = [self.sign_row] if entry.joker_waiting else []
         return [*parts, self.receiver_row, *signs, self.pad]
+
+    def _grey_keys(self) -> list[ft.Control]:
+        """Grey out each key whose cards are all played (both of a value, the Joker) and bring back the others;
+        returns the keys whose look changed."""
+        entry = self.entry
+        return [tap.control for key, tap in self.keys.items() if tap.set_enabled(entry.can_value(key))]
+
+    def _grey_keys_later(self) -> None:
+        """After a tap's reply: the keys greyed out as the hand now is, each key that changed sent on its own. A new
+        hand brings back every key of the pad: 26 keys built again by the phone, which in the Confirm's own reply
+        held its new standings back (the veil over them dims them meanwhile, and takes their taps)."""
+        with self._lock:
+            self._keys_waiting = None
+            if self.pad.visible and self.pad in self.body.controls:  # (else greyed out when the pad is shown)
+                self._send(self._grey_keys())
 
     def _height(self) -> float | None:
         """The page's height in logical pixels, as its client last said (``None`` before it did)."""
