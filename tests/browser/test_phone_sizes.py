@@ -281,6 +281,7 @@ def feast_and_famine_hand(phone: Phone, names: list[str], k: int) -> None:
 def financial_crisis_hand(phone: Phone, names: list[str], k: int) -> None:
     """The bank's five cards, then two cards a pile, "Next pile" between the piles."""
     cards = fc_codes()[k * 2 :]
+    phone.visible(phone.button(card_label(fc_codes()[-1])), "the grid's last card")
     for code in cards[:5]:
         phone.press(card_label(code), card_label(code))
     for i in range(len(names)):
