@@ -267,9 +267,9 @@ class BinPanel:
         its own is greyed out once both cards of its value are out."""
         self.veil.set_raised(True)
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
+        """Raises it after the reply of the tap that plays a card (lowers it at once, when who gets it is tapped)."""
         self._keys_waiting: asyncio.TimerHandle | None = None
         """The keys' greying out, waiting to follow a tap's reply (:meth:`_grey_keys_later`)."""
-        """Raises it after the reply of the tap that plays a card (lowers it at once, when who gets it is tapped)."""
         self.pad = ft.Column(
             [
                 self.veil.control,
