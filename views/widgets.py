@@ -65,8 +65,8 @@ def isolated(control: C) -> C:
 
 @ft.control
 class Key(ft.Container):
-    """The tappable box of a :class:`TapKey` (a card of a grid, a key of a value pad): found by tests as a button,
-    labelled by its text."""
+    """The box of a :class:`TapKey` (a card of a grid, a key of a value pad): found by tests as a button, labelled
+    by its text; its ``data`` is the :class:`TapKey` (whose gesture detector takes the box's taps)."""
 
 
 @ft.control
@@ -90,8 +90,11 @@ class TapKey:
     """A key of a dense pad (the card grids, the Bargain Bin value pad, the 1111-9999 digits): one tap a card or
     digit. Jokers Kill's hand places are keys too, hugging their text (``hug=True``).
 
-    It is a bordered box that takes the tap (:class:`Key`) inside a button node for screen readers and tests,
-    where a Material button would paint a coloured ink ripple, an elevation and open a tooltip. The box is not an
+    It is a bordered box (:class:`Key`) inside a button node for screen readers and tests, where a Material button
+    would paint a coloured ink ripple, an elevation and open a tooltip. A :class:`ft.GestureDetector` around the
+    box takes its taps (:meth:`tap`), not the box itself: Flet's client takes a box's own gestures away while it is
+    disabled, and builds the box again when that changes; the detector stays as it is whether the key, or the
+    grid around it (:class:`VeilOver`), is disabled or not. The box is not an
     ink well either, even with a transparent splash: its ripple and highlight are animations, and with Flutter's
     semantics tree on (a screen reader, and the browser tests) their frames held a Jokers Kill card tap's reply
     back: from the pointerdown to the frame that shows it, 91–110 ms against 42–59 ms without them (median of 20
@@ -114,7 +117,7 @@ class TapKey:
     median and 175 ms at p95, and 94 and 132 ms with the node focusable only after a Tab (102 taps each, the two
     codes tap by tap in turns: ``python -m bench.tap_ab``).
 
-    Greyed out (:meth:`set_enabled`), the button node reads as dimmed, the box takes no tap, and its text turns
+    Greyed out (:meth:`set_enabled`), the button node reads as dimmed, a tap on it does nothing, and its text turns
     :data:`ft.Colors.OUTLINE_VARIANT` (a colour, not an opacity: no layer of its own to paint); a text in several
     colours (spans: a value key's rank and suits) is dimmed by the box's opacity instead, one number to send where
     each span's style would be sent again. Under a raised :class:`VeilOver` the button node reads as unavailable
@@ -145,14 +148,22 @@ class TapKey:
             padding=ft.Padding(left=8, right=8, top=(height - 2 - HUG_LINE) // 2, bottom=0) if hug else None,
             border=ft.Border.all(1, ft.Colors.OUTLINE),
             border_radius=8,
-            on_click=on_click,
-            on_long_press=on_long_press,
+            data=self,
         )
         # Not a focusable node of the semantics tree until the keyboard brings Flutter's focus to it (_show_focus).
         self.listener = ft.KeyboardListener(
             content=self.box, on_key_down=self._key_down, on_key_up=self._key_up, include_semantics=False
         )
-        self.control = isolated(ft.Semantics(button=True, container=True, content=self.listener, col=col, label=label))
+        # The taps, around the box and its listener: Flet's client takes a box's own gestures away while it (or the
+        # grid around it) is disabled, and so would build the box again each time the veil over its grid comes down.
+        self.on_long_press = on_long_press
+        self.gestures = ft.GestureDetector(
+            content=self.listener,
+            on_tap=self.tap,
+            on_long_press=self._held if on_long_press is not None else None,
+            mouse_cursor=ft.MouseCursor.CLICK,
+        )
+        self.control = isolated(ft.Semantics(button=True, container=True, content=self.gestures, col=col, label=label))
         self.enabled = True
         self.selected = False
         self.focused = False
@@ -162,6 +173,21 @@ class TapKey:
             return ft.Border.all(3, FOCUS_BORDER)
         spans = isinstance(self.text, ft.Text) and bool(self.text.spans)  # dimmed by the opacity, outline and all
         return ft.Border.all(1, ft.Colors.OUTLINE if self.enabled or spans else ft.Colors.OUTLINE_VARIANT)
+
+    def tap(self, e: Any) -> None:
+        """A tap on the box: ``on_click``, unless the key is greyed out (a tap on it takes nothing and sends
+        nothing, as on a disabled button)."""
+        if self.enabled:
+            self.on_click(e)
+        else:
+            sent_by_hand()
+
+    def _held(self, e: Any) -> None:
+        """A long press on the box: ``on_long_press``, unless the key is greyed out."""
+        if self.enabled and self.on_long_press is not None:
+            self.on_long_press(e)
+        else:
+            sent_by_hand()
 
     def _key_down(self, e: Any) -> None:
         """A key pressed while this key has the focus: Enter or Space presses it as a tap would (a greyed-out key
@@ -419,12 +445,18 @@ class VeilOver:
 
     Raised, the cover takes the grid's taps (and the browser's clicks: a key under it is not clickable), and its
     ``on_click`` is ``on_refused``; lowered, it has neither. For screen readers the grid itself is disabled while
-    the cover is raised: Flet's client passes a control's ``disabled`` down to everything in it, so each key's node
-    reads as unavailable and a key activated through its node does nothing, while a tap through the cover is
-    refused with the message. Raising and lowering sends two controls' properties (the cover's look, the grid's
-    ``disabled``), whatever the grid holds: the keys are isolated and are not sent. (Disabling each key instead
-    sent every key of the grid: 52 patches, 14 ms of the server's time, on the third card of a Jokers Kill hand.
-    A grid's own opacity would make every tap redraw every key, not only the taps that raise or lower the veil.)
+    the cover is raised (:attr:`grid_veiled`): Flet's client passes a control's ``disabled`` down to everything in
+    it, so each key's node reads as unavailable and a key activated through its node does nothing, while a tap
+    through the cover is refused with the message. The cover and the grid's ``disabled`` are two controls'
+    properties, whatever the grid holds: the keys are isolated and are not sent. (Disabling each key instead sent
+    every key of the grid: 52 patches, 14 ms of the server's time, on the third card of a Jokers Kill hand. A
+    grid's own opacity would make every tap redraw every key, not only the taps that raise or lower the veil.)
+
+    The two can change apart (:class:`~views.table.entry.VeilLater` lowers the cover at once and the grid's
+    ``disabled`` after the reply): the grid's ``disabled`` makes the phone build each of its keys again, and
+    nothing needs to wait for it, as a key's taps do not depend on it (:class:`TapKey`). With the 26 value keys of
+    Bargain Bin, a receiver tap's reply was in the frame 95 ms after the pointerdown at the median with the grid in
+    it, 61 with the grid after it (4× slowed and read out: 100 taps a side, ``python -m bench.tap_ab``).
     """
 
     def __init__(self, grid: ft.Control, on_refused: Callable[[Any], Any]) -> None:
@@ -433,10 +465,15 @@ class VeilOver:
         self.cover = isolated(Veil(left=0, top=0, right=0, bottom=0, ignore_interactions=True, border_radius=8))
         self.control = ft.Stack([grid, self.cover])
         self.raised = False
+        """Whether the cover is raised (dims the grid and takes its taps)."""
 
-    def set_raised(self, raised: bool) -> list[ft.Control]:
-        """Raise (dim the grid, refuse its taps, its keys read as unavailable) or lower the cover; returns what
-        changed and is to be sent: the cover and the grid (nothing when it stays as it was)."""
+    @property
+    def grid_veiled(self) -> bool:
+        """Whether the grid under the cover is disabled (its keys read as unavailable)."""
+        return bool(self.grid.disabled)
+
+    def set_cover(self, raised: bool) -> list[ft.Control]:
+        """Raise or lower the cover alone; returns it when it changed (to be sent), else nothing."""
         if raised == self.raised:
             return []
         self.raised = raised
@@ -444,8 +481,20 @@ class VeilOver:
         self.cover.ignore_interactions = not raised
         # lowered, the cover takes no tap and has no node for screen readers (nor one over the keys for a browser)
         self.cover.on_click = self.on_refused if raised else None
-        self.grid.disabled = raised
-        return [self.cover, self.grid]
+        return [self.cover]
+
+    def set_grid(self, veiled: bool) -> list[ft.Control]:
+        """Disable the grid under the cover (its keys read as unavailable) or enable it; returns the grid when it
+        changed (to be sent), else nothing."""
+        if veiled == self.grid_veiled:
+            return []
+        self.grid.disabled = veiled
+        return [self.grid]
+
+    def set_raised(self, raised: bool) -> list[ft.Control]:
+        """Raise (dim the grid, refuse its taps, its keys read as unavailable) or lower the veil, cover and grid;
+        returns what changed and is to be sent: the cover and the grid (nothing when both stay as they were)."""
+        return [*self.set_cover(raised), *self.set_grid(raised)]
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Callable[[Any], Any], *, size: int = TAP) -> ft.Control:

@@ -33,7 +33,7 @@ from companion.services import AppServices
 from scoring import ScoringError, find_game
 from scoring import bargain_bin as bb
 from scoring.bargain_bin import HAND_SIZE, Action, Sign
-from tests.support.screens import INTERACTIVE, FakePage, greyed, label_of, walk
+from tests.support.screens import INTERACTIVE, FakePage, greyed, label_of, press, walk
 from views.shell import Shell
 from views.widgets import Key, Veil
 
@@ -466,21 +466,22 @@ def _texts(view: ft.View) -> list[str]:
 def _tap(view: ft.View, label: str) -> None:
     control = _buttons(view)[label]
     assert not greyed(view, control), f"{label} is greyed out"
-    control.on_click(None)
+    press(control)
 
 
 def _chosen(view: ft.View) -> list[str]:
     """The labels of the receivers read out as selected (their node's ``selected``; each is a key: its box, in its
-    keyboard listener, holds the text)."""
+    keyboard listener, in its gesture detector, holds the text)."""
     return [
-        str(c.content.content.content.value)
+        str(c.content.content.content.content.value)
         for c, _ in walk(view)
         if isinstance(c, ft.Semantics)
         and c.selected
-        and isinstance(c.content, ft.KeyboardListener)
-        and isinstance(c.content.content, Key)
-        and isinstance(c.content.content.content, ft.Text)
-        and str(c.content.content.content.value).startswith("To ")
+        and isinstance(c.content, ft.GestureDetector)
+        and isinstance(c.content.content, ft.KeyboardListener)
+        and isinstance(c.content.content.content, Key)
+        and isinstance(c.content.content.content.content, ft.Text)
+        and str(c.content.content.content.content.value).startswith("To ")
     ]
 
 

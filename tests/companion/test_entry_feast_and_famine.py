@@ -27,7 +27,7 @@ from companion.entry_feast_and_famine import (
     tied_players,
 )
 from scoring import Card, Part, UnknownPartError, find_game
-from tests.support.screens import greyed
+from tests.support.screens import greyed, press
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -319,10 +319,10 @@ def test_panel_labels_every_control_and_walks_a_round(tmp_path: Any) -> None:
                 assert labelled or label_of(control), f"{type(control).__name__} has no label"
                 if isinstance(control, ft.Button | ft.FilledButton | ft.OutlinedButton):
                     assert (control.height or 0) >= 48
-        _button(view, "Dealer: Ann").on_click(None)
+        press(_button(view, "Dealer: Ann"))
         # the panel redraws in place: find the buttons again after each tap
         for label in ("JK", "7C", "5H"):
-            _button(view, Card.parse(label).label).on_click(None)
+            press(_button(view, Card.parse(label).label))
         assert session.draft("new") == {
             "mode": "walk",
             "dealer": "Ann",
@@ -337,12 +337,12 @@ def test_panel_labels_every_control_and_walks_a_round(tmp_path: Any) -> None:
 
         refuse = _button(view, "Refuse")
         assert refuse.content.value == "❄ Refuse" and not greyed(view, refuse), "Ben decides: Refuse can be tapped"
-        _button(view, "3♠").on_click(None)  # Ben Takes 3♠ ...
+        press(_button(view, "3♠"))  # Ben Takes 3♠ ...
         assert not greyed(view, refuse), "... and Ann decides"
         for label in ("Refuse", "Joker"):  # Ann Refuses, Ben Takes the Joker
-            _button(view, label).on_click(None)
+            press(_button(view, label))
         assert greyed(view, refuse), "the round is over: nobody decides"
-        _button(view, "Confirm round").on_click(None)
+        press(_button(view, "Confirm round"))
         assert session.hands == [
             {"dealer": "Ann", "cards": {"Ann": ["5H"], "Ben": ["7C", "3S"]}, "status": {"Ann": "frozen", "Ben": "out"}}
         ]
@@ -356,16 +356,16 @@ def test_quick_form_names_the_problem_and_keeps_the_entry(tmp_path: Any) -> None
 
     services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
     try:
-        _button(view, "Dealer: Ben").on_click(None)
-        _button(view, "Quick form").on_click(None)
+        press(_button(view, "Dealer: Ben"))
+        press(_button(view, "Quick form"))
         fields: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
         fields["Ann's total"].on_change(type("E", (), {"control": type("C", (), {"value": "12"})()})())
-        _button(view, "Confirm round").on_click(None)
+        press(_button(view, "Confirm round"))
         messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "Ben" in c.value]
         assert any("Ben: enter a Frozen total or tap Out" in m for m in messages), messages
         assert session.hands == [] and session.draft("new")["values"] == {"Ann": "12"}
-        _button(view, "Ben was knocked out").on_click(None)
-        _button(view, "Confirm round").on_click(None)
+        press(_button(view, "Ben was knocked out"))
+        press(_button(view, "Confirm round"))
         assert session.hands == [{"dealer": "Ben", "outcome": {"Ann": 12, "Ben": "out"}}]
     finally:
         services.close()
@@ -390,9 +390,9 @@ def test_correcting_a_walked_round_and_a_quick_round(services: Any) -> None:
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert "Correct round 1" in texts and "Ben: 7♣ 3♠ = 10 · Knocked Out" in texts, texts
     assert not greyed(view, _button(view, "Confirm round")), "the saved round is walked again, complete"
-    _button(view, "Undo last tap").on_click(None)  # the Joker and Ben's Take (one tap made both)
-    _button(view, "Refuse").on_click(None)  # Ben Froze on 10 after all
-    _button(view, "Confirm round").on_click(None)
+    press(_button(view, "Undo last tap"))  # the Joker and Ben's Take (one tap made both)
+    press(_button(view, "Refuse"))  # Ben Froze on 10 after all
+    press(_button(view, "Confirm round"))
     assert session.hands[0]["status"] == {"Ann": "frozen", "Ben": "frozen"}
     assert session.result.totals == {"Ann": 9, "Ben": 10}
 
@@ -401,10 +401,10 @@ def test_correcting_a_walked_round_and_a_quick_round(services: Any) -> None:
     view = page.views[-1]
     fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
     assert fields == {"Ann's total": "4", "Ben's total": ""}, "a quick-form round opens in the quick form"
-    _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
+    press(_button(view, "Ben was knocked out (tap again to undo)"))
     inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
     inputs["Ben's total"].on_change(type("E", (), {"control": type("C", (), {"value": "3"})()})())
-    _button(view, "Confirm round").on_click(None)
+    press(_button(view, "Confirm round"))
     assert session.hands[1] == {"dealer": "Ben", "outcome": {"Ann": 4, "Ben": 3}}
 
 
@@ -441,7 +441,7 @@ def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(services: 
     notes = row.subtitle.value
     assert "Ann wins the game with the highest tie-break score, 7" in notes, "the same why as for a hand"
     assert "Round 2: no points. Tap to correct" in labelled, "a round is called a round in the hand list"
-    row.on_click(None)
+    press(row)
     assert page.navigated[-1] == f"/continue/{session.id}/tiebreak-1"
 
     shell, page = shell_for(services, f"/continue/{session.id}/tiebreak-1")
@@ -451,7 +451,7 @@ def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(services: 
     assert "Correct tie-break round 1: Ann and Ben against the Ghost" in texts, texts
     fields = {c.label: c.value for c in _controls(view) if isinstance(c, ft.TextField)}
     assert fields == {"Ann's total": "7", "Ben's total": ""}, "the round opens as entered (Ben out)"
-    _button(view, "Ben was knocked out (tap again to undo)").on_click(None)
+    press(_button(view, "Ben was knocked out (tap again to undo)"))
     inputs: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
     _type(inputs["Ben's total"], "9")
     assert session.draft("tiebreak/0") == {
@@ -460,7 +460,7 @@ def test_a_tie_break_round_is_listed_and_corrected_from_the_hand_list(services: 
         "actions": [],
         "values": {"Ann": "7", "Ben": "9"},
     }, "the correction's draft is kept under the target's key"
-    _button(view, "Confirm round").on_click(None)
+    press(_button(view, "Confirm round"))
     assert session.record["tiebreak"] == {"ghost": None, "outcome": {"Ann": 7, "Ben": 9}}, "still one object"
     assert session.result.winners == ["Ben"]
     assert session.draft("tiebreak/0") is None
@@ -493,11 +493,11 @@ def test_a_walked_tie_break_round_opens_walked_and_a_bad_correction_loses_nothin
     assert "Ann: 4♦ 3♣ = 7 · Knocked Out" in texts and "Ben: 6♦ 7♠ = 13 · Knocked Out" in texts, texts
     assert not greyed(view, _button(view, "Confirm round")), "the saved round is walked again, complete"
     for _ in range(2):  # the Ghost's Joker, then Ben's 7♠ with his Take
-        _button(view, "Undo last tap").on_click(None)
-    _button(view, "Refuse").on_click(None)  # Ben Froze on 6 ...
-    _button(view, "K♣").on_click(None)  # ... the Ghost turns K♣ ...
-    _button(view, "Refuse").on_click(None)  # ... and Ann Froze on 7: this round now decides the game
-    _button(view, "Confirm round").on_click(None)
+        press(_button(view, "Undo last tap"))
+    press(_button(view, "Refuse"))  # Ben Froze on 6 ...
+    press(_button(view, "K♣"))  # ... the Ghost turns K♣ ...
+    press(_button(view, "Refuse"))  # ... and Ann Froze on 7: this round now decides the game
+    press(_button(view, "Confirm round"))
     message = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "decided" in c.value]
     assert message and "Tie-break round 2 was entered after the tie-break had decided the game" in message[0]
     assert "Nothing was changed" in message[0]
@@ -568,26 +568,26 @@ def test_the_quick_form_is_remembered_for_the_session(tmp_path: Any) -> None:
 
     services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 2})
     try:
-        _button(view, "Dealer: Ben").on_click(None)
-        _button(view, "Quick form").on_click(None)
+        press(_button(view, "Dealer: Ben"))
+        press(_button(view, "Quick form"))
         fields: dict[Any, Any] = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
         _type(fields["Ann's total"], "12")
-        _button(view, "Ben was knocked out").on_click(None)
-        _button(view, "Confirm round").on_click(None)
+        press(_button(view, "Ben was knocked out"))
+        press(_button(view, "Confirm round"))
         assert session.hands == [{"dealer": "Ben", "outcome": {"Ann": 12, "Ben": "out"}}]
         view = services_view(services, session)
         fields = {c.label: c for c in _controls(view) if isinstance(c, ft.TextField)}
         assert set(fields) == {"Ann's total", "Ben's total"}, "round 2 opens in the quick form"
         _type(fields["Ann's total"], "3")
         _type(fields["Ben's total"], "4")
-        _button(view, "Confirm round").on_click(None)  # Ann deals round 2 (the rotation): 2 typed totals + Confirm
+        press(_button(view, "Confirm round"))  # Ann deals round 2 (the rotation): 2 typed totals + Confirm
         assert session.hands[1] == {"dealer": "Ann", "outcome": {"Ann": 3, "Ben": 4}}
         other = services.sessions.start("feast-and-famine", ["Cat", "Dan"], {"circuits": 1})
         assert not [c for c in _controls(services_view(services, other)) if isinstance(c, ft.TextField)], (
             "another game starts walked: the choice belongs to its session"
         )
         view = services_view(services, session)
-        _button(view, "Walk the round").on_click(None)
+        press(_button(view, "Walk the round"))
         assert not [c for c in _controls(services_view(services, session)) if isinstance(c, ft.TextField)]
     finally:
         services.close()
@@ -607,15 +607,15 @@ def test_the_dealer_chosen_by_the_table_is_said_under_the_standings(tmp_path: An
     services, session, view = _screen(tmp_path, ["Ann", "Ben"], {"circuits": 1})
     try:
         assert "Dealer" not in dict(extras(session)), "nothing is said while the table chooses"
-        _button(view, "Dealer: Ben").on_click(None)
+        press(_button(view, "Dealer: Ben"))
         assert dict(extras(session))["Dealer"] == "Ben (chosen by the table)"
         texts = [getattr(c, "value", None) for c in _controls(view)]
         assert "Round 1 of 2 · circuit 1 of 1 · Ben deals (chosen by the table)" in texts, texts
-        _button(view, "7♣").on_click(None)
-        _button(view, "8♣").on_click(None)
-        _button(view, "Refuse").on_click(None)
-        _button(view, "Refuse").on_click(None)
-        _button(view, "Confirm round").on_click(None)
+        press(_button(view, "7♣"))
+        press(_button(view, "8♣"))
+        press(_button(view, "Refuse"))
+        press(_button(view, "Refuse"))
+        press(_button(view, "Confirm round"))
         assert dict(extras(session))["Dealer"] == "Ann", "round 2: the rotation names the dealer"
     finally:
         services.close()

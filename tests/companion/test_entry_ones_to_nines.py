@@ -21,6 +21,7 @@ from companion.entry_ones_to_nines import (
 )
 from companion.i18n import Words
 from scoring import Part, find_game
+from tests.support.screens import press
 
 SIDES = {"Ann": "A", "Ben": "B", "Cat": "A"}
 
@@ -185,9 +186,9 @@ def test_setup_hook_chooses_sides() -> None:
     extra: dict[str, Any] = {}
     control = ui.setup(["Ann", "Ben", "Cat"], extra, Words.of("en"))
     assert extra["sides"] == {"Ann": "A", "Ben": "A", "Cat": "B"}
-    _button(control, "Ben: side A").on_click(None)
+    press(_button(control, "Ben: side A"))
     assert extra["sides"]["Ben"] == "B"
-    _button(control, "Ben: side B").on_click(None)  # redrawn in place
+    press(_button(control, "Ben: side B"))  # redrawn in place
     ui.setup(["Ann", "Ben"], extra, Words.of("en"))  # Cat left the table: her side goes too
     assert extra["sides"] == {"Ann": "A", "Ben": "A"}
 
@@ -204,8 +205,8 @@ def test_new_game_screen_starts_with_the_sides(services: Any) -> None:
     for name in ("Ann", "Ben"):
         name_field.value = name
         name_field.on_submit(None)
-    _button(view, "Ben: side B").on_click(None)
-    _button(view, "Start game").on_click(None)
+    press(_button(view, "Ben: side B"))
+    press(_button(view, "Start game"))
     assert page.navigated and page.navigated[-1].startswith("/continue/")
     session = services.sessions.open(page.navigated[-1].rsplit("/", 1)[1])
     assert session.record["sides"] == {"Ann": "A", "Ben": "A"}
@@ -227,15 +228,15 @@ def test_table_panel_digit_pad_triple_and_sudden_death(services: Any) -> None:
         if isinstance(control, INTERACTIVE):
             assert labelled or label_of(control), f"{type(control).__name__} has no label"
     for digit in "42397772":
-        _button(view, digit).on_click(None)
+        press(_button(view, digit))
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert "Left in the deck: 1×4 2×2 3×3 4×3 5×4 6×4 7×1 8×4 9×3" in texts
-    _button(view, "First three of a kind: Ann").on_click(None)
+    press(_button(view, "First three of a kind: Ann"))
     for digit in "9364":
-        _button(view, digit).on_click(None)
+        press(_button(view, digit))
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert "Ben (side B, target 9324): 9364, gap 40; best 9346, gap 22" in texts
-    _button(view, "Confirm hand").on_click(None)
+    press(_button(view, "Confirm hand"))
     assert session.hands == [{"table": "4239", "numbers": {"Ann": "7772", "Ben": "9364"}, "first_triple": "Ann"}]
     assert session.result.totals == {"Ann": 0, "Ben": 40} and session.result.winners == ["Ann"]
 
@@ -255,8 +256,8 @@ def test_sudden_death_panel(services: Any) -> None:
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert any(t and t.startswith("Sudden death 1: Ann and Ben") for t in texts), texts
     for digit in "518629741":
-        _button(view, digit).on_click(None)
-    _button(view, "Confirm sudden-death hand").on_click(None)
+        press(_button(view, digit))
+    press(_button(view, "Confirm sudden-death hand"))
     assert session.record["sudden_death"] == [{"table": "518", "numbers": {"Ann": "629", "Ben": "741"}}]
     assert session.result.winners == ["Ben"]
 
@@ -270,14 +271,14 @@ def test_correcting_a_hand(services: Any) -> None:
     shell, page = shell_for(services, f"/continue/{session.id}/hand-1")
     shell.render()
     view = page.views[-1]
-    _button(view, "Ann (A) · target 4239: 2 8 7 5").on_click(None)
+    press(_button(view, "Ann (A) · target 4239: 2 8 7 5"))
     # clear Ann's number with the backspace key (an icon button, found by its Semantics label)
     backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
     for _ in range(4):
-        backspace.content.on_click(None)
+        press(backspace.content)
     for digit in "5278":
-        _button(view, digit).on_click(None)
-    _button(view, "Confirm hand").on_click(None)
+        press(_button(view, digit))
+    press(_button(view, "Confirm hand"))
     assert session.hands[0]["numbers"] == {"Ann": "5278", "Ben": "8631"}
     assert session.result.totals == {"Ann": 1039, "Ben": 693}
 
@@ -303,7 +304,7 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(services
     assert "Sudden-death hand 1: Ann 1, Ben 1. Tap to correct" in labelled
     tile = labelled["Sudden-death hand 2: Ann 111, Ben 74. Tap to correct"]
     assert "Ben has the lowest sudden-death score, 74, and wins (rule 9)." in tile.content.subtitle.value
-    tile.content.on_click(None)
+    press(tile.content)
     assert page.navigated[-1] == f"/continue/{session.id}/sudden-death-2"
 
     shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-2")
@@ -311,14 +312,14 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(services
     view = page.views[-1]
     texts = [c.value for c in _controls(view) if isinstance(c, ft.Text)]
     assert any(t and t.startswith("Correct sudden-death hand 2: Ann and Ben.") for t in texts), texts
-    _button(view, "Ann (A) · target 518: 6 2 9").on_click(None)  # the hand opens as entered
+    press(_button(view, "Ann (A) · target 518: 6 2 9"))  # the hand opens as entered
     backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
     for _ in range(3):
-        backspace.content.on_click(None)
+        press(backspace.content)
     for digit in "519":
-        _button(view, digit).on_click(None)
+        press(_button(view, digit))
     assert session.draft("sudden_death/1") is not None, "the correction's draft uses the target's key"
-    _button(view, "Confirm sudden-death hand").on_click(None)
+    press(_button(view, "Confirm sudden-death hand"))
     assert session.part("sudden_death")[1] == {"table": "518", "numbers": {"Ann": "519", "Ben": "741"}}
     assert session.result.winners == ["Ann"] and session.draft("sudden_death/1") is None
     assert page.navigated[-1] == f"/continue/{session.id}"
@@ -327,11 +328,11 @@ def test_a_sudden_death_hand_is_listed_and_corrected_from_the_hand_list(services
     shell, page = shell_for(services, f"/continue/{session.id}/sudden-death-1")
     shell.render()
     view = page.views[-1]
-    _button(view, "Ben (B) · target 321: 3 2 2").on_click(None)
+    press(_button(view, "Ben (B) · target 321: 3 2 2"))
     backspace = next(c for c in _controls(view) if icon_label(c) == "Delete digit")
-    backspace.content.on_click(None)
-    _button(view, "1").on_click(None)
-    _button(view, "Confirm sudden-death hand").on_click(None)
+    press(backspace.content)
+    press(_button(view, "1"))
+    press(_button(view, "Confirm sudden-death hand"))
     messages = [c.value for c in _controls(view) if isinstance(c, ft.Text) and c.value and "won" in c.value]
     assert messages and "Sudden-death hand 2 was entered, but Ben has already won" in messages[0], messages
     assert session.part("sudden_death")[0] == {"table": "123", "numbers": {"Ann": "124", "Ben": "322"}}

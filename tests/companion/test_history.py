@@ -345,7 +345,7 @@ def test_a_tie_break_round_is_corrected_from_history_with_the_games_own_panel(tm
     import flet as ft
 
     from companion.services import AppServices
-    from tests.support.screens import INTERACTIVE, label_of, shell_for, walk
+    from tests.support.screens import INTERACTIVE, label_of, press, shell_for, walk
 
     def texts(view: ft.View) -> list[str]:
         return [c.value for c, _ in walk(view) if isinstance(c, ft.Text) and c.value]
@@ -380,7 +380,7 @@ def test_a_tie_break_round_is_corrected_from_history_with_the_games_own_panel(tm
         typed = SimpleNamespace(control=SimpleNamespace(value="21"))  # Ann froze on 21, not 17
         cast(Any, fields["Ann's total"]).on_change(typed)
         confirm = next(c for c, _ in walk(view) if isinstance(c, INTERACTIVE) and label_of(c) == "Confirm round")
-        cast(Any, confirm).on_click(None)
+        press(confirm)
         assert page.navigated == [f"/history/{table.id}"], "back to the replay"
         assert table.record["tiebreak"] == {"ghost": "Cat", "outcome": {"Ann": 21, "Ben": 19}}
         assert table.result.winners == ["Ann"]

@@ -27,7 +27,9 @@ def key_label(control: ft.Control) -> str | None:
     """A key's label: a button's tooltip, or the text of a box in a button node (a :class:`views.widgets.TapKey`,
     a receiver)."""
     inner = control.content if isinstance(control, ft.Semantics) else None
-    if isinstance(inner, ft.KeyboardListener):  # a TapKey: its box in the listener that takes the keyboard's keys
+    if isinstance(inner, ft.GestureDetector):  # a TapKey: its box in the listener that takes the keyboard's keys,
+        inner = inner.content  # in the detector that takes its taps
+    if isinstance(inner, ft.KeyboardListener):
         inner = inner.content
     if isinstance(inner, Key):
         return label_of(inner)

@@ -165,10 +165,10 @@ def render(services: AppServices, route: str) -> tuple[Page, ft.View]:
 
 def keys(view: ft.View) -> dict[str, tuple[ft.Semantics, ft.KeyboardListener]]:
     """Each :class:`~views.widgets.TapKey` on the screen by the label of its box: its button node and the keyboard
-    listener around the box (the first key of a label)."""
+    listener around the box, inside the gesture detector that takes its taps (the first key of a label)."""
     found: dict[str, tuple[ft.Semantics, ft.KeyboardListener]] = {}
     for control, _ in walk(view):
-        listener = getattr(control, "content", None)
+        listener = getattr(getattr(control, "content", None), "content", None)  # in the taps' gesture detector
         box = getattr(listener, "content", None)
         if isinstance(control, ft.Semantics) and isinstance(listener, ft.KeyboardListener) and isinstance(box, Key):
             found.setdefault(label_of(box), (control, listener))
@@ -197,10 +197,20 @@ def texts(view: ft.View) -> list[str]:
     return out
 
 
+def press(control: Any) -> None:
+    """Tap ``control`` as Flet calls its handler: the box of a key (:class:`views.widgets.Key`) through the taps of
+    its key (:meth:`views.widgets.TapKey.tap`, a gesture detector around the box), any other through its
+    ``on_click``."""
+    if isinstance(control, Key):
+        control.data.tap(None)
+    else:
+        control.on_click(None)
+
+
 def tap(view: ft.View, label: str) -> None:
     control = buttons(view)[label]
     assert not greyed(view, control), f"{label} is greyed out"
-    cast(Any, control).on_click(None)
+    press(control)
 
 
 def assert_accessible(view: ft.View) -> None:

@@ -23,7 +23,7 @@ from companion.session import HOST_DEVICE, SessionService
 from companion.sharing import Access, Edit, Role, device_of
 from storage import Archive
 from tests.support.screens import DevicePage as PhonePage
-from tests.support.screens import Page, buttons, child_controls, label_of, tap, texts
+from tests.support.screens import Page, buttons, child_controls, label_of, press, tap, texts
 from views.context import ViewContext
 from views.live import LiveScreen
 from views.seat import Seat
@@ -152,8 +152,9 @@ def phone_screen(services: AppServices) -> LiveScreen:
 def phone_tap(screen: LiveScreen, label: str) -> None:
     for control in walk_live(screen.body):
         named = isinstance(control, ft.Control) and label in (getattr(control, "tooltip", None), _text(control))
-        if named and getattr(control, "on_click", None) is not None and not getattr(control, "disabled", False):
-            cast(Any, control).on_click(None)
+        tappable = control.data.enabled if isinstance(control, Key) else getattr(control, "on_click", None)
+        if named and tappable and not getattr(control, "disabled", False):
+            press(control)
             return
     raise AssertionError(f"no {label!r} to tap on the phone")
 

@@ -121,7 +121,7 @@ def test_jokers_kill_a_confirm_walks_past_the_cards_and_a_card_tap_sends_its_car
     _, view = render(services, f"/continue/{table.id}")
     wire.send_first(view)
     keys = row_of(view, "2♣").controls
-    assert len(keys) == 52 and all(isinstance(key.content, ft.KeyboardListener) for key in keys)
+    assert len(keys) == 52 and all(isinstance(key.content, ft.GestureDetector) for key in keys)
     hand = ["9♠", "4♥", "7♦", "Q♣"]
     replies = play(view, wire, [*hand, "Confirm hand", "2♣"])
     for label, walked in zip([*hand, "2♣"], [*replies[:4], replies[5]], strict=True):

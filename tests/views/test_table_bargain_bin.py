@@ -9,7 +9,7 @@ import flet as ft
 
 from companion.services import AppServices
 from tests.support.events import press_key
-from tests.support.screens import buttons, greyed, keys, render, texts
+from tests.support.screens import buttons, greyed, keys, press, render, texts
 from views.widgets import FOCUS_BORDER
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -40,7 +40,7 @@ def test_a_receiver_is_chosen_by_the_keyboard_and_read_out_as_selected(services:
     press_key(ben, "Tab")  # the focus goes on
     assert box.border.top.width == 3 and box.border.top.color == ft.Colors.PRIMARY, "chosen: a thick outline"
     value = next(label for label in buttons(view) if label.startswith("A") and not greyed(view, buttons(view)[label]))
-    buttons(view)[value].on_click(None)
+    press(buttons(view)[value])
     node, ben = _receiver(view, "Ben")
     assert node.selected is False and ben.content.content.weight is None, "the card went: nobody is chosen"
     assert ben.content.content.value != "To Ben (0)", "Ben's receiver now says his card points"

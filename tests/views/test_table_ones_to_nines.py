@@ -9,7 +9,7 @@ import flet as ft
 
 from companion.services import AppServices
 from tests.support.events import press_key
-from tests.support.screens import buttons, keys, label_of, render, texts
+from tests.support.screens import buttons, keys, label_of, press, render, texts
 
 SIDES = {"Ann": "A", "Ben": "B"}
 
@@ -34,12 +34,12 @@ def test_the_field_typed_into_is_chosen_and_moves_by_tap_and_keyboard(services: 
     assert node.button and listener.content.bgcolor is not None, "the chosen field reads as a button and is filled"
     assert label_of(listener.content) == "Table row (A): _ _ _ _"
     for digit in "4239":
-        buttons(view)[digit].on_click(None)
+        press(buttons(view)[digit])
     assert label_of(_fields(view)["Table row"][1].content) == "Table row (A): 4 2 3 9", "a digit at a time"
     assert _chosen(view) == ["Ann"], "a whole number: the pad goes on to the next"
     assert label_of(_fields(view)["Ben"][1].content) == "Ben (B) · target 9324: _ _ _ _", "side B reads it reversed"
     _, ben = _fields(view)["Ben"]
-    ben.content.on_click(None)
+    press(ben.content)
     assert _chosen(view) == ["Ben"], "a tap on a field sends the pad there"
     assert any(t == "Next: Typing Ben's number" for t in texts(view)), texts(view)
     _, row = _fields(view)["Table row"]

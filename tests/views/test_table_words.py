@@ -15,7 +15,7 @@ from companion.session import Edit, NothingToUndoError
 from scoring import find_game
 from scoring.why import Note
 from tests.support.pseudo_walk import unwrapped_texts
-from tests.support.screens import buttons, render, tap, texts
+from tests.support.screens import buttons, press, render, tap, texts
 from views.edit_host import EditHost
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -65,7 +65,7 @@ def test_jokers_kill_in_german_deals_with_german_letters_and_refuses_in_german(s
     for card in ("2♠", "3♠", "4♠", "5♠"):
         tap(view, card)
     assert "Spiel bestätigen" in buttons(view)
-    keys["7♦"].on_click(None)  # the hand is complete: refused, in German
+    press(keys["7♦"])  # the hand is complete: refused, in German
     assert any("das spiel ist vollständig" in text.lower() for text in texts(view)), texts(view)
 
 
@@ -99,7 +99,7 @@ def test_bargain_bin_in_german_has_german_value_keys_and_prompts(services: AppSe
     keys = buttons(view)
     assert {"B♠♣", "D♥♦", "A♠♣"} <= set(keys) and "J♠♣" not in keys, "the value keys in the German letters"
     assert any(text.startswith("Schwarze Karten plus, rote minus; A = 1, B = 11, D = 12, K = 12") for text in shown)
-    keys["B♠♣"].on_click(None)  # no receiver chosen yet: refused, in German
+    press(keys["B♠♣"])  # no receiver chosen yet: refused, in German
     assert any("Tippe zuerst an, wer die Karte von Ann bekommt." in text for text in texts(view)), texts(view)
 
 

@@ -20,7 +20,7 @@ import pytest
 from companion.services import AppServices
 from tests.conftest import run_async
 from tests.support.events import LATER, event_tap, in_event
-from tests.support.screens import buttons, greyed, render, texts, walk
+from tests.support.screens import buttons, greyed, press, render, texts, walk
 from views.widgets import Veil
 
 
@@ -114,27 +114,49 @@ def test_jokers_kill_a_card_taken_back_at_once_cancels_the_veil(
 def test_bargain_bin_the_card_played_is_sent_before_the_pad_is_veiled(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:
-    """A small table (both rows shown): the tap on who gets the card lowers the pad's veil in its reply; the value
-    tap that plays the card sends its reply without the veil, which follows alone over the pad."""
+    """A small table (both rows shown): the tap on who gets the card lowers the pad's cover in its reply, and the
+    pad's grid reads as unavailable until a message of its own after it; the value tap that plays the card sends
+    its reply without the veil, which follows alone over the pad. A value tapped before the grid's message (a fast
+    player) is played all the same: a key's taps do not wait for its grid."""
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
     _, view = render(services, f"/continue/{table.id}")
     veil = veil_of(view)
     pad = grid_under(view, veil)
     assert pad.disabled, "the pad is veiled until who gets the card is tapped"
 
+    def receiver() -> str:
+        return next(label for label, c in buttons(view).items() if label.startswith("To ") and not greyed(view, c))
+
+    def value() -> str:
+        return next(label for label, c in buttons(view).items() if label.startswith("2") and not greyed(view, c))
+
     async def play() -> None:
-        receiver = next(label for label, c in buttons(view).items() if label.startswith("To ") and not greyed(view, c))
         sent.clear()
-        event_tap(view, receiver)
-        assert has(sent, pad) and not pad.disabled and veil.bgcolor is None, "lowered in the receiver's reply"
-        value = next(label for label, c in buttons(view).items() if label.startswith("2") and not greyed(view, c))
+        event_tap(view, receiver())
+        assert [[id(c) for c in message if c in (veil, pad)] for message in sent] == [[id(veil)]], "the cover only"
+        assert veil.bgcolor is None and veil.on_click is None and pad.disabled, "lowered; the grid still unavailable"
         sent.clear()
-        event_tap(view, value)
+        await asyncio.sleep(LATER)
+        assert [[id(c) for c in message] for message in sent] == [[id(pad)]], "then the grid, alone"
+        assert not pad.disabled
+        sent.clear()
+        event_tap(view, value())
         assert len(sent) == 1 and not has(sent, veil) and not has(sent, pad), "the card played: no veil in it"
         assert not pad.disabled
         sent.clear()
         await asyncio.sleep(LATER)
         assert [[id(c) for c in message] for message in sent] == [[id(veil), id(pad)]], "then the veil, alone"
+        assert pad.disabled and veil.bgcolor is not None
+        # a fast player: the value tapped before the grid's message (the grid still reads as unavailable)
+        event_tap(view, receiver())
+        assert pad.disabled and veil.bgcolor is None
+        sent.clear()
+        in_event(lambda: press(buttons(view)["2♥♦"]))  # under a grid still disabled: the helper would call it grey
+        assert len(sent) == 1 and not has(sent, veil) and not has(sent, pad), "the card played: no veil in it"
+        sent.clear()
+        await asyncio.sleep(LATER)
+        assert len(table.draft()["plays"]) == 2, f"the second card played: {table.draft()}"
+        assert [[id(c) for c in message] for message in sent] == [[id(veil)]], "the cover again; the grid stayed"
         assert pad.disabled and veil.bgcolor is not None
 
     run_async(play())
@@ -159,6 +181,7 @@ def test_bargain_bin_a_value_greyed_out_follows_the_reply_with_the_veil(
                 label for label, c in buttons(view).items() if label.startswith("To ") and not greyed(view, c)
             )
             event_tap(view, receiver)
+            await asyncio.sleep(LATER)  # the pad's grid enabled after the receiver's reply
             sent.clear()
             event_tap(view, "2♠♣")
             assert len(sent) == 1 and not has(sent, veil) and not has(sent, key), f"card {card}: the reply alone"

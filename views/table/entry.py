@@ -223,8 +223,8 @@ def after_reply(work: Callable[[], None]) -> asyncio.TimerHandle | None:
 
 
 class VeilLater:
-    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers it at once, or after
-    the reply when asked (the hand confirmed).
+    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers its cover at once
+    (or after the reply when asked: the hand confirmed), and its grid's ``disabled`` after the reply.
 
     Raising or lowering the veil disables or enables the grid under it, and Flet's client then builds every key of
     the grid again (52 cards of Jokers Kill, the value pad of Bargain Bin): on a slow phone that doubled the time
@@ -232,11 +232,12 @@ class VeilLater:
     own, :data:`AFTER_REPLY_S` after the reply (the card, the prompt and Confirm come first). Nothing can slip in
     between: the hand refuses a card while it is complete whether the veil is up or not, with the same reason.
 
-    Lowering is at once (a key the next tap needs, a Bargain Bin value after who gets the card, is usable as soon
-    as it shows), except after a Jokers Kill Confirm (``later=True``): the new standings and the emptied hand come
-    first, the grid a moment after, dimmed until then. A tap on the cover meanwhile enters nothing and says to tap
-    again (:func:`cover_refusal`). A later change cancels a raise or lowering still waiting. Outside a page event
-    (a unit test, a redraw on the page's thread) both are immediate.
+    Lowering takes the cover away at once (a key the next tap needs, a Bargain Bin value after who gets the card,
+    can be tapped as soon as it shows: a key's taps do not wait for its grid), and the grid's ``disabled``, which
+    only screen readers hear, after the reply. After a Jokers Kill Confirm (``later=True``) the cover waits too:
+    the new standings and the emptied hand come first, the grid a moment after, dimmed until then. A tap on the
+    cover meanwhile enters nothing and says to tap again (:func:`cover_refusal`). A later change cancels a change
+    still waiting. Outside a page event (a unit test, a redraw on the page's thread) both are immediate.
 
     ``lock`` is the panel's lock of taps: the deferred change takes it, so it never lands in the middle of a tap.
     ``send`` sends the controls it changed (the panel's own way of sending, as after a tap).
@@ -256,25 +257,25 @@ class VeilLater:
         self._waiting: asyncio.TimerHandle | None = None
 
     def want(self, raised: bool, *, later: bool = False) -> list[ft.Control]:
-        """Ask for the veil up or down (down after the reply with ``later``); returns what to send with the tap now
-        (the cover and the grid when it changes at once; nothing when the change is to follow, or none is due)."""
+        """Ask for the veil up or down (the cover down after the reply with ``later``); returns what to send with
+        the tap now (the cover when it comes down at once; nothing when the change is to follow, or none is due)."""
         self.wanted = raised
         if self._waiting is not None:
             self._waiting.cancel()
             self._waiting = None
-        if raised == self.veil.raised:
+        if raised == self.veil.raised and raised == self.veil.grid_veiled:
             return []
-        if raised or later:
-            self._waiting = after_reply(self._apply)
-            if self._waiting is not None:
-                return []
-        return self.veil.set_raised(raised)
+        self._waiting = after_reply(self._apply)
+        if self._waiting is None:  # outside a page event: at once
+            return self.veil.set_raised(raised)
+        return [] if raised or later else self.veil.set_cover(False)
 
     def _apply(self) -> None:
         with self.lock:
             self._waiting = None
-            if self.veil.raised != self.wanted:
-                self.send(self.veil.set_raised(self.wanted))
+            changed = self.veil.set_raised(self.wanted)
+            if changed:
+                self.send(changed)
 
 
 EntryBuilder = Callable[[EntryContext], Panel]
