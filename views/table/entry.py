@@ -222,6 +222,41 @@ def after_reply(work: Callable[[], None]) -> asyncio.TimerHandle | None:
     return loop.call_later(AFTER_REPLY_S, work, context=contextvars.Context())
 
 
+class Later:
+    """One piece of work that waits for a tap's reply (:func:`after_reply`), then runs under ``lock`` (the panel's
+    lock of taps, so it never lands in the middle of a tap): asking again replaces the work still waiting, and
+    :meth:`cancel` drops it."""
+
+    def __init__(self, work: Callable[[], None], lock: contextlib.AbstractContextManager[Any]) -> None:
+        self.work = work
+        self.lock = lock
+        self._handle: asyncio.TimerHandle | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the work is waiting to run."""
+        return self._handle is not None
+
+    def want(self) -> bool:
+        """Run the work after the reply, in place of any still waiting; returns whether it waits (``False``
+        outside a page event: nothing is scheduled, and the caller does the work now, with the rest of its
+        update)."""
+        self.cancel()
+        self._handle = after_reply(self._run)
+        return self._handle is not None
+
+    def cancel(self) -> None:
+        """Drop the work still waiting, if any."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _run(self) -> None:
+        with self.lock:
+            self._handle = None
+            self.work()
+
+
 class VeilLater:
     """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers its cover at once
     (or after the reply when asked: the hand confirmed), and its grid's ``disabled`` after the reply.
@@ -239,8 +274,8 @@ class VeilLater:
     cover meanwhile enters nothing and says to tap again (:func:`cover_refusal`). A later change cancels a change
     still waiting. Outside a page event (a unit test, a redraw on the page's thread) both are immediate.
 
-    ``lock`` is the panel's lock of taps: the deferred change takes it, so it never lands in the middle of a tap.
-    ``send`` sends the controls it changed (the panel's own way of sending, as after a tap).
+    ``lock`` is the panel's lock of taps, which the deferred change takes (:class:`Later`). ``send`` sends the
+    controls it changed (the panel's own way of sending, as after a tap).
     """
 
     def __init__(
@@ -250,32 +285,26 @@ class VeilLater:
         send: Callable[[list[ft.Control]], None],
     ) -> None:
         self.veil = veil
-        self.lock = lock
         self.send = send
         self.wanted = veil.raised
         """Whether the veil is to be up (it may still be waiting to go up or down)."""
-        self._waiting: asyncio.TimerHandle | None = None
+        self._later = Later(self._apply, lock)
 
     def want(self, raised: bool, *, later: bool = False) -> list[ft.Control]:
         """Ask for the veil up or down (the cover down after the reply with ``later``); returns what to send with
         the tap now (the cover when it comes down at once; nothing when the change is to follow, or none is due)."""
         self.wanted = raised
-        if self._waiting is not None:
-            self._waiting.cancel()
-            self._waiting = None
+        self._later.cancel()
         if raised == self.veil.raised and raised == self.veil.grid_veiled:
             return []
-        self._waiting = after_reply(self._apply)
-        if self._waiting is None:  # outside a page event: at once
+        if not self._later.want():  # outside a page event: at once
             return self.veil.set_raised(raised)
         return [] if raised or later else self.veil.set_cover(False)
 
     def _apply(self) -> None:
-        with self.lock:
-            self._waiting = None
-            changed = self.veil.set_raised(self.wanted)
-            if changed:
-                self.send(changed)
+        changed = self.veil.set_raised(self.wanted)
+        if changed:
+            self.send(changed)
 
 
 EntryBuilder = Callable[[EntryContext], Panel]

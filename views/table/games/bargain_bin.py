@@ -6,7 +6,6 @@ what a tap may not do is greyed out by the matching ``can_x`` (Selfless, used ca
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -31,9 +30,9 @@ from scoring import ScoringError
 from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import (
     EntryContext,
+    Later,
     TableUI,
     VeilLater,
-    after_reply,
     controller,
     cover_refusal,
     docked,
@@ -267,8 +266,9 @@ class BinPanel:
         its own is greyed out once both cards of its value are out."""
         self.veil.set_raised(True)
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
-        """Raises it after the reply of the tap that plays a card (lowers it at once, when who gets it is tapped)."""
-        self._keys_waiting: asyncio.TimerHandle | None = None
+        """Raises it after the reply of the tap that plays a card (lowers its cover at once when who gets it is
+        tapped, and its grid after the reply)."""
+        self._keys_later = Later(self._grey_keys_later, self._lock)
         """The keys' greying out, waiting to follow a tap's reply (:meth:`_grey_keys_later`)."""
         self.pad = ft.Column(
             [
@@ -536,12 +536,11 @@ class BinPanel:
             # the cover and the pad's grid are sent as their look changed (_look); raised after the reply of the
             # tap that plays the card (its text first: VeilLater), lowered with the tap on who gets it
             self.veil_later.want(not ready)
-            if self._keys_waiting is not None:
-                self._keys_waiting.cancel()
             # under a raised veil (a card just played, a new hand) the keys cannot be tapped: which are greyed out
             # follows the reply, as the veil does; with the veil lowered, at once
-            self._keys_waiting = None if ready else after_reply(self._grey_keys_later)
-            if self._keys_waiting is None:
+            if ready:
+                self._keys_later.cancel()
+            if ready or not self._keys_later.want():
                 self._grey_keys()
         self.pad.visible = show_pad
         signs = [self.sign_row] if entry.joker_waiting else []
@@ -554,13 +553,12 @@ class BinPanel:
         return [tap.control for key, tap in self.keys.items() if tap.set_enabled(entry.can_value(key))]
 
     def _grey_keys_later(self) -> None:
-        """After a tap's reply: the keys greyed out as the hand now is, each key that changed sent on its own. A new
-        hand brings back every key of the pad: 26 keys built again by the phone, which in the Confirm's own reply
-        held its new standings back (the veil over them dims them meanwhile, and takes their taps)."""
-        with self._lock:
-            self._keys_waiting = None
-            if self.pad.visible and self.pad in self.body.controls:  # (else greyed out when the pad is shown)
-                self._send(self._grey_keys())
+        """After a tap's reply (under the lock of taps): the keys greyed out as the hand now is, each key that
+        changed sent on its own. A new hand brings back every key of the pad: 26 keys built again by the phone,
+        which in the Confirm's own reply held its new standings back (the veil over them dims them meanwhile, and
+        takes their taps)."""
+        if self.pad.visible and self.pad in self.body.controls:  # (else greyed out when the pad is shown)
+            self._send(self._grey_keys())
 
     def _height(self) -> float | None:
         """The page's height in logical pixels, as its client last said (``None`` before it did)."""

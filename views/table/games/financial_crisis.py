@@ -9,7 +9,6 @@ each other at one gesture a card); "Next pile" moves on without a card; "Confirm
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,7 +21,7 @@ from companion.entry_financial_crisis import FinancialCrisisState, PileView, Rec
 from companion.i18n import Words
 from scoring import Card, ScoringError
 from scoring.cards import RANKS, Suit
-from views.table.entry import EntryContext, TableUI, after_reply, controller, docked, sent_by_hand, words_of
+from views.table.entry import EntryContext, Later, TableUI, controller, docked, sent_by_hand, words_of
 from views.table.entry import said as error_text
 from views.widgets import (
     MIN_TAP,
@@ -94,7 +93,7 @@ class FinancialCrisisEntry:
         self._lock = threading.RLock()
         """Taps are handled one at a time; a Confirm redraws the panel in place (:meth:`follow`) while it holds it."""
         self._last_added: tuple[str, float] = ("", 0.0)
-        self._below_waiting: asyncio.TimerHandle | None = None
+        self._below = Later(self._draw_below, self._lock)
         """The reading and the breakdown, waiting to follow a tap's reply (:meth:`set_draft`)."""
         self.record = ectx.record
         self.four_colour = ectx.view.settings.four_colour_suits
@@ -233,9 +232,7 @@ class FinancialCrisisEntry:
             self.record = record
             self._set_heading()
             docked(self.ectx, self.actions)
-            if self._below_waiting is not None:  # the whole redraw below brings the reading and breakdown too
-                self._below_waiting.cancel()
-                self._below_waiting = None
+            self._below.cancel()  # the whole redraw below brings the reading and breakdown too
             self._send(self.redraw())  # the keys it changed: the grid is walked only for keys that changed
             return True
 
@@ -316,10 +313,9 @@ class FinancialCrisisEntry:
         return self._redraw_reading() + self._redraw_breakdown()
 
     def _draw_below(self) -> None:
-        """After a tap's reply: the reading and the breakdown as the round now is, in a message of their own."""
-        with self._lock:
-            self._below_waiting = None
-            self._send(self._redraw_below())
+        """After a tap's reply (under the lock of taps): the reading and the breakdown as the round now is, in a
+        message of their own."""
+        self._send(self._redraw_below())
 
     def _redraw_reading(self) -> list[ft.Control]:
         """The reading's texts and toggles, rebuilt only when the reading (or the table's override) changes."""
@@ -489,10 +485,10 @@ class FinancialCrisisEntry:
         the phone laid it out in the frame that shows the card, below the grid where it is out of sight. Outside a
         page event (a unit test) everything is drawn at once."""
         self.ctl.set(self.ctl.state.but(draft))
-        if self._below_waiting is not None:
-            self._below_waiting.cancel()
-        self._below_waiting = after_reply(self._draw_below) if later else None
-        self._send(self.redraw(below=self._below_waiting is None))
+        waits = self._below.want() if later else False
+        if not waits:  # drawn now, with the rest
+            self._below.cancel()
+        self._send(self.redraw(below=not waits))
 
     def _send(self, changed: list[ft.Control]) -> None:
         """Send just these controls, as the screen sends a panel's changes: one update (Flet's automatic
