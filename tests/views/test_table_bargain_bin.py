@@ -10,6 +10,7 @@ import flet as ft
 from companion.services import AppServices
 from tests.support.events import press_key
 from tests.support.screens import buttons, greyed, keys, press, render, texts
+from views.table.games import bargain_bin
 from views.widgets import FOCUS_BORDER
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -52,3 +53,13 @@ def test_a_receiver_is_chosen_by_the_keyboard_and_read_out_as_selected(services:
     node, other = _receiver(view, next(name for name in PLAYERS if name != giver))
     press_key(other, " ")
     assert node.selected is True, "Space chose another receiver"
+
+
+def test_a_receiver_whose_label_alone_changes_is_sent() -> None:
+    """What a redraw compares of a kept receiver takes in the text of its key (inside the gesture detector that
+    takes its taps, the keyboard listener and the box), so a receiver whose card points alone change is sent."""
+    key = bargain_bin._receiver("To Ann (0)", lambda _: None)
+    before = bargain_bin._look(key.control)
+    assert key.set_label("To Ann (3)")
+    assert bargain_bin._look(key.control) != before, "the new card points would not be sent"
+    assert bargain_bin._look(key.control)[-1][0] == "To Ann (3)"

@@ -104,7 +104,9 @@ def _button(
 def _look(control: ft.Control) -> tuple[Any, ...]:
     """What a tap may change in a kept control: its text, state, greying, label and selection."""
     text = getattr(control, "content", None)
-    if isinstance(text, ft.KeyboardListener):  # a key (a receiver): its text is in the box inside its listener
+    if isinstance(text, ft.GestureDetector):  # a key (a receiver): its text is in the box, inside its listener,
+        text = text.content  # inside the gesture detector that takes its taps
+    if isinstance(text, ft.KeyboardListener):
         text = text.content
     if isinstance(text, Key):
         text = text.content
