@@ -12,7 +12,7 @@ import flet as ft
 
 from companion.services import AppServices
 from views.shell import Shell
-from views.widgets import Key, Veil
+from views.widgets import Key, TapKey, Veil
 
 INTERACTIVE = (ft.Button, ft.FilledButton, ft.OutlinedButton, ft.IconButton, ft.ListTile, ft.Radio, ft.Switch, Key)
 
@@ -201,9 +201,9 @@ def press(control: Any) -> None:
     """Tap ``control`` as Flet calls its handler: the box of a key (:class:`views.widgets.Key`) through the taps of
     its key (:meth:`views.widgets.TapKey.tap`, a gesture detector around the box), any other through its
     ``on_click``."""
-    if isinstance(control, Key):
+    if isinstance(control, Key) and isinstance(control.data, TapKey):
         control.data.tap(None)
-    else:
+    else:  # (a choice button's box is a Key of its own, which takes its taps itself)
         control.on_click(None)
 
 

@@ -232,11 +232,6 @@ class Later:
         self.lock = lock
         self._handle: asyncio.TimerHandle | None = None
 
-    @property
-    def waiting(self) -> bool:
-        """Whether the work is waiting to run."""
-        return self._handle is not None
-
     def want(self) -> bool:
         """Run the work after the reply, in place of any still waiting; returns whether it waits (``False``
         outside a page event: nothing is scheduled, and the caller does the work now, with the rest of its

@@ -155,8 +155,8 @@ def _receiver(label: str, on_click: Callable[[Any], None]) -> ChoiceKey:
 
 
 def _update_receiver(key: ChoiceKey, *, label: str, disabled: bool, selected: bool) -> None:
-    """Set a receiver's label (shown and read out), state (greyed out: its node disabled, its box takes no tap)
-    and selection (read out as selected, shown filled)."""
+    """Set a receiver's label (shown and read out), state (greyed out: its node disabled, a tap on it does
+    nothing) and selection (read out as selected, shown filled)."""
     key.set_label(label)
     key.set_enabled(not disabled)
     key.set_selected(selected)
