@@ -27,19 +27,29 @@ class PageState:
     seat: Seat | None = None
     """Decided when the shell starts (from where the page connects and the address it opened)."""
     _unfollow: Callable[[], None] | None = field(default=None, repr=False)
+    _resized: Callable[[], None] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def follow(self, unsubscribe: Callable[[], None]) -> None:
-        """The table screen now follows a game (``unsubscribe`` stops it): the one it followed before stops."""
+    def follow(self, unsubscribe: Callable[[], None], resized: Callable[[], None] | None = None) -> None:
+        """The table screen now follows a game (``unsubscribe`` stops it; ``resized`` is what it does when the page
+        changes size): the one it followed before stops."""
         with self._lock:
-            previous, self._unfollow = self._unfollow, unsubscribe
+            previous, self._unfollow, self._resized = self._unfollow, unsubscribe, resized
         if previous is not None:
             previous()
+
+    def resized(self) -> None:
+        """The page changed size (a phone turned, a window resized): the table screen it follows lays itself out
+        again if it needs to."""
+        with self._lock:
+            resized = self._resized
+        if resized is not None:
+            resized()
 
     def release(self) -> None:
         """The page closed: stop following anything."""
         with self._lock:
-            previous, self._unfollow = self._unfollow, None
+            previous, self._unfollow, self._resized = self._unfollow, None, None
         if previous is not None:
             previous()
         if self.seat is not None:

@@ -118,6 +118,7 @@ class Shell:
         page.on_connect = self._on_connect
         page.on_disconnect = self._on_disconnect
         page.on_close = self._on_close
+        page.on_resize = self.resized
         self._unsubscribe = self.services.settings.subscribe(self._on_settings)
         run_component_updates(page)  # the screens made of components (Settings, Players, the nights)
         self.render()
@@ -205,6 +206,11 @@ class Shell:
 
     def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
         self.render()
+
+    def resized(self, event: ft.PageResizeEvent) -> None:
+        """The page changed size: Flet's client sends the new width and height (``page.width``, ``page.height``)
+        before this event, and the table screen the page shows lays itself out again for them."""
+        self.state.resized()
 
     def _on_view_pop(self, event: ft.ViewPopEvent) -> None:
         self.page.navigate(parent_path(normalise(event.route)))

@@ -245,3 +245,20 @@ def confirm_on_screen(page: Any, label: str, names: list[str] | None = None) -> 
         strip_on_screen(page, names)
     confirm.first.click()
     return 1
+
+
+def test_bargain_bin_is_laid_out_again_when_the_phone_turns(page: Any, app_server: AppServer) -> None:
+    """A phone turned mid-hand: on a short screen the line of card points so far is left out (the receivers say the
+    points); turned to a tall one, the line comes back at once, with the points as they are, without another tap.
+    Flet's client tells the server the page's new size, then sends its resize event."""
+    page.set_viewport_size({"width": 390, "height": 640})
+    names = ["Ann", "Ben", "Cat", "Dan"]
+    start(page, "Bargain Bin", names)
+    wait_text(page, "^Next: Ann plays: who gets the card")
+    page.get_by_role("button", name=re.compile(r"^To Ben \(")).first.click()
+    wait_text(page, r"^Next: Ann plays to Ben: which card\?$")
+    button(page, "K♠♣").click()
+    wait_text(page, "^Next: Ben plays: who gets the card")
+    assert page.get_by_text(re.compile("^Card points so far")).count() == 0, "a short screen leaves the line out"
+    page.set_viewport_size(PHONE)
+    wait_text(page, r"^Card points so far: Ann 0, Ben -?\d+, Cat 0, Dan 0$")

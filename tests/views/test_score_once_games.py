@@ -170,7 +170,8 @@ def test_bargain_bin_taps_on_the_largest_table_send_what_changed(
     """Ten players: the value pad takes the receivers' place once a receiver is tapped, and gives it back with the
     value, unless the screen is tall enough for both (:data:`TALL_SCREEN`). Each tap sends the receivers, keys and
     texts it changed, each on its own, and the two rows' visibility, never the panel with every receiver and key
-    again (which sent 14.7 KB for a receiver tap and 4.9 KB for a value tap)."""
+    again (which sent 14.7 KB for a receiver tap and 4.9 KB for a value tap), nor the line of card points so far,
+    which a large table leaves out (its receivers carry the points)."""
     players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
     table = services.sessions.start("bargain-bin", players, {"target": 1000})
     page = Page(f"/continue/{table.id}")
@@ -201,6 +202,8 @@ def test_bargain_bin_taps_on_the_largest_table_send_what_changed(
             if taps > 1:  # (a hand's first receiver shows its pad: each key greyed out no more, the veil lowered)
                 assert sent_size(sent) < 72, f"tap {taps} ({label}) sent {sent_size(sent)} controls"
             assert all(one.is_isolated() for one in receivers.controls)
+            so_far = [t for t, _ in walk(view) if isinstance(t, ft.Text) and "Card points so far" in (t.value or "")]
+            assert not so_far, f"tap {taps} ({label}) brought the line a large table leaves out up to date"
         assert taps == 100, "fifty cards, two taps each"
         tap(view, "Confirm hand")
         assert counted["score/bargain-bin hands"] == 1, "a Confirm replays its own hand, on top of the replay before"

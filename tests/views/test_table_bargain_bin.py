@@ -3,13 +3,17 @@ selected, and with no focusable node for a screen reader until the keyboard come
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, cast
 
 import flet as ft
+import pytest
 
 from companion.services import AppServices
 from tests.support.events import press_key
-from tests.support.screens import buttons, greyed, keys, press, render, texts
+from tests.support.keys import bargain_bin_next, row_of
+from tests.support.screens import Page, buttons, greyed, keys, press, render, tap, texts
+from views.shell import Shell
 from views.table.games import bargain_bin
 from views.widgets import FOCUS_BORDER
 
@@ -63,3 +67,80 @@ def test_a_receiver_whose_label_alone_changes_is_sent() -> None:
     assert key.set_label("To Ann (3)")
     assert bargain_bin._look(key.control) != before, "the new card points would not be sent"
     assert bargain_bin._look(key.control)[-1][0] == "To Ann (3)"
+
+
+def _shown(root: Any, target: Any) -> bool:
+    """Whether ``target`` is on screen under ``root``: it and every control around it visible."""
+    path = _path(root, target)
+    assert path is not None, "not on this screen at all"
+    return all(getattr(control, "visible", True) for control in path)
+
+
+def _path(root: Any, target: Any) -> list[Any] | None:
+    if root is target:
+        return [root]
+    for field in dataclasses.fields(root) if dataclasses.is_dataclass(root) else []:
+        if field.name.startswith("_") or field.name in ("parent", "page"):
+            continue
+        value = getattr(root, field.name, None)
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ft.BaseControl) and (path := _path(child, target)) is not None:
+                return [root, *path]
+    return None
+
+
+def _resize(shell: Shell, page: Any, height: int) -> None:
+    """The page changes size as Flet's client tells it: the new width and height first, then the resize event."""
+    page.width, page.height = 390, height
+    shell.resized(ft.PageResizeEvent(name="resize", control=page, width=390, height=height))
+
+
+def test_a_large_table_is_laid_out_again_when_the_page_changes_size(
+    services: AppServices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone turned mid-hand: a ten-player table on a short screen shows the value pad in the receivers' place; on
+    a tall one, both rows. The layout follows the page's new size at once, not at the next tap, and a change of
+    size that changes nothing sends nothing."""
+    sent: list[ft.Control] = []
+    monkeypatch.setattr("views.table.screen.send_changes", lambda root, changed: sent.extend(changed))
+    players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+    table = services.sessions.start("bargain-bin", players, {"target": 1000})
+    page = Page(f"/continue/{table.id}")
+    page.height = 640  # a phone held sideways
+    shell = Shell(cast(ft.Page, page), services)
+    shell.render()
+    view = page.views[-1]
+    receivers, pad = row_of(view, "To Ann (0)"), row_of(view, "A♠♣")
+    tap(view, bargain_bin_next(view, 0) or "")
+    assert (_shown(view, receivers), _shown(view, pad)) == (False, True), "short: the pad in the receivers' place"
+    sent.clear()
+    _resize(shell, page, 700)
+    assert not sent, "still short: nothing changed, nothing sent"
+    _resize(shell, page, 844)  # turned upright
+    assert (_shown(view, receivers), _shown(view, pad)) == (True, True), "tall: both rows, without a tap"
+    assert sent, "the new layout was sent"
+    tap(view, bargain_bin_next(view, 1) or "")
+    assert any(t.endswith("plays: who gets the card?") for t in texts(view)), "the card was played as before"
+    _resize(shell, page, 640)
+    tap(view, bargain_bin_next(view, 2) or "")
+    assert (_shown(view, receivers), _shown(view, pad)) == (False, True), "short again: the pad in their place"
+
+
+def test_a_small_table_shows_its_points_line_once_the_screen_is_tall_enough(services: AppServices) -> None:
+    """Four players on a short screen leave the line of card points so far out (their receivers say the points) and
+    do not bring it up to date; turned to a tall screen, the line comes back with the points as they are."""
+    table = services.sessions.start("bargain-bin", PLAYERS, {"selfless": True})
+    page = Page(f"/continue/{table.id}")
+    page.height = 640
+    shell = Shell(cast(ft.Page, page), services)
+    shell.render()
+    view = page.views[-1]
+    for taps in range(2):
+        tap(view, bargain_bin_next(view, taps) or "")
+    assert not any(t.startswith("Card points so far") for t in texts(view)), texts(view)
+    _resize(shell, page, 844)
+    [line] = {t for t in texts(view) if t.startswith("Card points so far")}
+    receivers = [label for label in buttons(view) if label.startswith("To ")]
+    for label in receivers:
+        name, points = label[3:-1].split(" (")
+        assert f"{name} {points}" in line, (line, receivers)

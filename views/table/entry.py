@@ -124,6 +124,16 @@ class FollowingPanel(Panel, Protocol):
         ...
 
 
+@runtime_checkable
+class ResizingPanel(Panel, Protocol):
+    """A panel whose layout follows the page's size (Bargain Bin's large table on a short or a tall screen): the
+    screen calls :meth:`resized` when the page changes size, and the panel sends what that changed, if anything."""
+
+    def resized(self) -> None:
+        """Lay the panel out again for the page's size now, sending only what changed (nothing, mostly)."""
+        ...
+
+
 def words_of(ectx: EntryContext) -> Words:
     """The table's words for an entry panel (English when its view has none: a stand-in view in a test)."""
     words = getattr(ectx.view, "words", None)

@@ -38,6 +38,7 @@ from views.table.entry import (
     EntryTarget,
     FollowingPanel,
     Panel,
+    ResizingPanel,
     after_reply,
     refresh,
     said,
@@ -679,7 +680,18 @@ class TableView:
             unwatch()
 
         if self.ctx.state is not None:
-            self.ctx.state.follow(stop)
+            self.ctx.state.follow(stop, self.resized)
+
+    def resized(self) -> None:
+        """The page changed size (:meth:`views.context.PageState.resized`): each entry panel that lays itself out
+        by the page's size does so again now, not at the next tap, while the page shows this screen (or a screen
+        above it)."""
+        route = _normal(self.ctx.page.route)
+        if route != self.ctx.path and not route.startswith(f"{self.ctx.path}/"):
+            return
+        for panel in list(self._panels.values()):
+            if isinstance(panel, ResizingPanel):
+                panel.resized()
 
 
 _SHOW_ALL_HANDS = N_("Show all {total} hands ({hidden} more)")
@@ -710,7 +722,7 @@ def build_correction(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     table = TableView(ctx, session, target)
     view = table.view()
     if ctx.state is not None and _normal(ctx.page.route) == ctx.path:
-        ctx.state.follow(session.watch_drafts(table.drafts_changed))
+        ctx.state.follow(session.watch_drafts(table.drafts_changed), table.resized)
     return view
 
 

@@ -198,6 +198,8 @@ class BinPanel:
         self.words = words = words_of(ectx)
         _ = words.gettext
         self._lock = threading.Lock()
+        self._drawn_layout: tuple[bool, bool] | None = None
+        """What the page's size decided at the last drawing of live play (:meth:`_layout`)."""
         self.four_colour = ectx.view.settings.four_colour_suits
         self.money = ectx.view.settings.money_shown
         self.ctl = controller(ectx, BargainBinState)
@@ -481,10 +483,15 @@ class BinPanel:
         _ = self.words.gettext
         self.prompt_text.semantics_label = _("Next: {prompt}").format(prompt=prompt)
         points = entry.running_points()
-        so_far = ", ".join(f"{name} {value}" for name, value in points.items())
-        summary = _("Card points so far: {points}").format(points=so_far)
-        self.points_text.value = summary
-        self.points_text.semantics_label = summary
+        # the receivers carry the card points: a large table, or a short screen, leaves the line out (TALL_SCREEN),
+        # and a line left out is not brought up to date (nor sent) until it is shown again
+        self._drawn_layout = self._layout()
+        self.points_text.visible = self._drawn_layout[1]
+        if self.points_text.visible:
+            so_far = ", ".join(f"{name} {value}" for name, value in points.items())
+            summary = _("Card points so far: {points}").format(points=so_far)
+            self.points_text.value = summary
+            self.points_text.semantics_label = summary
         parts: list[ft.Control] = [self.prompt_text, self.giver_row, self.points_text]
         # hidden, not left out, once every card is played: the next hand shows it again with two values sent
         self.giver_text.visible = giver is not None
@@ -493,9 +500,6 @@ class BinPanel:
             left_text = self.words.ngettext("{name} has {n} card left.", "{name} has {n} cards left.", left)
             self.giver_text.value = left_text.format(name=giver, n=left)
         choosing = entry.receiver is None or entry.joker_waiting
-        # the receivers carry the card points: a large table, or a short screen, leaves the line out (TALL_SCREEN)
-        height = self._height()
-        self.points_text.visible = not self.large and (height is None or height >= TALL_SCREEN)
         if self.giver_open:
             parts.append(
                 ft.Row(
@@ -566,6 +570,20 @@ class BinPanel:
         """The page's height in logical pixels, as its client last said (``None`` before it did)."""
         height = getattr(self.ectx.view.page, "height", None)
         return float(height) if isinstance(height, int | float) else None
+
+    def _layout(self) -> tuple[bool, bool]:
+        """What the page's size decides: whether the value pad takes the receivers' place (:meth:`_swaps`), and
+        whether the line of card points so far is shown (not on a large table, nor on a short screen)."""
+        height = self._height()
+        return self._swaps(), not self.large and (height is None or height >= TALL_SCREEN)
+
+    def resized(self) -> None:
+        """The page changed size (a phone turned): when that changes the layout (:meth:`_layout`), the hand is
+        drawn again for it now, as after a tap, instead of at the next tap."""
+        with self._lock:
+            if self._drawn_layout is None or self._layout() == self._drawn_layout:
+                return
+        self._send(self.redraw())
 
     def _swaps(self) -> bool:
         """Whether the value pad takes the receivers' place (:data:`LARGE_TABLE`): a large table on a page less than
