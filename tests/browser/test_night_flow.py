@@ -127,7 +127,8 @@ def test_a_night_two_games_an_entry_settle_up_recap_export_import(
     reveal(page, button(page, "Everyone: a shared bill")).click()
     shared = r"^Cat paid \$10\.00 for everyone: each of the others owes Cat a share"
     fill(page, "Amount", "10.00", shared + r"\.$")
-    fill(page, "Note", "pizza", shared + r"\.$")
+    fill(page, "Note", "pizza", r"^195 characters remaining$")  # the note's own counter: the text is in the note
+    wait_text(page, shared + r"\.$")  # and the amount is as typed (not ``10.00pizza``)
     tap(page, "Add to the ledger")
     night_says(page, r"^Added to the ledger: " + shared[1:] + r"\.$")
     # The entry's own row ("Entry 1: Cat paid $10.00 …") is not looked for here: on the long night screen it was not

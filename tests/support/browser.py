@@ -661,19 +661,34 @@ def quick_hand(page: Any, number: int, scores: dict[str, str]) -> int:
     return 1 + len(scores) + 1
 
 
-def fill(page: Any, label: str, value: str, shows: str) -> None:
-    """Type ``value`` into the field labelled ``label`` until the app shows text matching ``shows``.
+_FOCUSED = """(label) => (document.activeElement?.getAttribute('aria-label') || '').includes(label)"""
+"""Whether the field labelled (in part) ``label`` has the page's focus."""
 
-    (Typing into a field while the app's answer to the previous field arrives can be lost in Flutter's web
-    text input; a person is never that fast, a test is.)"""
+
+def fill(page: Any, label: str, value: str, shows: str) -> None:
+    """Type ``value`` into the field labelled ``label`` until the field holds it and the app shows text matching
+    ``shows``.
+
+    The field is tapped first, and typed into once it has held the focus for a moment: on a loaded machine, text
+    typed the moment a field is focused can land in the field typed into before, whose input Flutter has not let go
+    of yet (seen: a night's Note typed into its Amount, ``10.00pizza``). Typing into a field while the app's answer
+    to the previous field arrives can also be lost in Flutter's web text input; a person is never that fast, a test
+    is."""
     for attempt in range(3):
-        page.get_by_label(label).fill(value)
+        field = reveal(page, page.get_by_label(label))
+        field.click()
+        with contextlib.suppress(Exception):  # Playwright's TimeoutError: typed anyway, and checked below
+            page.wait_for_function(_FOCUSED, arg=label, timeout=3000)
+        page.wait_for_timeout(300)
+        field.fill(value)
         try:
             page.get_by_text(re.compile(shows)).first.wait_for(timeout=3000 if attempt < 2 else 15000)
-            return
+            if field.input_value() == value:
+                return
         except Exception:  # Playwright's TimeoutError
             if attempt == 2:
                 raise
+    raise AssertionError(f"the field {label!r} does not hold {value!r} after three tries: {field.input_value()!r}")
 
 
 def type_total(page: Any, name: str, value: str) -> None:
