@@ -307,13 +307,13 @@ ROW_SPACING = 8
 
 class Scoreboard:
     """The full standings (place, name, last hand, total; a play-off's progress under the name) and the game's
-    extras. Made once per screen and updated in place: a redraw changes the texts, never the controls, so a
-    confirmed hand sends only what changed."""
+    extras. Made once per screen and updated in place: a row a place, so a redraw changes the texts and labels,
+    never the controls or their order, and a confirmed hand sends only what changed."""
 
     def __init__(self, words: Words = EN) -> None:
         self.words = words
         _ = words.gettext
-        self._rows: dict[str, tuple[ft.Semantics, list[ft.Text]]] = {}
+        self._rows: list[tuple[ft.Semantics, list[ft.Text]]] = []
         self.header = ft.Row(
             [
                 ft.Text("#", width=PLACE_WIDTH),
@@ -327,31 +327,33 @@ class Scoreboard:
         self.extras = ft.Text("", size=16, visible=False)
         self.control = panel(ft.Column([self.header, self.rows, self.extras], spacing=6))
 
-    def _row(self, name: str) -> tuple[ft.Semantics, list[ft.Text]]:
-        found = self._rows.get(name)
-        if found is None:
-            place, who = _text(16, width=PLACE_WIDTH), _text(18, bold=True)
-            last, total = _text(15, width=LAST_WIDTH), _text(20, bold=True, width=TOTAL_WIDTH)
-            last.color = ft.Colors.ON_SURFACE_VARIANT
-            last.text_align = total.text_align = ft.TextAlign.END
-            progress = _text(14)
-            progress.visible = False
-            row = ft.Semantics(
-                container=True,
-                exclude_semantics=True,
-                content=ft.Row(
-                    [place, ft.Column([who, progress], spacing=0, expand=True), last, total],
-                    spacing=ROW_SPACING,
-                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                ),
-            )
-            found = self._rows[name] = (row, [place, who, last, total, progress])
-        return found
+    def _row(self) -> ft.Semantics:
+        """One place of the standings (the first row always shows the first place, whoever holds it), read out as
+        one line by a screen reader."""
+        place, who = _text(16, width=PLACE_WIDTH), _text(18, bold=True)
+        last, total = _text(15, width=LAST_WIDTH), _text(20, bold=True, width=TOTAL_WIDTH)
+        last.color = ft.Colors.ON_SURFACE_VARIANT
+        last.text_align = total.text_align = ft.TextAlign.END
+        progress = _text(14)
+        progress.visible = False
+        row = ft.Semantics(
+            container=True,
+            exclude_semantics=True,
+            content=ft.Row(
+                [place, ft.Column([who, progress], spacing=0, expand=True), last, total],
+                spacing=ROW_SPACING,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+        )
+        self._rows.append((row, [place, who, last, total, progress]))
+        return row
 
     def show(self, result: Result, extras: Sequence[tuple[str, str]]) -> None:
-        controls: list[ft.Control] = []
-        for line in standings(result, self.words):
-            row, (place, who, last, total, progress) = self._row(line.name)
+        lines = standings(result, self.words)
+        if len(lines) != len(self._rows):  # the first show (a table's players never change during a game)
+            self._rows.clear()
+            self.rows.controls = [self._row() for _ in lines]
+        for line, (row, (place, who, last, total, progress)) in zip(lines, self._rows, strict=True):
             row.label = line.label
             place.value = line.place
             who.value = line.name
@@ -359,9 +361,6 @@ class Scoreboard:
             total.value = str(line.total)
             progress.value = line.progress or ""
             progress.visible = bool(line.progress)
-            controls.append(row)
-        if [id(c) for c in self.rows.controls] != [id(c) for c in controls]:
-            self.rows.controls = controls
         text = " · ".join(f"{self.words.gettext(label)}: {value}" for label, value in extras)
         self.extras.value = text
         self.extras.semantics_label = text or None
@@ -377,12 +376,15 @@ STRIP_ROW = 18
 
 class StandingsStrip:
     """The compact standings a phone keeps on screen while a hand is entered: one line a player (place, name, total)
-    two players a row on a phone, and the play-off's (tie-break's, sudden death's) progress under them. Updated in
-    place."""
+    two players a row on a phone, and the play-off's (tie-break's, sudden death's) progress under them.
+
+    The strip is a row of places, made once: the first chip always shows the first place, whoever holds it. A
+    confirmed hand that changes the order changes the chips' texts and labels, never the row of chips itself, which
+    Flet's client would build again whole with every chip in it."""
 
     def __init__(self, players: Sequence[str], words: Words = EN) -> None:
         self.words = words
-        self._chips: dict[str, tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]] = {}
+        self._chips: list[tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]] = []
         self.grid = ft.ResponsiveRow(spacing=4, run_spacing=2)
         self.progress = ft.Text("", size=14, visible=False)
         # Its own node for a screen reader: the chips are sorted among themselves, in place order (1, 2 on the first
@@ -390,38 +392,37 @@ class StandingsStrip:
         # spans two rows of chips, and Flutter's reading order takes the left column first (1, 3, then 2).
         self.control = ft.Semantics(container=True, content=ft.Column([self.grid, self.progress], spacing=2))
 
-    def _chip(self, name: str) -> tuple[ft.Semantics, ft.Text, ft.Text, ft.Text]:
-        found = self._chips.get(name)
-        if found is None:
-            place, who, total = _text(11), _text(12, expand=True), _text(14, bold=True)
-            place.color = ft.Colors.ON_SURFACE_VARIANT
-            chip = ft.Semantics(
-                container=True,
-                exclude_semantics=True,
-                col=STRIP_COLUMNS,
-                content=ft.Container(
-                    content=ft.Row([place, who, total], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                    height=STRIP_ROW,
-                    padding=ft.Padding.symmetric(horizontal=4),
-                    border_radius=6,
-                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
-                ),
-            )
-            found = self._chips[name] = (chip, place, who, total)
-        return found
+    def _chip(self) -> ft.Semantics:
+        """One place of the strip, read out as one line (``1. Ann: 7 points (last hand +2)``) by a screen reader
+        anywhere on the chip."""
+        place, who, total = _text(11), _text(12, expand=True), _text(14, bold=True)
+        place.color = ft.Colors.ON_SURFACE_VARIANT
+        chip = ft.Semantics(
+            container=True,
+            exclude_semantics=True,
+            col=STRIP_COLUMNS,
+            content=ft.Container(
+                content=ft.Row([place, who, total], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                height=STRIP_ROW,
+                padding=ft.Padding.symmetric(horizontal=4),
+                border_radius=6,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+            ),
+        )
+        self._chips.append((chip, place, who, total))
+        return chip
 
     def show(self, result: Result) -> None:
-        controls: list[ft.Control] = []
-        for line in standings(result, self.words):
-            chip, place, who, total = self._chip(line.name)
+        lines = standings(result, self.words)
+        if len(lines) != len(self._chips):  # the first show (a table's players never change during a game)
+            self._chips.clear()
+            self.grid.controls = [self._chip() for _ in lines]
+        for line, (chip, place, who, total) in zip(lines, self._chips, strict=True):
             chip.label = line.label
             place.value = line.place
             who.value = line.name
             total.value = str(line.total)
             total.color = ft.Colors.PRIMARY if line.winner else None
-            controls.append(chip)
-        if [id(c) for c in self.grid.controls] != [id(c) for c in controls]:
-            self.grid.controls = controls
         text = progress_text(result, self.words)
         self.progress.value = text
         self.progress.semantics_label = text or None
