@@ -85,6 +85,29 @@ def rendered(component: ft.Component) -> Any:
     return ft.unwrap_component(component)
 
 
+def path_to(root: Any, target: Any) -> list[Any]:
+    """The controls from ``root`` down to ``target``: it is shown while all of them are visible."""
+    path = next((path for path in paths(root, []) if path[-1] is target), None)
+    assert path is not None, f"{target} is not on the screen"
+    return path
+
+
+def paths(control: Any, above: list[Any]) -> Iterator[list[Any]]:
+    """Each control under ``control`` with the controls from ``control`` down to it."""
+    path = [*above, control]
+    yield path
+    if isinstance(control, ft.Component):  # as the page's next update would render it
+        yield from paths(rendered(control), path)
+        return
+    for field in dataclasses.fields(control) if dataclasses.is_dataclass(control) else ():
+        if field.name.startswith("_") or field.name in ("parent", "page"):
+            continue
+        value = getattr(control, field.name, None)
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ft.Control):
+                yield from paths(child, path)
+
+
 def greyed(root: Any, target: Any) -> bool:
     """Whether ``target`` (under ``root``) is greyed out as the player sees it: it, or a control around it, is
     disabled (Flet passes a control's ``disabled`` down to everything inside it), or a raised veil covers it (a

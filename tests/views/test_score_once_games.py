@@ -21,7 +21,7 @@ from companion.services import AppServices
 from scoring import GAMES
 from tests.support.counting import counting_scorers
 from tests.support.keys import bargain_bin_next, key_label, row_of
-from tests.support.screens import Page, buttons, greyed, render, rendered, tap, texts, walk
+from tests.support.screens import Page, buttons, greyed, path_to, render, tap, texts, walk
 from views.shell import Shell
 from views.table.games.bargain_bin import TALL_SCREEN
 
@@ -138,29 +138,6 @@ def test_financial_crisis_taps_replay_nothing_and_send_what_changed(
 
 
 # --- Bargain Bin ---------------------------------------------------------------------------------------------------
-
-
-def path_to(root: ft.Control, target: ft.Control) -> list[ft.Control]:
-    """The controls from ``root`` down to ``target``: it is shown while all of them are visible."""
-    path = next((path for path in paths(root, []) if path[-1] is target), None)
-    assert path is not None, f"{target} is not on the screen"
-    return path
-
-
-def paths(control: ft.Control, above: list[ft.Control]) -> Iterator[list[ft.Control]]:
-    """Each control under ``control`` with the controls from ``control`` down to it."""
-    path = [*above, control]
-    yield path
-    if isinstance(control, ft.Component):  # as the page's next update would render it
-        yield from paths(rendered(control), path)
-        return
-    for field in dataclasses.fields(control) if dataclasses.is_dataclass(control) else ():
-        if field.name.startswith("_") or field.name in ("parent", "page"):
-            continue
-        value = getattr(control, field.name, None)
-        for child in value if isinstance(value, list) else [value]:
-            if isinstance(child, ft.Control):
-                yield from paths(child, path)
 
 
 @pytest.mark.parametrize("height", [640, TALL_SCREEN], ids=["short", "tall"])

@@ -3,7 +3,6 @@ selected, and with no focusable node for a screen reader until the keyboard come
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, cast
 
 import flet as ft
@@ -12,7 +11,7 @@ import pytest
 from companion.services import AppServices
 from tests.support.events import press_key
 from tests.support.keys import bargain_bin_next, row_of
-from tests.support.screens import Page, buttons, greyed, keys, press, render, tap, texts
+from tests.support.screens import Page, buttons, greyed, keys, path_to, press, render, tap, texts
 from views.shell import Shell
 from views.table.games import bargain_bin
 from views.widgets import FOCUS_BORDER
@@ -71,22 +70,7 @@ def test_a_receiver_whose_label_alone_changes_is_sent() -> None:
 
 def _shown(root: Any, target: Any) -> bool:
     """Whether ``target`` is on screen under ``root``: it and every control around it visible."""
-    path = _path(root, target)
-    assert path is not None, "not on this screen at all"
-    return all(getattr(control, "visible", True) for control in path)
-
-
-def _path(root: Any, target: Any) -> list[Any] | None:
-    if root is target:
-        return [root]
-    for field in dataclasses.fields(root) if dataclasses.is_dataclass(root) else []:
-        if field.name.startswith("_") or field.name in ("parent", "page"):
-            continue
-        value = getattr(root, field.name, None)
-        for child in value if isinstance(value, list) else [value]:
-            if isinstance(child, ft.BaseControl) and (path := _path(child, target)) is not None:
-                return [root, *path]
-    return None
+    return all(getattr(control, "visible", True) for control in path_to(root, target))
 
 
 def _resize(shell: Shell, page: Any, height: int) -> None:
