@@ -14,51 +14,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import flet as ft
-import msgpack
 import pytest
 from flet.controls.base_control import BaseControl
 from flet.controls.object_patch import ObjectPatch
-from flet.messaging.protocol import configure_encode_object_for_msgpack
 
 from companion.services import AppServices
 from tests.conftest import run_async
 from tests.support.events import LATER, event_tap
 from tests.support.keys import bargain_bin_next, row_of
 from tests.support.screens import buttons, greyed, render, walk
+from tests.support.wire import Wire
 from views.flet_private import set_isolated
-
-ENCODE = configure_encode_object_for_msgpack(BaseControl)
-"""Flet's encoder of a message: encoding a control takes the snapshots its next diff starts from."""
-
-
-class Wire:
-    """The table screen's updates made as a page's session makes them: each diffed (Flet's ``ObjectPatch``) and
-    encoded; the controls each update walked (Flet calls ``before_update`` on each control it compares)."""
-
-    def __init__(self) -> None:
-        self.walked: list[list[Any]] = []
-        self._walking: list[Any] | None = None
-
-    def send_first(self, view: ft.View) -> None:
-        """Send ``view`` whole, as a page sends a new screen: added to a list already sent."""
-        holder = ft.Column([])
-        msgpack.packb(holder, default=ENCODE)
-        holder.controls.append(view)
-        self.send(holder)
-        self.walked.clear()
-
-    def send(self, root: Any) -> None:
-        self._walking = []
-        try:
-            patch, _, _ = ObjectPatch.from_diff(root, root, control_cls=BaseControl)
-            msgpack.packb(patch.to_message(), default=ENCODE)
-        finally:
-            self.walked.append(self._walking)
-            self._walking = None
-
-    def saw(self, control: Any) -> None:
-        if self._walking is not None:
-            self._walking.append(control)
 
 
 def left_unsent(view: ft.View) -> list[Any]:

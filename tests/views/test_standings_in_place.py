@@ -9,21 +9,14 @@ to a hand changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import flet as ft
-import msgpack
-from flet.controls.base_control import BaseControl
-from flet.controls.object_patch import ObjectPatch
-from flet.messaging.protocol import configure_encode_object_for_msgpack
 
 from scoring import find_game
 from tests.support.screens import walk
+from tests.support.wire import Wire, changed
 from views.table.scoreboard import Scoreboard, StandingsStrip, standings
-
-ENCODE = configure_encode_object_for_msgpack(BaseControl)
-"""Flet's encoder of a message: encoding a control takes the snapshots its next diff starts from."""
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
 GAME = find_game("bargain-bin")
@@ -35,15 +28,6 @@ def result_after(*hands: dict[str, int]) -> Any:
     return GAME.score({"game": "bargain-bin", "players": PLAYERS, "hands": hands_in})
 
 
-def sent_whole(control: ft.Control) -> None:
-    """Send ``control`` as a page sends a new screen (its controls' snapshots taken)."""
-    holder = ft.Column([])
-    msgpack.packb(holder, default=ENCODE)
-    holder.controls.append(control)
-    patch, _, _ = ObjectPatch.from_diff(holder, holder, control_cls=BaseControl)
-    msgpack.packb(patch.to_message(), default=ENCODE)
-
-
 REORDERED = result_after({name: (i * 7) % 11 - 3 for i, name in enumerate(PLAYERS)})
 """A first hand that puts the table in another order than its seats'."""
 
@@ -52,28 +36,10 @@ def test_the_hand_reorders_the_table() -> None:
     assert [line.name for line in standings(REORDERED)] != PLAYERS
 
 
-def nodes(tree: list[Any], control: Any) -> Iterator[tuple[int, Any]]:
-    """Each node of a patch's tree with the control it stands for (its children keyed by property or index)."""
-    yield tree[0], control
-    for key, child in (tree[1] if len(tree) > 1 else {}).items():
-        yield from nodes(child, control[key] if isinstance(key, int) else getattr(control, key))
-
-
-def changed(control: ft.Control) -> list[tuple[Any, str]]:
-    """What the next update of ``control`` sends: each changed control and property, as Flet's diff finds them."""
-    patch, _, _ = ObjectPatch.from_diff(control, control, control_cls=BaseControl)
-    message = patch.to_message()
-    msgpack.packb(message, default=ENCODE)
-    if not message:
-        return []
-    found = dict(nodes(message[0], control))
-    return [(found[op[1]], op[2]) for op in message[1:]]
-
-
 def test_a_hand_that_reorders_the_table_changes_what_the_chips_say_not_the_row() -> None:
     strip = StandingsStrip(PLAYERS)
     strip.show(result_after())
-    sent_whole(strip.control)
+    Wire().send_first(strip.control)
     chips = list(strip.grid.controls)
 
     strip.show(REORDERED)
@@ -106,7 +72,7 @@ def test_each_place_reads_as_its_line() -> None:
 def test_a_hand_that_changes_nothing_sends_nothing() -> None:
     strip = StandingsStrip(PLAYERS)
     strip.show(result_after({"Ann": 3}))
-    sent_whole(strip.control)
+    Wire().send_first(strip.control)
     strip.show(result_after({"Ann": 3}))
     assert changed(strip.control) == []
 
@@ -114,7 +80,7 @@ def test_a_hand_that_changes_nothing_sends_nothing() -> None:
 def test_the_scoreboard_keeps_its_rows_in_place_too() -> None:
     board = Scoreboard()
     board.show(result_after(), [])
-    sent_whole(board.control)
+    Wire().send_first(board.control)
     rows = list(board.rows.controls)
 
     board.show(REORDERED, [])
