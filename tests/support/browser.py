@@ -517,15 +517,31 @@ def wait_text(page: Any, pattern: str) -> None:
     page.get_by_text(re.compile(pattern)).first.wait_for()
 
 
+_FOCUSED = """(label) => (document.activeElement?.getAttribute('aria-label') || '').includes(label)"""
+"""Whether the field labelled (in part) ``label`` has the page's focus."""
+
+
+def type_focused(page: Any, field: Any, label: str, text: str) -> Any:
+    """Tap ``field`` (labelled ``label``), and once it has held the page's focus for a moment type ``text`` into it,
+    replacing what it holds; returns the field.
+
+    On a loaded machine, text typed the moment a field is focused can land in the field typed into before, whose
+    input Flutter has not let go of yet (seen: a night's Note typed into its Amount, ``10.00pizza``)."""
+    field = reveal(page, field)
+    field.click()
+    with contextlib.suppress(Exception):  # Playwright's TimeoutError: typed anyway, and checked by the caller
+        page.wait_for_function(_FOCUSED, arg=label, timeout=3000)
+    page.wait_for_timeout(300)
+    field.fill(text)
+    return field
+
+
 def type_until(page: Any, label: str, text: str, done: str, *, script: bool = False) -> None:
     """Type ``text`` into the field labelled ``label`` until the app shows it took it: the text ``done`` appears (or,
     with ``script``, the JavaScript condition ``done`` holds). Typing right after a screen opens can be lost while
     the page settles, so it is tried again."""
     for attempt in range(4):
-        field = reveal(page, page.get_by_label(label, exact=True))
-        field.click()
-        page.wait_for_timeout(300)
-        field.fill(text)
+        type_focused(page, page.get_by_label(label, exact=True), label, text)
         try:  # the server answers the typing; on a loaded machine that can take several seconds
             if script:
                 page.wait_for_function(done, timeout=8000)
@@ -661,26 +677,15 @@ def quick_hand(page: Any, number: int, scores: dict[str, str]) -> int:
     return 1 + len(scores) + 1
 
 
-_FOCUSED = """(label) => (document.activeElement?.getAttribute('aria-label') || '').includes(label)"""
-"""Whether the field labelled (in part) ``label`` has the page's focus."""
-
-
 def fill(page: Any, label: str, value: str, shows: str) -> None:
     """Type ``value`` into the field labelled ``label`` until the field holds it and the app shows text matching
     ``shows``.
 
-    The field is tapped first, and typed into once it has held the focus for a moment: on a loaded machine, text
-    typed the moment a field is focused can land in the field typed into before, whose input Flutter has not let go
-    of yet (seen: a night's Note typed into its Amount, ``10.00pizza``). Typing into a field while the app's answer
-    to the previous field arrives can also be lost in Flutter's web text input; a person is never that fast, a test
-    is."""
+    The field is typed into once it holds the focus (:func:`type_focused`). Typing into a field while the app's
+    answer to the previous field arrives can also be lost in Flutter's web text input; a person is never that fast,
+    a test is."""
     for attempt in range(3):
-        field = reveal(page, page.get_by_label(label))
-        field.click()
-        with contextlib.suppress(Exception):  # Playwright's TimeoutError: typed anyway, and checked below
-            page.wait_for_function(_FOCUSED, arg=label, timeout=3000)
-        page.wait_for_timeout(300)
-        field.fill(value)
+        field = type_focused(page, page.get_by_label(label), label, value)
         try:
             page.get_by_text(re.compile(shows)).first.wait_for(timeout=3000 if attempt < 2 else 15000)
             if field.input_value() == value:
