@@ -177,15 +177,16 @@ class TapKey:
     def tap(self, e: Any) -> None:
         """A tap on the box: ``on_click``, unless the key is greyed out (a tap on it takes nothing and sends
         nothing, as on a disabled button)."""
-        if self.enabled:
-            self.on_click(e)
-        else:
-            sent_by_hand()
+        self._press(self.on_click, e)
 
     def _held(self, e: Any) -> None:
         """A long press on the box: ``on_long_press``, unless the key is greyed out."""
-        if self.enabled and self.on_long_press is not None:
-            self.on_long_press(e)
+        self._press(self.on_long_press, e)
+
+    def _press(self, action: Callable[[Any], Any] | None, e: Any) -> None:
+        """``action(e)``, unless the key is greyed out or has no such action (then nothing is sent)."""
+        if self.enabled and action is not None:
+            action(e)
         else:
             sent_by_hand()
 

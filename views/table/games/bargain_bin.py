@@ -524,7 +524,7 @@ class BinPanel:
                 selected=entry.receiver == name,
             )
         receiver = entry.receiver
-        swaps = self._swaps()
+        swaps = self._drawn_layout[0]  # the page's size, read once a draw (above)
         swapped = swaps and not choosing and receiver is not None  # the pad in the receivers' place
         self.someone.visible = giver is not None and not swapped
         self.other_receiver.visible = swapped
@@ -575,7 +575,7 @@ class BinPanel:
         """What the page's size decides: whether the value pad takes the receivers' place (:meth:`_swaps`), and
         whether the line of card points so far is shown (not on a large table, nor on a short screen)."""
         height = self._height()
-        return self._swaps(), not self.large and (height is None or height >= TALL_SCREEN)
+        return self._swaps(height), not self.large and (height is None or height >= TALL_SCREEN)
 
     def resized(self) -> None:
         """The page changed size (a phone turned): when that changes the layout (:meth:`_layout`), the hand is
@@ -585,10 +585,10 @@ class BinPanel:
                 return
         self._send(self.redraw())
 
-    def _swaps(self) -> bool:
+    def _swaps(self, height: float | None) -> bool:
         """Whether the value pad takes the receivers' place (:data:`LARGE_TABLE`): a large table on a page less than
-        :data:`TALL_SCREEN` tall, or of a height not known (a page not yet sized)."""
-        height = self._height()
+        :data:`TALL_SCREEN` tall, or of a height not known (a page not yet sized); ``height`` is the page's
+        (:meth:`_height`)."""
         return self.large and (height is None or height < TALL_SCREEN)
 
     def _key(self, key: PadKey) -> TapKey:
