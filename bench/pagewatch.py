@@ -407,8 +407,13 @@ def median(values: Sequence[float]) -> float:
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """A plain text table, columns padded, numbers right-aligned."""
-    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
+    """A plain text table, columns padded, numbers right-aligned; with no rows, its headers alone.
+
+    >>> print_table(["tap", "n"], [])
+    tap  n
+    ---  -
+    """
+    widths = [max([len(str(h)), *(len(str(r[i])) for r in rows)]) for i, h in enumerate(headers)]
 
     def line(cells: Sequence[str]) -> str:
         out = []

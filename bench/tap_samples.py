@@ -80,6 +80,11 @@ CONFIRM_REPLY = 1200
 smaller (0.2–0.9 KB)."""
 
 
+TAPS = ("click", "tap")
+"""The events of a tap: a button's ``click``, and a key's ``tap`` (its gesture detector: :class:`views.widgets.TapKey`,
+*Confirm hand* among them)."""
+
+
 def handlers(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """The click handlers in a log of :mod:`bench.serverprobe`: the Confirms' (the largest message sent while the
     handler ran is at least :data:`CONFIRM_REPLY` bytes) and the other taps'.
@@ -89,10 +94,13 @@ def handlers(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]
     ...        {"event": "route_change", "t": 3.0, "wall": 9.0, "cpu": 9.0}]
     >>> {kind: [r["cpu"] for r in found] for kind, found in handlers(log).items()}
     {'Confirm': [8.0], 'other taps': [3.0]}
+    >>> tapped = [{"sent": 5000, "t": 1.0}, {"event": "tap", "t": 1.001, "wall": 20.0, "cpu": 8.0}]
+    >>> handlers(tapped)["Confirm"][0]["cpu"]
+    8.0
     """
     out: dict[str, list[dict[str, Any]]] = {"Confirm": [], "other taps": []}
     for i, record in enumerate(records):
-        if record.get("event") != "click":
+        if record.get("event") not in TAPS:
             continue
         sent, j = [], i - 1
         while j >= 0 and "sent" in records[j] and record["t"] - records[j]["t"] <= record["wall"] / 1000 + 0.001:
@@ -107,7 +115,7 @@ class Arrivals:
     a click handler from its click's arrival (:meth:`of`)."""
 
     def __init__(self, records: Sequence[dict[str, Any]]) -> None:
-        self.clicks = sorted(r["t"] for r in records if r.get("name") == "click" and "received" in r)
+        self.clicks = sorted(r["t"] for r in records if r.get("name") in TAPS and "received" in r)
         self.sent = sorted(r["t"] for r in records if "sent" in r)
 
     def of(self, handler: dict[str, Any]) -> tuple[float, float] | None:

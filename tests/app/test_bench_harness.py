@@ -264,3 +264,25 @@ def test_the_ab_report_gives_each_side_and_this_tree_over_the_commit() -> None:
     assert rows[1][-2:] == ["0.82×", "0.83×"], "median and p95 over the commit's"
     assert rows[2] == ["Confirm", "this tree", "1", "150", "150", "150", "38", "75", "", ""], "no ratio without a base"
     assert len(rows) == 3, "a kind a side did not tap is left out"
+
+
+def test_the_probe_report_reads_a_keys_taps(tmp_path: Path, capsys: Any) -> None:
+    """``python -m bench.tap_samples --probe LOG``: a key's taps (its gesture detector's ``tap`` event, *Confirm hand*
+    among them) are read as a button's clicks were. The log is an excerpt of one that ``python -m bench.tap_latency
+    --probe`` wrote on 2026-12-06 (a Bargain Bin Confirm: its click arriving, its 3,776-byte reply, its handler)."""
+    from bench import tap_samples
+
+    excerpt = [
+        {"sent": 240, "t": 58307.112983109},
+        {"received": 3, "name": "tap", "t": 58308.556228443},
+        {"sent": 3776, "t": 58308.591915076},
+        {"event": "tap", "t": 58308.592226019, "wall": 35.74627199850511, "cpu": 23.433156999999927},
+        {"sent": 1849, "t": 58308.728498882},
+    ]
+    log = tmp_path / "probe.log"
+    log.write_text("".join(json.dumps(record) + "\n" for record in excerpt), encoding="utf-8")
+    [confirm] = tap_samples.probe_rows(log)  # (no other tap in the excerpt: no row for them)
+    assert confirm[:3] == ["Confirm", "1", "23.4"], confirm
+    assert confirm[-1] == "35.7", confirm  # from its arrival to its reply
+    tap_samples.main(["--probe", str(log)])
+    assert "Confirm" in capsys.readouterr().out
