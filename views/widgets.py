@@ -442,7 +442,8 @@ def sent_by_hand() -> None:
 
 class VeilOver:
     """A grid of keys dimmed as one while none of them can be tapped (a complete Jokers Kill hand, a Bargain Bin
-    card waiting for who gets it): a cover over the grid, and a tap on it is ``on_refused`` (which says why).
+    card waiting for who gets it, Bargain Bin's receivers once every card is played): a cover over the grid, and a
+    tap on it is ``on_refused`` (which says why).
 
     Raised, the cover takes the grid's taps (and the browser's clicks: a key under it is not clickable), and its
     ``on_click`` is ``on_refused``; lowered, it has neither. For screen readers the grid itself is disabled while

@@ -501,7 +501,8 @@ def test_live_play_and_conduct_on_the_table_screen(services: AppServices) -> Non
                 assert (control.height or 0) >= 48, f"{label_of(control)} is smaller than 48 px"
     shown = _buttons(view)
     assert greyed(view, shown["To Ann (0)"]), "Selfless: Ann plays first"
-    [veil] = [c for c, _ in walk(view) if isinstance(c, Veil)]
+    [over_receivers, veil] = [c for c, _ in walk(view) if isinstance(c, Veil)]  # the receivers', then the pad's
+    assert over_receivers.bgcolor is None, "the receivers are not veiled while cards are left to play"
     assert greyed(view, shown["K♠♣"]) and veil.bgcolor is not None, "the pad is veiled until a receiver is tapped"
     cast(Any, veil.on_click)(None)  # a key tapped through the veil
     assert any("Tap who Ann's card goes to first" in t for t in _texts(view)), "a key tapped first is refused"

@@ -20,6 +20,7 @@ import pytest
 from companion.services import AppServices
 from tests.conftest import run_async
 from tests.support.events import LATER, event_tap, in_event
+from tests.support.keys import key_label
 from tests.support.screens import buttons, greyed, press, render, texts, walk
 from views.widgets import Veil
 
@@ -32,8 +33,13 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[list[ft.Control]]:
     return out
 
 
-def veil_of(view: ft.View) -> Veil:
-    [veil] = [control for control, _ in walk(view) if isinstance(control, Veil)]
+def veil_of(view: ft.View, over: str | None = None) -> Veil:
+    """The veil over the screen's grid of keys; where there are several (Bargain Bin's pad and receivers), the one
+    over the key labelled ``over``."""
+    found = [control for control, _ in walk(view) if isinstance(control, Veil)]
+    if over is not None:
+        found = [veil for veil in found if any(key_label(key) == over for key in grid_under(view, veil).controls)]
+    [veil] = found
     return veil
 
 
@@ -120,7 +126,7 @@ def test_bargain_bin_the_card_played_is_sent_before_the_pad_is_veiled(
     player) is played all the same: a key's taps do not wait for its grid."""
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
     _, view = render(services, f"/continue/{table.id}")
-    veil = veil_of(view)
+    veil = veil_of(view, over="2♠♣")
     pad = grid_under(view, veil)
     assert pad.disabled, "the pad is veiled until who gets the card is tapped"
 
@@ -170,7 +176,7 @@ def test_bargain_bin_a_value_greyed_out_follows_the_reply_with_the_veil(
     reply)."""
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
     _, view = render(services, f"/continue/{table.id}")
-    veil = veil_of(view)
+    veil = veil_of(view, over="2♠♣")
     pad = grid_under(view, veil)
     two = buttons(view)["2♠♣"]
     key = next(c for c in pad.controls if any(found is two for found, _ in walk(c)))
@@ -204,7 +210,7 @@ def test_bargain_bin_a_tap_on_the_pad_s_cover_plays_no_value(
     the pad's first value."""
     table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])
     _, view = render(services, f"/continue/{table.id}")
-    veil = veil_of(view)
+    veil = veil_of(view, over="2♠♣")
     on_cover = veil.on_click
     assert on_cover is not None
 
@@ -289,5 +295,65 @@ def test_financial_crisis_the_reading_and_the_breakdown_follow_a_card_s_reply(
         sent.clear()
         event_tap(view, "♥ safe")  # the table reads the bank otherwise: at once, in the reply
         assert "Loses: ♠ ♥" in texts(view) and len(sent) == 1, texts(view)
+
+    run_async(play())
+
+
+def test_bargain_bin_the_receivers_are_veiled_once_every_card_is_played(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """The hand's last card: its reply carries no receiver; the receivers' veil follows alone, and then every
+    receiver reads as unavailable and a tap on the veil says why. The Confirm's reply lowers the cover (and carries
+    the receivers' new labels, not their state); the row's ``disabled`` follows in a message of its own, and a
+    receiver tapped before it (a fast player) is taken all the same."""
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    table = services.sessions.start("bargain-bin", players)
+    _, view = render(services, f"/continue/{table.id}")
+    veil = veil_of(view, over="To Ann (0)")
+    row = grid_under(view, veil)
+    receivers = list(row.controls)
+
+    def receiver() -> str | None:
+        return next((k for k, c in buttons(view).items() if k.startswith("To ") and not greyed(view, c)), None)
+
+    def value() -> str:
+        return next(k for k, c in buttons(view).items() if k[0] in "23456789" and not greyed(view, c))
+
+    async def play() -> None:
+        played = 0
+        while True:
+            to = receiver()
+            assert to is not None, f"a receiver after {played} cards"
+            event_tap(view, to)
+            await asyncio.sleep(LATER)  # the pad's grid after the receiver's reply
+            sent.clear()
+            event_tap(view, value())
+            played += 1
+            if any(t == "Next: Every card is played: confirm the hand" for t in texts(view)):
+                break
+            await asyncio.sleep(LATER)
+        assert played == 5 * len(players)
+        assert len(sent) == 1 and not has(sent, veil) and not has(sent, row), "the last card's reply: no veil"
+        assert not any(key.disabled for key in receivers), "no receiver greyed out on its own"
+        sent.clear()
+        await asyncio.sleep(LATER)
+        assert [id(veil), id(row)] in [[id(c) for c in message] for message in sent], "then the receivers' veil"
+        assert row.disabled and veil.bgcolor is not None and receiver() is None
+        in_event(lambda: veil.on_click(None))
+        assert "Every card of this hand has been played: confirm the hand." in texts(view), "said under the panel"
+        sent.clear()
+        event_tap(view, "Confirm hand")
+        assert len(table.hands) == 1
+        assert has(sent, veil) and not has(sent, row), "the reply: the cover, not the row (its receivers' labels)"
+        assert veil.bgcolor is None and row.disabled
+        # a fast player: a receiver tapped before the row's message (its node still reads as unavailable)
+        sent.clear()
+        in_event(lambda: press(buttons(view)["To Ann (0)"]))
+        assert has(sent, receivers[0]) and receivers[0].selected, "Ann chosen, in the tap's reply"
+        sent.clear()
+        await asyncio.sleep(LATER)
+        assert table.draft() is not None and table.draft()["receiver"] == "Ann", table.draft()
+        assert [id(row)] in [[id(c) for c in message] for message in sent], "then the row, alone"
+        assert not row.disabled
 
     run_async(play())

@@ -259,6 +259,14 @@ class BinPanel:
         self.receiver_row = isolated(
             ft.ResponsiveRow([key.control for key in self.receivers.values()], spacing=6, run_spacing=4)
         )
+        self.receiver_veil = VeilOver(self.receiver_row, self._receivers_refused)
+        """Once every card of the hand is played, the receivers are veiled as one (dimmed, each read as unavailable,
+        a tap refused with "every card of this hand has been played: confirm the hand"), where each was greyed out
+        on its own: the Confirm then brought all ten back in its reply, each key's node, border and colour (33 of
+        its 48 changes), and the phone built each again before it showed the new standings."""
+        self.receiver_veil_later = VeilLater(self.receiver_veil, self._lock, self._send)
+        """Raises it after the reply of the hand's last card; lowers its cover in the Confirm's reply and the row's
+        ``disabled`` after it."""
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
         self.pad_keys = isolated(  # walked only when one of its keys changed (send_changes)
@@ -299,7 +307,7 @@ class BinPanel:
             ],
             wrap=True,
         )
-        self._rows: list[ft.Control] = [self.receiver_row, self.pad]
+        self._rows: list[ft.Control] = [self.receiver_veil.control, self.pad]
         """The rows live play shows or hides as the hand goes (always in the panel while it is shown)."""
         self.take_back = _outlined(_("Take back last card"), self._act("undo_play"), size=15)
         self.take_back.height = MIN_TAP
@@ -313,6 +321,8 @@ class BinPanel:
             self.someone,
             self.other_receiver,
             *(key.control for key in self.receivers.values()),
+            self.receiver_veil.cover,
+            self.receiver_row,  # disabled under the raised veil (its receivers then read as unavailable)
             self.veil.cover,
             self.pad_keys,  # disabled under the raised veil (its keys then read as unavailable)
             *(key.control for key in self.keys.values()),
@@ -329,7 +339,8 @@ class BinPanel:
         around |= {id(self.other_receiver): self.giver_row, id(self.someone): self.header}
         around |= {id(self.title): self.header}
         around |= {id(self.vegas_text): self.vegas_box}
-        around |= {id(key.control): self.receiver_row for key in self.receivers.values()}
+        receivers = (*(key.control for key in self.receivers.values()), self.receiver_veil.cover, self.receiver_row)
+        around |= {id(control): self.receiver_veil.control for control in receivers}
         around |= {id(key.control): self.pad for key in self.keys.values()}
         around |= {id(c): self.actions for c in (self.take_back, self.confirm_button)}
         self._homes = [around.get(id(control), control) for control in self._kept]
@@ -387,6 +398,14 @@ class BinPanel:
                 self.ectx.report(f"{cover_refusal(self.words, lambda: self.entry.choose_value(key))}.")
 
         return handler
+
+    def _receivers_refused(self, _: Any) -> None:
+        """A tap on the veiled receivers: nobody gets a card, and the reason is said (every card is played), or
+        that the tap came too early when the next hand has begun (:func:`~views.table.entry.cover_refusal`)."""
+        with self._lock:
+            entry = self.entry
+            anyone = next((name for name in entry.players if entry.can_receive(name)), entry.players[0])
+            self.ectx.report(f"{cover_refusal(self.words, lambda: entry.choose_receiver(anyone))}.")
 
     def _act(self, method: str, *args: Any) -> Callable[[Any], None]:
         """A tap handler calling ``BinEntry.<method>(*args)`` on the entry as it is at the time of the tap."""
@@ -520,7 +539,8 @@ class BinPanel:
             _update_receiver(
                 receiver_key,
                 label=_("To {name} ({points})").format(name=name, points=points[name]),
-                disabled=not entry.can_receive(name) or entry.joker_waiting,
+                # once every card is played, the veil says so for all of them (below)
+                disabled=(giver is not None and not entry.can_receive(name)) or entry.joker_waiting,
                 selected=entry.receiver == name,
             )
         receiver = entry.receiver
@@ -535,7 +555,8 @@ class BinPanel:
         # The receivers and the pad stay in the panel, shown or hidden: a tap that swaps them (a large table's pad
         # in the receivers' place) sends two visibilities, not both rows' every key again. The Joker's signs come
         # and go (rare, and their buttons share the Joker keys' words).
-        self.receiver_row.visible = not swapped
+        self.receiver_veil.control.visible = not swapped
+        self.receiver_veil_later.want(giver is None)
         show_pad = not entry.joker_waiting and not (swaps and choosing)  # a large table's: with the receiver
         if show_pad:
             ready = entry.receiver is not None and giver is not None
@@ -550,7 +571,7 @@ class BinPanel:
                 self._grey_keys()
         self.pad.visible = show_pad
         signs = [self.sign_row] if entry.joker_waiting else []
-        return [*parts, self.receiver_row, *signs, self.pad]
+        return [*parts, self.receiver_veil.control, *signs, self.pad]
 
     def _grey_keys(self) -> list[ft.Control]:
         """Grey out each key whose cards are all played (both of a value, the Joker) and bring back the others;
