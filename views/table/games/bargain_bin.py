@@ -252,21 +252,7 @@ class BinPanel:
         self.giver_row = ft.Row([self.giver_text, self.other_receiver], vertical_alignment=ft.CrossAxisAlignment.CENTER)
         """Whose card it is and how many are left (a large table, while the pad is shown: who gets it, and the
         way back to the receivers)."""
-        self.receivers = {
-            name: _receiver(_("To {name} ({points})").format(name=name, points=0), self._act("choose_receiver", name))
-            for name in entry.players
-        }
-        self.receiver_row = isolated(
-            ft.ResponsiveRow([key.control for key in self.receivers.values()], spacing=6, run_spacing=4)
-        )
-        self.receiver_veil = VeilOver(self.receiver_row, self._receivers_refused)
-        """Once every card of the hand is played, the receivers are veiled as one (dimmed, each read as unavailable,
-        a tap refused with "every card of this hand has been played: confirm the hand"), where each was greyed out
-        on its own: the Confirm then brought all ten back in its reply, each key's node, border and colour (33 of
-        its 48 changes), and the phone built each again before it showed the new standings."""
-        self.receiver_veil_later = VeilLater(self.receiver_veil, self._lock, self._send)
-        """Raises it after the reply of the hand's last card; lowers its cover in the Confirm's reply and the row's
-        ``disabled`` after it."""
+        self._build_receivers()
         keys = pad_keys(entry.options)
         self.keys = {key: self._key(key) for key in keys}
         self.pad_keys = isolated(  # walked only when one of its keys changed (send_changes)
@@ -345,6 +331,26 @@ class BinPanel:
         around |= {id(c): self.actions for c in (self.take_back, self.confirm_button)}
         self._homes = [around.get(id(control), control) for control in self._kept]
         """The part of the panel (or the bottom bar's actions) each kept control is shown in."""
+
+    def _build_receivers(self) -> None:
+        """The receivers (one key a player, "To Ann (12)"), their row, and the veil over it, made once."""
+        _ = self.words.gettext
+        entry = self.entry
+        self.receivers = {
+            name: _receiver(_("To {name} ({points})").format(name=name, points=0), self._act("choose_receiver", name))
+            for name in entry.players
+        }
+        self.receiver_row = isolated(
+            ft.ResponsiveRow([key.control for key in self.receivers.values()], spacing=6, run_spacing=4)
+        )
+        self.receiver_veil = VeilOver(self.receiver_row, self._receivers_refused)
+        """Once every card of the hand is played, the receivers are veiled as one (dimmed, each read as unavailable,
+        a tap refused with "every card of this hand has been played: confirm the hand"), where each was greyed out
+        on its own: the Confirm then brought all ten back in its reply, each key's node, border and colour (33 of
+        its 48 changes), and the phone built each again before it showed the new standings."""
+        self.receiver_veil_later = VeilLater(self.receiver_veil, self._lock, self._send)
+        """Raises it after the reply of the hand's last card; lowers its cover in the Confirm's reply and the row's
+        ``disabled`` after it."""
 
     def _pot_before(self) -> int | None:
         """The Vegas pot before this hand, found once per version of the session (it cannot change within a
