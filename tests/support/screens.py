@@ -53,22 +53,24 @@ def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
     if isinstance(control, ft.Semantics) and control.label:
         labelled = True
     yield control, labelled
-    if isinstance(control, ft.Component):  # rendered from its state now, as the page's next update would
-        yield from walk_body(rendered(control), labelled)
-        return
-    if not dataclasses.is_dataclass(control):
-        return
-    for field in dataclasses.fields(control):
-        if field.name.startswith("_") or field.name in ("parent", "page"):
-            continue
-        value = getattr(control, field.name, None)
-        yield from walk_body(value, labelled)
+    for child in children(control):
+        yield from walk(child, labelled)
 
 
-def walk_body(value: Any, labelled: bool) -> Iterator[tuple[Any, bool]]:
-    for child in value if isinstance(value, list) else [value]:
-        if isinstance(child, ft.BaseControl):
-            yield from walk(child, labelled)
+def children(control: Any) -> Iterator[ft.BaseControl]:
+    """The controls right under ``control``: those its fields hold (a component's: its body, rendered from its
+    state now, as the page's next update would)."""
+    if isinstance(control, ft.Component):
+        values: list[Any] = [rendered(control)]
+    elif dataclasses.is_dataclass(control):
+        names = [f.name for f in dataclasses.fields(control)]
+        values = [getattr(control, n, None) for n in names if not n.startswith("_") and n not in ("parent", "page")]
+    else:
+        return
+    for value in values:
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ft.BaseControl):
+                yield child
 
 
 _RENDERED: weakref.WeakKeyDictionary[ft.Component, tuple[int, ...]] = weakref.WeakKeyDictionary()
@@ -96,16 +98,8 @@ def paths(control: Any, above: list[Any]) -> Iterator[list[Any]]:
     """Each control under ``control`` with the controls from ``control`` down to it."""
     path = [*above, control]
     yield path
-    if isinstance(control, ft.Component):  # as the page's next update would render it
-        yield from paths(rendered(control), path)
-        return
-    for field in dataclasses.fields(control) if dataclasses.is_dataclass(control) else ():
-        if field.name.startswith("_") or field.name in ("parent", "page"):
-            continue
-        value = getattr(control, field.name, None)
-        for child in value if isinstance(value, list) else [value]:
-            if isinstance(child, ft.Control):
-                yield from paths(child, path)
+    for child in children(control):
+        yield from paths(child, path)
 
 
 def greyed(root: Any, target: Any) -> bool:
@@ -117,26 +111,12 @@ def greyed(root: Any, target: Any) -> bool:
         off = off or bool(getattr(control, "disabled", False))
         if control is target:
             return off
-        if not dataclasses.is_dataclass(control):
-            return None
         if isinstance(control, ft.Stack):
             off = off or any(isinstance(c, Veil) and not c.ignore_interactions for c in control.controls)
-        if isinstance(control, ft.Component):
-            body = rendered(control)
-            for child in body if isinstance(body, list) else [body]:
-                found = look(child, off)
-                if found is not None:
-                    return found
-            return None
-        for field in dataclasses.fields(control):
-            if field.name.startswith("_") or field.name in ("parent", "page"):
-                continue
-            value = getattr(control, field.name, None)
-            for child in value if isinstance(value, list) else [value]:
-                if isinstance(child, ft.BaseControl):
-                    found = look(child, off)
-                    if found is not None:
-                        return found
+        for child in children(control):
+            found = look(child, off)
+            if found is not None:
+                return found
         return None
 
     found = look(root, False)
