@@ -1,9 +1,9 @@
 """After the reply: a tap that raises a veil over a grid of keys (the card that completes a Jokers Kill hand, the
 card played on a small Bargain Bin table) sends its reply without it, and the veil follows in a message of its own
-(:class:`views.table.entry.VeilLater`); a Confirm's reply lowers it after, and the scoreboard and the hand list
-follow it too (the standings at the top come in the reply). A tap on a cover enters nothing in the place of the key
-under it. A Financial Crisis card's reply leaves out the bank's reading and the piles' breakdown below the grid,
-which follow it.
+(:class:`views.table.entry.VeilLater`). A Confirm's reply is the new standings at the top of the screen: the next
+hand (the veil lowered with it), the scoreboard and the hand list follow it. A tap on a cover enters nothing in the
+place of the key under it. A Financial Crisis card's reply leaves out the bank's reading and the piles' breakdown
+below the grid, which follow it.
 
 The taps are made as Flet makes them: on a running event loop, inside a page event (its own update state). The
 table screen's one update of a tap is caught (``sent``), so the test sees each message's controls in order.
@@ -57,7 +57,7 @@ def test_jokers_kill_the_last_card_of_a_hand_is_sent_before_the_veil(
 ) -> None:
     """The card that completes the hand: its reply (the card greyed out, the prompt, Confirm) carries no veil; the
     cover and the disabled grid follow alone. A card tapped before the veil is up is refused all the same, with the
-    reason, and the Confirm lowers the veil in its own reply."""
+    reason. The Confirm's reply leaves the veil up; it comes down with the next hand, after the reply."""
     table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
     _, view = render(services, f"/continue/{table.id}")
     veil = veil_of(view)
@@ -88,7 +88,8 @@ def test_jokers_kill_the_last_card_of_a_hand_is_sent_before_the_veil(
         assert any("still covered" in text for text in texts(view)), texts(view)
         sent.clear()
         await asyncio.sleep(LATER)
-        assert [id(veil), id(grid)] in [[id(c) for c in message] for message in sent], "then the veil comes down"
+        [hand] = [message for message in sent if has([message], veil)]
+        assert has([hand], grid), "then the veil comes down, with the next hand"
         assert not grid.disabled and veil.bgcolor is None
         assert not greyed(view, buttons(view)["A♠"]), "nothing entered in its place (the first card)"
         event_tap(view, "A♠")
@@ -232,31 +233,41 @@ def test_bargain_bin_a_tap_on_the_pad_s_cover_plays_no_value(
     run_async(play())
 
 
-def test_a_confirm_s_reply_shows_the_standings_and_the_board_follows(
+def test_a_confirm_s_reply_shows_the_standings_and_the_hand_and_board_follow(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:
-    """The Confirm's reply carries the standings at the top of the screen and the emptied hand; the scoreboard
-    (each player's last hand, the game's extras) and the hand list follow in one message of their own."""
+    """The Confirm's reply carries the standings at the top of the screen and no more of the panel than the title's
+    *Saving…*; the next hand (the emptied places, the prompt, Confirm greyed out), the scoreboard (each player's last
+    hand, the game's extras) and the hand list follow, each in a message of its own. A card tapped meanwhile lands
+    on the veil, which still covers the cards: nothing is entered, and the tap is said to have come too early."""
     table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
     _, view = render(services, f"/continue/{table.id}")
+    veil = veil_of(view)
 
     async def play() -> None:
         for card in ("9♠", "4♥", "7♦", "Q♣"):
             event_tap(view, card)
+        await asyncio.sleep(LATER)  # the veil up over the complete hand
         sent.clear()
         event_tap(view, "Confirm hand")
         shown = texts(view)
-        assert "1. Ann: 2 points (last hand +2)" in shown and "Next: Turn the up-card" in shown, shown
+        assert "1. Ann: 2 points (last hand +2)" in shown, shown
+        assert "Next: Ann wins 2 points: confirm the hand" in shown, "the next hand is drawn after the reply"
         assert "+2" not in shown and not any(text.startswith("Hand 1: Ann +2") for text in shown)
-        assert len(sent) == 1
+        assert len(sent) == 1 and not has(sent, veil)
+        in_event(lambda: veil.on_click(None))  # the next hand's first card, tapped too soon
+        assert any("still covered" in text for text in texts(view)), texts(view)
         await asyncio.sleep(LATER)
         shown = texts(view)
-        assert "+2" in shown and "Hand 1: Ann +2" in shown, shown
-        assert len(sent) == 3 and len(sent[1]) == 1, "the board and the hand list in one message"
-        assert [getattr(c, "value", None) for c in sent[2]] == ["Jokers Kill"], "the hand on disk: Saving… goes"
-        board = sent[1][0]
+        assert "+2" in shown and "Hand 1: Ann +2" in shown and "Next: Turn the up-card" in shown, shown
+        later = sent[1:]
+        assert len(later) == 3, "the board, the next hand and the title's Saving… each in a message of its own"
+        [board] = [message[0] for message in later if len(message) == 1 and message[0] is not sent[-1][0]]
         assert any(c is board for c, _ in walk(view)), "the scoreboard"
         assert not any(c is board for c in sent[0]), "the reply does not walk the scoreboard it leaves as it was"
+        assert [getattr(c, "value", None) for c in sent[-1]] == ["Jokers Kill"], "the hand on disk: Saving… goes"
+        assert any(has([message], veil) for message in later), "the veil down with the next hand"
+        assert not table.draft() or not table.draft().get("plays"), "nothing entered by the early tap"
 
     run_async(play())
 
@@ -303,9 +314,11 @@ def test_bargain_bin_the_receivers_are_veiled_once_every_card_is_played(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:
     """The hand's last card: its reply carries no receiver; the receivers' veil follows alone, and then every
-    receiver reads as unavailable and a tap on the veil says why. The Confirm's reply lowers the cover (and carries
-    the receivers' new labels, not their state); the row's ``disabled`` follows in a message of its own, and a
-    receiver tapped before it (a fast player) is taken all the same."""
+    receiver reads as unavailable and a tap on the veil says why. The last card taken back lowers the cover in its
+    reply; the row's ``disabled`` follows in a message of its own, and a receiver tapped before it (a fast player) is
+    taken all the same. The Confirm's reply leaves the receivers as they were (veiled, their card points of the hand
+    just confirmed): the next hand, its receivers brought back, follows in a message of its own, and a receiver
+    tapped meanwhile lands on the veil, enters nothing and is said to have come too early."""
     players = ["Ann", "Ben", "Cat", "Dan"]
     table = services.sessions.start("bargain-bin", players)
     _, view = render(services, f"/continue/{table.id}")
@@ -342,18 +355,34 @@ def test_bargain_bin_the_receivers_are_veiled_once_every_card_is_played(
         in_event(lambda: veil.on_click(None))
         assert "Every card of this hand has been played: confirm the hand." in texts(view), "said under the panel"
         sent.clear()
-        event_tap(view, "Confirm hand")
-        assert len(table.hands) == 1
-        assert has(sent, veil) and not has(sent, row), "the reply: the cover, not the row (its receivers' labels)"
+        last = table.draft()["plays"][-1]
+        event_tap(view, "Take back last card")
+        assert has(sent, veil) and not has(sent, row), "the reply: the cover, not the row"
         assert veil.bgcolor is None and row.disabled
         # a fast player: a receiver tapped before the row's message (its node still reads as unavailable)
         sent.clear()
-        in_event(lambda: press(buttons(view)["To Ann (0)"]))
-        assert has(sent, receivers[0]) and receivers[0].selected, "Ann chosen, in the tap's reply"
+        to = f"To {last['to']} ("
+        in_event(lambda: press(next(c for k, c in buttons(view).items() if k.startswith(to))))
+        assert has(sent, receivers[players.index(last["to"])]), f"{last['to']} chosen, in the tap's reply"
         sent.clear()
         await asyncio.sleep(LATER)
-        assert table.draft() is not None and table.draft()["receiver"] == "Ann", table.draft()
+        assert table.draft() is not None and table.draft()["receiver"] == last["to"], table.draft()
         assert [id(row)] in [[id(c) for c in message] for message in sent], "then the row, alone"
         assert not row.disabled
+        event_tap(view, value())  # the last card played again
+        await asyncio.sleep(LATER)
+        assert row.disabled and receiver() is None, "veiled again"
+        sent.clear()
+        event_tap(view, "Confirm hand")
+        assert len(table.hands) == 1
+        assert len(sent) == 1 and not has(sent, veil) and not has(sent, row), "the reply: the standings alone"
+        assert not any(has(sent, key) for key in receivers) and row.disabled and veil.bgcolor is not None
+        in_event(lambda: veil.on_click(None))  # the next hand's first receiver, tapped too soon
+        assert any("still covered" in text for text in texts(view)), texts(view)
+        sent.clear()
+        await asyncio.sleep(LATER)
+        [hand] = [message for message in sent if has([message], veil)]
+        assert has([hand], row) and not row.disabled and veil.bgcolor is None, "the next hand, receivers back"
+        assert receiver() == "To Ann (0)" and not table.draft(), "nothing entered by the early tap"
 
     run_async(play())

@@ -263,8 +263,8 @@ class Later:
 
 
 class VeilLater:
-    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers its cover at once
-    (or after the reply when asked: the hand confirmed), and its grid's ``disabled`` after the reply.
+    """Raises a :class:`~views.widgets.VeilOver` after the tap's reply instead of in it; lowers its cover at once,
+    and its grid's ``disabled`` after the reply.
 
     Raising or lowering the veil disables or enables the grid under it, and Flet's client then builds every key of
     the grid again (52 cards of Jokers Kill, the value pad of Bargain Bin): on a slow phone that doubled the time
@@ -274,10 +274,11 @@ class VeilLater:
 
     Lowering takes the cover away at once (a key the next tap needs, a Bargain Bin value after who gets the card,
     can be tapped as soon as it shows: a key's taps do not wait for its grid), and the grid's ``disabled``, which
-    only screen readers hear, after the reply. After a Jokers Kill Confirm (``later=True``) the cover waits too:
-    the new standings and the emptied hand come first, the grid a moment after, dimmed until then. A tap on the
-    cover meanwhile enters nothing and says to tap again (:func:`cover_refusal`). A later change cancels a change
-    still waiting. Outside a page event (a unit test, a redraw on the page's thread) both are immediate.
+    only screen readers hear, after the reply. After a Confirm the whole next hand is drawn after the reply (the
+    panels' ``follow``), the veil's lowering with it: until then the grid stays dimmed, and a tap on the cover
+    enters nothing and says to tap again (:func:`cover_refusal`). A later change cancels a change still waiting.
+    Outside a page event (a unit test, a redraw on the page's thread, a change drawn after a reply) both are
+    immediate.
 
     ``lock`` is the panel's lock of taps, which the deferred change takes (:class:`Later`). ``send`` sends the
     controls it changed (the panel's own way of sending, as after a tap).
@@ -295,16 +296,16 @@ class VeilLater:
         """Whether the veil is to be up (it may still be waiting to go up or down)."""
         self._later = Later(self._apply, lock)
 
-    def want(self, raised: bool, *, later: bool = False) -> list[ft.Control]:
-        """Ask for the veil up or down (the cover down after the reply with ``later``); returns what to send with
-        the tap now (the cover when it comes down at once; nothing when the change is to follow, or none is due)."""
+    def want(self, raised: bool) -> list[ft.Control]:
+        """Ask for the veil up or down; returns what to send with the tap now (the cover when it comes down at once;
+        nothing when the change is to follow, or none is due)."""
         self.wanted = raised
         self._later.cancel()
         if raised == self.veil.raised and raised == self.veil.grid_veiled:
             return []
         if not self._later.want():  # outside a page event: at once
             return self.veil.set_raised(raised)
-        return [] if raised or later else self.veil.set_cover(False)
+        return [] if raised else self.veil.set_cover(False)
 
     def _apply(self) -> None:
         changed = self.veil.set_raised(self.wanted)

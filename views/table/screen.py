@@ -312,9 +312,10 @@ class TableView:
     def _board(self) -> None:
         """The scoreboard and the hand list, brought up to date after the reply of a tap (in a message of their
         own, :func:`~views.table.entry.after_reply`): on a phone they are below the entry panel, and the reply of
-        a Confirm, which shows the new standings at the top of the screen and empties the hand, is drawn sooner
-        without them (a throttled phone's frame builds every text of the board and every row of the list again).
-        The first drawing, and a redraw outside a tap (another device's change), have them with the rest."""
+        a Confirm, which shows the new standings at the top of the screen (Bargain Bin's and Jokers Kill's panels
+        draw the next hand after it too), is drawn sooner without them (a throttled phone's frame builds every
+        text of the board and every row of the list again). The first drawing, and a redraw outside a tap (another
+        device's change), have them with the rest."""
         with self._draw_state:
             if self._board_waiting is not None:
                 self._board_waiting.cancel()

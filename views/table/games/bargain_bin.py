@@ -268,6 +268,8 @@ class BinPanel:
         tapped, and its grid after the reply)."""
         self._keys_later = Later(self._grey_keys_later, self._lock)
         """The keys' greying out, waiting to follow a tap's reply (:meth:`_grey_keys_later`)."""
+        self._follow_later = Later(lambda: self._send(self.redraw()), self._lock)
+        """The next hand drawn after the reply of the Confirm that began it (:meth:`follow`)."""
         self.pad = ft.Column(
             [
                 self.veil.control,
@@ -368,7 +370,8 @@ class BinPanel:
     def follow(self, record: dict[str, Any]) -> bool:
         """Follow a change of the session in place (the next hand after a confirm, an undo, another tab's entry):
         the hand kept as a draft if it still fits, else an empty hand. Players and house rules never change within
-        a game, so the kept controls still fit."""
+        a game, so the kept controls still fit. Inside a page event the hand is drawn after the reply
+        (:func:`~views.table.entry.after_reply`); a tap meanwhile acts on the new hand."""
         self.ectx.record = record
         try:
             self.ctl.reopen(record)
@@ -378,7 +381,9 @@ class BinPanel:
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
-        self._send(self.redraw())  # keys and receivers are isolated: the screen's update of the panel skips them
+        # the Confirm's reply is the new standings: the next hand follows in a message of its own (after_reply)
+        if not self._follow_later.want():
+            self._send(self.redraw())  # keys and receivers are isolated: the screen's update of the panel skips them
         return True
 
     # -- state ----------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import (
     EntryContext,
+    Later,
     TableUI,
     VeilLater,
     controller,
@@ -106,7 +107,9 @@ class CardPicker:
         """Raised over the grid while the hand is complete: a card tapped then is refused (see :meth:`refused`)."""
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
         """Raises it after the reply of the tap that completes the hand; lowers it at once when a card is taken back,
-        after the reply when the hand is confirmed."""
+        with the next hand (after the reply) when the hand is confirmed."""
+        self._follow_later = Later(lambda: self._send(self.redraw()), self._lock)
+        """The next hand drawn after the reply of the Confirm that began it (:meth:`follow`)."""
         self.confirm_key = ActionKey(_("Confirm hand"), self.confirm_hand)
         """A filled key, not a Material button: the card that completes a hand enables it at once, with no state
         animation holding the next frames (:class:`~views.widgets.ActionKey`)."""
@@ -138,9 +141,11 @@ class CardPicker:
             except ScoringError:
                 return False
             docked(self.ectx, self.actions)
-            # the cards are isolated: the screen's update of the panel skips them; the veil of the hand just
-            # confirmed comes down after the reply (the new standings and the emptied hand first)
-            self._send(self.redraw(lower_later=True))
+            # the Confirm's reply is the new standings: the emptied hand, and the veil of the hand just confirmed
+            # coming down, follow in a message of its own (after_reply); the cards are isolated: the screen's
+            # update of the panel skips them
+            if not self._follow_later.want():
+                self._send(self.redraw())
             return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -149,10 +154,9 @@ class CardPicker:
     def state(self) -> JokersKillState:
         return self.ctl.state
 
-    def redraw(self, *, lower_later: bool = False) -> list[ft.Control]:
+    def redraw(self) -> list[ft.Control]:
         """Bring the controls up to the hand's state, in place; returns the ones that changed (a card tap sends
-        only those: the prompt, the hand's places, the cards whose state changed, the actions). ``lower_later``: a
-        veil to come down does so after the reply (:class:`~views.table.entry.VeilLater`)."""
+        only those: the prompt, the hand's places, the cards whose state changed, the actions)."""
         state = self.state
         need = state.need()
         changed: list[ft.Control] = [self.actions]
@@ -163,8 +167,8 @@ class CardPicker:
         # card's node say it is unavailable); a card tapped then is refused with "the hand is complete: confirm it,
         # or remove a card first", said on screen and read out. A card dealt greys its own key. The veil goes up
         # after the reply of the tap that completes the hand (its last card shows first: VeilLater), and comes
-        # down after the reply of its Confirm (the new standings first).
-        changed += self.veil_later.want(need.complete, later=lower_later)  # the cover and the grid, not its keys
+        # down with the next hand, after the reply of its Confirm (the new standings first: follow).
+        changed += self.veil_later.want(need.complete)  # the cover and the grid, not its keys
         legal = state.unused_cards()
         changed += [key.control for code, key in self.keys.items() if key.set_enabled(code in legal)]
         places = state.slots()
