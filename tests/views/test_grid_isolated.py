@@ -23,7 +23,7 @@ from tests.conftest import run_async
 from tests.support.events import LATER, event_tap
 from tests.support.keys import bargain_bin_next, row_of
 from tests.support.screens import buttons, greyed, render, walk
-from tests.support.wire import Wire
+from tests.support.wire import Wire, changed
 from views.flet_private import set_isolated
 
 
@@ -144,3 +144,30 @@ def test_bargain_bin_every_receiver_and_value_tap_is_sent(services: AppServices,
         taps += 1
     play(view, wire, ["Confirm hand", "To Ann (0)"])  # the next hand's pad and receivers, as new
     assert len(table.hands) == 1
+
+
+def test_a_confirm_s_reply_walks_past_the_entry_panel(services: AppServices, wire: Wire) -> None:
+    """The Confirm's reply is the new standings; the next hand is drawn after it, so the reply leaves the entry
+    panel as it was and walks past it (none of its controls compared: Bargain Bin's is the largest of the screen).
+    The next hand's message then sends every control of the panel that changed: none is left unsent."""
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+    table = services.sessions.start("bargain-bin", names, {"target": 1000})
+    _, view = render(services, f"/continue/{table.id}")
+    wire.send_first(view)
+    taps = 0
+    while (label := bargain_bin_next(view, taps)) is not None:
+        play(view, wire, [label])
+        taps += 1
+    title = next(c for c, _ in walk(view) if isinstance(c, ft.Text) and c.value == "Hand 1")
+    prompt = next(c for c, _ in walk(view) if isinstance(c, ft.Text) and str(c.value).startswith("Every card"))
+    ann = next(c for k, c in buttons(view).items() if k.startswith("To Ann ("))
+    kept = [title, prompt, ann, buttons(view)["Confirm hand"]]
+    wire.walked.clear()
+    [confirm] = play(view, wire, ["Confirm hand"])
+    assert len(table.hands) == 1
+    assert any(str(getattr(c, "label", "")).startswith("1. Ann: ") for c in confirm), "the new standings"
+    assert not any(c is control for c in confirm for control in kept), "the reply walked the entry panel"
+    assert len(wire.walked) > 1, "the next hand followed in a message of its own"
+    assert title.value == "Hand 2" and str(prompt.value).endswith(" plays: who gets the card?"), prompt.value
+    for control in kept:
+        assert changed(control) == [], f"{control} left changes unsent"

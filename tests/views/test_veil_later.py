@@ -29,7 +29,7 @@ from views.widgets import Veil
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[list[ft.Control]]:
     """The table screen's updates, each the controls it sends in one message."""
     out: list[list[ft.Control]] = []
-    monkeypatch.setattr("views.table.screen.send_changes", lambda root, changed: out.append(list(changed)))
+    monkeypatch.setattr("views.table.screen.send_changes", lambda root, changed, past=(): out.append(list(changed)))
     return out
 
 

@@ -386,20 +386,26 @@ def isolated_around(control: ft.BaseControl, root: ft.BaseControl) -> list[ft.Ba
     return found
 
 
-def send_changes(root: ft.Control, changed: Sequence[ft.Control]) -> None:
+def send_changes(root: ft.Control, changed: Sequence[ft.Control], past: Sequence[ft.Control] = ()) -> None:
     """Send ``changed`` (controls under ``root``) in one update of ``root``: one message, whatever changed.
 
     The kept controls a tap may change are :func:`~views.widgets.isolated`, so that the update walks past those
     that did not change (the 52 cards, the value keys, the hand rows); the ones in ``changed`` are opened for this
     update only, so their changes go with it. So are the isolated controls around them (a grid of keys, isolated
     so that an update that changes none of its keys, a Confirm's, does not walk its 52 keys: a key greyed out
-    opens its grid)."""
+    opens its grid). ``past``: controls known unchanged, with all they hold, which this update alone walks past
+    (isolated for it: the entry panel, when a Confirm's reply leaves it as it was)."""
     opened: list[ft.BaseControl] = [control for control in changed if control.is_isolated()]
     opened += [around for control in changed for around in isolated_around(control, root)]
+    closed = [control for control in past if not control.is_isolated()]
     for control in opened:
         set_isolated(control, False)
+    for control in closed:
+        set_isolated(control, True)
     try:
         refresh(root)
     finally:
+        for control in closed:
+            set_isolated(control, False)
         for control in opened:
             set_isolated(control, True)

@@ -642,6 +642,7 @@ class TableView:
         """The whole screen again, with what the panel changed meanwhile, in one update."""
         with self._draw_state:
             self._showing, self._opened = True, list(queued)
+        panel_before = list(self.entry_area.controls)
         try:
             self.rebuild()
         finally:
@@ -649,7 +650,9 @@ class TableView:
                 self._showing = False
                 board = [self.board.control] if self._board_waiting is None else []  # the board, drawn now
                 opened, self._opened = [*self._opened, self.strip.control, *board], []
-        send_changes(self._view if self._view is not None else self.body, opened)
+        # a Confirm's reply leaves the entry panel as it was (the next hand is drawn after it): not walked
+        past = [self.entry_area] if _untouched(self.entry_area, panel_before, opened) else []
+        send_changes(self._view if self._view is not None else self.body, opened, past)
 
     # -- following the session -------------------------------------------------------------------------------
 
@@ -693,6 +696,28 @@ class TableView:
         for panel in list(self._panels.values()):
             if isinstance(panel, ResizingPanel):
                 panel.resized()
+
+
+def _untouched(holder: ft.Column, before: list[ft.Control], changed: Sequence[ft.Control]) -> bool:
+    """Whether a redraw left ``holder`` as it was sent, with all it holds: the same controls in it (``before``),
+    and each control it ``changed`` known to be beside it, neither in it nor around it, by its links to the page (a
+    control never sent has none: then nobody can tell, and the answer is no)."""
+    if [id(c) for c in holder.controls] != [id(c) for c in before]:
+        return False
+    around: set[int] = set()
+    parent: ft.BaseControl | None = holder
+    while parent is not None:
+        around.add(id(parent))
+        parent = parent.parent
+    for control in changed:
+        if id(control) in around or control.parent is None:
+            return False
+        parent = control.parent
+        while parent is not None and parent is not holder:
+            parent = parent.parent
+        if parent is holder:
+            return False
+    return True
 
 
 _SHOW_ALL_HANDS = N_("Show all {total} hands ({hidden} more)")
