@@ -131,17 +131,23 @@ def test_each_game_sends_every_key_it_changes(
     play(view, wire, labels)
 
 
-def test_bargain_bin_every_receiver_and_value_tap_is_sent(services: AppServices, wire: Wire) -> None:
-    """A hand of four players, tapped receiver, value, receiver..., its Confirm and the next hand's first tap: the
-    value pad and the receivers are grids too (each receiver tap greys a receiver out, each value tap can grey a
-    value out, the Confirm brings them all back)."""
-    table = services.sessions.start("bargain-bin", ["Ann", "Ben", "Cat", "Dan"], {"target": 1000})
+def bargain_bin_hand(services: AppServices, wire: Wire, players: list[str]) -> tuple[Any, ft.View]:
+    """A Bargain Bin table of ``players`` on the wire, its first hand played tap by tap (every card, not confirmed)."""
+    table = services.sessions.start("bargain-bin", players, {"target": 1000})
     _, view = render(services, f"/continue/{table.id}")
     wire.send_first(view)
     taps = 0
     while (label := bargain_bin_next(view, taps)) is not None:
         play(view, wire, [label])
         taps += 1
+    return table, view
+
+
+def test_bargain_bin_every_receiver_and_value_tap_is_sent(services: AppServices, wire: Wire) -> None:
+    """A hand of four players, tapped receiver, value, receiver..., its Confirm and the next hand's first tap: the
+    value pad and the receivers are grids too (each receiver tap greys a receiver out, each value tap can grey a
+    value out, the Confirm brings them all back)."""
+    table, view = bargain_bin_hand(services, wire, ["Ann", "Ben", "Cat", "Dan"])
     play(view, wire, ["Confirm hand", "To Ann (0)"])  # the next hand's pad and receivers, as new
     assert len(table.hands) == 1
 
@@ -151,13 +157,7 @@ def test_a_confirm_s_reply_walks_past_the_entry_panel(services: AppServices, wir
     panel as it was and walks past it (none of its controls compared: Bargain Bin's is the largest of the screen).
     The next hand's message then sends every control of the panel that changed: none is left unsent."""
     names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
-    table = services.sessions.start("bargain-bin", names, {"target": 1000})
-    _, view = render(services, f"/continue/{table.id}")
-    wire.send_first(view)
-    taps = 0
-    while (label := bargain_bin_next(view, taps)) is not None:
-        play(view, wire, [label])
-        taps += 1
+    table, view = bargain_bin_hand(services, wire, names)
     title = next(c for c, _ in walk(view) if isinstance(c, ft.Text) and c.value == "Hand 1")
     prompt = next(c for c, _ in walk(view) if isinstance(c, ft.Text) and str(c.value).startswith("Every card"))
     ann = next(c for k, c in buttons(view).items() if k.startswith("To Ann ("))
