@@ -272,6 +272,43 @@ def test_a_confirm_s_reply_shows_the_standings_and_the_hand_and_board_follow(
     run_async(play())
 
 
+def test_a_tap_before_the_next_hand_is_drawn_draws_it_once(
+    services: AppServices, sent: list[list[ft.Control]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tap that redraws the panel in the moment after a Confirm's reply (*Clear hand*, still enabled from the hand
+    just confirmed) brings the whole next hand in its own reply, the veil down with it; the redraw that was waiting
+    for that moment is dropped, not run again."""
+    from views.table.games.jokers_kill import CardPicker
+
+    table = services.sessions.start("jokers-kill", ["Ann", "Ben", "Cat"])
+    _, view = render(services, f"/continue/{table.id}")
+    veil = veil_of(view)
+    redraws: list[object] = []
+    redraw = CardPicker.redraw
+
+    def counted(self: CardPicker) -> list[ft.Control]:
+        redraws.append(self)
+        return redraw(self)
+
+    monkeypatch.setattr(CardPicker, "redraw", counted)
+
+    async def play() -> None:
+        for card in ("9♠", "4♥", "7♦", "Q♣"):
+            event_tap(view, card)
+        await asyncio.sleep(LATER)
+        event_tap(view, "Confirm hand")
+        assert "Next: Ann wins 2 points: confirm the hand" in texts(view), "the next hand waits for the reply"
+        redraws.clear()
+        sent.clear()
+        event_tap(view, "Clear hand")
+        assert len(redraws) == 1 and has(sent, veil) and "Next: Turn the up-card" in texts(view), texts(view)
+        await asyncio.sleep(LATER)
+        assert len(redraws) == 1, "the waiting redraw dropped"
+        assert len(table.hands) == 1 and not (table.draft() or {}).get("plays")
+
+    run_async(play())
+
+
 def test_financial_crisis_the_reading_and_the_breakdown_follow_a_card_s_reply(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:

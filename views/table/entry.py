@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -250,6 +251,12 @@ class Later:
         self._handle = after_reply(self._run)
         return self._handle is not None
 
+    def soon(self) -> None:
+        """Run the work after the reply (:meth:`want`), or now outside a page event (with the caller's update, under
+        whatever the caller holds)."""
+        if not self.want():
+            self.work()
+
     def cancel(self) -> None:
         """Drop the work still waiting, if any."""
         if self._handle is not None:
@@ -377,13 +384,17 @@ def send_each(controls: Sequence[ft.Control]) -> None:
 def isolated_around(control: ft.BaseControl, root: ft.BaseControl) -> list[ft.BaseControl]:
     """The isolated controls between ``control`` and ``root``, through Flet's links to a control's parent (set when
     a control is sent to the page: none on a screen built in a unit test, which sends nothing)."""
-    found: list[ft.BaseControl] = []
+    between = itertools.takewhile(lambda parent: parent is not root, ancestors(control))
+    return [parent for parent in between if parent.is_isolated()]
+
+
+def ancestors(control: ft.BaseControl) -> Iterator[ft.BaseControl]:
+    """The controls holding ``control``, nearest first, up to the page, by Flet's links to a control's parent (set
+    when a control is sent to the page: a control never sent has none)."""
     parent = control.parent
-    while parent is not None and parent is not root:
-        if parent.is_isolated():
-            found.append(parent)
+    while parent is not None:
+        yield parent
         parent = parent.parent
-    return found
 
 
 def send_changes(root: ft.Control, changed: Sequence[ft.Control], past: Sequence[ft.Control] = ()) -> None:

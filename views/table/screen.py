@@ -40,6 +40,7 @@ from views.table.entry import (
     Panel,
     ResizingPanel,
     after_reply,
+    ancestors,
     refresh,
     said,
     send_changes,
@@ -704,20 +705,11 @@ def _untouched(holder: ft.Column, before: list[ft.Control], changed: Sequence[ft
     control never sent has none: then nobody can tell, and the answer is no)."""
     if [id(c) for c in holder.controls] != [id(c) for c in before]:
         return False
-    around: set[int] = set()
-    parent: ft.BaseControl | None = holder
-    while parent is not None:
-        around.add(id(parent))
-        parent = parent.parent
-    for control in changed:
-        if id(control) in around or control.parent is None:
-            return False
-        parent = control.parent
-        while parent is not None and parent is not holder:
-            parent = parent.parent
-        if parent is holder:
-            return False
-    return True
+    around = {id(holder), *(id(parent) for parent in ancestors(holder))}
+    return not any(
+        id(control) in around or control.parent is None or any(parent is holder for parent in ancestors(control))
+        for control in changed
+    )
 
 
 _SHOW_ALL_HANDS = N_("Show all {total} hands ({hidden} more)")

@@ -381,9 +381,9 @@ class BinPanel:
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
-        # the Confirm's reply is the new standings: the next hand follows in a message of its own (after_reply)
-        if not self._follow_later.want():
-            self._send(self.redraw())  # keys and receivers are isolated: the screen's update of the panel skips them
+        # the Confirm's reply is the new standings: the next hand follows in a message of its own (after_reply);
+        # keys and receivers are isolated: the screen's update of the panel skips them
+        self._follow_later.soon()
         return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -452,7 +452,9 @@ class BinPanel:
         """Bring the panel up to the hand, in place, and return what to send: the kept controls whose look
         changed, or the panel's body when its parts came or went (a Joker's sign, the quick form, the conduct
         rows). The controls a tap does not change are the same objects as before, so a tap sends only the texts
-        and states that changed (never more as the game grows)."""
+        and states that changed (never more as the game grows). It brings the whole hand: a next hand still waiting
+        to be drawn (:meth:`follow`) is dropped."""
+        self._follow_later.cancel()
         before = [_look(control) for control in self._kept]
         shown_before = [row.visible for row in self._rows]
         entry = self.entry

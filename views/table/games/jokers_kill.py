@@ -144,8 +144,7 @@ class CardPicker:
             # the Confirm's reply is the new standings: the emptied hand, and the veil of the hand just confirmed
             # coming down, follow in a message of its own (after_reply); the cards are isolated: the screen's
             # update of the panel skips them
-            if not self._follow_later.want():
-                self._send(self.redraw())
+            self._follow_later.soon()
             return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -156,7 +155,9 @@ class CardPicker:
 
     def redraw(self) -> list[ft.Control]:
         """Bring the controls up to the hand's state, in place; returns the ones that changed (a card tap sends
-        only those: the prompt, the hand's places, the cards whose state changed, the actions)."""
+        only those: the prompt, the hand's places, the cards whose state changed, the actions). It brings the whole
+        hand: a next hand still waiting to be drawn (:meth:`follow`) is dropped."""
+        self._follow_later.cancel()
         state = self.state
         need = state.need()
         changed: list[ft.Control] = [self.actions]
