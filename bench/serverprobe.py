@@ -8,9 +8,10 @@ Flet, so the tree it serves decides everything else.
 
 The lines:
 
-- ``{"event": NAME, "t": s, "wall": ms, "cpu": ms, "process": ms}`` when an event's handler
+- ``{"event": NAME, "t": s, "wall": ms, "cpu": ms, "process": ms, "tapped": TEXT}`` when an event's handler
   (``Session.dispatch_event``, where Flet runs a synchronous handler on the event loop) is done: its wall time, its
-  thread's CPU and the whole server's CPU meanwhile (its other threads' included);
+  thread's CPU and the whole server's CPU meanwhile (its other threads' included), and what the control it went to
+  says, read before the handler ran (:func:`said`: "Confirm hand", "A♠", "To Ann (0)");
 - ``{"sent": BYTES, "t": s}`` for each message the server sends;
 - ``{"received": ACTION, "name": EVENT, "t": s}`` for each message the page sends (its action, as Flet numbers
   them, and an event's name);
@@ -45,6 +46,45 @@ class ProbeLog:
             self._out.write(line + "\n")
 
 
+def said(control: Any, *, up: int = 3, down: int = 6) -> str:
+    """What a control says, as a screen reader would read the key it is part of: the semantics label of the nearest
+    control holding it (itself and ``up`` more) that has one, else the first text in it (breadth first, ``down``
+    levels: a key's gesture detector → its box → the text), else ``""``.
+
+    >>> import flet as ft
+    >>> text = ft.Text("A♠")
+    >>> key = ft.Semantics(button=True, content=ft.GestureDetector(content=ft.Container(content=text)))
+    >>> said(key.content)
+    'A♠'
+    >>> said(ft.Button(content="Tap"))
+    'Tap'
+    >>> said(None)
+    ''
+    """
+    node = control
+    for _ in range(up + 1):
+        if node is None:
+            break
+        label = getattr(node, "label", None) if type(node).__name__ == "Semantics" else None
+        if isinstance(label, str) and label:
+            return label
+        node = getattr(node, "parent", None)
+    level = [control] if control is not None else []
+    for _ in range(down + 1):
+        for one in level:
+            for name in ("value", "content", "text"):
+                value = getattr(one, name, None)
+                if isinstance(value, str) and value:
+                    return value
+        level = [
+            child
+            for one in level
+            for child in [getattr(one, "content", None), *(getattr(one, "controls", None) or [])]
+            if child is not None and not isinstance(child, str)
+        ]
+    return ""
+
+
 def install(log: ProbeLog) -> None:
     """Patch Flet's session and connection to write what they do to ``log``."""
     import msgpack
@@ -54,6 +94,7 @@ def install(log: ProbeLog) -> None:
     dispatch = Session.dispatch_event
 
     async def timed_dispatch(self: Session, control_id: int, event_name: str, event_data: Any) -> None:
+        tapped = said(self.index.get(control_id))
         wall, cpu, process = time.perf_counter(), time.thread_time(), time.process_time()
         try:
             await dispatch(self, control_id, event_name, event_data)
@@ -64,6 +105,7 @@ def install(log: ProbeLog) -> None:
                 wall=(time.perf_counter() - wall) * 1000,
                 cpu=(time.thread_time() - cpu) * 1000,
                 process=(time.process_time() - process) * 1000,
+                tapped=tapped,
             )
 
     Session.dispatch_event = timed_dispatch  # type: ignore[method-assign]

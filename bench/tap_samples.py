@@ -86,21 +86,30 @@ TAPS = ("click", "tap")
 
 
 def handlers(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The click handlers in a log of :mod:`bench.serverprobe`: the Confirms' (the largest message sent while the
-    handler ran is at least :data:`CONFIRM_REPLY` bytes) and the other taps'.
+    """The click handlers in a log of :mod:`bench.serverprobe`, by what the tapped control says (``tapped``): the
+    Confirms', the receiver taps' (Bargain Bin's "To Ann (3)") and the other taps' (a card, a value). A log written
+    before the probe noted it tells a Confirm by its reply: the largest message sent while the handler ran is at
+    least :data:`CONFIRM_REPLY` bytes (no longer true since the next hand follows a Confirm's reply).
 
-    >>> log = [{"sent": 1486, "t": 1.0}, {"event": "click", "t": 1.001, "wall": 20.0, "cpu": 8.0},
-    ...        {"sent": 640, "t": 2.0}, {"event": "click", "t": 2.001, "wall": 4.0, "cpu": 3.0},
-    ...        {"event": "route_change", "t": 3.0, "wall": 9.0, "cpu": 9.0}]
+    >>> log = [{"event": "tap", "t": 1.0, "wall": 20.0, "cpu": 8.0, "tapped": "Confirm hand"},
+    ...        {"event": "tap", "t": 2.0, "wall": 4.0, "cpu": 3.0, "tapped": "To Ann (0)"},
+    ...        {"event": "tap", "t": 3.0, "wall": 5.0, "cpu": 4.0, "tapped": "A♠"},
+    ...        {"event": "route_change", "t": 4.0, "wall": 9.0, "cpu": 9.0}]
     >>> {kind: [r["cpu"] for r in found] for kind, found in handlers(log).items()}
-    {'Confirm': [8.0], 'other taps': [3.0]}
-    >>> tapped = [{"sent": 5000, "t": 1.0}, {"event": "tap", "t": 1.001, "wall": 20.0, "cpu": 8.0}]
-    >>> handlers(tapped)["Confirm"][0]["cpu"]
-    8.0
+    {'Confirm': [8.0], 'receiver taps': [3.0], 'other taps': [4.0]}
+    >>> old = [{"sent": 1486, "t": 1.0}, {"event": "click", "t": 1.001, "wall": 20.0, "cpu": 8.0},
+    ...        {"sent": 640, "t": 2.0}, {"event": "click", "t": 2.001, "wall": 4.0, "cpu": 3.0}]
+    >>> {kind: [r["cpu"] for r in found] for kind, found in handlers(old).items()}
+    {'Confirm': [8.0], 'receiver taps': [], 'other taps': [3.0]}
     """
-    out: dict[str, list[dict[str, Any]]] = {"Confirm": [], "other taps": []}
+    out: dict[str, list[dict[str, Any]]] = {"Confirm": [], "receiver taps": [], "other taps": []}
     for i, record in enumerate(records):
         if record.get("event") not in TAPS:
+            continue
+        tapped = record.get("tapped")
+        if tapped is not None:
+            kind = "Confirm" if tapped.startswith("Confirm") else "receiver taps" if tapped.startswith("To ") else None
+            out[kind or "other taps"].append(record)
             continue
         sent, j = [], i - 1
         while j >= 0 and "sent" in records[j] and record["t"] - records[j]["t"] <= record["wall"] / 1000 + 0.001:
