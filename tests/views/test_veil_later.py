@@ -20,7 +20,7 @@ import pytest
 from companion.services import AppServices
 from tests.conftest import run_async
 from tests.support.events import LATER, event_tap, in_event
-from tests.support.keys import key_label
+from tests.support.keys import bargain_bin_next, key_label
 from tests.support.screens import buttons, greyed, press, render, texts, walk
 from views.widgets import Veil
 
@@ -307,6 +307,43 @@ def test_a_tap_before_the_next_hand_is_drawn_draws_it_once(
         assert len(table.hands) == 1 and not (table.draft() or {}).get("plays")
 
     run_async(play())
+
+
+def test_a_second_confirm_before_the_next_hand_is_drawn_confirms_nothing_more(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """A quick double tap on *Confirm hand*: the second tap comes before the next hand is drawn, while the key still
+    looks enabled. It is the hand just confirmed, not the empty next one: nothing more is made, nothing is said
+    (no "the hand is not complete"), and the next hand is drawn in its reply, *Confirm hand* greyed out."""
+    for game, players in (("jokers-kill", ["Ann", "Ben", "Cat"]), ("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])):
+        table = services.sessions.start(game, players)
+        _, view = render(services, f"/continue/{table.id}")
+        confirm = buttons(view)["Confirm hand"]
+
+        async def play(game: str = game, table: Any = table, view: ft.View = view, confirm: Any = confirm) -> None:
+            if game == "jokers-kill":
+                for card in ("9♠", "4♥", "7♦", "Q♣"):
+                    event_tap(view, card)
+                    await asyncio.sleep(LATER)
+            else:
+                taps = 0
+                while (label := bargain_bin_next(view, taps)) is not None:
+                    event_tap(view, label)
+                    await asyncio.sleep(LATER)
+                    taps += 1
+            before = texts(view)
+            event_tap(view, "Confirm hand")
+            assert len(table.hands) == 1 and not greyed(view, confirm), "the next hand not drawn yet"
+            sent.clear()
+            in_event(lambda: press(confirm))
+            assert len(table.hands) == 1, game
+            said = [text for text in texts(view) if text not in before and "not complete" in text.lower()]
+            assert not said and not any(text.startswith("Problem") for text in texts(view)), texts(view)
+            assert greyed(view, confirm) and sent, f"{game}: the next hand drawn in the second tap's reply"
+            await asyncio.sleep(LATER)
+            assert len(table.hands) == 1
+
+        run_async(play())
 
 
 def test_financial_crisis_the_reading_and_the_breakdown_follow_a_card_s_reply(

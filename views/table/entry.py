@@ -251,6 +251,11 @@ class Later:
         self._handle = after_reply(self._run)
         return self._handle is not None
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the work is waiting for the reply (asked for and not run or dropped yet)."""
+        return self._handle is not None
+
     def soon(self) -> None:
         """Run the work after the reply (:meth:`want`), or now outside a page event (with the caller's update, under
         whatever the caller holds)."""

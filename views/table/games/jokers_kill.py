@@ -271,7 +271,14 @@ class CardPicker:
             self._send(self.redraw())
 
     def confirm_hand(self, _: Any = None) -> None:
+        """Confirm the hand. A second tap within the moment before the next hand is drawn (*Confirm hand* still
+        looks enabled until then: a quick double tap) is the hand just confirmed, not the empty next one: it draws
+        the next hand now, and says nothing."""
         with self._lock:
+            if self._follow_later.waiting:
+                self.ectx.report(None)
+                self._send(self.redraw())
+                return
             try:
                 self.ctl.confirm(self.ectx.submit)  # refused: every card entered is kept
             except ValueError as exc:
