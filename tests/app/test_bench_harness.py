@@ -196,7 +196,10 @@ def test_the_trivial_app_is_served_through_the_server_probe_beside_the_app(tmp_p
 def test_the_probe_notes_what_the_tapped_key_says() -> None:
     """``bench/serverprobe.py`` notes what each tapped control says: a key's taps go to its gesture detector, which
     says what the key's text or its node's label says (the links to a control's parent are Flet's, set when the key
-    is sent: here by Flet's own diff, :class:`tests.support.wire.Wire`)."""
+    is sent: here by Flet's own diff, :class:`tests.support.wire.Wire`). The module's doctests pass too."""
+    import doctest
+
+    import bench.serverprobe
     from bench.serverprobe import said
     from tests.support.wire import Wire
     from views.widgets import ActionKey, TapKey
@@ -207,10 +210,6 @@ def test_the_probe_notes_what_the_tapped_key_says() -> None:
     Wire().send_first(ft.Column([card.control, confirm.control, named.control]))
     assert [said(key.gestures) for key in (card, confirm, named)] == ["A♠", "Confirm hand", "Remove last card"]
     assert said(ft.Button(content="Tap")) == "Tap", "the trivial app's button"
-    import doctest
-
-    import bench.serverprobe
-
     assert doctest.testmod(bench.serverprobe).failed == 0
 
 
