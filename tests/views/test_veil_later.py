@@ -344,6 +344,40 @@ def test_a_second_confirm_before_the_next_hand_is_drawn_confirms_nothing_more(
         run_async(play())
 
 
+def test_a_confirm_right_after_the_last_card_raises_no_veil_over_the_next_hand(
+    services: AppServices, sent: list[list[ft.Control]]
+) -> None:
+    """*Confirm hand* tapped within the moment after the card that completes the hand, before its veil went up: the
+    veil waiting to go up over the hand just confirmed is dropped. It went up in a message of its own between the
+    Confirm's reply and the next hand's message, over the next hand, and a card tapped then landed on it and was
+    not entered. After the Confirm, a veil changes only with the next hand (its prompt in the same message)."""
+    for game, players in (("jokers-kill", ["Ann", "Ben", "Cat"]), ("bargain-bin", ["Ann", "Ben", "Cat", "Dan"])):
+        table = services.sessions.start(game, players)
+        _, view = render(services, f"/continue/{table.id}")
+
+        async def play(
+            game: str = game, table: Any = table, view: ft.View = view, players: list[str] = players
+        ) -> None:
+            labels = ["9♠", "4♥", "7♦", "Q♣"] if game == "jokers-kill" else []
+            total = len(labels) or 2 * 5 * len(players)  # Bargain Bin: five cards each, two taps a card
+            for taps in range(total):
+                label = labels[taps] if labels else bargain_bin_next(view, taps)
+                assert label is not None
+                event_tap(view, label)
+                if taps < total - 1:
+                    await asyncio.sleep(LATER)  # the last card's veil: still waiting for the Confirm below
+            event_tap(view, "Confirm hand")  # at once
+            sent.clear()
+            await asyncio.sleep(LATER)
+            assert len(table.hands) == 1
+            for message in sent:
+                if any(isinstance(control, Veil) for control in message):
+                    prompts = [c for c in message if str(getattr(c, "semantics_label", "")).startswith("Next: ")]
+                    assert prompts, f"{game}: a veil sent without the next hand"
+
+        run_async(play())
+
+
 def test_financial_crisis_the_reading_and_the_breakdown_follow_a_card_s_reply(
     services: AppServices, sent: list[list[ft.Control]]
 ) -> None:

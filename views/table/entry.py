@@ -319,6 +319,13 @@ class VeilLater:
             return self.veil.set_raised(raised)
         return [] if raised else self.veil.set_cover(False)
 
+    def drop(self) -> None:
+        """Drop a change still waiting, and want the veil as it is (a Confirm: the next hand, drawn after the reply,
+        says how it should be; a raise still waiting for the hand just confirmed would cover the next one
+        meanwhile)."""
+        self._later.cancel()
+        self.wanted = self.veil.raised
+
     def _apply(self) -> None:
         changed = self.veil.set_raised(self.wanted)
         if changed:

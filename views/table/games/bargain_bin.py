@@ -381,6 +381,8 @@ class BinPanel:
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
+        self.veil_later.drop()  # a raise over the hand just confirmed, if still waiting: not over the next
+        self.receiver_veil_later.drop()
         # the Confirm's reply is the new standings: the next hand follows in a message of its own (after_reply);
         # keys and receivers are isolated: the screen's update of the panel skips them
         self._follow_later.soon()

@@ -141,6 +141,7 @@ class CardPicker:
             except ScoringError:
                 return False
             docked(self.ectx, self.actions)
+            self.veil_later.drop()  # the raise over the hand just confirmed, if still waiting: not over the next
             # the Confirm's reply is the new standings: the emptied hand, and the veil of the hand just confirmed
             # coming down, follow in a message of its own (after_reply); the cards are isolated: the screen's
             # update of the panel skips them
