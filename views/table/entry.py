@@ -332,6 +332,64 @@ class VeilLater:
             self.send(changed)
 
 
+class NextHand:
+    """The next hand after a Confirm, drawn after the Confirm's reply (:class:`Later`): the reply is the new
+    standings, and the emptied hand follows in a message of its own. Bargain Bin's and Jokers Kill's panels keep
+    one, and ask it for three things:
+
+    - :meth:`follow` when the session moved on (the panel's ``follow``): the veils' changes still waiting are
+      dropped (a raise over the hand just confirmed would cover the next one until it is drawn), and the hand is
+      drawn after the reply, or at once outside a page event;
+    - :meth:`drawn` as a redraw begins: it brings the whole hand, so the one waiting is not drawn again;
+    - :meth:`repeated` as a Confirm is tapped: while the next hand waits, *Confirm hand* still looks enabled, and a
+      second tap (a quick double tap) is the hand just confirmed, not the empty next one: it draws the next hand
+      now, clears what was said, and confirms nothing more.
+
+    ``redraw`` brings the panel up to its hand and returns what changed; ``send`` sends it; ``lock`` is the panel's
+    lock of taps; ``veils`` are the panel's :class:`VeilLater`.
+    """
+
+    def __init__(
+        self,
+        redraw: Callable[[], list[ft.Control]],
+        send: Callable[[list[ft.Control]], None],
+        lock: contextlib.AbstractContextManager[Any],
+        veils: Sequence[VeilLater],
+    ) -> None:
+        self.redraw = redraw
+        self.send = send
+        self.veils = tuple(veils)
+        self._later = Later(self._draw, lock)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the next hand waits to be drawn."""
+        return self._later.waiting
+
+    def follow(self) -> None:
+        """Draw the next hand after the reply (at once outside a page event), with no veil change of the hand
+        just confirmed still waiting."""
+        for veil in self.veils:
+            veil.drop()
+        self._later.soon()
+
+    def drawn(self) -> None:
+        """A redraw is bringing the whole hand: the one waiting is dropped."""
+        self._later.cancel()
+
+    def repeated(self, report: Callable[[str | None], None]) -> bool:
+        """A Confirm tapped: ``True`` (and the next hand drawn now, ``report`` cleared) when it repeats the Confirm
+        whose next hand still waits; ``False`` when it is a Confirm of its own."""
+        if not self._later.waiting:
+            return False
+        report(None)
+        self._draw()
+        return True
+
+    def _draw(self) -> None:
+        self.send(self.redraw())
+
+
 EntryBuilder = Callable[[EntryContext], Panel]
 
 

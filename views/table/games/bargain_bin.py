@@ -31,6 +31,7 @@ from scoring.bargain_bin import JOKER_VALUE, Action, Sign
 from views.table.entry import (
     EntryContext,
     Later,
+    NextHand,
     TableUI,
     VeilLater,
     controller,
@@ -268,7 +269,7 @@ class BinPanel:
         tapped, and its grid after the reply)."""
         self._keys_later = Later(self._grey_keys_later, self._lock)
         """The keys' greying out, waiting to follow a tap's reply (:meth:`_grey_keys_later`)."""
-        self._follow_later = Later(lambda: self._send(self.redraw()), self._lock)
+        self.next_hand = NextHand(self.redraw, self._send, self._lock, [self.veil_later, self.receiver_veil_later])
         """The next hand drawn after the reply of the Confirm that began it (:meth:`follow`)."""
         self.pad = ft.Column(
             [
@@ -381,11 +382,9 @@ class BinPanel:
         self.conduct_open = False
         self.pending = None
         self.giver_open = False
-        self.veil_later.drop()  # a raise over the hand just confirmed, if still waiting: not over the next
-        self.receiver_veil_later.drop()
-        # the Confirm's reply is the new standings: the next hand follows in a message of its own (after_reply);
-        # keys and receivers are isolated: the screen's update of the panel skips them
-        self._follow_later.soon()
+        # the Confirm's reply is the new standings: the next hand follows in a message of its own; keys and
+        # receivers are isolated: the screen's update of the panel skips them
+        self.next_hand.follow()
         return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -456,7 +455,7 @@ class BinPanel:
         rows). The controls a tap does not change are the same objects as before, so a tap sends only the texts
         and states that changed (never more as the game grows). It brings the whole hand: a next hand still waiting
         to be drawn (:meth:`follow`) is dropped."""
-        self._follow_later.cancel()
+        self.next_hand.drawn()
         before = [_look(control) for control in self._kept]
         shown_before = [row.visible for row in self._rows]
         entry = self.entry
@@ -856,9 +855,7 @@ class BinPanel:
         looks enabled until then: a quick double tap) is the hand just confirmed, not the empty next one: it draws
         the next hand now, and says nothing."""
         with self._lock:
-            if self._follow_later.waiting:
-                self.ectx.report(None)
-                self._send(self.redraw())
+            if self.next_hand.repeated(self.ectx.report):
                 return
             try:
                 self.ctl.confirm(self.ectx.submit)  # the draft is cleared first, and kept again if refused

@@ -22,7 +22,7 @@ from scoring import Card, Part, ScoringError
 from scoring.jokers_kill import Need
 from views.table.entry import (
     EntryContext,
-    Later,
+    NextHand,
     TableUI,
     VeilLater,
     controller,
@@ -108,7 +108,7 @@ class CardPicker:
         self.veil_later = VeilLater(self.veil, self._lock, self._send)
         """Raises it after the reply of the tap that completes the hand; lowers it at once when a card is taken back,
         with the next hand (after the reply) when the hand is confirmed."""
-        self._follow_later = Later(lambda: self._send(self.redraw()), self._lock)
+        self.next_hand = NextHand(self.redraw, self._send, self._lock, [self.veil_later])
         """The next hand drawn after the reply of the Confirm that began it (:meth:`follow`)."""
         self.confirm_key = ActionKey(_("Confirm hand"), self.confirm_hand)
         """A filled key, not a Material button: the card that completes a hand enables it at once, with no state
@@ -141,11 +141,10 @@ class CardPicker:
             except ScoringError:
                 return False
             docked(self.ectx, self.actions)
-            self.veil_later.drop()  # the raise over the hand just confirmed, if still waiting: not over the next
             # the Confirm's reply is the new standings: the emptied hand, and the veil of the hand just confirmed
-            # coming down, follow in a message of its own (after_reply); the cards are isolated: the screen's
-            # update of the panel skips them
-            self._follow_later.soon()
+            # coming down, follow in a message of its own; the cards are isolated: the screen's update of the
+            # panel skips them
+            self.next_hand.follow()
             return True
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -158,7 +157,7 @@ class CardPicker:
         """Bring the controls up to the hand's state, in place; returns the ones that changed (a card tap sends
         only those: the prompt, the hand's places, the cards whose state changed, the actions). It brings the whole
         hand: a next hand still waiting to be drawn (:meth:`follow`) is dropped."""
-        self._follow_later.cancel()
+        self.next_hand.drawn()
         state = self.state
         need = state.need()
         changed: list[ft.Control] = [self.actions]
@@ -276,9 +275,7 @@ class CardPicker:
         looks enabled until then: a quick double tap) is the hand just confirmed, not the empty next one: it draws
         the next hand now, and says nothing."""
         with self._lock:
-            if self._follow_later.waiting:
-                self.ectx.report(None)
-                self._send(self.redraw())
+            if self.next_hand.repeated(self.ectx.report):
                 return
             try:
                 self.ctl.confirm(self.ectx.submit)  # refused: every card entered is kept
