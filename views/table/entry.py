@@ -361,11 +361,6 @@ class NextHand:
         self.veils = tuple(veils)
         self._later = Later(self._draw, lock)
 
-    @property
-    def waiting(self) -> bool:
-        """Whether the next hand waits to be drawn."""
-        return self._later.waiting
-
     def follow(self) -> None:
         """Draw the next hand after the reply (at once outside a page event), with no veil change of the hand
         just confirmed still waiting."""
