@@ -41,12 +41,12 @@ def found(page: Any, pattern: str, change: str, differs: Any = None) -> str | No
     """Arm the watch for ``pattern`` (not ``differs``), make ``change`` (a script), and return the label it found
     once that frame is painted, or ``None`` if none was found."""
     page.evaluate("([p, d]) => __bench.arm(p, d)", [pattern, differs])
-    page.evaluate(change)
-    page.wait_for_timeout(100)  # the observer's batch, and the frame after it
-    got = page.evaluate("() => ({label: __bench.label, hit: __bench.hit, painted: __bench.painted})")
-    if got["hit"] is None:
+    page.evaluate(change)  # the observer's batch runs as this script's task ends: a label found is noted by then
+    if page.evaluate("() => __bench.hit") is None:
         return None
-    assert got["painted"] is not None and got["painted"] >= got["hit"], got
+    page.wait_for_function("() => __bench.painted !== null")  # the frame after it, however busy the machine
+    got = page.evaluate("() => ({label: __bench.label, hit: __bench.hit, painted: __bench.painted})")
+    assert got["painted"] >= got["hit"], got
     return str(got["label"])
 
 
