@@ -20,6 +20,7 @@ from tests.support.browser import (
     click_free,
     fill,
     quick_hand,
+    reveal,
     score_saved,
     screenshot,
     seat,
@@ -115,7 +116,7 @@ def check_standings(page: Any, expected: dict[str, Any]) -> None:
 def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_server: AppServer) -> None:
     sid = set_up(page, target="2", vegas=("0.10", "$0.10"), selfless=True, joker=True)
     wait_text(page, "^Next: Ann plays: who gets the card\\?$")
-    assert receiver(page, "Ann").is_disabled(), "Selfless: the player playing cannot be chosen"
+    assert reveal(page, receiver(page, "Ann")).is_disabled(), "Selfless: the player playing cannot be chosen"
     wait_text(page, r"^Pot: \$0\.00")
 
     taps = 0
@@ -123,8 +124,8 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     for i, (to, key) in enumerate(LIVE_HAND):
         giver = order[i]
         if i < len(PLAYERS):  # once per player: Selfless greys out the player playing
-            assert receiver(page, giver).is_disabled()
-        receiver(page, to).click()
+            assert reveal(page, receiver(page, giver)).is_disabled()
+        reveal(page, receiver(page, to)).click()
         if i in (0, 4):
             wait_text(page, rf"^Next: {giver} plays to {to}: which card\?$")
         if i == 4:  # the pad's veil is down: the keys whose cards are all played stay greyed out, the others not
@@ -155,7 +156,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     for name, value in (("Ann", "10"), ("Ben", "5"), ("Cat", "4x")):
         type_total(page, name, value)
     wait_text(page, "Still needed: Cat's card points '4x' is not a whole number.$")
-    assert button(page, "Confirm hand").is_disabled()
+    assert reveal(page, button(page, "Confirm hand")).is_disabled()
     type_total(page, "Cat", "-4")
     type_total(page, "Dan", "3")
     wait_text(page, "Ready: confirm the hand.$")
@@ -195,7 +196,7 @@ def test_cancelled_by_the_second_removal_with_refunds(page: Any, app_server: App
     standing(page, "Cat", 1)
 
     # Hand 1 corrected from the hand list: Dan had 5, not 0; the totals follow.
-    page.get_by_role("button", name=re.compile(r"^Hand 1:")).first.click()
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Hand 1:"))).first.click()
     page.wait_for_url(re.compile(r"/hand-1$"))
     wait_text(page, "^Correct hand 1$")
     fill(page, "Dan's card points", "5", r"^Entered: .*Dan 5\.")
@@ -210,7 +211,7 @@ def test_cancelled_by_the_second_removal_with_refunds(page: Any, app_server: App
     wait_text(page, "^Hand 3$")
     tap(page, "Live play")
     wait_text(page, "^Next: Cat plays: who gets the card")
-    assert receiver(page, "Ben").is_disabled(), "a removed player cannot receive cards"
+    assert reveal(page, receiver(page, "Ben")).is_disabled(), "a removed player cannot receive cards"
 
     give_conduct(page, "Dan", "Remove", r"removal 2 of 2 in a game that started with 4 players: the game is cancelled")
     quick_hand(page, 3, {"Ann": "0", "Cat": "5"})

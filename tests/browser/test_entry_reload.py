@@ -143,7 +143,7 @@ def test_jokers_kill_reload_after_the_first_players_card(page: Any, app_server: 
     reload_mid_hand(page)
     wait_text(page, r"^Next: Ben's card$")
     button(page, "Ann: 4♥").wait_for()
-    assert button(page, card_label("4H")).is_disabled(), "a card already dealt stays greyed out"
+    assert reveal(page, button(page, card_label("4H"))).is_disabled(), "a card already dealt stays greyed out"
     tap_card(page, "7D")
     tap_card(page, "QC")
     wait_text(page, r"^Next: Ann wins 2 points: confirm the hand$")

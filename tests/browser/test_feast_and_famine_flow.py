@@ -81,7 +81,7 @@ def play_a_whole_game(page: Any, app_server: AppServer) -> None:
     wait_text(page, r"^Jokers put aside in the opening deal: 1")
     wait_text(page, r"^Chance the next card is a Joker: 1 in 26 \(3\.8%\)$")  # 2 Jokers among 52 cards
     assert page.get_by_role("button", name="Take", exact=True).count() == 0, "the card turned is the Take"
-    assert button(page, "7♣").is_disabled(), "a card on the table is greyed out"
+    assert reveal(page, button(page, "7♣")).is_disabled(), "a card on the table is greyed out"
     assert button(page, "Q♥").is_enabled()
     screenshot(page, "entry-feast-and-famine")
     for name, then in [

@@ -27,6 +27,7 @@ from tests.support.browser import (
     screenshot,
     seat,
     tap,
+    wait_shown,
     wait_text,
 )
 
@@ -46,9 +47,7 @@ ROUND_2 = (
 
 
 def wait_button(page: Any, pattern: str) -> Any:
-    found = page.get_by_role("button", name=re.compile(pattern)).first
-    found.wait_for()
-    return found
+    return wait_shown(page, page.get_by_role("button", name=re.compile(pattern))).first
 
 
 def not_entered(page: Any, count: int) -> None:
@@ -105,7 +104,7 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     wait_text(page, re.escape("2♣ 2♠ 1♥: clubs are set aside first; ♠ shows the most, ♠ loses (BK-12)."))
     wait_text(page, r"^Ranked cards: valuable$")
     wait_text(page, re.escape("Q♣ and K♠ are ranked: ranked cards are valuable (BK-13)."))
-    assert button(page, "Q♣").is_disabled(), "a bank card cannot be entered again"
+    assert reveal(page, button(page, "Q♣")).is_disabled(), "a bank card cannot be entered again"
 
     # The bank is full: cards now go to Ann's pile.
     wait_text(page, r"^Next: Tap each card of Ann's pile \(0 so far\); hold down the first card of Ben's pile$")
@@ -128,7 +127,8 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     remaining -= 1
     not_entered(page, remaining)
     wait_text(page, r"^Next: Tap each card of Ben's pile \(1 so far\)$")
-    assert button(page, "J♦").is_disabled(), "a card in Ann's pile is greyed out while Ben's pile is entered"
+    in_ann_pile = reveal(page, button(page, "J♦"))
+    assert in_ann_pile.is_disabled(), "a card in Ann's pile is greyed out while Ben's pile is entered"
     remaining = enter_cards(page, ben[1:], remaining)
     taps += len(ben)
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.services import AppServices
-from tests.support.browser import AppServer, button, card_label, open_app, tap_card, wait_text
+from tests.support.browser import AppServer, button, card_label, open_app, tap, tap_card, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
@@ -164,6 +164,7 @@ def test_the_standings_strip_is_read_in_place_order(games: dict[str, str], page:
     page.set_viewport_size(SMALL_PHONE)
     open_app(page, app_server, f"/continue/{games['played']}")
     wait_text(page, r"^Hand 4$")
+    tap(page, "Scoreboard and hands")  # a phone shows the scoreboard in the hand's place, under the strip
     page.wait_for_function(f"() => ({STANDINGS})().length === 8")
     lines = page.evaluate(STANDINGS)
     chips = [line for line in lines if line["height"] < 24]  # the strip's one-line chips (the board's rows: 29 px)

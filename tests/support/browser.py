@@ -18,6 +18,7 @@ import pytest
 
 from companion.sharing import lan_address
 from storage import Archive
+from views.widgets import WIDE
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS_ENV = "CTC_SCREENSHOTS"
@@ -418,19 +419,72 @@ def scroll_to_top(page: Any) -> dict[str, int]:
     return size
 
 
-def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
-    """Scroll until ``locator`` is on screen (Flutter leaves controls far off screen out of the semantics tree, and
-    a control just outside the viewport cannot be clicked); returns it."""
-    if _in_view(page, locator):
-        return locator
-    size = scroll_to_top(page)  # from the top down
+def _scrolled_to(page: Any, locator: Any, steps: int) -> bool:
+    """Scroll from the top down until ``locator`` is on screen; whether it is."""
+    size = scroll_to_top(page)
     for _ in range(steps):
         page.wait_for_timeout(150)
         if _in_view(page, locator):
             page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
-            return locator
+            return True
         page.mouse.wheel(0, size["height"] // 2)
+    return False
+
+
+BOARD = "Scoreboard and hands"
+"""The table screen's button that shows the scoreboard and the hand list (on a phone, in place of the hand)."""
+BACK_TO_HAND = "Back to the hand"
+"""The scoreboard's button that shows the hand again (on a phone, in place of the scoreboard)."""
+
+
+def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
+    """Bring ``locator`` on screen, as a player would, and return it: scroll to it (Flutter leaves controls far
+    off screen out of the semantics tree, and a control just outside the viewport cannot be clicked), and on a
+    phone's table screen, which shows the hand or the scoreboard one at a time, look on the other one too."""
+    if _in_view(page, locator):
+        return locator
+    if _board_shown(page) and _other_side(page) and _in_view(page, locator):  # mostly the hand's, there
+        return locator
+    if not _scrolled_to(page, locator, steps) and _other_side(page):
+        _scrolled_to(page, locator, steps)
     return locator
+
+
+def _narrow(page: Any) -> bool:
+    """Whether the page is a phone's: its table screen shows the hand or the scoreboard, one at a time."""
+    return bool((page.viewport_size or {"width": 390})["width"] < WIDE)
+
+
+_BOARD_SHOWN = f"""() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
+    e => (e.getAttribute('aria-label') || e.textContent.trim()) === {BACK_TO_HAND!r})"""
+
+
+def show_board(page: Any) -> None:
+    """On a phone's table screen, show the scoreboard and the hands (where a player looks for a hand's row), when
+    the hand is shown."""
+    if _narrow(page) and not _board_shown(page) and _present(button(page, BOARD), 100):
+        reveal(page, button(page, BOARD)).first.click()
+        button(page, BACK_TO_HAND).first.wait_for(state="attached")
+
+
+def _board_shown(page: Any) -> bool:
+    """Whether a phone's table screen shows its scoreboard (in the hand's place), asked at once."""
+    return _narrow(page) and bool(page.evaluate(_BOARD_SHOWN))
+
+
+def _other_side(page: Any) -> bool:
+    """On a phone's table screen, show the hand in place of the scoreboard or the scoreboard in place of the hand,
+    as a player does to read the other one; whether there was another one to show (a wider page shows both)."""
+    if not _narrow(page):
+        return False
+    scroll_to_top(page)  # the scoreboard's "Back to the hand" is at its top
+    page.wait_for_timeout(200)
+    for name in (BACK_TO_HAND, BOARD):
+        other = button(page, name)
+        if _in_view(page, other):
+            other.first.click()
+            return True
+    return False
 
 
 _HIT = """(e) => { const r = e.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
@@ -503,6 +557,7 @@ def open_correction(page: Any, row: str, slug: str) -> None:
     """Tap the hand-list row labelled ``row`` (its text before ". Tap to correct") and wait for the correction
     screen's route, which ends in ``slug`` (``tiebreak-1``, ``sudden-death-2``)."""
     found = page.get_by_role("button", name=re.compile(rf"^{re.escape(row)}\. Tap to correct"))
+    show_board(page)
     reveal(page, found).first.click()
     page.wait_for_url(re.compile(rf"/continue/[0-9a-f]+/{re.escape(slug)}$"))
 
@@ -512,9 +567,34 @@ SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button
 """JavaScript: the New-game screen's "Seat player" button is enabled (it is greyed out until a name is typed)."""
 
 
+def wait_shown(page: Any, locator: Any, timeout_s: float = 30.0) -> Any:
+    """Wait until ``locator`` is shown and return it; on a phone's table screen, which shows the hand or the
+    scoreboard one at a time, look on the other one too (the hand's first, and after a few seconds the other, and
+    back again, until ``timeout_s``): a player reads the standings and the hands on the scoreboard, and enters a
+    hand on the other."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    if _present(locator, 100):
+        return locator
+    deadline = time.monotonic() + timeout_s
+    wait_s = 2.0
+    if _board_shown(page) and _other_side(page):  # mostly the hand's, there
+        wait_s = 6.0
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            locator.first.wait_for(timeout=max(1.0, min(wait_s, left)) * 1000)
+            return locator
+        except PlaywrightTimeoutError:
+            if left <= wait_s:
+                raise
+        if _other_side(page):
+            wait_s = 6.0
+
+
 def wait_text(page: Any, pattern: str) -> None:
-    """Wait until a text matching the regular expression ``pattern`` is shown."""
-    page.get_by_text(re.compile(pattern)).first.wait_for()
+    """Wait until a text matching the regular expression ``pattern`` is shown (:func:`wait_shown`)."""
+    wait_shown(page, page.get_by_text(re.compile(pattern)))
 
 
 _FOCUSED = """(label) => (document.activeElement?.getAttribute('aria-label') || '').includes(label)"""
@@ -566,6 +646,7 @@ def wait_listed(page: Any, pattern: str) -> None:
     to it when it is off screen (Flutter leaves far-off rows out of the semantics tree)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+    show_board(page)
     found = page.get_by_role("button", name=re.compile(pattern)).first
     for attempt in range(3):
         try:

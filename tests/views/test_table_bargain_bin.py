@@ -90,7 +90,7 @@ def test_a_large_table_is_laid_out_again_when_the_page_changes_size(
     players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
     table = services.sessions.start("bargain-bin", players, {"target": 1000})
     page = Page(f"/continue/{table.id}")
-    page.height = 640  # a phone held sideways
+    page.width, page.height = 390, 640  # a phone held sideways
     shell = Shell(cast(ft.Page, page), services)
     shell.render()
     view = page.views[-1]

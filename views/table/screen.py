@@ -3,8 +3,10 @@
 
 The table screen is laid out for a portrait phone first: a compact standings strip at the top, the game's entry
 panel under it (the next hand or play-off hand), and the panel's Confirm in a bar at the bottom, always on screen;
-the full scoreboard and the hand list follow the panel, one tap away ("Scoreboard and hands"). From
-:data:`~views.widgets.WIDE` pixels (a landscape tablet, a desktop) the panel and the scoreboard stand side by side.
+the full scoreboard and the hand list are one tap away ("Scoreboard and hands"), shown in the panel's place, and the
+hand one tap back ("Back to the hand"): the hand fits its screen and nothing under it scrolls. From
+:data:`~views.widgets.WIDE` pixels (a landscape tablet, a desktop) the panel and the scoreboard stand side by side;
+a correction and a finished game show the scoreboard under the panel.
 At the end the banner shows the winners and the verdict (why, as :mod:`scoring` decided it).
 
 The controls are made once per screen and updated in place after every change (Flet matches controls by
@@ -145,6 +147,8 @@ class TableView:
         """The entry panel last built, kept when its game can redraw it in place (:class:`FollowingPanel`)."""
         self._tiles: dict[Any, ft.Control] = {}
         self._all_hands = False
+        self._board_open = False
+        """On a phone: the scoreboard and hands are shown in place of the hand (:meth:`_one_at_a_time`)."""
         """Whether the whole hand list is shown (*Show all*), not just the newest :data:`HAND_ROWS`."""
         self.more_hands = ft.OutlinedButton(content="", on_click=self._show_all_hands, height=48, visible=False)
         """Hand-list rows by what they show, reused from one redraw to the next."""
@@ -226,8 +230,9 @@ class TableView:
             col={"xs": 12, "lg": 5},
         )
         self._board_key = board_key
+        self.entry_column = ft.Column([self.banner.control, self.entry_area], spacing=12, col={"xs": 12, "lg": 7})
         columns = ft.ResponsiveRow(
-            [ft.Column([self.banner.control, self.entry_area], spacing=12, col={"xs": 12, "lg": 7}), board_column],
+            [self.entry_column, board_column],
             spacing=12,
             run_spacing=12,
             breakpoints={"xs": 0, "sm": 576, "md": 768, "lg": WIDE, "xl": 1200, "xxl": 1400},
@@ -243,11 +248,48 @@ class TableView:
         else:
             self.body.controls = [self.save_area, self.scroller, self.message, self.draft_notice, self.dock]
 
+    def _one_at_a_time(self) -> bool:
+        """Whether the screen shows the hand or the scoreboard, one at a time: on the table screen of a phone (a
+        page narrower than :data:`~views.widgets.WIDE`) while a hand is entered. The hand then fits its screen
+        and nothing scrolls under the player's thumb (a scrolling page costs each tap's first milliseconds with a
+        screen reader on: the browser lays its part of the page out again before it hands on the tap). A page
+        whose width is not known yet, a correction and a finished game show both."""
+        width = getattr(self.ctx.page, "width", None)  # as its client last said (none before it did)
+        return (
+            self.target is None
+            and isinstance(width, int | float)
+            and 0 < width < WIDE
+            and self.session.step is not Step.FINISHED
+        )
+
+    def _show_board_or_entry(self) -> bool:
+        """Show the hand, the scoreboard or both (:meth:`_one_at_a_time`); whether anything changed."""
+        one = self._one_at_a_time()
+        board = not one or self._board_open
+        entry = not one or not self._board_open
+        changed = (self.board_column.visible, self.entry_column.visible, self.dock.visible) != (board, entry, entry)
+        self.board_column.visible = board
+        self.entry_column.visible = entry
+        self.dock.visible = entry
+        self.back_button.visible = self.target is None
+        return changed
+
+    def _switch(self, board_open: bool) -> bool:
+        """Open or close the scoreboard and send what that changed; whether the screen shows one at a time."""
+        self._board_open = board_open
+        if self._show_board_or_entry():
+            send_changes(self.body, [self.entry_column, self.board_column, self.dock])
+        return self._one_at_a_time()
+
     async def _to_board(self, _: Any = None) -> None:
-        await self.scroller.scroll_to(scroll_key=self._board_key, duration=200)
+        if self._switch(True):
+            await self.scroller.scroll_to(offset=0, duration=0)
+        else:
+            await self.scroller.scroll_to(scroll_key=self._board_key, duration=200)
 
     async def _to_entry(self, _: Any = None) -> None:
-        await self.scroller.scroll_to(offset=0, duration=200)
+        self._switch(False)
+        await self.scroller.scroll_to(offset=0, duration=0 if self._one_at_a_time() else 200)
 
     def rebuild(self) -> None:
         """Bring every part up to the session's version, in place (the frame and the kept controls stay)."""
@@ -265,6 +307,7 @@ class TableView:
             self._table_parts()
         else:
             self._correction_parts(self.target)
+        self._show_board_or_entry()
 
     def _set_undo_state(self) -> None:
         for holder, allowed, what in (
@@ -694,6 +737,7 @@ class TableView:
         route = _normal(self.ctx.page.route)
         if route != self.ctx.path and not route.startswith(f"{self.ctx.path}/"):
             return
+        self._switch(self._board_open)
         for panel in list(self._panels.values()):
             if isinstance(panel, ResizingPanel):
                 panel.resized()
