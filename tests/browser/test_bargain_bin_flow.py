@@ -25,6 +25,7 @@ from tests.support.browser import (
     screenshot,
     seat,
     session_id_of,
+    show_board,
     tap,
     type_total,
     wait_listed,
@@ -117,6 +118,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     sid = set_up(page, target="2", vegas=("0.10", "$0.10"), selfless=True, joker=True)
     wait_text(page, "^Next: Ann plays: who gets the card\\?$")
     assert reveal(page, receiver(page, "Ann")).is_disabled(), "Selfless: the player playing cannot be chosen"
+    show_board(page)  # the game's lines under its scoreboard
     wait_text(page, r"^Pot: \$0\.00")
 
     taps = 0
@@ -149,6 +151,7 @@ def test_vegas_game_live_play_quick_form_payouts_and_settle_up(page: Any, app_se
     after_one = score_saved(app_server, sid, page)
     assert after_one["hands"][0]["card_points"] == {"Ann": 48, "Ben": 30, "Cat": -31, "Dan": -29}
     check_standings(page, after_one)
+    show_board(page)  # the game's lines under its scoreboard
     wait_text(page, r"^Pot: \$17\.40 · Last hand paid: Ben \$1\.80, Cat \$7\.90, Dan \$7\.70$")
 
     # Hand 2 by the quick form: a wrong total is named and nothing typed is lost.

@@ -28,6 +28,7 @@ from tests.support.browser import (
     screenshot,
     seat,
     session_id_of,
+    show_board,
     tap,
     tap_card,
     wait_listed,
@@ -85,6 +86,7 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     sid = session_id_of(page)
     for name in PLAYERS:
         standing(page, name, 0)
+    show_board(page)  # the game's lines under its scoreboard
     wait_text(page, "Cards left: 52 · Hands left: 13")
 
     # Hand 1 entered wrong (Ann's and Ben's cards swapped), then corrected from the hand list.
