@@ -199,7 +199,7 @@ def test_cancelled_by_the_second_removal_with_refunds(page: Any, app_server: App
     standing(page, "Cat", 1)
 
     # Hand 1 corrected from the hand list: Dan had 5, not 0; the totals follow.
-    reveal(page, page.get_by_role("button", name=re.compile(r"^Hand 1:"))).first.click()
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Hand 1:")), on_board=True).first.click()
     page.wait_for_url(re.compile(r"/hand-1$"))
     wait_text(page, "^Correct hand 1$")
     fill(page, "Dan's card points", "5", r"^Entered: .*Dan 5\.")

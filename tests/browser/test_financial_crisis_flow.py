@@ -26,6 +26,7 @@ from tests.support.browser import (
     score_saved,
     screenshot,
     seat,
+    show_board,
     tap,
     wait_shown,
     wait_text,
@@ -46,7 +47,9 @@ ROUND_2 = (
 )
 
 
-def wait_button(page: Any, pattern: str) -> Any:
+def wait_row(page: Any, pattern: str) -> Any:
+    """The hand list's row labelled to match ``pattern``, once it is there (on a phone, on the scoreboard)."""
+    show_board(page)
     return wait_shown(page, page.get_by_role("button", name=re.compile(pattern))).first
 
 
@@ -155,7 +158,7 @@ def test_a_whole_game_with_a_two_two_one_bank_and_an_override(page: Any, app_ser
     standing(page, "Ann", 7)
     standing(page, "Ben", 2)
     # A correction from the hand list: 6♠ was not in Ann's pile after all.
-    wait_button(page, r"^Round 1: Ann \+7, Ben \+2").click()
+    wait_row(page, r"^Round 1: Ann \+7, Ben \+2").click()
     page.wait_for_url(re.compile(r"/hand-1$"))
     wait_text(page, r"^Correct round 1 of 2$")
     wait_text(page, r"^Next: Tap each card of Ann's pile \(8 so far\); hold down the first card of Ben's pile$")

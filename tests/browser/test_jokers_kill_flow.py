@@ -94,7 +94,7 @@ def test_a_whole_game_with_tie_break_correction_restart_and_play_off(page: Any, 
     taps = enter_jk_hand(page, up, [ben, ann, cat])
     assert taps == 5, "a 3-player hand is one tap per card plus one to confirm"
     standing(page, "Ben", 2)
-    reveal(page, page.get_by_role("button", name=re.compile(r"^Hand 1:"))).first.click()
+    reveal(page, page.get_by_role("button", name=re.compile(r"^Hand 1:")), on_board=True).first.click()
     page.wait_for_url(re.compile(r"/hand-1$"))
     tap(page, "Ann: 7♦")  # clear Ann's card
     tap(page, "Ben: 4♥")  # and Ben's: both can be dealt again

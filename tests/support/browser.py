@@ -437,13 +437,18 @@ BACK_TO_HAND = "Back to the hand"
 """The scoreboard's button that shows the hand again (on a phone, in place of the scoreboard)."""
 
 
-def reveal(page: Any, locator: Any, steps: int = 12) -> Any:
+def reveal(page: Any, locator: Any, steps: int = 12, *, on_board: bool = False) -> Any:
     """Bring ``locator`` on screen, as a player would, and return it: scroll to it (Flutter leaves controls far
     off screen out of the semantics tree, and a control just outside the viewport cannot be clicked), and on a
-    phone's table screen, which shows the hand or the scoreboard one at a time, look on the other one too."""
+    phone's table screen, which shows the hand or the scoreboard one at a time, look on the scoreboard first when
+    ``on_board`` (a hand's row), else on the hand first, and then on the other one."""
     if _in_view(page, locator):
         return locator
-    if _board_shown(page) and _other_side(page) and _in_view(page, locator):  # mostly the hand's, there
+    if on_board:
+        show_board(page)
+    elif _board_shown(page):
+        _other_side(page)
+    if _in_view(page, locator):
         return locator
     if not _scrolled_to(page, locator, steps) and _other_side(page):
         _scrolled_to(page, locator, steps)
@@ -557,8 +562,7 @@ def open_correction(page: Any, row: str, slug: str) -> None:
     """Tap the hand-list row labelled ``row`` (its text before ". Tap to correct") and wait for the correction
     screen's route, which ends in ``slug`` (``tiebreak-1``, ``sudden-death-2``)."""
     found = page.get_by_role("button", name=re.compile(rf"^{re.escape(row)}\. Tap to correct"))
-    show_board(page)
-    reveal(page, found).first.click()
+    reveal(page, found, on_board=True).first.click()
     page.wait_for_url(re.compile(rf"/continue/[0-9a-f]+/{re.escape(slug)}$"))
 
 
@@ -569,17 +573,17 @@ SEAT_ENABLED = """() => [...document.querySelectorAll('flt-semantics[role=button
 
 def wait_shown(page: Any, locator: Any, timeout_s: float = 30.0) -> Any:
     """Wait until ``locator`` is shown and return it; on a phone's table screen, which shows the hand or the
-    scoreboard one at a time, look on the other one too (the hand's first, and after a few seconds the other, and
-    back again, until ``timeout_s``): a player reads the standings and the hands on the scoreboard, and enters a
+    scoreboard one at a time, look on the other one too (the hand's first, and after 8 s the other, and back
+    again, until ``timeout_s``): a player reads the standings and the hands on the scoreboard, and enters a
     hand on the other."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     if _present(locator, 100):
         return locator
     deadline = time.monotonic() + timeout_s
-    wait_s = 2.0
-    if _board_shown(page) and _other_side(page):  # mostly the hand's, there
-        wait_s = 6.0
+    wait_s = 8.0  # a page that loads or answers slowly is not left for the other side too soon
+    if _board_shown(page):  # mostly the hand's, there
+        _other_side(page)
     while True:
         left = deadline - time.monotonic()
         try:
@@ -588,8 +592,7 @@ def wait_shown(page: Any, locator: Any, timeout_s: float = 30.0) -> Any:
         except PlaywrightTimeoutError:
             if left <= wait_s:
                 raise
-        if _other_side(page):
-            wait_s = 6.0
+        _other_side(page)
 
 
 def wait_text(page: Any, pattern: str) -> None:
@@ -655,7 +658,7 @@ def wait_listed(page: Any, pattern: str) -> None:
         except PlaywrightTimeoutError:
             if attempt == 2:
                 raise
-            reveal(page, found)
+            reveal(page, found, on_board=True)
 
 
 def session_id_of(page: Any) -> str:

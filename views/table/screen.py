@@ -147,9 +147,10 @@ class TableView:
         """The entry panel last built, kept when its game can redraw it in place (:class:`FollowingPanel`)."""
         self._tiles: dict[Any, ft.Control] = {}
         self._all_hands = False
+        """Whether the whole hand list is shown (*Show all*), not just the newest :data:`HAND_ROWS`."""
         self._board_open = False
         """On a phone: the scoreboard and hands are shown in place of the hand (:meth:`_one_at_a_time`)."""
-        """Whether the whole hand list is shown (*Show all*), not just the newest :data:`HAND_ROWS`."""
+        self._want_layout = False
         self.more_hands = ft.OutlinedButton(content="", on_click=self._show_all_hands, height=48, visible=False)
         """Hand-list rows by what they show, reused from one redraw to the next."""
         self._view: ft.View | None = None
@@ -275,10 +276,12 @@ class TableView:
         return changed
 
     def _switch(self, board_open: bool) -> bool:
-        """Open or close the scoreboard and send what that changed; whether the screen shows one at a time."""
-        self._board_open = board_open
-        if self._show_board_or_entry():
-            send_changes(self.body, [self.entry_column, self.board_column, self.dock])
+        """Open or close the scoreboard and draw what that changes (:meth:`_draw`); whether the screen shows one
+        at a time."""
+        with self._draw_state:
+            self._board_open = board_open
+            self._want_layout = True
+        self._draw()
         return self._one_at_a_time()
 
     async def _to_board(self, _: Any = None) -> None:
@@ -657,11 +660,11 @@ class TableView:
             while True:
                 with self._draw_state:
                     show, force, all_hands = self._want_show, self._want_force, self._want_all_hands
-                    board, title = self._want_board, self._want_title
+                    board, title, layout = self._want_board, self._want_title, self._want_layout
                     queued, self._queued = self._queued, []
                     self._want_show = self._want_force = self._want_all_hands = self._want_board = False
-                    self._want_title = False
-                    if not (show or all_hands or queued or board or title):
+                    self._want_title = self._want_layout = False
+                    if not (show or all_hands or queued or board or title or layout):
                         self._drawer = None
                         return
                 if show and (force or self.rendered != self.session.version):
@@ -677,6 +680,8 @@ class TableView:
                     send_changes(self.board_column, [self.board.control])
                 if title and self.title is not None:
                     send_changes(self.title, [self.title])
+                if layout and self._show_board_or_entry():
+                    send_changes(self.body, [self.entry_column, self.board_column, self.dock])
         except BaseException:
             with self._draw_state:
                 self._drawer = None
