@@ -10,6 +10,7 @@ reader does.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,28 @@ def test_the_standings_strip_is_read_in_place_order(games: dict[str, str], page:
     assert [c["name"] for c in chips] == [c["name"] for c in in_place], f"read out of place order: {chips}"
     assert [c["place"] for c in chips] == [1, 2, 3, 4], f"read out of place order: {chips}"
     assert [c["name"] for c in chips] == [c["name"] for c in board] == ["Ann", "Ben", "Cat", "Dan"]
+
+
+SCROLLING = """() => [...document.querySelectorAll('flt-semantics')].filter(
+    e => e.style.overflowY === 'scroll' || e.style.overflowY === 'hidden').length"""
+"""JavaScript: how many semantics nodes scroll (Flutter's web engine sets their ``overflow-y`` to ``scroll``, or to
+``hidden`` for the half second after a pointer event): a tap on a page that has one waits for the browser to lay
+that node out again when the engine switches it."""
+
+
+def test_a_phone_shows_the_hand_or_the_scoreboard_and_the_hand_does_not_scroll(
+    games: dict[str, str], page: Any, app_server: AppServer
+) -> None:
+    page.set_viewport_size(SMALL_PHONE)
+    open_app(page, app_server, f"/continue/{games['played']}")
+    wait_text(page, r"^Hand 4$")
+    assert page.evaluate(SCROLLING) == 0, "the hand fits the phone: nothing on its screen scrolls"
+    assert not page.get_by_role("button", name=re.compile(r"^Hand 3:")).count(), "the hands are not under it"
+    tap(page, "Scoreboard and hands")
+    page.get_by_role("button", name=re.compile(r"^Hand 3:")).first.wait_for()
+    page.wait_for_function(f"() => ({STANDINGS})().length === 8")  # the strip's chips and the scoreboard's rows
+    assert not page.get_by_text(re.compile(r"^Hand 4$")).count(), "nor the hand's title"
+    tap(page, "Back to the hand")
+    wait_text(page, r"^Hand 4$")
+    page.wait_for_function(f"() => ({STANDINGS})().length === 4")  # the strip's chips alone
+    assert page.evaluate(SCROLLING) == 0
