@@ -420,8 +420,22 @@ def scroll_to_top(page: Any) -> dict[str, int]:
 
 
 def _scrolled_to(page: Any, locator: Any, steps: int) -> bool:
-    """Scroll from the top down until ``locator`` is on screen; whether it is."""
-    size = scroll_to_top(page)
+    """Scroll until ``locator`` is on screen; whether it is. A node already in the page (Flutter keeps those near
+    the screen) is scrolled to at once, by the distance its box is off; any other is looked for from the top down."""
+    size = page.viewport_size or {"width": 390, "height": 844}
+    if _present(locator):
+        try:
+            box = locator.first.bounding_box(timeout=1_000)
+        except Exception:  # Playwright's TimeoutError: detached meanwhile
+            box = None
+        if box is not None:
+            page.mouse.move(size["width"] // 2, size["height"] // 2)
+            page.mouse.wheel(0, box["y"] + box["height"] / 2 - size["height"] // 2)
+            page.wait_for_timeout(150)
+            if _in_view(page, locator):
+                page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
+                return True
+    scroll_to_top(page)
     for _ in range(steps):
         page.wait_for_timeout(150)
         if _in_view(page, locator):
