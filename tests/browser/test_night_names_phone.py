@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import AppServer, open_app, reveal, screenshot
+from tests.support.browser import AppServer, open_app, reveal_read, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.opens_app]
 
@@ -101,7 +101,7 @@ font."""
 def measure(page: Any, label: str, px: int, *, role: str | None = None) -> dict[str, float]:
     """Scroll ``label``'s node on screen (Flutter leaves far-off nodes out of the tree), then measure it."""
     locator = page.get_by_role(role, name=label, exact=True) if role else page.get_by_text(label, exact=True)
-    reveal(page, locator).first.wait_for(state="attached")
+    reveal_read(page, locator).first.wait_for(state="attached")
     found = page.evaluate(MEASURE, [label, px])
     for _ in range(6):  # a node the screen's edge cuts is measured cut: scroll it wholly on screen first
         if found is None or (found["y"] >= 0 and found["y"] + found["height"] <= PHONE_360["height"] - 56):

@@ -419,23 +419,30 @@ def scroll_to_top(page: Any) -> dict[str, int]:
     return size
 
 
-def _scrolled_to(page: Any, locator: Any, steps: int) -> bool:
-    """Scroll until ``locator`` is on screen; whether it is. A node already in the page (Flutter keeps those near
-    the screen) is scrolled to at once, by the distance its box is off; any other is looked for from the top down."""
+def _scrolled_straight(page: Any, locator: Any) -> bool:
+    """Scroll a node already in the page (Flutter keeps those near the screen) straight to the screen's middle, by
+    how far its box is off; whether it is then on screen."""
+    if not _present(locator):
+        return False
+    try:
+        box = locator.first.bounding_box(timeout=1_000)
+    except Exception:  # Playwright's TimeoutError: detached meanwhile
+        return False
+    if box is None:
+        return False
     size = page.viewport_size or {"width": 390, "height": 844}
-    if _present(locator):
-        try:
-            box = locator.first.bounding_box(timeout=1_000)
-        except Exception:  # Playwright's TimeoutError: detached meanwhile
-            box = None
-        if box is not None:
-            page.mouse.move(size["width"] // 2, size["height"] // 2)
-            page.mouse.wheel(0, box["y"] + box["height"] / 2 - size["height"] // 2)
-            page.wait_for_timeout(150)
-            if _in_view(page, locator):
-                page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
-                return True
-    scroll_to_top(page)
+    page.mouse.move(size["width"] // 2, size["height"] // 2)
+    page.mouse.wheel(0, box["y"] + box["height"] / 2 - size["height"] // 2)
+    page.wait_for_timeout(150)
+    if not _in_view(page, locator):
+        return False
+    page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
+    return True
+
+
+def _scrolled_to(page: Any, locator: Any, steps: int) -> bool:
+    """Scroll from the top down until ``locator`` is on screen; whether it is."""
+    size = scroll_to_top(page)
     for _ in range(steps):
         page.wait_for_timeout(150)
         if _in_view(page, locator):
@@ -467,6 +474,16 @@ def reveal(page: Any, locator: Any, steps: int = 12, *, on_board: bool = False) 
     if not _scrolled_to(page, locator, steps) and _other_side(page):
         _scrolled_to(page, locator, steps)
     return locator
+
+
+def reveal_read(page: Any, locator: Any) -> Any:
+    """Bring ``locator`` on screen to be read, and return it: a node already in the page is scrolled straight to
+    (a long list read node by node is not scrolled through from the top for each), any other as :func:`reveal`
+    does. Not for a control about to be tapped: :func:`reveal` leaves it where a player scrolling down finds it,
+    and what the tap shows next is looked for around there."""
+    if _in_view(page, locator) or _scrolled_straight(page, locator):
+        return locator
+    return reveal(page, locator)
 
 
 def _narrow(page: Any) -> bool:
