@@ -399,14 +399,20 @@ def _present(locator: Any, timeout_ms: int = 150) -> bool:
     return True
 
 
+def _box(locator: Any) -> dict[str, float] | None:
+    """The box of ``locator``'s first node when it is in the page, else ``None`` (asked with deadlines)."""
+    if not _present(locator):
+        return None
+    try:
+        box: dict[str, float] | None = locator.first.bounding_box(timeout=1_000)
+    except Exception:  # Playwright's TimeoutError: detached meanwhile
+        return None
+    return box
+
+
 def _in_view(page: Any, locator: Any) -> bool:
     """Whether ``locator`` is in the page with its centre inside the viewport (a click there reaches it)."""
-    if not _present(locator):
-        return False
-    try:
-        box = locator.first.bounding_box(timeout=1_000)
-    except Exception:  # Playwright's TimeoutError: detached meanwhile
-        return False
+    box = _box(locator)
     size = page.viewport_size or {"width": 390, "height": 844}
     return box is not None and 0 <= box["y"] + box["height"] / 2 <= size["height"]
 
@@ -422,12 +428,7 @@ def scroll_to_top(page: Any) -> dict[str, int]:
 def _scrolled_straight(page: Any, locator: Any) -> bool:
     """Scroll a node already in the page (Flutter keeps those near the screen) straight to the screen's middle, by
     how far its box is off; whether it is then on screen."""
-    if not _present(locator):
-        return False
-    try:
-        box = locator.first.bounding_box(timeout=1_000)
-    except Exception:  # Playwright's TimeoutError: detached meanwhile
-        return False
+    box = _box(locator)
     if box is None:
         return False
     size = page.viewport_size or {"width": 390, "height": 844}
