@@ -437,7 +437,7 @@ def _scrolled_straight(page: Any, locator: Any) -> bool:
     page.wait_for_timeout(150)
     if not _in_view(page, locator):
         return False
-    page.wait_for_timeout(300)  # let the scrolling settle before anyone taps
+    page.wait_for_timeout(300)  # let the scrolling settle before the node is measured
     return True
 
 
