@@ -115,6 +115,13 @@ class Phone:
         assert box["y"] + box["height"] <= dock + 0.5, f"{what} is under the docked bar (top {dock}): {box}"
         return box
 
+    def key(self, locator: Any, what: str) -> dict[str, float]:
+        """A key (a button) is wholly on screen, above the docked bar, and whole: a key partly under the docked bar
+        has a box cut where the scrolling panel ends, just above the bar, shorter than a tap target."""
+        box = self.visible(locator, what)
+        assert box["height"] >= 47.5, f"{what} is cut by the panel's end, under the docked bar: {box}"
+        return box
+
     def tap(self, locator: Any, what: str, *, docked: bool = False) -> None:
         """Tap ``locator`` where it is (no scrolling), once it is on screen (and above the docked bar)."""
         box = self.where(locator, what) if docked else self.visible(locator, what)
@@ -206,8 +213,8 @@ def jokers_kill_hand(phone: Phone, names: list[str], k: int) -> None:
     suit = "SHDC"[k]
     ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
     cards = [f"{rank}{suit}" for rank in ranks[: len(names) + 1]]
-    phone.visible(phone.button(card_label("AS")), "the grid's first card")
-    phone.visible(phone.button(card_label("KC")), "the grid's last card")
+    phone.key(phone.button(card_label("AS")), "the grid's first card")
+    phone.key(phone.button(card_label("KC")), "the grid's last card")
     for code in cards:
         phone.press(card_label(code), card_label(code))
     if len(names) > 4:
@@ -226,15 +233,15 @@ def bargain_bin_live(phone: Phone, names: list[str], k: int, *, whole: bool = Tr
     if live.count():  # the quick form was used last
         phone.tap(live, "Live play")
     phone.text(r"^Next: .* plays: who gets the card\?$").wait_for()
-    phone.visible(phone.page.get_by_role("button", name=re.compile(rf"^To {names[-1]} \(")), "the last receiver")
+    phone.key(phone.page.get_by_role("button", name=re.compile(rf"^To {names[-1]} \(")), "the last receiver")
     for i in range(5 * len(names) if whole else len(names)):
         to = names[i % len(names)]
         phone.press(f"To {to} (", f"To {to}", prefix=True)
         if i == 0:  # the whole pad is on screen; on a large table, beside the receivers from 830 px (TALL_SCREEN)
-            phone.visible(phone.button(BB_KEYS[-1]), "the pad's last key")
+            phone.key(phone.button(BB_KEYS[-1]), "the pad's last key")
             last = phone.button(f"To {names[-1]} (0)")
             if phone.size["height"] >= TALL_SCREEN or len(names) < LARGE_TABLE:
-                phone.visible(last, "the last receiver, beside the pad")
+                phone.key(last, "the last receiver, beside the pad")
             else:
                 assert not last.count(), "the pad took the receivers' place"
         phone.press(BB_KEYS[i // 2], f"card {i + 1}: {BB_KEYS[i // 2]}")
@@ -267,12 +274,13 @@ def feast_and_famine_hand(phone: Phone, names: list[str], k: int) -> None:
     phone.text(r"^(Next: Deal|Who deals\?)").wait_for()
     chooser = phone.page.get_by_role("button", name=re.compile(r"^Dealer: "))
     if chooser.count() > 1:
-        phone.visible(phone.button(f"Dealer: {names[-1]}"), "the last dealer's button")
+        phone.key(phone.button(f"Dealer: {names[-1]}"), "the last dealer's button")
         phone.press(f"Dealer: {names[0]}", "the dealer")
     cards = [code for code in ff_codes() if code != "JK"]
     for i in range(len(names)):
         phone.press(card_label(cards[i * 4 + k % 4]), f"opening card {i + 1}")
-    phone.visible(phone.button("Joker"), "the grid's last key")
+    phone.key(phone.button("Joker"), "the grid's last key")
+    phone.visible(phone.text(r"^To play: |· to play$"), "the line of the player to play")
     for i in range(len(names)):
         phone.press("Refuse", f"Refuse {i + 1}", docked=True)
     phone.confirm_hand()
@@ -281,7 +289,7 @@ def feast_and_famine_hand(phone: Phone, names: list[str], k: int) -> None:
 def financial_crisis_hand(phone: Phone, names: list[str], k: int) -> None:
     """The bank's five cards, then two cards a pile, "Next pile" between the piles."""
     cards = fc_codes()[k * 2 :]
-    phone.visible(phone.button(card_label(fc_codes()[-1])), "the grid's last card")
+    phone.key(phone.button(card_label(fc_codes()[-1])), "the grid's last card")
     for code in cards[:5]:
         phone.press(card_label(code), card_label(code))
     for i in range(len(names)):
@@ -310,8 +318,7 @@ def ones_to_nines_hand(phone: Phone, names: list[str], k: int) -> None:
             phone.page.wait_for_function(LEFT_IN_DECK, arg=36 - typed)
             if typed == 1:  # the keys that mend a hand are on screen while it is typed, as the digits are, whole
                 for key in ("Delete digit", "Clear hand"):
-                    box = phone.visible(phone.button(key), key)
-                    assert box["height"] >= 47.5, f"{key} is cut by the screen's edge or the docked bar: {box}"
+                    phone.key(phone.button(key), key)
     phone.text(r"^Next: Every number is in: check and confirm$").wait_for()
     phone.confirm_hand()
 
@@ -401,7 +408,7 @@ def correct_first_hand(page: Any, server: AppServer, game: str, session_id: str,
             "1111-9999": "Delete digit",  # every number in: the review in the pad's place, until a digit is deleted
         }[game]
         if first is not None:
-            phone.visible(phone.button(first), f"the correction's {first}")
+            phone.key(phone.button(first), f"the correction's {first}")
         phone.confirm_hand()
         page.wait_for_url(re.compile(re.escape(path.rsplit("/", 1)[0]) + "$"))
     assert hands_saved(server, session_id) == before

@@ -56,6 +56,12 @@ DEALER_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 6, 
 SEAT_LINES = 4
 """Up to this many players each has a line of the round; a larger table's lines are one compact text (the player
 to play first), so that the grid stays on screen."""
+SEATS_SCREEN = 800
+"""The page's height (logical pixels) from which the round's lines stay above the grid while it is walked. On a
+shorter page the line of the player to play is above it, alone, everyone's lines (a large table's compact text of
+the others) go under it, and the dealer's line, which the round's title already says, is left out: measured at
+360 × 640, two players' lines above the grid put its last row (the Joker) 32 px under the end of the panel, ten
+players' compact text 15 px, and both grow as the round does."""
 SEAT_WORDS = {Seat.IN: N_("still in"), Seat.FROZEN: N_("Frozen"), Seat.OUT: N_("Knocked Out")}
 
 
@@ -153,6 +159,8 @@ class RoundPanel:
         self.dealer_open = False
         """Whether the dealer's choice is shown again after one was chosen ("Change dealer")."""
         self.large = len(self.who) > SEAT_LINES
+        self._short: bool | None = None
+        """Whether the page was shorter than :data:`SEATS_SCREEN` at the last redraw (``None`` before the first)."""
         self.head = ft.Column(spacing=4)
         """The title, the dealer and the prompt (the quick form's switch)."""
         self.seats = ft.Column(spacing=4)
@@ -214,6 +222,7 @@ class RoundPanel:
         """Bring the panel up to the round's state: parts that show the same stay (nothing sent for them), the card
         keys whose state changed are sent one by one."""
         self._now, self._changed = {}, []
+        self._short = self._page_short()
         head: list[ft.Control] = [self._title(), *self._dealer_row()]
         if self.large and self.dealer is not None and not self.dealer_open and self.mode != QUICK:
             # a large table, the dealer known: the round's line and the dealer are in the scoreboard's notes;
@@ -254,6 +263,18 @@ class RoundPanel:
         if changed:
             self.ectx.send(changed)  # one update, as the screen sends a panel's changes
 
+    def _page_short(self) -> bool:
+        """Whether the page is shorter than :data:`SEATS_SCREEN`, as its client last said (not before it did)."""
+        height = getattr(self.ectx.view.page, "height", None)
+        return isinstance(height, int | float) and height < SEATS_SCREEN
+
+    def resized(self) -> None:
+        """The page changed size (a phone turned): when it crossed :data:`SEATS_SCREEN`, the round is drawn again for
+        it now, as after a tap, instead of at the next tap."""
+        with self._lock:
+            if self._short is not None and self._page_short() != self._short:
+                self.redraw()
+
     def _title(self) -> ft.Control:
         _ = self.words.gettext
         if self.tiebreak:
@@ -278,7 +299,10 @@ class RoundPanel:
         word = _("Ghost") if self.tiebreak else _("Dealer")
         dealt = self.mode != QUICK and self.entry is not None and bool(self.entry.actions)
         if (len(self.choices) == 1 and self.dealer == self.choices[0]) or (dealt and self.dealer is not None):
-            # chosen and dealt from (undo back to the first card to choose again): one line, not the choice
+            # chosen and dealt from (undo back to the first card to choose again): one line, not the choice; none
+            # on a short page when the round's title says who deals (SEATS_SCREEN)
+            if self._short and self.info is not None and not self.tiebreak:
+                return []
             text = f"{word}: {self.dealer}"
             line = self._part(
                 ("dealer", text), lambda: ft.Text(text, size=16, weight=ft.FontWeight.BOLD, semantics_label=text)
@@ -350,11 +374,20 @@ class RoundPanel:
             ("prompt", prompt),
             lambda: ft.Text(prompt, size=16, weight=ft.FontWeight.BOLD, semantics_label=next_label),
         )
-        if len(state.order) > SEAT_LINES:
+        parts: list[ft.Control] = []
+        turn, others = self._seat_words(entry)
+        compact = len(state.order) > SEAT_LINES  # a tie-break's Ghost has a seat too
+        if self._short and state.phase is not Phase.DONE and turn is not None:
+            # a short page: the grid right under the line of the player to play, everyone's lines under the grid
+            seats = [self._seats_part(turn)]
+            if compact:
+                parts += [self._seats_part(" · ".join(others), under=True)] if others else []
+            else:
+                parts += [self._seat_line(entry, name, under=True) for name in state.order]
+        elif compact:
             seats = [self._seats_text(entry)]
         else:
             seats = [self._seat_line(entry, name) for name in state.order]
-        parts: list[ft.Control] = []
         legal = set(entry.legal_cards())
         self._changed += [key.control for code, key in self.card_keys.items() if key.set_enabled(code in legal)]
         # a Take is the card turned for it, tapped on the grid; Refuse sits in the grid's last row
@@ -394,7 +427,7 @@ class RoundPanel:
             spacing=8,
         )
 
-    def _seat_line(self, entry: RoundEntry, name: str) -> ft.Control:
+    def _seat_line(self, entry: RoundEntry, name: str, *, under: bool = False) -> ft.Control:
         state = entry.state
         _ = self.words.gettext
         cards = " ".join(card_label(self.words, code) for code in state.cards[name]) or _("no card yet")
@@ -408,11 +441,24 @@ class RoundPanel:
         if turn:
             text += " · " + _("to play")
         colour = {Seat.FROZEN: ft.Colors.BLUE_400, Seat.OUT: ft.Colors.ERROR}.get(state.seats[name])
-        return self._part(("seat", text, colour, turn), lambda: self._seat_box(text, colour, turn))
+        key = ("seat", text, colour, turn, under)  # above the grid or under it: a control is never moved
+        return self._part(key, lambda: self._seat_box(text, colour, turn))
 
     def _seats_text(self, entry: RoundEntry) -> ft.Control:
         """A large table's round in one compact text, in seating order: the player to play first, with their cards,
         then everyone else who has a card, with their total and state (Frozen, out)."""
+        turn, others = self._seat_words(entry)
+        said = [turn, *others] if turn is not None else others
+        return self._seats_part(" · ".join(said) or self.words.gettext("No card dealt yet"))
+
+    def _seats_part(self, text: str, *, under: bool = False) -> ft.Control:
+        """A compact text of the round (above the grid, or ``under`` it: a control is never moved between the
+        two)."""
+        return self._part(("seats", text, under), lambda: ft.Text(text, size=12, semantics_label=text))
+
+    def _seat_words(self, entry: RoundEntry) -> tuple[str | None, list[str]]:
+        """The compact words of the player to play (``None`` when nobody is), with their cards, and of everyone
+        else who has a card, in seating order after them, with their total and state (Frozen, out)."""
         state = entry.state
         _ = self.words.gettext
         short = {Seat.IN: "", Seat.FROZEN: " " + _("Frozen"), Seat.OUT: " " + _("out")}
@@ -420,17 +466,17 @@ class RoundPanel:
         if state.turn in order:
             at = order.index(state.turn)
             order = order[at:] + order[:at]
-        said: list[str] = []
+        turn: str | None = None
+        others: list[str] = []
         for name in order:
             who = entry.name_of(name, self.words)
             if name == state.turn:
                 cards = " ".join(card_label(self.words, code) for code in state.cards[name]) or _("no card yet")
                 total = "" if name == GHOST else f" = {entry.total(name)}"
-                said.append(_("To play: {who}: {cards}").format(who=who, cards=cards) + total)
+                turn = _("To play: {who}: {cards}").format(who=who, cards=cards) + total
             elif state.cards[name] and name != GHOST:
-                said.append(f"{who} {entry.total(name)}{short[state.seats[name]]}")
-        text = " · ".join(said) or _("No card dealt yet")
-        return self._part(("seats", text), lambda: ft.Text(text, size=12, semantics_label=text))
+                others.append(f"{who} {entry.total(name)}{short[state.seats[name]]}")
+        return turn, others
 
     @staticmethod
     def _seat_box(text: str, colour: str | None, turn: bool) -> ft.Control:
