@@ -117,6 +117,8 @@ def test_the_ledger_asks_who_pays_and_who_receives_and_says_the_entry_as_a_sente
     services: AppServices, night_id: str
 ) -> None:
     shell, page = shell_for(services, f"/nights/{night_id}")
+    bars: list[Any] = []
+    page.show_dialog = bars.append  # type: ignore[attr-defined]
     shell.render()
     view = page.views[-1]
     shown = texts(view)
@@ -141,6 +143,9 @@ def test_the_ledger_asks_who_pays_and_who_receives_and_says_the_entry_as_a_sente
     said = "Added to the ledger: Ann pays Ben $12.00."
     assert said in order
     assert order.index(said) > order.index("Add to the ledger"), "said next to the button tapped, not at the top"
+    assert [bar.content.value for bar in bars if isinstance(bar, ft.SnackBar)] == [said], (
+        "and at the bottom of the screen: the entry lengthens what is above the button, which moves its line down"
+    )
     assert [e.describe() for e in services.nights.get(night_id).entries][-1] == "Ann pays Ben $12.00"
 
 

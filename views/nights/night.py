@@ -33,6 +33,9 @@ SHARED_BILL = N_("Everyone: a shared bill")
 PARTS = ("games", "settle", "entries", "ledger", "night")
 """The sections a change is said next to: under the games, the settle-up, the ledger's entries, the ledger's Add
 button and the night's own buttons (the screen is long: a line at its top would be off screen)."""
+MOVED = ("ledger", "night")
+"""The sections whose change moves them down the screen (:meth:`NightDrawing.say`): what it said is in a snack bar
+too."""
 
 
 def _fresh_entry() -> dict[str, Any]:
@@ -127,10 +130,12 @@ class NightDrawing:
 
     def say(self, part: str, words: str, *, error: bool = False) -> None:
         """Say ``words`` next to the section ``part`` (and clear what the other sections said). What the night's
-        own buttons did (closed, reopened, renamed, saved) is also said in a snack bar: closing or reopening the
-        night takes the ledger's form away or brings it back above them, which moves them on the screen."""
+        own buttons did (closed, reopened, renamed, saved) and what the ledger's Add did are also said in a snack
+        bar, at the bottom of the screen: closing or reopening the night takes the ledger's form away or brings it
+        back above the night's buttons, and an entry added lengthens the settle-up and the ledger above the Add
+        button (on a 360 × 740 phone, 155 px down), which moves the line under it off the screen."""
         self.state.said = {part: (words, error)} if words else {}
-        if part == "night" and words:
+        if part in MOVED and words:
             with contextlib.suppress(AttributeError, RuntimeError, AssertionError):  # no page (a unit test)
                 self.ctx.page.show_dialog(ft.SnackBar(ft.Text(words, semantics_label=words)))
 
