@@ -536,6 +536,13 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         help="serve the app through bench/serverprobe.py, which writes each event's handler time to LOG, and the "
         "trivial app likewise to LOG.trivial (read them with python -m bench.tap_samples --probe LOG)",
     )
+    parser.add_argument(
+        "--viewport",
+        type=window_size,
+        default=None,
+        metavar="WxH",
+        help="the window of both apps, e.g. 390x844 (default: 1280x1400 unthrottled, 390x844 throttled)",
+    )
     add_busy_option(parser)
     args = parser.parse_args(argv if argv is not None else [])
     stop_on_sigterm()
@@ -547,6 +554,21 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             if args.samples is not None:
                 write_samples(args.samples, runs)
     return out
+
+
+def window_size(text: str) -> dict[str, int]:
+    """``--viewport``'s ``WxH`` as Playwright's viewport.
+
+    >>> window_size("390x844")
+    {'width': 390, 'height': 844}
+    """
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a window size (WxH, such as 390x844): {text!r}") from None
+    if not (200 <= width <= 4000 and 200 <= height <= 4000):
+        raise argparse.ArgumentTypeError(f"a window from 200 to 4000 px each way, not {text!r}")
+    return {"width": width, "height": height}
 
 
 def write_samples(path: Path, runs: dict[str, Sequence[Series]]) -> None:
@@ -561,11 +583,11 @@ def write_samples(path: Path, runs: dict[str, Sequence[Series]]) -> None:
 
 
 def run_mode(args: argparse.Namespace, rate: float, runs: dict[str, Sequence[Series]]) -> dict[str, float]:
-    """One run of every tap with Chromium's CPU slowed ``rate`` times (both apps alike; at 390×844 when slowed); its
-    series are added to ``runs`` under the mode's name (semantics on, then off)."""
+    """One run of every tap with Chromium's CPU slowed ``rate`` times (both apps alike; at 390×844 when slowed, unless
+    ``--viewport`` says); its series are added to ``runs`` under the mode's name (semantics on, then off)."""
     from playwright.sync_api import sync_playwright
 
-    viewport = VIEWPORT if rate == 1.0 else PHONE
+    viewport = args.viewport or (VIEWPORT if rate == 1.0 else PHONE)
     load_before = load_average()
     cpu = Cpu(rate)
     with tempfile.TemporaryDirectory() as tmp:
