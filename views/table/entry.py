@@ -141,6 +141,13 @@ def words_of(ectx: EntryContext) -> Words:
     return words if isinstance(words, Words) else Words.of("en")
 
 
+def page_height(ectx: EntryContext) -> float | None:
+    """The page's height in logical pixels, as its client last said (``None`` before it did, or with no page): what a
+    panel whose layout follows the page's size reads (:class:`ResizingPanel`)."""
+    height = getattr(ectx.view.page, "height", None)
+    return float(height) if isinstance(height, int | float) else None
+
+
 def said(words: Words, exc: BaseException) -> str:
     """What went wrong, in the table's language: an error that carries its words as data (``why``, a
     :class:`scoring.why.Note`) is worded in ``words``; any other says its own (English) message."""

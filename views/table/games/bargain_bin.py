@@ -37,6 +37,7 @@ from views.table.entry import (
     controller,
     cover_refusal,
     docked,
+    page_height,
     said,
     words_of,
 )
@@ -601,15 +602,10 @@ class BinPanel:
         if self.pad.visible and self.pad in self.body.controls:  # (else greyed out when the pad is shown)
             self._send(self._grey_keys())
 
-    def _height(self) -> float | None:
-        """The page's height in logical pixels, as its client last said (``None`` before it did)."""
-        height = getattr(self.ectx.view.page, "height", None)
-        return float(height) if isinstance(height, int | float) else None
-
     def _layout(self) -> tuple[bool, bool]:
         """What the page's size decides: whether the value pad takes the receivers' place (:meth:`_swaps`), and
         whether the line of card points so far is shown (not on a large table, nor on a short screen)."""
-        height = self._height()
+        height = page_height(self.ectx)
         return self._swaps(height), not self.large and (height is None or height >= TALL_SCREEN)
 
     def resized(self) -> None:
@@ -623,7 +619,7 @@ class BinPanel:
     def _swaps(self, height: float | None) -> bool:
         """Whether the value pad takes the receivers' place (:data:`LARGE_TABLE`): a large table on a page less than
         :data:`TALL_SCREEN` tall, or of a height not known (a page not yet sized); ``height`` is the page's
-        (:meth:`_height`)."""
+        (:func:`~views.table.entry.page_height`)."""
         return self.large and (height is None or height < TALL_SCREEN)
 
     def _key(self, key: PadKey) -> TapKey:

@@ -29,6 +29,7 @@ from views.table.entry import (
     after_tap,
     docked,
     draft_store,
+    page_height,
     refresh,
     said,
     sent_by_hand,
@@ -265,8 +266,8 @@ class RoundPanel:
 
     def _page_short(self) -> bool:
         """Whether the page is shorter than :data:`SEATS_SCREEN`, as its client last said (not before it did)."""
-        height = getattr(self.ectx.view.page, "height", None)
-        return isinstance(height, int | float) and height < SEATS_SCREEN
+        height = page_height(self.ectx)
+        return height is not None and height < SEATS_SCREEN
 
     def resized(self) -> None:
         """The page changed size (a phone turned): when it crossed :data:`SEATS_SCREEN`, the round is drawn again for
