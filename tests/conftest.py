@@ -85,6 +85,15 @@ def services(tmp_path: Path) -> Iterator[AppServices]:
         yield opened
 
 
+@pytest.fixture
+def quick_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What follows a tap's reply on the table screen is sent :data:`tests.support.events.REPLY_S` after it, not
+    :data:`views.table.entry.AFTER_REPLY_S` (a view test that waits for it: :data:`tests.support.events.LATER`)."""
+    from tests.support.events import REPLY_S
+
+    monkeypatch.setattr("views.table.entry.AFTER_REPLY_S", REPLY_S)
+
+
 BROWSER_TESTS = "tests/browser/"
 """Where the browser tests are: under pytest-xdist at most :func:`browser_workers` workers run them
 (:func:`pytest_xdist_make_scheduler`)."""

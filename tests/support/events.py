@@ -11,10 +11,14 @@ from typing import Any
 import flet as ft
 
 from tests.support.screens import tap
-from views.table.entry import AFTER_REPLY_S
 
-LATER = AFTER_REPLY_S * 2
-"""Long enough for the messages that follow a tap's reply (the veil, the board, the write) to have gone."""
+REPLY_S = 0.01
+"""What :data:`views.table.entry.AFTER_REPLY_S` is in a test that waits for the messages after a tap's reply (the
+fixture ``quick_replies``): they still wait for the loop's turn after the tap, as they do on a page, but a hand of a
+hundred taps does not sleep 0.3 s after each (a minute of a view test's time)."""
+LATER = REPLY_S * 2
+"""Long enough for the messages that follow a tap's reply (the veil, the board, the write) to have gone, under
+the fixture ``quick_replies``."""
 
 
 def in_event(handler: Callable[[], object]) -> None:

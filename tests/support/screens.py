@@ -4,11 +4,13 @@ control by its label, tap it, and check what a player would see (greyed out, lab
 from __future__ import annotations
 
 import dataclasses
+import functools
 import weakref
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import flet as ft
+from flet.controls.value_types import Prop
 
 from companion.services import AppServices
 from views.shell import Shell
@@ -59,18 +61,57 @@ def walk(control: Any, labelled: bool = False) -> Iterator[tuple[Any, bool]]:
 
 def children(control: Any) -> Iterator[ft.BaseControl]:
     """The controls right under ``control``: those its fields hold (a component's: its body, rendered from its
-    state now, as the page's next update would)."""
+    state now, as the page's next update would), in the order of its fields."""
     if isinstance(control, ft.Component):
         values: list[Any] = [rendered(control)]
     elif dataclasses.is_dataclass(control):
-        names = [f.name for f in dataclasses.fields(control)]
-        values = [getattr(control, n, None) for n in names if not n.startswith("_") and n not in ("parent", "page")]
+        values = [value for _, value in sorted(_held(control))]
     else:
         return
     for value in values:
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, ft.BaseControl):
                 yield child
+
+
+class _Fields(NamedTuple):
+    """A dataclass's public fields (not ``parent`` or ``page``) by their place: those Flet keeps in the control's
+    ``_values`` only while they differ from a default that holds no control, and the others."""
+
+    sparse: dict[str, int]
+    read: tuple[tuple[int, str], ...]
+
+
+@functools.cache
+def _fields(cls: type) -> _Fields:
+    names = [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_") and f.name not in ("parent", "page")]
+    props = {n for n in names if isinstance(_prop(cls, n), Prop)}
+    sparse = {n for n in props if not isinstance(_prop(cls, n).default, ft.BaseControl | list)}
+    return _Fields(
+        {n: i for i, n in enumerate(names) if n in sparse},
+        tuple((i, n) for i, n in enumerate(names) if n not in sparse),
+    )
+
+
+def _prop(cls: type, name: str) -> Any:
+    """The class attribute ``name`` as stored (a Flet :class:`Prop` descriptor itself, not its value)."""
+    return next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
+
+
+def _held(control: Any) -> list[tuple[int, Any]]:
+    """What ``control``'s public fields hold, each with its field's place. A field Flet stores sparsely is read
+    from the control's ``_values`` (a few entries: a whole screen's every field read through its descriptor was
+    most of a view test's time); a field not there holds its default, which is no control."""
+    fields = _fields(type(control))
+    stored = getattr(control, "_values", None)
+    if not isinstance(stored, dict):
+        return [
+            (i, getattr(control, n, None))
+            for i, n in sorted([*fields.read, *((i, n) for n, i in fields.sparse.items())])
+        ]
+    held = [(i, getattr(control, n, None)) for i, n in fields.read]
+    held += [(fields.sparse[n], value) for n, value in stored.items() if n in fields.sparse]
+    return held
 
 
 _RENDERED: weakref.WeakKeyDictionary[ft.Component, tuple[int, ...]] = weakref.WeakKeyDictionary()

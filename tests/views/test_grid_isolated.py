@@ -26,6 +26,8 @@ from tests.support.screens import buttons, greyed, render, walk
 from tests.support.wire import Wire, changed
 from views.flet_private import set_isolated
 
+pytestmark = pytest.mark.usefixtures("quick_replies")
+
 
 def left_unsent(view: ft.View) -> list[Any]:
     """What diffs of the screen's grids of keys, with nothing in them isolated, would still send (their operations).

@@ -17,6 +17,8 @@ from tests.conftest import run_async
 from tests.support.events import LATER, event_tap
 from tests.support.screens import render, tap, texts
 
+pytestmark = pytest.mark.usefixtures("quick_replies")
+
 HAND = ("9♠", "4♥", "7♦", "Q♣")
 
 

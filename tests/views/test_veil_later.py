@@ -24,6 +24,8 @@ from tests.support.keys import bargain_bin_next, key_label
 from tests.support.screens import buttons, greyed, press, render, texts, walk
 from views.widgets import Veil
 
+pytestmark = pytest.mark.usefixtures("quick_replies")
+
 
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[list[ft.Control]]:
