@@ -1,13 +1,15 @@
 """Fixtures for end-to-end tests of the real app in Chromium.
 
-* ``free_port`` / ``data_dir``: a free TCP port and a fresh data folder per test.
+* ``free_port`` / ``data_dir``: the worker's TCP port (:func:`~tests.support.browser.worker_port`) and a fresh
+  data folder per test.
 * ``app_server``: ``companion --port P --data-dir D --no-browser`` in a subprocess, started and waited for;
   ``app_server.restart()`` stops and starts it again on the same port and data folder ("stop the server and
   continue"); stopped at teardown.
 * ``chromium``: Chromium (``/usr/bin/chromium``) through Playwright, one for the whole run, launched again if a
-  test's watchdog had to kill it. ``browser``: that browser, connected, for one test attempt, which is watched
-  (:mod:`tests.support.watchdog`). Each test gets its own browser context, so nothing is shared between tests but
-  the compiled Flutter engine.
+  test's watchdog had to kill it, each time with a new profile. ``browser``: that browser, connected, for one test
+  attempt, which is watched (:mod:`tests.support.watchdog`). Each test's ``page`` is a new tab of the profile's
+  context, whose cache keeps the Flutter app and its compiled code between tests
+  (:func:`~tests.support.browser.shared_context`); a test that needs a context of its own makes one.
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
   can be found by role and label (``page.get_by_role("button", name="Rules")``); blank for a test marked
   ``opens_app`` (one that opens the app at a page of its own first).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,19 +37,20 @@ from tests.support import browser as helpers
 from tests.support.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    PAGE_OPTIONS,
+    PAGE_TIMEOUT_MS,
     AppServer,
-    close_context,
-    find_free_port,
-    new_context,
     open_app,
     require_browser,
+    shared_context,
+    worker_port,
 )
 from tests.support.watchdog import Chromium, Watchdog
 
 
 @pytest.fixture
 def free_port() -> int:
-    return find_free_port()
+    return worker_port()
 
 
 @pytest.fixture
@@ -72,10 +76,15 @@ def chromium() -> Iterator[Chromium]:
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="ctc-chromium-") as profiles:
 
         def launch(args: list[str]) -> Any:
-            return playwright.chromium.launch(executable_path=str(CHROMIUM), args=args, headless=True)
+            profile = tempfile.mkdtemp(dir=profiles)  # a new one after a kill: the old one is still locked
+            shared = playwright.chromium.launch_persistent_context(
+                profile, executable_path=str(CHROMIUM), args=args, headless=True, **PAGE_OPTIONS
+            )
+            shared.set_default_timeout(PAGE_TIMEOUT_MS)
+            return shared.browser
 
         holder = Chromium(launch, CHROMIUM_ARGS)
         try:
@@ -123,14 +132,18 @@ about 2.5 CPU-seconds of Chromium's)."""
 
 @pytest.fixture
 def page(browser: Any, app_server: AppServer, request: pytest.FixtureRequest) -> Iterator[Any]:
-    context = new_context(browser)
+    """A tab of the browser's profile (:func:`~tests.support.browser.shared_context`) on the app's home screen, or
+    blank for a test marked ``opens_app``; closed after the test, with any permission it granted."""
+    context = shared_context(browser)
     tab = context.new_page()
     try:
         if request.node.get_closest_marker(OPENS_APP) is None:
             open_app(tab, app_server)
         yield tab
     finally:
-        close_context(context)
+        with contextlib.suppress(Exception):  # a browser killed by the watchdog, or crashed, has nothing to close
+            tab.close()
+            context.clear_permissions()
 
 
 BROWSER_RERUNS = 2

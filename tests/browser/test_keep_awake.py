@@ -46,7 +46,7 @@ def events(page: Any, expected: list[str]) -> None:
 def test_the_table_keeps_the_screen_on_unless_settings_say_no(page: Any, app_server: AppServer) -> None:
     if not page.evaluate("() => 'wakeLock' in navigator"):
         pytest.skip("this browser has no Screen Wake Lock API")
-    page.context.add_init_script(SPY)
+    page.add_init_script(SPY)
     with Archive(app_server.data_dir, read_only=True) as archive:
         [session] = archive.list_sessions()
     open_app(page, app_server, f"/continue/{session.id}")

@@ -193,16 +193,52 @@ class AppServer(Served):
         return self.output()
 
 
-def new_context(browser: Any, viewport: dict[str, int] = PHONE, timeout_ms: int = 15_000) -> Any:
-    """A browser context for one test: ``viewport`` at device scale factor 1, Playwright's waits limited to
-    ``timeout_ms``, and the page told the user prefers reduced motion (``prefers-reduced-motion: reduce``), which
-    Flutter reads as "disable animations": fewer frames are drawn (SwiftShader's GL in Chromium's GPU process and
-    Skia in the renderer, on the CPU), about a third less CPU for a game entered tap by tap, and no control is
-    still moving when it is measured or tapped. Every assertion is about what the screen shows once it is still, so
-    it holds either way; the benchmarks (``bench/``) keep the default motion, as a user has it."""
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, reduced_motion="reduce")
+PAGE_TIMEOUT_MS = 15_000
+"""How long Playwright's waits in a test's page last, unless the test says otherwise."""
+PAGE_OPTIONS: dict[str, Any] = {"viewport": PHONE, "device_scale_factor": 1, "reduced_motion": "reduce"}
+"""A test's page: a phone's viewport at device scale factor 1, and the page told the user prefers reduced motion
+(``prefers-reduced-motion: reduce``), which Flutter reads as "disable animations": fewer frames are drawn
+(SwiftShader's GL in Chromium's GPU process and Skia in the renderer, on the CPU), about a third less CPU for a game
+entered tap by tap, and no control is still moving when it is measured or tapped. Every assertion is about what the
+screen shows once it is still, so it holds either way; the benchmarks (``bench/``) keep the default motion, as a
+user has it."""
+
+
+def new_context(browser: Any, viewport: dict[str, int] = PHONE, timeout_ms: int = PAGE_TIMEOUT_MS) -> Any:
+    """A browser context of its own (:data:`PAGE_OPTIONS`, at ``viewport``; Playwright's waits limited to
+    ``timeout_ms``): a second device, or a page that must start with nothing cached."""
+    context = browser.new_context(**{**PAGE_OPTIONS, "viewport": viewport})
     context.set_default_timeout(timeout_ms)
     return context
+
+
+def shared_context(browser: Any) -> Any:
+    """The context of the browser's own profile (it is launched with one, on disk: the first of its contexts),
+    where the ``page`` fixture opens each test's tab. Its HTTP cache keeps the Flutter app's 9.6 MB of JavaScript
+    and 7.2 MB of CanvasKit with the code V8 compiled from them, so a load of the app in a later test skips that
+    compile when the app is at the same address (:func:`worker_port`): 1.2 CPU-seconds of the renderer's a load,
+    a tenth of the phone-size tests' CPU. Nothing else in it is the app's: the app keeps no cookie and nothing in
+    the browser's storage, and Flet's own session id is in each tab's ``sessionStorage``."""
+    return browser.contexts[0]
+
+
+WORKER_PORT = 47_700
+"""The first of the ports :func:`worker_port` gives, one a pytest-xdist worker (``gw0`` 47700, ``gw1`` 47701...)."""
+
+
+def worker_port() -> int:
+    """The port of this worker's app server: the same in every test the worker runs (one at a time), so that the
+    app's files are at the same address each time and the browser's cache has them (:func:`shared_context`); a
+    free port of the system's choice when that one is taken."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    port = WORKER_PORT + (int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 99)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds it
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return find_free_port()
+    return port
 
 
 def close_context(context: Any) -> None:
