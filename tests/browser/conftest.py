@@ -141,9 +141,12 @@ def page(browser: Any, app_server: AppServer, request: pytest.FixtureRequest) ->
             open_app(tab, app_server)
         yield tab
     finally:
-        with contextlib.suppress(Exception):  # a browser killed by the watchdog, or crashed, has nothing to close
+        try:
             tab.close()
             context.clear_permissions()
+        except Exception:  # a browser killed by the watchdog, or crashed, has nothing to close
+            if browser.is_connected():
+                raise
 
 
 BROWSER_RERUNS = 2
