@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from app.signals import on_stop
 from app.ws_guard import (
     HOST_FILE_BYTES,
     ASGIApp,
@@ -258,13 +259,21 @@ def serve_web(
                 open_in_browser(url.replace("//0.0.0.0:", "//127.0.0.1:"))
 
     server = Server(config)
-    if threading.current_thread() is not threading.main_thread():  # no signals there (uvicorn ignores them too)
-        server.run()
-        return
-    # uvicorn shuts down gracefully on SIGINT/SIGTERM and then raises the signal again for the handler that was
-    # there before: make that a KeyboardInterrupt for both, which the command line turns into a clean exit.
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    # Flet copies its index page into a temporary folder of its own, which it removes when the server shuts down;
+    # the app's stop handler (app.signals) ends the process before that, so it removes the folder too.
+    from flet_web.fastapi import app_manager
+
+    forget = on_stop(app_manager.delete_temp_dirs)
     try:
-        server.run()
+        if threading.current_thread() is not threading.main_thread():  # no signals there (uvicorn ignores them)
+            server.run()
+            return
+        # uvicorn shuts down gracefully on SIGINT/SIGTERM and then raises the signal again for the handler that was
+        # there before: make that a KeyboardInterrupt for both, which the command line turns into a clean exit.
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            server.run()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        forget()

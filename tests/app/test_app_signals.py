@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -43,8 +44,8 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start(data_dir: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+def start(data_dir: Path, **extra_env: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), **extra_env}
     return subprocess.Popen(
         [sys.executable, "-m", "app", "--no-browser", "--port", str(free_port()), "--data-dir", str(data_dir)],
         cwd=ROOT,
@@ -88,8 +89,12 @@ def test_a_stop_signal_during_start_up_is_a_clean_exit(tmp_path: Path, number: i
 
 @pytest.mark.parametrize("number", STOP_SIGNALS, ids=[s.name for s in STOP_SIGNALS])
 def test_a_stop_signal_while_serving_is_a_clean_exit(tmp_path: Path, number: int) -> None:
+    """... and leaves nothing in the temporary folder: Flet's copy of its index page, made when the page is first
+    asked for, is removed too."""
     data_dir = tmp_path / "data"
-    process = start(data_dir)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    process = start(data_dir, TMPDIR=str(temp))
     assert process.stdout is not None
     line = process.stdout.readline().decode()  # printed once the server is about to listen
     assert "Card Table Companion: open http://127.0.0.1:" in line, line
@@ -101,7 +106,11 @@ def test_a_stop_signal_while_serving_is_a_clean_exit(tmp_path: Path, number: int
             break
         except OSError:
             time.sleep(0.1)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+        assert b"<html" in answer.read()
+    assert [path.name for path in temp.iterdir()], "Flet made no temporary folder for its index page"
     stop_and_check(process, number, data_dir, early=False)
+    assert not list(temp.iterdir()), f"left in the temporary folder: {sorted(p.name for p in temp.rglob('*'))}"
 
 
 def test_while_held_no_library_replaces_the_stop_handlers() -> None:
