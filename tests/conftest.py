@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,6 +36,19 @@ SPEC = ROOT / "docs" / "spec"
 the scoring code cites."""
 FIXTURES = ROOT / "tests" / "fixtures"
 """Dated copies of outside things (a backup zipped by another tool, Flet's build manifest) and stored records."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_in_pytests_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What the tests' code makes with :mod:`tempfile` (the modules' doctests make their data folders with
+    ``tempfile.mkdtemp()`` and leave them) goes under pytest's own temporary folder, which pytest prunes after a few
+    runs, not into the system's, where nothing would remove it."""
+    before = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path_factory.mktemp("tempfile"))
+    try:
+        yield
+    finally:
+        tempfile.tempdir = before
 
 
 def case_files(own: Path = CASES, extra: Path = SHARED_CASES) -> list[Path]:
