@@ -261,9 +261,9 @@ def serve_web(
     server = Server(config)
     # Flet copies its index page into a temporary folder of its own, which it removes when the server shuts down;
     # the app's stop handler (app.signals) ends the process before that, so it removes the folder too.
-    from flet_web.fastapi import app_manager
+    from views.flet_private import delete_web_temp_dirs
 
-    forget = on_stop(app_manager.delete_temp_dirs)
+    forget = on_stop(delete_web_temp_dirs)
     try:
         if threading.current_thread() is not threading.main_thread():  # no signals there (uvicorn ignores them)
             server.run()

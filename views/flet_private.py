@@ -15,6 +15,10 @@ other module of ``views/`` or ``app/`` reaches into Flet's private API (``tests/
   ``@ft.observable`` state and ``ft.use_state`` ask for, and ``ft.use_effect``. The app's screens are built the
   imperative way (``page.views``), with components inside some of them: :func:`component_node` and
   :func:`run_component_updates` do those two steps for them.
+- ``flet_web/fastapi/flet_static_files.py`` and ``flet_app_manager.py``: Flet's web server copies its index page
+  into a temporary folder of its own, which the app manager (``flet_web.fastapi.app_manager``) removes in the
+  server's shutdown (``delete_temp_dirs``); the app's stop handler ends the process before that shutdown, so it
+  calls :func:`delete_web_temp_dirs` itself.
 
 When Flet is upgraded, read those files again and update :data:`FLET_CHECKED` (``tests/views/test_flet_private.py``
 fails until then).
@@ -64,3 +68,10 @@ def component_node(component: Callable[..., Any], *args: Any) -> ft.Control:
 
 
 __all__ = ["FLET_CHECKED", "component_node", "in_page_event", "run_component_updates", "set_isolated"]
+
+
+def delete_web_temp_dirs() -> None:
+    """Remove the temporary folders that Flet's web server made for its index page (what its shutdown does)."""
+    from flet_web.fastapi import app_manager
+
+    app_manager.delete_temp_dirs()
