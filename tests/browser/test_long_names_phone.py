@@ -66,13 +66,23 @@ def chip_place_and_total(label: str) -> tuple[str, str]:
     return ("=" if shared else "") + found[1], found[2]
 
 
+DRAWN_WITHIN_S = 5
+"""How long a name found in the semantics tree may take to be drawn: Flutter's WebAssembly renderer rasterises in a
+worker, so a busy machine can show the page's new semantics nodes before the frame that draws them."""
+
+
 def assert_drawn(page: Any, name: str, box: dict[str, float], px: int) -> None:
     """The pixels drawn in ``box`` (the name's place in a chip or a row) show ``name`` whole when it has up to 10
     letters (no ellipsis, as wide as its text), and at least its first 8 and an ellipsis beyond that. Widths are
     those of the regular weight: the app bundles one weight of DejaVu Sans, and Flutter draws its bold by
     thickening it (the browser's own DejaVu Sans Bold is wider)."""
     drawn = ink(page, box)
-    assert drawn is not None, f"nothing is drawn where {name!r} should be: {box}"
+    for _ in range(DRAWN_WITHIN_S * 4):  # the semantics tree can reach the page before the frame's pixels do
+        if drawn is not None:
+            break
+        page.wait_for_timeout(250)
+        drawn = ink(page, box)
+    assert drawn is not None, f"nothing is drawn where {name!r} should be within {DRAWN_WITHIN_S} s: {box}"
     least = page.evaluate(
         "([t, font]) => { const c = document.createElement('canvas').getContext('2d'); c.font = font;"
         " return c.measureText(t).width; }",
