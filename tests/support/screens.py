@@ -104,11 +104,8 @@ def _held(control: Any) -> list[tuple[int, Any]]:
     most of a view test's time); a field not there holds its default, which is no control."""
     fields = _fields(type(control))
     stored = getattr(control, "_values", None)
-    if not isinstance(stored, dict):
-        return [
-            (i, getattr(control, n, None))
-            for i, n in sorted([*fields.read, *((i, n) for n, i in fields.sparse.items())])
-        ]
+    if not isinstance(stored, dict):  # not one of Flet's controls: each field read as it is
+        stored = {n: getattr(control, n, None) for n in fields.sparse}
     held = [(i, getattr(control, n, None)) for i, n in fields.read]
     held += [(fields.sparse[n], value) for n, value in stored.items() if n in fields.sparse]
     return held
