@@ -44,9 +44,11 @@ from storage.layout import EXPORTS
 ENGLISH = Words.of("en")
 """The words when no language is given (English, as the app has always said it)."""
 
-PAGE_SIZE = 25
-"""Rows shown at once in a long list (History, Continue, the players of Statistics); "Show more" adds as many again.
-A screen then sends the same few rows whether the archive holds 10 sessions or 10,000."""
+PAGE_SIZE = 12
+"""Rows shown at once in a long list (History, Continue, the ratings); "Show more" adds as many again. A screen then
+sends the same few rows whether the archive holds 10 sessions or 10,000, and a phone shows about this many below
+History's filters in two screens. With 10,000 sessions, 12 rows instead of 25 took History's tap from 310 / 434 to
+237 / 375 ms (median / p95, ``python -m bench.screens_bench --only History``, 2026-12-07)."""
 
 STATUS_LABELS = {
     SessionStatus.IN_PROGRESS: N_("in progress"),
@@ -237,8 +239,8 @@ def count_text(total: int, shown: int, noun: str, first: str = "newest", words: 
 def page_end(total: int, shown: int, size: int = PAGE_SIZE) -> int:
     """Where the rows shown end after one more page ("Show more" on a list showing ``shown`` of ``total``).
 
-    >>> page_end(60, 0), page_end(60, 25), page_end(60, 50), page_end(60, 60), page_end(3, 0)
-    (25, 50, 60, 60, 3)
+    >>> page_end(30, 0), page_end(30, 12), page_end(30, 24), page_end(30, 30), page_end(3, 0)
+    (12, 24, 30, 30, 3)
     """
     return min(total, max(0, shown) + size)
 

@@ -41,5 +41,5 @@ def build(ctx: ViewContext, params: dict[str, str]) -> ft.View:
     listing: Paged[SessionSummary] = Paged(
         tile, noun="unfinished game", empty=nothing, show_count="if-any", words=ctx.words
     )
-    listing.show(ctx.services.lists.unfinished())  # listed once per change of the archive, 25 rows built
+    listing.show(ctx.services.lists.unfinished())  # listed once per change of the archive, a page of rows built
     return screen(ctx, _("Continue"), listing.controls)

@@ -18,12 +18,14 @@ import pytest
 from bench.history_bench import seed
 from bench.pagewatch import watched_page
 from bench.screens_bench import HISTORY, load
+from companion.history import PAGE_SIZE
 from tests.support.browser import AppServer, close_context
 
 pytestmark = pytest.mark.browser
 
 SESSIONS = 40
-"""More than a page of History (25 rows), so the screen is as it is with a large archive: rows and Show more."""
+"""More than a page of History (:data:`~companion.history.PAGE_SIZE` rows), so the screen is as it is with a large
+archive: rows and Show more."""
 SESSION_KEY = "_flet_session_id"
 """Where Flet's web client keeps its session id (``sessionStorage``): the same id after a reload means the page
 reconnected to its session rather than starting a new one."""
@@ -58,7 +60,7 @@ def test_a_reload_of_history_receives_no_more_than_its_first_visit(tab: Any, app
     first reload reconnects; ``tests/views/test_screen_caching.py`` checks the shell's side of a reconnect without a
     browser."""
     first = load(tab, app_server.url + "/history", HISTORY)
-    assert first.label == f"{SESSIONS} sessions, showing the newest 25"
+    assert first.label == f"{SESSIONS} sessions, showing the newest {PAGE_SIZE}"
     visited = session_id(tab)
     reconnected = False
     for _ in range(3):
