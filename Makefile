@@ -33,7 +33,7 @@ PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # Before each run, the project's modules are compiled to bytecode once (__pycache__/, ignored by git), as an installed
 # or packaged app has them. Where PYTHONDONTWRITEBYTECODE is set (it is on the machines this was measured on), each
 # of the suite's hundreds of starts of the app (a browser test's server, a command) would otherwise compile them
-# again: 0.8 s of CPU to import every module instead of 1.4 (README, "Packaging").
+# again: 2.1-2.5 s of CPU to import every module instead of 1.3-1.4 (README, "Packaging").
 COMPILE_ALL = -m compileall -q -j 0 app companion scoring storage views bench tests
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 

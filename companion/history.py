@@ -46,9 +46,9 @@ ENGLISH = Words.of("en")
 
 PAGE_SIZE = 12
 """Rows shown at once in a long list (History, Continue, the ratings); "Show more" adds as many again. A screen then
-sends the same few rows whether the archive holds 10 sessions or 10,000, and a phone shows about this many below
-History's filters in two screens. With 10,000 sessions, 12 rows instead of 25 took History's tap from 310 / 434 to
-237 / 375 ms (median / p95, ``python -m bench.screens_bench --only History``, 2026-12-07)."""
+sends the same few rows whether the archive holds 10 sessions or 10,000. With 10,000 sessions, 12 rows instead of 25
+took History's tap from 310 / 434 to 237 / 375 ms (median / p95, ``python -m bench.screens_bench --only History``,
+2026-12-07)."""
 
 STATUS_LABELS = {
     SessionStatus.IN_PROGRESS: N_("in progress"),

@@ -67,11 +67,18 @@ def component_node(component: Callable[..., Any], *args: Any) -> ft.Control:
     return node
 
 
-__all__ = ["FLET_CHECKED", "component_node", "in_page_event", "run_component_updates", "set_isolated"]
-
-
 def delete_web_temp_dirs() -> None:
     """Remove the temporary folders that Flet's web server made for its index page (what its shutdown does)."""
     from flet_web.fastapi import app_manager
 
     app_manager.delete_temp_dirs()
+
+
+__all__ = [
+    "FLET_CHECKED",
+    "component_node",
+    "delete_web_temp_dirs",
+    "in_page_event",
+    "run_component_updates",
+    "set_isolated",
+]
