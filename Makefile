@@ -34,7 +34,8 @@ PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # or packaged app has them. Where PYTHONDONTWRITEBYTECODE is set (it is on the machines this was measured on), each
 # of the suite's hundreds of starts of the app (a browser test's server, a command) would otherwise compile them
 # again: 2.1-2.5 s of CPU to import every module instead of 1.3-1.4 (README, "Packaging").
-COMPILE_ALL = -m compileall -q -j 0 app companion scoring storage views bench tests
+PROJECT_DIRS := app companion scoring storage views bench tests
+COMPILE_ALL = -m compileall -q -j 0 $(PROJECT_DIRS)
 SAY_PYTHON := -c 'import platform, sys; print(f"Python {platform.python_version()} ({sys.executable})")'
 
 .PHONY: run test test-package-python package-venv lint bench screenshots package constraints catalogues clean
@@ -123,4 +124,4 @@ constraints: $(DEV_STAMP)
 
 clean:
 	rm -rf $(VENV) $(PACKAGE_VENV) .pytest_cache .mypy_cache .ruff_cache test-output build
-	find app companion scoring storage views bench tests -name __pycache__ -prune -exec rm -rf {} +
+	find $(PROJECT_DIRS) -name __pycache__ -prune -exec rm -rf {} +
