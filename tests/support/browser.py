@@ -532,12 +532,18 @@ _BOARD_SHOWN = f"""() => [...document.querySelectorAll('flt-semantics[role=butto
     e => (e.getAttribute('aria-label') || e.textContent.trim()) === {BACK_TO_HAND!r})"""
 
 
+_BOARD_OR_BOTH = f"""() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
+    e => [{BACK_TO_HAND!r}, 'Home'].includes(e.getAttribute('aria-label') || e.textContent.trim()))"""
+"""JavaScript: whether a phone's table screen shows its scoreboard in the hand's place ("Back to the hand"), or a
+finished game's end and scoreboard together (its "Home" button at the foot: no hand to go back to)."""
+
+
 def show_board(page: Any) -> None:
     """On a phone's table screen, show the scoreboard and the hands (where a player looks for a hand's row), when
-    the hand is shown."""
+    the hand is shown (a finished game shows both: the tap scrolls to the scoreboard)."""
     if _narrow(page) and not _board_shown(page) and _present(button(page, BOARD), 100):
         reveal(page, button(page, BOARD)).first.click()
-        button(page, BACK_TO_HAND).first.wait_for(state="attached")
+        page.wait_for_function(_BOARD_OR_BOTH)
 
 
 def _board_shown(page: Any) -> bool:

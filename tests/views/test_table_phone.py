@@ -1,6 +1,7 @@
 """The table screen on a phone shows the hand or the scoreboard, one at a time: the hand fits its screen, and the
 scoreboard with the hands is one tap away ("Scoreboard and hands"), the hand one tap back ("Back to the hand"). A
-wide page, a page whose width is not known yet, a correction and a finished game show both."""
+wide page, a page whose width is not known yet, a correction and a finished game show both, without "Back to the
+hand"."""
 
 from __future__ import annotations
 
@@ -79,6 +80,7 @@ def test_a_phone_shows_the_hand_or_the_scoreboard_one_tap_apart(
     assert "1. Ann: 0 points (equal first)" in texts(table.view), "the standings strip stays at the top"
     table.tap("Scoreboard and hands")
     assert table.showing() == BOARD, "one tap: the scoreboard and the hands in the hand's place"
+    assert _shown(table.view, table.screen.back_button), "the hand one tap back"
     assert table.screen.entry_column in table.sent and table.screen.board_column in table.sent, "and it was sent"
     assert table.scrolled[-1] == {"offset": 0, "duration": 0}, "from its top"
     table.tap("Back to the hand")
@@ -93,10 +95,11 @@ def test_a_wide_page_shows_both_and_the_scoreboard_button_scrolls_to_it(
 ) -> None:
     table = _Table(services, monkeypatch, WIDE)
     assert table.showing() == BOTH
+    assert not _shown(table.view, table.screen.back_button), "both shown: no button back to the hand"
     table.tap("Scoreboard and hands")
     assert table.showing() == BOTH and table.scrolled[-1]["scroll_key"] == "scoreboard", "scrolled there, both shown"
     table.resize(390)  # the window made narrow while the scoreboard was asked for: the scoreboard stays in view
-    assert table.showing() == BOARD
+    assert table.showing() == BOARD and _shown(table.view, table.screen.back_button)
     table.tap("Back to the hand")
     table.resize(1200)
     assert table.showing() == BOTH, "wide again: both, without a tap"
@@ -125,3 +128,4 @@ def test_a_finished_game_shows_its_end_and_the_scoreboard_together(
         session.make(Edit.add({"table": "1234", "numbers": {"Ann": "1234", "Ben": "9876"}}))
     assert session.result.finished
     assert _shown(table.view, table.screen.entry_area) and _shown(table.view, table.screen.hands), "both at the end"
+    assert not _shown(table.view, table.screen.back_button), "and no hand to go back to"

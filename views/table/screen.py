@@ -272,7 +272,7 @@ class TableView:
         self.board_column.visible = board
         self.entry_column.visible = entry
         self.dock.visible = entry
-        self.back_button.visible = self.target is None
+        self.back_button.visible = one  # both shown (a wide page, a finished game): no hand to go back to
         return changed
 
     def _switch(self, board_open: bool) -> bool:
