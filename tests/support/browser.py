@@ -528,12 +528,14 @@ def _narrow(page: Any) -> bool:
     return bool((page.viewport_size or {"width": 390})["width"] < WIDE)
 
 
-_BOARD_SHOWN = f"""() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
-    e => (e.getAttribute('aria-label') || e.textContent.trim()) === {BACK_TO_HAND!r})"""
+def _a_button_named(*labels: str) -> str:
+    """JavaScript: whether the page has a button labelled one of ``labels``."""
+    return f"""() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
+    e => {list(labels)!r}.includes(e.getAttribute('aria-label') || e.textContent.trim()))"""
 
 
-_BOARD_OR_BOTH = f"""() => [...document.querySelectorAll('flt-semantics[role=button]')].some(
-    e => [{BACK_TO_HAND!r}, 'Home'].includes(e.getAttribute('aria-label') || e.textContent.trim()))"""
+_BOARD_SHOWN = _a_button_named(BACK_TO_HAND)
+_BOARD_OR_BOTH = _a_button_named(BACK_TO_HAND, "Home")
 """JavaScript: whether a phone's table screen shows its scoreboard in the hand's place ("Back to the hand"), or a
 finished game's end and scoreboard together (its "Home" button at the foot: no hand to go back to)."""
 
