@@ -5,11 +5,13 @@
 * ``app_server``: ``companion --port P --data-dir D --no-browser`` in a subprocess, started and waited for;
   ``app_server.restart()`` stops and starts it again on the same port and data folder ("stop the server and
   continue"); stopped at teardown.
-* ``chromium``: Chromium (``/usr/bin/chromium``) through Playwright, one for the whole run, launched again if a
-  test's watchdog had to kill it, each time with a new profile. ``browser``: that browser, connected, for one test
-  attempt, which is watched (:mod:`tests.support.watchdog`). Each test's ``page`` is a new tab of the profile's
-  context, whose cache keeps the Flutter app and its compiled code between tests
+* ``chromium``: Chromium's headless shell (``/usr/bin/chromium-headless-shell``) through Playwright, one for the
+  whole run, launched again if a test's watchdog had to kill it, each time with a new profile. ``browser``: that
+  browser, connected, for one test attempt, which is watched (:mod:`tests.support.watchdog`). Each test's ``page``
+  is a new tab of the profile's context, whose cache keeps the Flutter app and its compiled code between tests
   (:func:`~tests.support.browser.shared_context`); a test that needs a context of its own makes one.
+* ``whole_chromium``: the whole browser (``/usr/bin/chromium``), launched for one test that needs what the headless
+  shell does not have (a screen wake lock), and closed after it.
 * ``page``: a Playwright page on the app's home screen with Flutter's semantics tree switched on, so controls
   can be found by role and label (``page.get_by_role("button", name="Rules")``); blank for a test marked
   ``opens_app`` (one that opens the app at a page of its own first).
@@ -37,6 +39,7 @@ from tests.support import browser as helpers
 from tests.support.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    HEADLESS_SHELL,
     PAGE_OPTIONS,
     PAGE_TIMEOUT_MS,
     AppServer,
@@ -72,16 +75,23 @@ def app_server(free_port: int, data_dir: Path, tmp_path: Path) -> Iterator[AppSe
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Chromium]:
+def playwright() -> Iterator[Any]:
+    """Playwright, started once for the run."""
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="ctc-chromium-") as profiles:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright: Any) -> Iterator[Chromium]:
+    with tempfile.TemporaryDirectory(prefix="ctc-chromium-") as profiles:
 
         def launch(args: list[str]) -> Any:
             profile = tempfile.mkdtemp(dir=profiles)  # a new one after a kill: the old one is still locked
             shared = playwright.chromium.launch_persistent_context(
-                profile, executable_path=str(CHROMIUM), args=args, headless=True, **PAGE_OPTIONS
+                profile, executable_path=str(HEADLESS_SHELL), args=args, headless=True, **PAGE_OPTIONS
             )
             shared.set_default_timeout(PAGE_TIMEOUT_MS)
             return shared.browser
@@ -122,6 +132,21 @@ def browser(chromium: Chromium, request: pytest.FixtureRequest) -> Iterator[Any]
     their teardown)."""
     with Watchdog(PAGE_TEST_LIMIT_S, chromium, request.node.nodeid, fd=_STDERR.get("fd", 2)):
         yield chromium.get()
+
+
+@pytest.fixture
+def whole_chromium(browser: Any, chromium: Chromium, playwright: Any) -> Iterator[Any]:
+    """The whole browser (:data:`~tests.support.browser.CHROMIUM`), for a test that needs what the headless shell
+    does not have: the shell refuses every screen wake lock ("Wake Lock permission request denied", granted or
+    not). Watched with the test (it carries the run's browser's marker, so the watchdog kills it too)."""
+    own = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, chromium.marker], headless=True
+    )
+    try:
+        yield own
+    finally:
+        if own.is_connected():
+            own.close()
 
 
 OPENS_APP = "opens_app"

@@ -1,5 +1,6 @@
 """Keep-awake in Chromium: the page holds a screen wake lock while a game's table is shown, lets it go elsewhere,
-and asks for none once Settings turn it off."""
+and asks for none once Settings turn it off. In the whole browser: the headless shell that runs the other browser
+tests refuses every wake lock."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from companion.session import SessionService
 from storage import Archive
-from tests.support.browser import AppServer, open_app, reveal
+from tests.support.browser import AppServer, new_context, open_app, reveal
 from views.settings import KEEP_AWAKE
 
 pytestmark = pytest.mark.browser
@@ -43,13 +44,13 @@ def events(page: Any, expected: list[str]) -> None:
     page.wait_for_function("(want) => JSON.stringify(window.__wakelock) === JSON.stringify(want)", arg=expected)
 
 
-def test_the_table_keeps_the_screen_on_unless_settings_say_no(page: Any, app_server: AppServer) -> None:
-    if not page.evaluate("() => 'wakeLock' in navigator"):
-        pytest.skip("this browser has no Screen Wake Lock API")
+def test_the_table_keeps_the_screen_on_unless_settings_say_no(whole_chromium: Any, app_server: AppServer) -> None:
+    page = new_context(whole_chromium).new_page()
     page.add_init_script(SPY)
     with Archive(app_server.data_dir, read_only=True) as archive:
         [session] = archive.list_sessions()
     open_app(page, app_server, f"/continue/{session.id}")
+    assert page.evaluate("() => 'wakeLock' in navigator"), "Chromium has the Screen Wake Lock API"
     events(page, ["held"])
     page.get_by_role("button", name="Back", exact=True).first.click()
     events(page, ["held", "released"])
